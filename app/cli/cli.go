@@ -1,0 +1,173 @@
+// Package cli is the androprof command line. It holds everything main does except opening
+// windows, so it builds and tests without cgo.
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"androprof/controller"
+	"androprof/store"
+)
+
+// GUI is what only the app package can do, because it needs Fyne's driver.
+type GUI interface {
+	Run(db *store.DB) error
+	Screenshot(db *store.DB, dir string) ([]string, error)
+}
+
+// exitError carries an exit status other than 1.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+
+// errUsage marks mistakes in the command line itself; they exit 2.
+var errUsage = errors.New("usage")
+
+// Env is where a command reads and writes; tests swap in buffers.
+type Env struct {
+	Stdout, Stderr io.Writer
+	GUI            GUI
+}
+
+const usage = `androprof — estimate and explain what a mobile program costs
+
+usage:
+  androprof [--db FILE]                                 open the workbench
+  androprof profile list [--json]                       built-in and stored profiles
+  androprof profile show NAME|FILE [--json]             a profile's categories and costs
+  androprof profile check FILE...                       validate profile files (exit 1 on errors)
+  androprof profile import FILE...                      keep profile files in the database
+  androprof profile export NAME|FILE --out FILE         write a profile as XML
+  androprof profile categorize --profile NAME|FILE [--json] LOG...
+                                                        instructions seen in QEMU logs, by category
+  androprof screenshot --out DIR                        write a PNG of each window and exit
+
+Every command takes --db FILE (default: ` + "%s" + `).
+`
+
+// Run executes one command line and returns the process exit status.
+func Run(ctx context.Context, args []string, env Env) int {
+	err := run(ctx, args, env)
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil && ee.err.Error() != "" {
+			fmt.Fprintln(env.Stderr, "androprof:", ee.err)
+		}
+		return ee.code
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if errors.Is(err, errUsage) {
+		fmt.Fprintln(env.Stderr, "androprof:", err)
+		fmt.Fprintf(env.Stderr, usage, store.DefaultPath())
+		return 2
+	}
+	fmt.Fprintln(env.Stderr, "androprof:", err)
+	return 1
+}
+
+func run(ctx context.Context, args []string, env Env) error {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		fs, dbPath := newFlags("androprof", env)
+		if err := fs.Parse(args); err != nil {
+			return err
+		}
+		if fs.NArg() > 0 {
+			return fmt.Errorf("%w: unexpected %q", errUsage, fs.Arg(0))
+		}
+		db, err := store.Open(*dbPath)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		return env.GUI.Run(db)
+	}
+	switch args[0] {
+	case "profile":
+		if len(args) < 2 {
+			return fmt.Errorf("%w: profile needs a subcommand", errUsage)
+		}
+		return runProfile(ctx, args[1], args[2:], env)
+	case "screenshot":
+		return runScreenshot(args[1:], env)
+	case "help", "-h", "--help":
+		fmt.Fprintf(env.Stdout, usage, store.DefaultPath())
+		return nil
+	}
+	return fmt.Errorf("%w: unknown command %q", errUsage, args[0])
+}
+
+// newFlags makes a flag set with the --db flag every command shares.
+func newFlags(name string, env Env) (*flag.FlagSet, *string) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	db := fs.String("db", store.DefaultPath(), "workspace database `file`")
+	return fs, db
+}
+
+// parse accepts flags before and after positional arguments, as users type them.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+func openDB(path string) (*store.DB, controller.Profiles, error) {
+	db, err := store.Open(path)
+	if err != nil {
+		return nil, controller.Profiles{}, err
+	}
+	return db, controller.Profiles{Store: db}, nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func runScreenshot(args []string, env Env) error {
+	fs, dbPath := newFlags("screenshot", env)
+	out := fs.String("out", "", "directory for the PNG files")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	if *out == "" {
+		return fmt.Errorf("%w: screenshot needs --out DIR", errUsage)
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	db, err := store.Open(*dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	files, err := env.GUI.Screenshot(db, *out)
+	for _, f := range files {
+		fmt.Fprintln(env.Stdout, f)
+	}
+	return err
+}

@@ -1,0 +1,128 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"androprof/isaprofiles"
+	"androprof/store"
+)
+
+type noGUI struct{}
+
+func (noGUI) Run(*store.DB) error                           { return nil }
+func (noGUI) Screenshot(*store.DB, string) ([]string, error) { return nil, nil }
+
+// run executes a command line against a fresh workspace and returns exit code and output.
+func runCLI(t *testing.T, db string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := Run(context.Background(), append(args, "--db", db), Env{Stdout: &out, Stderr: &errOut, GUI: noGUI{}})
+	return code, out.String(), errOut.String()
+}
+
+func TestProfileCheck(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "w.db")
+	code, out, _ := runCLI(t, db, "profile", "check", "../../isaprofiles/testdata/valid.xml")
+	if code != 0 || !strings.Contains(out, "ok") {
+		t.Errorf("valid file: code %d, %q", code, out)
+	}
+	code, _, errOut := runCLI(t, db, "profile", "check", "../../isaprofiles/testdata/negative.xml", "../../isaprofiles/testdata/duplicate.xml")
+	if code != 1 {
+		t.Errorf("invalid files: code %d", code)
+	}
+	for _, want := range []string{"negative.xml:6:", "duplicate.xml:8:", "2 of 2 files have errors"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("missing %q in %q", want, errOut)
+		}
+	}
+	if code, _, _ := runCLI(t, db, "profile", "frobnicate"); code != 2 {
+		t.Errorf("unknown subcommand exit %d, want 2", code)
+	}
+}
+
+func TestProfileImportShowExport(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "w.db")
+	if code, _, errOut := runCLI(t, db, "profile", "import", "../../isaprofiles/testdata/valid.xml"); code != 0 {
+		t.Fatalf("import: %s", errOut)
+	}
+	code, out, errOut := runCLI(t, db, "profile", "list", "--json")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	var list []struct{ Name, Origin string }
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, p := range list {
+		found = found || (p.Name == "Test & demo" && p.Origin == "database")
+	}
+	if !found {
+		t.Errorf("imported profile not listed: %s", out)
+	}
+	code, out, _ = runCLI(t, db, "profile", "show", "Test & demo", "--json")
+	var shown struct {
+		Categories []struct {
+			Name   string
+			Cycles float64
+		}
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &shown) != nil || len(shown.Categories) != 2 || shown.Categories[0].Cycles != 3 {
+		t.Errorf("show: %d %s", code, out)
+	}
+	exported := filepath.Join(dir, "out.xml")
+	if code, _, errOut := runCLI(t, db, "profile", "export", "Test & demo", "--out", exported); code != 0 {
+		t.Fatal(errOut)
+	}
+	a, _ := isaprofiles.ReadFile("../../isaprofiles/testdata/valid.xml")
+	b, err := isaprofiles.ReadFile(exported)
+	if err != nil || a.Name != b.Name || len(a.Categories) != len(b.Categories) {
+		t.Errorf("export differs: %v", err)
+	}
+}
+
+func TestCategorizeFixture(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "w.db")
+	prof := filepath.Join(dir, "p.xml")
+	os.WriteFile(prof, []byte(`<profile name="p" isa="ARM Thumb">
+  <category name="Branch" cycles="3" power-mw="113"><instruction isa="Thumb">BNE</instruction></category>
+  <category name="Load" cycles="1" power-mw="1"><instruction isa="ARM">LDR</instruction></category>
+</profile>`), 0o644)
+	code, out, errOut := runCLI(t, db, "profile", "categorize", "--profile", prof, "--json", "../../emulator/testdata/arm-7.2.log")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	var res struct {
+		ExecutionsKnown bool  `json:"executions_known"`
+		Total           int64 `json:"total_executions"`
+		Instructions    []struct {
+			ISA, Mnemonic, Category string
+			Executions              *int64
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if !res.ExecutionsKnown || res.Total == 0 || len(res.Instructions) == 0 {
+		t.Fatalf("result = %+v", res)
+	}
+	// The profile prices LDR for ARM only: the instruction set counts.
+	cats := map[string]string{}
+	for _, in := range res.Instructions {
+		cats[in.ISA+" "+in.Mnemonic] = in.Category
+	}
+	if cats["Thumb BNE"] != "Branch" || cats["Thumb LDR"] != "Undefined" {
+		t.Errorf("categories = %v", cats)
+	}
+	if code, _, errOut := runCLI(t, db, "profile", "categorize", "--profile", "cortex-a8", os.DevNull); code != 1 || !strings.Contains(errOut, "not a QEMU") {
+		t.Errorf("empty log: code %d %q", code, errOut)
+	}
+}

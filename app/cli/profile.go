@@ -1,0 +1,265 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"androprof/controller"
+	"androprof/isaprofiles"
+	"androprof/model"
+)
+
+func runProfile(ctx context.Context, sub string, args []string, env Env) error {
+	fs, dbPath := newFlags("profile "+sub, env)
+	asJSON := fs.Bool("json", false, "write JSON for scripts")
+	out := fs.String("out", "", "output `file` (export)")
+	profRef := fs.String("profile", "", "profile `NAME|FILE` (categorize)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if sub == "check" { // needs no database
+		return checkProfiles(pos, env)
+	}
+	db, profiles, err := openDB(*dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	switch sub {
+	case "list":
+		return listProfiles(ctx, profiles, *asJSON, env)
+	case "show":
+		if len(pos) != 1 {
+			return fmt.Errorf("%w: profile show takes one NAME|FILE", errUsage)
+		}
+		p, err := profiles.Resolve(ctx, pos[0])
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return writeJSON(env.Stdout, profileJSON(p))
+		}
+		return showProfile(p, env)
+	case "import":
+		if len(pos) == 0 {
+			return fmt.Errorf("%w: profile import takes FILE...", errUsage)
+		}
+		for _, path := range pos {
+			p, err := profiles.Import(ctx, path)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(env.Stdout, "kept %q in %s\n", p.Name, db.Path())
+		}
+		return nil
+	case "export":
+		if len(pos) != 1 || *out == "" {
+			return fmt.Errorf("%w: profile export takes NAME|FILE --out FILE", errUsage)
+		}
+		p, err := profiles.Resolve(ctx, pos[0])
+		if err != nil {
+			return err
+		}
+		return isaprofiles.WriteFile(*out, p)
+	case "categorize":
+		if *profRef == "" || len(pos) == 0 {
+			return fmt.Errorf("%w: profile categorize takes --profile NAME|FILE LOG...", errUsage)
+		}
+		p, err := profiles.Resolve(ctx, *profRef)
+		if err != nil {
+			return err
+		}
+		rows, err := controller.Categorize(ctx, p, pos, nil)
+		if err != nil {
+			return err
+		}
+		return writeCategorized(p, rows, *asJSON, env)
+	}
+	return fmt.Errorf("%w: unknown profile subcommand %q", errUsage, sub)
+}
+
+// checkProfiles prints every problem of every file and fails when there was any.
+func checkProfiles(paths []string, env Env) error {
+	if len(paths) == 0 {
+		return fmt.Errorf("%w: profile check takes FILE...", errUsage)
+	}
+	failed := 0
+	for _, path := range paths {
+		p, err := isaprofiles.ReadFile(path)
+		if err != nil {
+			failed++
+			var fe isaprofiles.FileErrors
+			if errors.As(err, &fe) {
+				for _, e := range fe {
+					fmt.Fprintln(env.Stderr, e)
+				}
+			} else {
+				fmt.Fprintln(env.Stderr, err)
+			}
+			continue
+		}
+		fmt.Fprintf(env.Stdout, "%s: ok (%q, %d categories)\n", path, p.Name, len(p.Categories))
+	}
+	if failed > 0 {
+		return &exitError{code: 1, err: fmt.Errorf("%d of %d files have errors", failed, len(paths))}
+	}
+	return nil
+}
+
+func listProfiles(ctx context.Context, profiles controller.Profiles, asJSON bool, env Env) error {
+	list, err := profiles.List(ctx)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		type item struct {
+			Name         string      `json:"name"`
+			Architecture string      `json:"architecture"`
+			Organization string      `json:"organization"`
+			ISAs         []model.ISA `json:"isas"`
+			Categories   int         `json:"categories"`
+			Origin       string      `json:"origin"`
+		}
+		items := make([]item, 0, len(list))
+		for _, p := range list {
+			items = append(items, item{p.Name, p.Architecture, p.Organization, p.ISAs, p.Categories, p.Origin})
+		}
+		return writeJSON(env.Stdout, items)
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tARCHITECTURE\tORGANIZATION\tISAS\tCATEGORIES\tORIGIN")
+	for _, p := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", p.Name, p.Architecture, p.Organization, isaList(p.ISAs), p.Categories, p.Origin)
+	}
+	return tw.Flush()
+}
+
+func isaList(isas []model.ISA) string {
+	s := make([]string, len(isas))
+	for i, isa := range isas {
+		s[i] = string(isa)
+	}
+	return strings.Join(s, " ")
+}
+
+func showProfile(p *model.Profile, env Env) error {
+	w := env.Stdout
+	fmt.Fprintf(w, "%s\n  architecture: %s\n  organization: %s\n  instruction sets: %s\n", p.Name, p.Architecture, p.Organization, isaList(p.ISAs))
+	if !p.Reference.IsZero() {
+		r := p.Reference
+		fmt.Fprintf(w, "  reference: %g GHz, CPI %g, %g W, %g base instructions, %g base cache misses, %g nJ per memory access\n",
+			r.FrequencyGHz, r.CPI, r.ProcessorPowerW, r.BaseInstructions, r.BaseCacheMisses, r.MemoryAccessEnergy)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "\nCATEGORY\tCYCLES\tPOWER (mW)\tINSTRUCTIONS\tESTIMATED")
+	for _, c := range append(append([]model.Category(nil), p.Categories...), p.Undefined) {
+		var est []string
+		for _, ci := range c.Citations {
+			if ci.Estimate {
+				est = append(est, ci.Cost)
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%g\t%g\t%d\t%s\n", c.Name, c.Cycles, c.PowerMW, len(c.Instructions), strings.Join(est, ", "))
+	}
+	return tw.Flush()
+}
+
+func writeCategorized(p *model.Profile, rows []controller.Categorized, asJSON bool, env Env) error {
+	type row struct {
+		ISA        model.ISA `json:"isa"`
+		Mnemonic   string    `json:"mnemonic"`
+		Category   string    `json:"category"`
+		Static     int64     `json:"static"`
+		Executions *int64    `json:"executions"` // null when the logs had no Trace lines
+	}
+	var total, undefined int64
+	hasExec := false
+	out := make([]row, len(rows))
+	for i, r := range rows {
+		out[i] = row{ISA: r.Instruction.ISA, Mnemonic: r.Instruction.Mnemonic, Category: r.Category, Static: r.Static}
+		if r.HasExec {
+			n := r.Executions
+			out[i].Executions = &n
+			hasExec = true
+		}
+		total += r.Executions
+		if r.Category == model.UndefinedCategory {
+			undefined += r.Executions
+		}
+	}
+	if asJSON {
+		return writeJSON(env.Stdout, map[string]any{
+			"profile": p.Name, "instructions": out, "executions_known": hasExec,
+			"total_executions": total, "undefined_executions": undefined,
+		})
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "MNEMONIC\tISA\tEXECUTIONS\tSTATIC\tCATEGORY\t")
+	for _, r := range out {
+		exec := "-"
+		if r.Executions != nil {
+			exec = fmt.Sprint(*r.Executions)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t\n", r.Mnemonic, r.ISA, exec, r.Static, r.Category)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "%d executed instructions under %q, %d of them in %s\n", total, p.Name, undefined, model.UndefinedCategory)
+	return nil
+}
+
+// profileJSON is the stable shape of `profile show --json`.
+func profileJSON(p *model.Profile) any {
+	type cite struct {
+		Cost     string `json:"cost"`
+		Estimate bool   `json:"estimate"`
+		Text     string `json:"text"`
+	}
+	type insn struct {
+		ISA      model.ISA `json:"isa"`
+		Mnemonic string    `json:"mnemonic"`
+	}
+	type category struct {
+		Name         string  `json:"name"`
+		Cycles       float64 `json:"cycles"`
+		PowerMW      float64 `json:"power_mw"`
+		Instructions []insn  `json:"instructions"`
+		Citations    []cite  `json:"citations"`
+	}
+	cites := func(cs []model.Citation) []cite {
+		out := []cite{}
+		for _, c := range cs {
+			out = append(out, cite{c.Cost, c.Estimate, c.Text})
+		}
+		return out
+	}
+	conv := func(c model.Category) category {
+		ins := []insn{}
+		for _, in := range c.Instructions {
+			ins = append(ins, insn{in.ISA, in.Mnemonic})
+		}
+		return category{c.Name, c.Cycles, c.PowerMW, ins, cites(c.Citations)}
+	}
+	cats := []category{}
+	for _, c := range p.Categories {
+		cats = append(cats, conv(c))
+	}
+	r := p.Reference
+	return map[string]any{
+		"name": p.Name, "architecture": p.Architecture, "organization": p.Organization,
+		"isas": p.ISAs, "source": p.Source,
+		"reference": map[string]float64{
+			"frequency_ghz": r.FrequencyGHz, "cpi": r.CPI, "processor_power_w": r.ProcessorPowerW,
+			"base_instructions": r.BaseInstructions, "base_cache_misses": r.BaseCacheMisses,
+			"memory_access_energy_nj": r.MemoryAccessEnergy,
+		},
+		"reference_citations": cites(p.Citations),
+		"categories":          cats,
+		"undefined":           conv(p.Undefined),
+	}
+}

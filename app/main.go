@@ -1,0 +1,125 @@
+// Command androprof is the AndroProf workbench: with no arguments it opens the windows, with a
+// subcommand it works from the command line (see app/cli). This package is kept tiny because
+// it needs cgo for Fyne's driver.
+package main
+
+import (
+	"context"
+	"fmt"
+	"image/png"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/app"
+
+	"androprof/app/cli"
+	"androprof/assets"
+	"androprof/controller"
+	"androprof/store"
+	"androprof/view"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := cli.Run(ctx, os.Args[1:], cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, GUI: gui{}})
+	stop()
+	os.Exit(code)
+}
+
+type gui struct{}
+
+func newApp() fyne.App {
+	a := app.NewWithID("dev.androprof.workbench")
+	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
+	return a
+}
+
+// Run opens the analysis window; the editor is one menu item away.
+func (gui) Run(db *store.DB) error {
+	a := newApp()
+	wb := view.NewWorkbench(a, controller.NewEditor(), controller.Profiles{Store: db})
+	wb.ShowAnalysis()
+	a.Run()
+	return nil
+}
+
+// Screenshot opens both windows with demo data (the Cortex-A8 profile and a real QEMU log of
+// the sieve sample), captures each to a PNG and quits.
+func (gui) Screenshot(db *store.DB, dir string) ([]string, error) {
+	ed := controller.NewEditor()
+	if err := ed.OpenBuiltin("cortex-a8"); err != nil {
+		return nil, err
+	}
+	logPath, err := demoLogFile()
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(filepath.Dir(logPath))
+	if err := ed.ImportLogs(context.Background(), []string{logPath}, nil); err != nil {
+		return nil, err
+	}
+
+	a := newApp()
+	wb := view.NewWorkbench(a, ed, controller.Profiles{Store: db})
+	wins := map[string]fyne.Window{"analysis": wb.ShowAnalysis(), "editor": wb.ShowEditor()}
+	var files []string
+	var capErr error
+	go func() {
+		time.Sleep(2 * time.Second) // let both windows lay out and paint once
+		fyne.DoAndWait(func() {
+			for _, name := range []string{"editor", "analysis"} {
+				f := filepath.Join(dir, name+".png")
+				if err := writePNG(f, wins[name]); err != nil {
+					capErr = err
+					return
+				}
+				files = append(files, f)
+			}
+		})
+		fyne.Do(a.Quit)
+	}()
+	a.Run()
+	return files, capErr
+}
+
+func writePNG(path string, w fyne.Window) error {
+	img := w.Canvas().Capture()
+	if img == nil {
+		return fmt.Errorf("window %q could not be captured", w.Title())
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// demoLogFile writes the embedded demo log where the log importer can read it by path.
+func demoLogFile() (string, error) {
+	r, err := assets.DemoLog()
+	if err != nil {
+		return "", err
+	}
+	dir, err := os.MkdirTemp("", "androprof-demo")
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, assets.DemoLogName)
+	f, err := os.Create(path)
+	if err != nil {
+		return "", err
+	}
+	if _, err := io.Copy(f, r); err != nil {
+		f.Close()
+		return "", err
+	}
+	return path, f.Close()
+}

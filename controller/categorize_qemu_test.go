@@ -1,0 +1,82 @@
+package controller
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"androprof/emulator/qemutest"
+	"androprof/isaprofiles"
+	"androprof/model"
+)
+
+// On real programs under real QEMU, every executed instruction lands in a real category of
+// every built-in profile for that architecture, and the dynamic count equals QEMU's own
+// single-step count.
+func TestCategorizeRealPrograms(t *testing.T) {
+	src := filepath.Join(qemutest.SamplesDir(), "sieve.c")
+	for _, tg := range qemutest.Targets {
+		t.Run(tg.Name, func(t *testing.T) {
+			bin := qemutest.Build(t, tg, src)
+			log := qemutest.Log(t, tg, bin, []string{"-d", "in_asm,exec,nochain"}, "3000")
+			single := qemutest.Log(t, tg, bin, []string{"-singlestep", "-d", "exec,nochain"}, "3000")
+			want := countTraceLines(t, single)
+
+			isa := model.ARM
+			if tg.Name == "mips" {
+				isa = model.MIPS
+			}
+			profiles := 0
+			for _, name := range isaprofiles.BuiltinNames() {
+				p, err := isaprofiles.Builtin(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !p.HasISA(isa) {
+					continue
+				}
+				profiles++
+				rows, err := Categorize(context.Background(), p, []string{log}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var total int64
+				for _, r := range rows {
+					total += r.Executions
+					if r.Category == model.UndefinedCategory && r.Executions > 0 {
+						t.Errorf("%s: %s executed %d times but is Undefined", p.Name, r.Instruction, r.Executions)
+					}
+				}
+				if total != want {
+					t.Errorf("%s: %d executed instructions, qemu -singlestep counted %d", p.Name, total, want)
+				}
+			}
+			if profiles < 2 {
+				t.Errorf("only %d built-in profiles price %s", profiles, isa)
+			}
+		})
+	}
+}
+
+func countTraceLines(t *testing.T, path string) int64 {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var n int64
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if bytes.HasPrefix(sc.Bytes(), []byte("Trace ")) {
+			n++
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}

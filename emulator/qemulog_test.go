@@ -1,0 +1,146 @@
+package emulator
+
+import (
+	"errors"
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"androprof/model"
+)
+
+func readAll(t *testing.T, src, name string, isas ...model.ISA) ([]Record, error) {
+	t.Helper()
+	lr := NewLogReader(strings.NewReader(src), name, isas)
+	var recs []Record
+	for {
+		r, err := lr.Next()
+		if err == io.EOF {
+			return recs, nil
+		}
+		if err != nil {
+			return recs, err
+		}
+		recs = append(recs, r)
+	}
+}
+
+// The fixture is the first 60 lines of a real qemu-arm 7.2 `-d in_asm,exec,nochain` log.
+func TestReadRealARMLog(t *testing.T) {
+	b, err := os.ReadFile("testdata/arm-7.2.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := readAll(t, string(b), "arm-7.2.log", model.ARM, model.Thumb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := recs[0].Block
+	if first == nil || first.PC != 0x104f8 || first.ISA != model.Thumb || len(first.Insns) != 14 || first.Line != 3 {
+		t.Fatalf("first block = %+v", first)
+	}
+	if in := first.Insns[0]; in.Encoding != "f04f 0b00" || in.Mnemonic != "mov.w" || in.Operands != "fp, #0" {
+		t.Errorf("first insn = %+v", in)
+	}
+	if ex := recs[1].Exec; ex == nil || ex.PC != 0x104f8 || ex.ISA != model.Thumb || ex.CPU != 0 {
+		t.Errorf("first exec = %+v", ex)
+	}
+	if b := recs[2].Block; b == nil || b.Symbol != "__libc_start_main_impl" {
+		t.Errorf("second block = %+v", b)
+	}
+}
+
+// Every exec layout of formats.md §1.2, oldest first.
+func TestExecLayouts(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		isas []model.ISA
+		pc   uint64
+		cpu  int
+		isa  model.ISA
+	}{
+		{"Trace 0x00008000 [00008000] _start", []model.ISA{model.ARM}, 0x8000, -1, model.ARM},
+		{"Trace 0x7f0012345678 [0000a0c4] main", nil, 0xa0c4, -1, ""},
+		{"Trace 0: 0x7f4f1c000100 [00000000/000103f0/00000010] main", []model.ISA{model.MIPS}, 0x103f0, 0, model.MIPS},
+		{"Trace 1: 0x7f5a18031f00 [00000480/0001045c/00000000/00000200] main", []model.ISA{model.ARM, model.Thumb}, 0x1045c, 1, model.ARM},
+		{"Trace 0: 0x7f5a18031f00 [00800480/0001045c/00000000/00000200] main", []model.ISA{model.ARM, model.Thumb}, 0x1045c, 0, model.Thumb},
+		{"Trace 0: 0x7f968c0000c0 [00000000/00400730/000000e2/00000200] ", []model.ISA{model.MIPS}, 0x400730, 0, model.MIPS},
+		{"Trace 2: 0x7f5a18031f00 [0/1045c/0/200] main", []model.ISA{model.ARM, model.Thumb}, 0x1045c, 2, model.ARM},
+	} {
+		recs, err := readAll(t, tc.line+"\n", "exec.log", tc.isas...)
+		if err != nil || len(recs) != 1 || recs[0].Exec == nil {
+			t.Errorf("%q: %v %+v", tc.line, err, recs)
+			continue
+		}
+		e := recs[0].Exec
+		if e.PC != tc.pc || e.CPU != tc.cpu || e.ISA != tc.isa {
+			t.Errorf("%q: got pc %#x cpu %d isa %q", tc.line, e.PC, e.CPU, e.ISA)
+		}
+	}
+}
+
+// Translation-log layouts: capstone ARM and Thumb, MIPS with a tab, QEMU 2.x, QEMU 0.x.
+func TestInsnLayouts(t *testing.T) {
+	for _, tc := range []struct {
+		text         string
+		isas         []model.ISA
+		isa          model.ISA
+		enc, mn, ops string
+	}{
+		{"0x00010340:  e92d4ff0  push     {r4, r5, lr}", []model.ISA{model.ARM, model.Thumb}, model.ARM, "e92d4ff0", "push", "{r4, r5, lr}"},
+		{"0x00010348:  f44f 5bfa  movle.w  fp, #0x1f40", []model.ISA{model.ARM, model.Thumb}, model.Thumb, "f44f 5bfa", "movle.w", "fp, #0x1f40"},
+		{"0x00400538:  lui\tgp,0xa", []model.ISA{model.MIPS}, model.MIPS, "", "lui", "gp,0xa"},
+		{"0x000093e8:  e1560004      cmp  r6, r4", []model.ISA{model.ARM, model.Thumb}, model.ARM, "e1560004", "cmp", "r6, r4"},
+		{"0x00008000:  mov\tr0, #0", []model.ISA{model.ARM, model.Thumb}, model.ARM, "", "mov", "r0, #0"},
+	} {
+		recs, err := readAll(t, "----------------\nIN: f\n"+tc.text+"\n\n", "in_asm.log", tc.isas...)
+		if err != nil || len(recs) != 1 || recs[0].Block == nil {
+			t.Errorf("%q: %v %+v", tc.text, err, recs)
+			continue
+		}
+		b := recs[0].Block
+		in := b.Insns[0]
+		if b.ISA != tc.isa || in.Encoding != tc.enc || in.Mnemonic != tc.mn || in.Operands != tc.ops {
+			t.Errorf("%q: got %s %+v", tc.text, b.ISA, in)
+		}
+	}
+}
+
+func TestLogErrors(t *testing.T) {
+	_, err := readAll(t, "hello\nworld\n", "notes.txt")
+	if !errors.Is(err, ErrNotQEMULog) || !strings.Contains(err.Error(), "notes.txt") {
+		t.Errorf("plain text: %v", err)
+	}
+	_, err = readAll(t, "IN: f\n0x0001zz00:  e92d4ff0  push {lr}\n", "bad.log")
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Line != 2 || se.File != "bad.log" {
+		t.Errorf("bad address: %v", err)
+	}
+	_, err = readAll(t, "Trace 0: 0x7f [00000480/zz/0/0] main\n", "bad.log")
+	if !errors.As(err, &se) || se.Line != 1 {
+		t.Errorf("bad trace: %v", err)
+	}
+	_, err = readAll(t, "Trace 0: 0x7f00 main\n", "bad.log")
+	if !errors.As(err, &se) || !strings.Contains(se.Msg, "without [..]") {
+		t.Errorf("trace without fields: %v", err)
+	}
+}
+
+func FuzzLogReader(f *testing.F) {
+	b, err := os.ReadFile("testdata/arm-7.2.log")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b)
+	f.Add([]byte("IN: \n0x00400538:  lui\tgp,0xa\n\nTrace 0: 0x7f [00000000/00400538/000000e2/00000200] \n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		lr := NewLogReader(strings.NewReader(string(b)), "fuzz.log", []model.ISA{model.ARM, model.Thumb})
+		for i := 0; i < 1e6; i++ {
+			if _, err := lr.Next(); err != nil {
+				return
+			}
+		}
+		t.Fatal("reader did not end")
+	})
+}

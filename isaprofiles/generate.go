@@ -1,0 +1,3 @@
+package isaprofiles
+
+//go:generate go run ./internal/builtingen/cmd

@@ -1,0 +1,453 @@
+package isaprofiles
+
+import (
+	"bufio"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"androprof/model"
+)
+
+// FormatVersion is written into every profile file; readers refuse newer versions they
+// cannot understand rather than silently dropping data.
+const FormatVersion = 1
+
+// SyntaxError locates one problem in a profile file.
+type SyntaxError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+
+// FileErrors is every problem found in one file; `profile check` prints them all.
+type FileErrors []*SyntaxError
+
+func (es FileErrors) Error() string {
+	lines := make([]string, len(es))
+	for i, e := range es {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// ReadFile reads and validates a profile file.
+func ReadFile(path string) (*model.Profile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Read(f, path)
+}
+
+// Read parses a profile and validates it; name is used in error messages. On any problem
+// it returns FileErrors (or one SyntaxError for malformed XML) with line numbers.
+func Read(r io.Reader, name string) (*model.Profile, error) {
+	p := &parser{dec: xml.NewDecoder(bufio.NewReader(r)), file: name}
+	prof, err := p.parse()
+	if err != nil {
+		var se *SyntaxError
+		if errors.As(err, &se) {
+			return nil, se
+		}
+		return nil, &SyntaxError{File: name, Line: p.line(), Msg: err.Error()}
+	}
+	for _, pr := range model.Validate(prof) {
+		p.fail(p.lineOf(pr.Where), "%s", pr.Msg)
+	}
+	if len(p.errs) > 0 {
+		return nil, p.errs
+	}
+	return prof, nil
+}
+
+type parser struct {
+	dec      *xml.Decoder
+	file     string
+	errs     FileErrors
+	topLine  int
+	catLines []int   // line of each <category>, Undefined last
+	insLines [][]int // line of each <instruction>, per category
+}
+
+func (p *parser) line() int { l, _ := p.dec.InputPos(); return l }
+
+func (p *parser) fail(line int, format string, args ...any) {
+	p.errs = append(p.errs, &SyntaxError{File: p.file, Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (p *parser) lineOf(w model.Where) int {
+	if w.Category < 0 || w.Category >= len(p.catLines) {
+		return p.topLine
+	}
+	if w.Insn < 0 || w.Insn >= len(p.insLines[w.Category]) {
+		return p.catLines[w.Category]
+	}
+	return p.insLines[w.Category][w.Insn]
+}
+
+// next returns the next start or end element, skipping text, comments and processing
+// instructions; the XML decoder itself reports malformed markup.
+func (p *parser) next() (xml.Token, error) {
+	for {
+		t, err := p.dec.Token()
+		if err != nil {
+			if err == io.EOF {
+				return nil, &SyntaxError{File: p.file, Line: p.line(), Msg: "unexpected end of file"}
+			}
+			var xe *xml.SyntaxError
+			if errors.As(err, &xe) {
+				return nil, &SyntaxError{File: p.file, Line: xe.Line, Msg: "malformed XML: " + xe.Msg}
+			}
+			return nil, err
+		}
+		switch t := t.(type) {
+		case xml.StartElement, xml.EndElement:
+			return t, nil
+		case xml.CharData:
+			if strings.TrimSpace(string(t)) != "" {
+				return nil, &SyntaxError{File: p.file, Line: p.line(), Msg: fmt.Sprintf("unexpected text %q", strings.TrimSpace(string(t)))}
+			}
+		}
+	}
+}
+
+// text reads the character data of the element just opened, up to its end tag.
+func (p *parser) text() (string, error) {
+	var b strings.Builder
+	for {
+		t, err := p.dec.Token()
+		if err != nil {
+			var xe *xml.SyntaxError
+			if errors.As(err, &xe) {
+				return "", &SyntaxError{File: p.file, Line: xe.Line, Msg: "malformed XML: " + xe.Msg}
+			}
+			return "", &SyntaxError{File: p.file, Line: p.line(), Msg: "unexpected end of file"}
+		}
+		switch t := t.(type) {
+		case xml.CharData:
+			b.Write(t)
+		case xml.EndElement:
+			return strings.TrimSpace(b.String()), nil
+		case xml.StartElement:
+			return "", &SyntaxError{File: p.file, Line: p.line(), Msg: fmt.Sprintf("<%s> is not allowed inside text", t.Name.Local)}
+		}
+	}
+}
+
+func (p *parser) parse() (*model.Profile, error) {
+	var root xml.StartElement
+	for {
+		t, err := p.next()
+		if err != nil {
+			return nil, err
+		}
+		if s, ok := t.(xml.StartElement); ok {
+			root = s
+			break
+		}
+	}
+	p.topLine = p.line()
+	if root.Name.Local != "profile" {
+		return nil, &SyntaxError{File: p.file, Line: p.topLine, Msg: fmt.Sprintf("root element is <%s>, want <profile>", root.Name.Local)}
+	}
+	prof := model.NewProfile("")
+	attrs := p.attrs(root, "format", "name", "architecture", "organization", "isa")
+	if v, ok := attrs["format"]; ok {
+		if n, err := strconv.Atoi(v); err != nil || n < 1 || n > FormatVersion {
+			p.fail(p.topLine, "format %q is not supported (this program reads format 1 to %d)", v, FormatVersion)
+		}
+	}
+	prof.Name, prof.Architecture, prof.Organization = attrs["name"], attrs["architecture"], attrs["organization"]
+	for _, f := range strings.Fields(attrs["isa"]) {
+		isa, err := model.ParseISA(f)
+		if err != nil {
+			p.fail(p.topLine, "%v", err)
+			continue
+		}
+		prof.ISAs = append(prof.ISAs, isa)
+	}
+
+	var undefined *model.Category
+	var undefinedIns []int
+	undefinedLine := p.topLine
+	for {
+		t, err := p.next()
+		if err != nil {
+			return nil, err
+		}
+		if _, end := t.(xml.EndElement); end {
+			break
+		}
+		el := t.(xml.StartElement)
+		line := p.line()
+		switch el.Name.Local {
+		case "source":
+			p.attrs(el)
+			if prof.Source, err = p.text(); err != nil {
+				return nil, err
+			}
+		case "reference":
+			if err := p.reference(el, prof); err != nil {
+				return nil, err
+			}
+		case "category":
+			cat, lines, err := p.category(el)
+			if err != nil {
+				return nil, err
+			}
+			if cat.Name == model.UndefinedCategory {
+				if undefined != nil {
+					p.fail(line, "the default category %q is defined twice", model.UndefinedCategory)
+				}
+				undefined, undefinedIns, undefinedLine = cat, lines, line
+				continue
+			}
+			prof.Categories = append(prof.Categories, *cat)
+			p.catLines = append(p.catLines, line)
+			p.insLines = append(p.insLines, lines)
+		default:
+			p.fail(line, "unknown element <%s> in <profile>", el.Name.Local)
+			if err := p.dec.Skip(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if undefined != nil {
+		prof.Undefined = *undefined
+	}
+	p.catLines = append(p.catLines, undefinedLine)
+	p.insLines = append(p.insLines, undefinedIns)
+	return prof, nil
+}
+
+// attrs returns the element's attributes, reporting any not in allowed: a misspelt
+// attribute would otherwise silently become a zero cost.
+func (p *parser) attrs(el xml.StartElement, allowed ...string) map[string]string {
+	out := map[string]string{}
+	for _, a := range el.Attr {
+		ok := false
+		for _, name := range allowed {
+			ok = ok || a.Name.Local == name
+		}
+		if !ok {
+			p.fail(p.line(), "unknown attribute %s on <%s>", a.Name.Local, el.Name.Local)
+			continue
+		}
+		out[a.Name.Local] = strings.TrimSpace(a.Value)
+	}
+	return out
+}
+
+// number parses an optional numeric attribute; a blank or missing one is zero.
+func (p *parser) number(attrs map[string]string, key, el string) float64 {
+	v, ok := attrs[key]
+	if !ok || v == "" {
+		return 0
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		p.fail(p.line(), "<%s> %s=%q is not a number", el, key, v)
+		return 0
+	}
+	return f
+}
+
+var referenceAttrs = []string{"frequency-ghz", "cpi", "processor-power-w", "base-instructions", "base-cache-misses", "memory-access-energy-nj"}
+
+func (p *parser) reference(el xml.StartElement, prof *model.Profile) error {
+	a := p.attrs(el, referenceAttrs...)
+	vals := make([]float64, len(referenceAttrs))
+	for i, k := range referenceAttrs {
+		vals[i] = p.number(a, k, "reference")
+	}
+	prof.Reference = model.Reference{FrequencyGHz: vals[0], CPI: vals[1], ProcessorPowerW: vals[2],
+		BaseInstructions: vals[3], BaseCacheMisses: vals[4], MemoryAccessEnergy: vals[5]}
+	cites, err := p.children(el, func(child xml.StartElement) error {
+		return fmt.Errorf("unknown element <%s> in <reference>", child.Name.Local)
+	})
+	prof.Citations = cites
+	return err
+}
+
+// children reads <cite> elements and hands any other child to other.
+func (p *parser) children(parent xml.StartElement, other func(xml.StartElement) error) ([]model.Citation, error) {
+	var cites []model.Citation
+	for {
+		t, err := p.next()
+		if err != nil {
+			return nil, err
+		}
+		if _, end := t.(xml.EndElement); end {
+			return cites, nil
+		}
+		child := t.(xml.StartElement)
+		if child.Name.Local != "cite" {
+			if err := other(child); err != nil {
+				var se *SyntaxError
+				if errors.As(err, &se) {
+					return nil, err
+				}
+				p.fail(p.line(), "%v", err)
+				if err := p.dec.Skip(); err != nil {
+					return nil, err
+				}
+			}
+			continue
+		}
+		a := p.attrs(child, "cost", "estimate")
+		c := model.Citation{Cost: a["cost"]}
+		switch a["estimate"] {
+		case "", "false":
+		case "true":
+			c.Estimate = true
+		default:
+			p.fail(p.line(), "<cite> estimate=%q must be true or false", a["estimate"])
+		}
+		if c.Text, err = p.text(); err != nil {
+			return nil, err
+		}
+		cites = append(cites, c)
+	}
+}
+
+func (p *parser) category(el xml.StartElement) (*model.Category, []int, error) {
+	a := p.attrs(el, "name", "cycles", "power-mw")
+	cat := &model.Category{Name: a["name"], Cycles: p.number(a, "cycles", "category"), PowerMW: p.number(a, "power-mw", "category")}
+	var lines []int
+	cites, err := p.children(el, func(child xml.StartElement) error {
+		if child.Name.Local != "instruction" {
+			return fmt.Errorf("unknown element <%s> in <category>", child.Name.Local)
+		}
+		line := p.line()
+		a := p.attrs(child, "isa")
+		mnemonic, err := p.text()
+		if err != nil {
+			return err
+		}
+		isa, err := model.ParseISA(a["isa"])
+		if err != nil {
+			p.fail(line, "instruction %s: %v", mnemonic, err)
+			return nil
+		}
+		cat.Instructions = append(cat.Instructions, model.Instruction{ISA: isa, Mnemonic: mnemonic})
+		lines = append(lines, line)
+		return nil
+	})
+	cat.Citations = cites
+	return cat, lines, err
+}
+
+// WriteFile writes the profile atomically: a crash mid-save never leaves half a file.
+func WriteFile(path string, prof *model.Profile) error {
+	if probs := model.Validate(prof); len(probs) > 0 {
+		return fmt.Errorf("profile %q is not valid, not saved: %s", prof.Name, probs[0].Msg)
+	}
+	tmp, err := os.CreateTemp(dirOf(path), ".profile-*.xml")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	w := bufio.NewWriter(tmp)
+	if err := Write(w, prof); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func dirOf(path string) string {
+	if i := strings.LastIndexByte(path, os.PathSeparator); i >= 0 {
+		return path[:i+1]
+	}
+	return "."
+}
+
+// Write encodes the profile in the documented layout (docs/profile-format.md).
+func Write(w io.Writer, prof *model.Profile) error {
+	b := &xmlBuilder{}
+	b.raw(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	isas := make([]string, len(prof.ISAs))
+	for i, isa := range prof.ISAs {
+		isas[i] = string(isa)
+	}
+	b.open(0, "profile", "format", strconv.Itoa(FormatVersion), "name", prof.Name,
+		"architecture", prof.Architecture, "organization", prof.Organization, "isa", strings.Join(isas, " "))
+	if prof.Source != "" {
+		b.element(1, "source", prof.Source)
+	}
+	if !prof.Reference.IsZero() || len(prof.Citations) > 0 {
+		r := prof.Reference
+		vals := []float64{r.FrequencyGHz, r.CPI, r.ProcessorPowerW, r.BaseInstructions, r.BaseCacheMisses, r.MemoryAccessEnergy}
+		var kv []string
+		for i, k := range referenceAttrs {
+			kv = append(kv, k, num(vals[i]))
+		}
+		b.open(1, "reference", kv...)
+		b.cites(2, prof.Citations)
+		b.close(1, "reference")
+	}
+	for _, c := range append(append([]model.Category(nil), prof.Categories...), prof.Undefined) {
+		b.open(1, "category", "name", c.Name, "cycles", num(c.Cycles), "power-mw", num(c.PowerMW))
+		b.cites(2, c.Citations)
+		for _, in := range c.Instructions {
+			b.element(2, "instruction", in.Mnemonic, "isa", string(in.ISA))
+		}
+		b.close(1, "category")
+	}
+	b.close(0, "profile")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// num prints the shortest text that parses back to the same float, so round trips are exact.
+func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+type xmlBuilder struct{ strings.Builder }
+
+func (b *xmlBuilder) raw(s string) { b.WriteString(s) }
+
+func (b *xmlBuilder) tag(depth int, name string, kv []string) {
+	b.WriteString(strings.Repeat("  ", depth) + "<" + name)
+	for i := 0; i+1 < len(kv); i += 2 {
+		b.WriteString(" " + kv[i] + `="`)
+		xml.EscapeText(b, []byte(kv[i+1]))
+		b.WriteString(`"`)
+	}
+	b.WriteString(">")
+}
+
+func (b *xmlBuilder) open(depth int, name string, kv ...string) {
+	b.tag(depth, name, kv)
+	b.WriteString("\n")
+}
+
+func (b *xmlBuilder) close(depth int, name string) {
+	b.WriteString(strings.Repeat("  ", depth) + "</" + name + ">\n")
+}
+
+func (b *xmlBuilder) element(depth int, name, text string, kv ...string) {
+	b.tag(depth, name, kv)
+	xml.EscapeText(b, []byte(text))
+	b.WriteString("</" + name + ">\n")
+}
+
+func (b *xmlBuilder) cites(depth int, cites []model.Citation) {
+	for _, c := range cites {
+		b.element(depth, "cite", c.Text, "cost", c.Cost, "estimate", strconv.FormatBool(c.Estimate))
+	}
+}

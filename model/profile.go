@@ -1,0 +1,191 @@
+// Package model holds the workbench's domain types and the pure computations on them.
+// It imports only the standard library so every other layer can depend on it.
+package model
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// ISA is an instruction set. Blocks and instructions are keyed by it because the same
+// mnemonic can cost differently in ARM and Thumb encodings.
+type ISA string
+
+// The instruction sets the workbench knows. X86 is reserved so profiles can grow into it.
+const (
+	ARM   ISA = "ARM"
+	Thumb ISA = "Thumb"
+	MIPS  ISA = "MIPS"
+	X86   ISA = "x86"
+)
+
+// KnownISAs lists every instruction set in display order.
+var KnownISAs = []ISA{ARM, Thumb, MIPS, X86}
+
+// ParseISA accepts any capitalisation so hand-written files and flags are forgiving.
+func ParseISA(s string) (ISA, error) {
+	for _, isa := range KnownISAs {
+		if strings.EqualFold(s, string(isa)) {
+			return isa, nil
+		}
+	}
+	return "", fmt.Errorf("unknown instruction set %q (want one of ARM, Thumb, MIPS, x86)", s)
+}
+
+// Instruction identifies an opcode class by its normalised mnemonic within one instruction set.
+type Instruction struct {
+	ISA      ISA
+	Mnemonic string
+}
+
+func (i Instruction) String() string { return i.Mnemonic + " (" + string(i.ISA) + ")" }
+
+// Less orders instructions by ISA, then mnemonic, so lists and files are stable.
+func (i Instruction) Less(j Instruction) bool {
+	if i.ISA != j.ISA {
+		return isaRank(i.ISA) < isaRank(j.ISA)
+	}
+	return i.Mnemonic < j.Mnemonic
+}
+
+func isaRank(isa ISA) int {
+	for n, k := range KnownISAs {
+		if k == isa {
+			return n
+		}
+	}
+	return len(KnownISAs)
+}
+
+// SortInstructions sorts in place in the Less order.
+func SortInstructions(list []Instruction) {
+	sort.Slice(list, func(a, b int) bool { return list[a].Less(list[b]) })
+}
+
+// UndefinedCategory is the seed's default category: anything not placed elsewhere lands here.
+const UndefinedCategory = "Undefined"
+
+// Citation records where a number came from and whether it is an estimate, so a reader of a
+// profile can judge how far to trust each cost.
+type Citation struct {
+	Cost     string // "cycles", "power" or a reference field name
+	Estimate bool
+	Text     string
+}
+
+// Category is a cost class: every instruction in it is charged the same cycles and power.
+type Category struct {
+	Name         string
+	Cycles       float64 // average cycles per executed instruction
+	PowerMW      float64 // average power while executing, milliwatts
+	Citations    []Citation
+	Instructions []Instruction
+}
+
+// Reference holds the measured whole-processor data of seed 000 section 5.2 (its Table 5.3),
+// used by the CPI-based estimate. Zero values mean "not known".
+type Reference struct {
+	FrequencyGHz       float64
+	CPI                float64
+	ProcessorPowerW    float64
+	BaseInstructions   float64
+	BaseCacheMisses    float64
+	MemoryAccessEnergy float64 // nJ per main-memory access
+}
+
+// IsZero tells whether no reference data was given.
+func (r Reference) IsZero() bool { return r == Reference{} }
+
+// Profile is an ISA cost profile: the instruction-information file of the seed.
+type Profile struct {
+	Name         string
+	Architecture string // e.g. ARMv7-A
+	Organization string // e.g. Cortex-A8
+	ISAs         []ISA  // the instruction sets this profile prices
+	Source       string // citation text for the profile as a whole
+	Reference    Reference
+	Citations    []Citation // citations for the reference data
+	// Categories excludes Undefined; its costs live in Undefined below.
+	Categories []Category
+	// Undefined carries the default category's costs and the instructions known to be
+	// uncategorised (for example imported from a log but not in any catalogue).
+	Undefined Category
+}
+
+// NewProfile returns an empty profile with the default category in place.
+func NewProfile(name string, isas ...ISA) *Profile {
+	return &Profile{Name: name, ISAs: isas, Undefined: Category{Name: UndefinedCategory}}
+}
+
+// Category returns the named category, Undefined included, or nil.
+func (p *Profile) Category(name string) *Category {
+	if name == UndefinedCategory {
+		return &p.Undefined
+	}
+	for i := range p.Categories {
+		if p.Categories[i].Name == name {
+			return &p.Categories[i]
+		}
+	}
+	return nil
+}
+
+// CategoryNames lists the categories in file order, Undefined last.
+func (p *Profile) CategoryNames() []string {
+	names := make([]string, 0, len(p.Categories)+1)
+	for _, c := range p.Categories {
+		names = append(names, c.Name)
+	}
+	return append(names, UndefinedCategory)
+}
+
+// HasISA tells whether the profile prices the given instruction set.
+func (p *Profile) HasISA(isa ISA) bool {
+	for _, i := range p.ISAs {
+		if i == isa {
+			return true
+		}
+	}
+	return false
+}
+
+// Classifier answers "which category and costs apply to this instruction" in O(1).
+// It is built once per profile because reports ask for every executed instruction.
+type Classifier struct {
+	profile *Profile
+	index   map[Instruction]*Category
+}
+
+// NewClassifier indexes the profile. Later edits to the profile need a new Classifier.
+func NewClassifier(p *Profile) *Classifier {
+	c := &Classifier{profile: p, index: make(map[Instruction]*Category)}
+	for i := range p.Categories {
+		cat := &p.Categories[i]
+		for _, in := range cat.Instructions {
+			c.index[in] = cat
+		}
+	}
+	return c
+}
+
+// Classify returns the instruction's category, or Undefined when it has none.
+func (c *Classifier) Classify(in Instruction) *Category {
+	if cat, ok := c.index[in]; ok {
+		return cat
+	}
+	return &c.profile.Undefined
+}
+
+// ProfileInfo describes a profile in a list without loading its categories.
+type ProfileInfo struct {
+	Name, Architecture, Organization string
+	ISAs                             []ISA
+	Categories                       int
+	Origin                           string // "built-in", "database" or a file path
+	SavedAt                          string
+}
+
+// ErrNotFound is wrapped by stores when a named thing does not exist.
+var ErrNotFound = errors.New("not found")

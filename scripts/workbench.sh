@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds androprof and opens the workbench. Arguments are passed on,
+# so `scripts/workbench.sh profile list` works too.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/deps.sh
+go build -tags migrated_fynedo -o bin/androprof ./app
+exec bin/androprof "$@"

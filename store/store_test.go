@@ -1,0 +1,142 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"androprof/model"
+)
+
+func testProfile() *model.Profile {
+	p := model.NewProfile("Test A8", model.ARM, model.Thumb)
+	p.Architecture, p.Organization, p.Source = "ARMv7-A", "Cortex-A8", "tests"
+	p.Reference = model.Reference{FrequencyGHz: 1, CPI: 13.03, ProcessorPowerW: 0.89, BaseInstructions: 39171751755, BaseCacheMisses: 521966483, MemoryAccessEnergy: 2.61}
+	p.Citations = []model.Citation{{Cost: "cpi", Text: "seed Table 5.3"}}
+	p.Categories = []model.Category{
+		{Name: "Conditional branch", Cycles: 3, PowerMW: 113, Citations: []model.Citation{{Cost: "power", Text: "Bazzaz 2013"}},
+			Instructions: []model.Instruction{{ISA: model.ARM, Mnemonic: "BEQ"}, {ISA: model.Thumb, Mnemonic: "BEQ"}}},
+		{Name: "Load", Cycles: 1.5, PowerMW: 890, Citations: []model.Citation{{Cost: "power", Estimate: true, Text: "average"}},
+			Instructions: []model.Instruction{{ISA: model.ARM, Mnemonic: "LDR"}}},
+	}
+	p.Undefined = model.Category{Name: model.UndefinedCategory, Cycles: 13.03, PowerMW: 890,
+		Instructions: []model.Instruction{{ISA: model.ARM, Mnemonic: "FOO"}}}
+	return p
+}
+
+func openTemp(t *testing.T) *DB {
+	t.Helper()
+	db, err := Open(filepath.Join(t.TempDir(), "sub", "w.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func TestProfileRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	db := openTemp(t)
+	p := testProfile()
+	if err := db.SaveProfile(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.Profile(ctx, p.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(p, got) {
+		t.Errorf("stored profile differs:\n%+v\n%+v", p, got)
+	}
+	// Saving again replaces, it does not duplicate.
+	p.Categories[1].Cycles = 2
+	if err := db.SaveProfile(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	list, err := db.Profiles(ctx)
+	if err != nil || len(list) != 1 || list[0].Categories != 2 {
+		t.Fatalf("list = %+v, %v", list, err)
+	}
+	if err := db.DeleteProfile(ctx, p.Name); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Profile(ctx, p.Name); !errors.Is(err, model.ErrNotFound) {
+		t.Errorf("after delete: %v", err)
+	}
+	var n int
+	if err := db.read.QueryRow(`SELECT count(*) FROM category_instruction`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("cascade left %d instruction rows (%v)", n, err)
+	}
+}
+
+// A failed save must leave the previous version in place: one transaction per change.
+func TestFailedSaveChangesNothing(t *testing.T) {
+	ctx := context.Background()
+	db := openTemp(t)
+	p := testProfile()
+	if err := db.SaveProfile(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	bad := testProfile()
+	bad.Categories[0].Cycles = -1
+	if err := db.SaveProfile(ctx, bad); err == nil {
+		t.Fatal("invalid profile saved")
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := db.SaveProfile(cancelled, testProfile()); err == nil {
+		t.Fatal("save with a cancelled context succeeded")
+	}
+	got, err := db.Profile(ctx, p.Name)
+	if err != nil || !reflect.DeepEqual(got, p) {
+		t.Errorf("profile changed by failed saves: %v", err)
+	}
+}
+
+func TestMigrationsRecordedOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "w.db")
+	for i := 0; i < 2; i++ {
+		db, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+	}
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	var n int
+	if err := raw.QueryRow(`SELECT count(*) FROM schema_migration`).Scan(&n); err != nil || n != 1 {
+		t.Errorf("schema_migration rows = %d (%v)", n, err)
+	}
+	var mode string
+	if err := raw.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "wal" {
+		t.Errorf("journal_mode = %q (%v)", mode, err)
+	}
+}
+
+// The workspace is a plain SQLite file: the sqlite3 shell reads it.
+func TestReadableBySqlite3(t *testing.T) {
+	sqlite3, err := exec.LookPath("sqlite3")
+	if err != nil {
+		t.Skip("sqlite3 shell not installed")
+	}
+	db := openTemp(t)
+	if err := db.SaveProfile(context.Background(), testProfile()); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(sqlite3, db.Path(), "SELECT name, cycles FROM category ORDER BY position").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if got := strings.TrimSpace(string(out)); got != "Conditional branch|3.0\nLoad|1.5\nUndefined|13.03" {
+		t.Errorf("sqlite3 printed %q", got)
+	}
+}

@@ -1,0 +1,132 @@
+package view
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"androprof/controller"
+	"androprof/isaprofiles"
+	"androprof/model"
+)
+
+// fakeStore is a workspace holding the given profiles.
+type fakeStore struct{ profiles []*model.Profile }
+
+func (s *fakeStore) SaveProfile(_ context.Context, p *model.Profile) error {
+	s.profiles = append(s.profiles, p)
+	return nil
+}
+
+func (s *fakeStore) Profile(_ context.Context, name string) (*model.Profile, error) {
+	for _, p := range s.profiles {
+		if p.Name == name {
+			return p, nil
+		}
+	}
+	return nil, model.ErrNotFound
+}
+
+func (s *fakeStore) Profiles(context.Context) ([]model.ProfileInfo, error) {
+	var out []model.ProfileInfo
+	for _, p := range s.profiles {
+		out = append(out, model.ProfileInfo{Name: p.Name, ISAs: p.ISAs, Categories: len(p.Categories)})
+	}
+	return out, nil
+}
+
+func (s *fakeStore) DeleteProfile(context.Context, string) error { return nil }
+
+func storedProfile() *model.Profile {
+	p := model.NewProfile("Stored test profile", model.ARM)
+	p.Reference = model.Reference{FrequencyGHz: 1, CPI: 1.5}
+	p.Categories = []model.Category{{Name: "Load", Cycles: 2, PowerMW: 90,
+		Citations:    []model.Citation{{Cost: "power", Estimate: true, Text: "guess"}},
+		Instructions: []model.Instruction{{ISA: model.ARM, Mnemonic: "LDR"}}}}
+	return p
+}
+
+func TestAnalysisListsBuiltinAndStoredProfiles(t *testing.T) {
+	store := &fakeStore{profiles: []*model.Profile{storedProfile()}}
+	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{Store: store})
+	win := wb.ShowAnalysis()
+	if win.Title() != "AndroProf — Analysis" {
+		t.Errorf("title %q", win.Title())
+	}
+	v := wb.AnalysisView()
+	if v.Runs.Text != NoRunsText {
+		t.Errorf("Runs shows %q", v.Runs.Text)
+	}
+	names := v.ProfileNames()
+	for _, b := range isaprofiles.BuiltinNames() {
+		if !slices.Contains(names, b) {
+			t.Errorf("built-in profile %q is not listed (have %v)", b, names)
+		}
+	}
+	i := slices.Index(names, "Stored test profile")
+	if i < 0 {
+		t.Fatalf("stored profile not listed: %v", names)
+	}
+	if got := profileSummary(v.infos[i]); got != "database · ARM · 1 category" {
+		t.Errorf("summary %q", got)
+	}
+
+	v.Profiles.Select(i)
+	if rows, cols := v.tableSize(); rows != 2 || cols != 5 { // Load + Undefined
+		t.Fatalf("table is %d×%d", rows, cols)
+	}
+	load := v.categoryRows()[0]
+	got := []string{}
+	for c := range 5 {
+		got = append(got, categoryCell(load, c))
+	}
+	if strings.Join(got, "|") != "Load|2|90|1|yes" {
+		t.Errorf("Load row reads %v", got)
+	}
+	if len(v.Reference.Objects) != 12 { // six label/value pairs
+		t.Errorf("reference shows %d objects", len(v.Reference.Objects))
+	}
+
+	test.Tap(v.Edit)
+	if wb.EditorView() == nil || !strings.Contains(wb.EditorView().Window.Title(), "Stored test profile") {
+		t.Fatal("Edit did not open the profile in the editor")
+	}
+}
+
+func TestAnalysisShowsEveryBuiltin(t *testing.T) {
+	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{})
+	wb.ShowAnalysis()
+	v := wb.AnalysisView()
+	builtins := isaprofiles.BuiltinNames()
+	if got := v.ProfileNames(); !slices.Equal(got, builtins) {
+		t.Fatalf("listed %v, want the built-ins %v", got, builtins)
+	}
+	if len(builtins) == 0 && v.Status.Text == "" {
+		t.Error("an empty list does not say why")
+	}
+	for i := range builtins {
+		v.Profiles.Select(i)
+		if rows, _ := v.tableSize(); rows < 1 {
+			t.Errorf("%s shows no categories", builtins[i])
+		}
+	}
+}
+
+func TestWindowsOpenEachOther(t *testing.T) {
+	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{})
+	ed := wb.ShowEditor()
+	if wb.ShowEditor() != ed {
+		t.Fatal("a second ShowEditor made a second window")
+	}
+	wb.EditorView().commands[cmdAnalysis].run()
+	if wb.AnalysisView() == nil {
+		t.Fatal("the editor's Analysis command opened nothing")
+	}
+	if ed.Canvas().Size().Width < 1 {
+		t.Error("editor window has no size")
+	}
+	showShortcuts(wb.EditorView().commands, ed) // must not panic
+}

@@ -1,0 +1,268 @@
+package view
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/widget"
+
+	"androprof/isaprofiles"
+	"androprof/model"
+)
+
+// profileISAs are the instruction sets a new profile may price (x86 has no catalogue yet).
+var profileISAs = []model.ISA{model.ARM, model.Thumb, model.MIPS}
+
+// settle runs next once the user no longer has unsaved changes: it asks Save / Discard / Cancel
+// when there are some. Save continues only if saving succeeded.
+func (v *EditorView) settle(next func()) {
+	if !v.ed.Dirty() {
+		next()
+		return
+	}
+	askUnsaved(v.Window, v.ed.Profile().Name, func() { v.save(next) }, next)
+}
+
+func (v *EditorView) askNewProfile() {
+	if v.busy() {
+		return
+	}
+	name := widget.NewEntry()
+	name.SetText("New profile")
+	name.Validator = func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return errors.New("a profile needs a name")
+		}
+		return nil
+	}
+	opts := make([]string, len(profileISAs))
+	for i, isa := range profileISAs {
+		opts[i] = string(isa)
+	}
+	isas := widget.NewCheckGroup(opts, nil)
+	isas.Horizontal = true
+	isas.SetSelected([]string{string(model.ARM), string(model.Thumb)})
+	items := []*widget.FormItem{widget.NewFormItem("Name", name), widget.NewFormItem("Instruction sets", isas)}
+	dialog.ShowForm("New profile", "Create", "Cancel", items, func(ok bool) {
+		if !ok {
+			return
+		}
+		var chosen []model.ISA
+		for _, s := range isas.Selected {
+			chosen = append(chosen, model.ISA(s))
+		}
+		v.settle(func() {
+			if err := v.ed.NewProfile(strings.TrimSpace(name.Text), chosen...); err != nil {
+				dialog.ShowError(err, v.Window)
+				return
+			}
+			v.Reload()
+		})
+	}, v.Window)
+}
+
+func (v *EditorView) askOpen() {
+	if v.busy() {
+		return
+	}
+	v.settle(func() {
+		fd := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+			if err != nil {
+				dialog.ShowError(err, v.Window)
+				return
+			}
+			if r == nil {
+				return // cancelled
+			}
+			path := r.URI().Path()
+			r.Close()
+			v.Open(path)
+		}, v.Window)
+		fd.SetFilter(storage.NewExtensionFileFilter([]string{".xml"}))
+		v.prepareFileDialog(fd)
+		fd.Show()
+	})
+}
+
+// Open reads a profile file into the editor; errors name the file and line.
+func (v *EditorView) Open(path string) {
+	if err := v.ed.Open(path); err != nil {
+		dialog.ShowError(err, v.Window)
+		return
+	}
+	v.Reload()
+}
+
+func (v *EditorView) askBuiltin() {
+	if v.busy() {
+		return
+	}
+	names := isaprofiles.BuiltinNames()
+	if len(names) == 0 {
+		dialog.ShowInformation("No built-in profiles", "This build carries no built-in profiles.", v.Window)
+		return
+	}
+	sel := widget.NewSelect(names, nil)
+	sel.SetSelected(names[0])
+	dialog.ShowForm("Start from a built-in profile", "Open", "Cancel",
+		[]*widget.FormItem{widget.NewFormItem("Profile", sel)}, func(ok bool) {
+			if ok {
+				v.settle(func() { v.OpenBuiltin(sel.Selected) })
+			}
+		}, v.Window)
+}
+
+// OpenBuiltin starts from an embedded profile; saving it asks for a file.
+func (v *EditorView) OpenBuiltin(name string) {
+	if err := v.ed.OpenBuiltin(name); err != nil {
+		dialog.ShowError(err, v.Window)
+		return
+	}
+	v.Reload()
+}
+
+// valid shows every problem and reports false when the profile must not be saved.
+func (v *EditorView) valid() bool {
+	probs := v.ed.Problems()
+	if len(probs) == 0 {
+		return true
+	}
+	showProblems(v.Window, probs)
+	return false
+}
+
+// save writes to the profile's file, asking for one when it has none; then runs after.
+func (v *EditorView) save(after func()) {
+	if v.busy() || !v.valid() {
+		return
+	}
+	if v.ed.Path() == "" {
+		v.saveAs(after)
+		return
+	}
+	if err := v.ed.Save(); err != nil {
+		dialog.ShowError(err, v.Window)
+		return
+	}
+	v.updateTitle()
+	if after != nil {
+		after()
+	}
+}
+
+func (v *EditorView) saveAs(after func()) {
+	if v.busy() || !v.valid() {
+		return
+	}
+	fd := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
+		if err != nil {
+			dialog.ShowError(err, v.Window)
+			return
+		}
+		if w == nil {
+			return // cancelled
+		}
+		path := w.URI().Path()
+		w.Close() // the profile writer replaces the file as a whole
+		if err := v.ed.SaveAs(path); err != nil {
+			dialog.ShowError(err, v.Window)
+			return
+		}
+		v.updateTitle()
+		if after != nil {
+			after()
+		}
+	}, v.Window)
+	fd.SetFilter(storage.NewExtensionFileFilter([]string{".xml"}))
+	fd.SetFileName(fileName(v.ed.Profile().Name))
+	v.prepareFileDialog(fd)
+	fd.Show()
+}
+
+// fileName suggests a file for a profile: "ARMv7-A Cortex-A8" → "armv7-a-cortex-a8.xml".
+func fileName(profile string) string {
+	slug := strings.Join(strings.FieldsFunc(strings.ToLower(profile), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
+	}), "-")
+	if slug == "" {
+		slug = "profile"
+	}
+	return slug + ".xml"
+}
+
+// prepareFileDialog opens file dialogs large and next to the current profile file.
+func (v *EditorView) prepareFileDialog(fd *dialog.FileDialog) {
+	fd.Resize(fyne.NewSize(800, 560))
+	if p := v.ed.Path(); p != "" {
+		if dir, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(p))); err == nil {
+			fd.SetLocation(dir)
+		}
+	}
+}
+
+// keepInWorkspace stores the profile in the database so analyses can name it.
+func (v *EditorView) keepInWorkspace() {
+	if v.profiles.Store == nil {
+		dialog.ShowInformation("No workspace", "This session has no workspace database.", v.Window)
+		return
+	}
+	if v.busy() || !v.valid() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := v.profiles.Store.SaveProfile(ctx, v.ed.Profile()); err != nil {
+		dialog.ShowError(err, v.Window)
+		return
+	}
+	if v.onKept != nil {
+		v.onKept()
+	}
+	dialog.ShowInformation("Kept in workspace", fmt.Sprintf("The workspace now holds profile “%s”.", v.ed.Profile().Name), v.Window)
+}
+
+func (v *EditorView) askAddInstruction() {
+	if v.busy() {
+		return
+	}
+	var opts []string
+	for _, isa := range v.ed.Profile().ISAs {
+		opts = append(opts, string(isa))
+	}
+	isa := widget.NewSelect(opts, nil)
+	if len(opts) > 0 {
+		isa.SetSelected(opts[0])
+	}
+	mnemonic := widget.NewEntry()
+	mnemonic.Validator = func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return errors.New("type a mnemonic")
+		}
+		return nil
+	}
+	items := []*widget.FormItem{widget.NewFormItem("Instruction set", isa), widget.NewFormItem("Mnemonic", mnemonic)}
+	dialog.ShowForm("Add instruction", "Add", "Cancel", items, func(ok bool) {
+		if ok {
+			v.AddInstruction(model.Instruction{ISA: model.ISA(isa.Selected), Mnemonic: mnemonic.Text})
+		}
+	}, v.Window)
+	v.Window.Canvas().Focus(mnemonic)
+}
+
+// AddInstruction adds a mnemonic no catalogue lists and ticks it, ready to be moved.
+func (v *EditorView) AddInstruction(in model.Instruction) {
+	if err := v.ed.AddInstruction(in); err != nil {
+		dialog.ShowError(err, v.Window)
+		return
+	}
+	in.Mnemonic = strings.ToUpper(strings.TrimSpace(in.Mnemonic))
+	v.refreshLists()
+	v.Uncategorized.Pick(in)
+}

@@ -1,0 +1,101 @@
+// Package view holds the workbench's Fyne windows. Windows take their fyne.App or fyne.Window
+// from the caller, so tests drive them with fyne.io/fyne/v2/test exactly as a user would.
+package view
+
+import (
+	"fyne.io/fyne/v2"
+
+	"androprof/controller"
+	"androprof/model"
+)
+
+// Window sizes: room for two instruction tables side by side, and for a list beside a table.
+var (
+	editorSize   = fyne.NewSize(1100, 700)
+	analysisSize = fyne.NewSize(1000, 650)
+)
+
+// Workbench owns the two windows and what they share: one profile editor and one way to
+// find profiles. Each window exists at most once; closing the last one quits the app.
+type Workbench struct {
+	app      fyne.App
+	ed       *controller.Editor
+	profiles controller.Profiles
+	editor   *EditorView
+	analysis *AnalysisView
+}
+
+// NewWorkbench creates no window yet, so the app can open whichever its command asked for.
+func NewWorkbench(a fyne.App, ed *controller.Editor, profiles controller.Profiles) *Workbench {
+	return &Workbench{app: a, ed: ed, profiles: profiles}
+}
+
+// ShowEditor shows the instruction-categorization window, creating it on first use.
+func (wb *Workbench) ShowEditor() fyne.Window {
+	if wb.editor == nil {
+		win := wb.app.NewWindow("AndroProf")
+		win.Resize(editorSize)
+		v := newEditorView(win, wb.ed, wb.profiles, func() { wb.ShowAnalysis() }, wb.profilesChanged)
+		v.interceptClose(wb.revert)
+		win.SetOnClosed(func() {
+			if wb.editor == v {
+				wb.editor = nil
+			}
+		})
+		wb.editor = v
+	}
+	wb.editor.Window.Show()
+	return wb.editor.Window
+}
+
+// ShowAnalysis shows the analysis window, creating it on first use.
+func (wb *Workbench) ShowAnalysis() fyne.Window {
+	if wb.analysis == nil {
+		win := wb.app.NewWindow("AndroProf — Analysis")
+		win.Resize(analysisSize)
+		v := newAnalysisView(win, wb.profiles, func() { wb.ShowEditor() }, wb.Edit)
+		win.SetOnClosed(func() {
+			if wb.analysis == v {
+				wb.analysis = nil
+			}
+		})
+		wb.analysis = v
+	}
+	wb.analysis.Window.Show()
+	return wb.analysis.Window
+}
+
+// EditorView is the editor window's content, nil until ShowEditor; tests reach widgets through it.
+func (wb *Workbench) EditorView() *EditorView { return wb.editor }
+
+// AnalysisView is the analysis window's content, nil until ShowAnalysis.
+func (wb *Workbench) AnalysisView() *AnalysisView { return wb.analysis }
+
+// Edit opens a profile from elsewhere (the database, a built-in) in the editor window, asking
+// first about unsaved changes to the current one.
+func (wb *Workbench) Edit(p *model.Profile) {
+	wb.ShowEditor()
+	v := wb.editor
+	if v.busy() {
+		return
+	}
+	v.settle(func() {
+		wb.ed.SetProfile(p)
+		v.Reload()
+	})
+}
+
+// revert throws away unsaved edits when the editor closes with Discard, so reopening the
+// window from the analysis window does not bring them back.
+func (wb *Workbench) revert() {
+	if path := wb.ed.Path(); path != "" && wb.ed.Open(path) == nil {
+		return
+	}
+	wb.ed.SetProfile(model.NewProfile("New profile", model.ARM, model.Thumb))
+}
+
+func (wb *Workbench) profilesChanged() {
+	if wb.analysis != nil {
+		wb.analysis.ReloadProfiles()
+	}
+}
