@@ -65,29 +65,40 @@ func (gui) Screenshot(db *store.DB, dir string) ([]string, error) {
 
 	a := newApp()
 	wb := view.NewWorkbench(a, ed, controller.Profiles{Store: db})
-	wins := map[string]fyne.Window{"analysis": wb.ShowAnalysis(), "editor": wb.ShowEditor()}
+	// One window at a time: with no window manager both open at 0,0, and the GL read-back
+	// of a covered window is black.
+	shows := []struct {
+		name string
+		show func() fyne.Window
+	}{{"editor", wb.ShowEditor}, {"analysis", wb.ShowAnalysis}}
 	var files []string
 	var capErr error
 	go func() {
-		time.Sleep(2 * time.Second) // let both windows lay out and paint once
-		fyne.DoAndWait(func() {
-			for _, name := range []string{"editor", "analysis"} {
-				f := filepath.Join(dir, name+".png")
-				if err := writePNG(f, wins[name]); err != nil {
-					capErr = err
-					return
-				}
-				files = append(files, f)
+		defer fyne.Do(a.Quit)
+		for _, s := range shows {
+			var w fyne.Window
+			fyne.DoAndWait(func() { w = s.show() })
+			time.Sleep(1500 * time.Millisecond) // let it lay out and paint
+			f := filepath.Join(dir, s.name+".png")
+			fyne.DoAndWait(func() {
+				capErr = writePNG(f, w)
+				w.Hide()
+			})
+			if capErr != nil {
+				return
 			}
-		})
-		fyne.Do(a.Quit)
+			files = append(files, f)
+		}
 	}()
 	a.Run()
 	return files, capErr
 }
 
 func writePNG(path string, w fyne.Window) error {
-	img := w.Canvas().Capture()
+	img, err := captureWindow(w)
+	if err != nil {
+		return err
+	}
 	if img == nil {
 		return fmt.Errorf("window %q could not be captured", w.Title())
 	}

@@ -99,7 +99,7 @@ func (v *AnalysisView) layout() fyne.CanvasObject {
 	)
 	details := container.NewBorder(v.Title, container.NewHBox(v.Edit), nil, nil, tabs)
 	right := container.NewVSplit(list, details)
-	right.Offset = 0.35
+	right.Offset = 0.42
 	split := container.NewHSplit(runs, right)
 	split.Offset = 0.28
 	return split
@@ -121,6 +121,9 @@ func (v *AnalysisView) ReloadProfiles() {
 	v.Profiles.UnselectAll()
 	v.show(nil)
 	v.Profiles.Refresh()
+	if len(infos) > 0 {
+		v.Profiles.Select(0) // show a profile's categories rather than an empty table
+	}
 }
 
 // ProfileNames lists the profiles shown, in order.

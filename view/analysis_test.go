@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"androprof/controller"
 	"androprof/isaprofiles"
@@ -129,4 +131,42 @@ func TestWindowsOpenEachOther(t *testing.T) {
 		t.Error("editor window has no size")
 	}
 	showShortcuts(wb.EditorView().commands, ed) // must not panic
+}
+
+// tapDialogButton taps the button labelled text in the window's top dialog.
+func tapDialogButton(t *testing.T, w fyne.Window, text string) {
+	t.Helper()
+	top := w.Canvas().Overlays().Top()
+	if top == nil {
+		t.Fatalf("no dialog to tap %q in", text)
+	}
+	for _, o := range test.LaidOutObjects(top) {
+		if b, ok := o.(*widget.Button); ok && b.Text == text {
+			test.Tap(b)
+			return
+		}
+	}
+	t.Fatalf("the dialog has no %q button", text)
+}
+
+func TestEditingAnotherProfileAsksAboutUnsavedChanges(t *testing.T) {
+	ed := controller.NewEditor()
+	must(t, ed.AddCategory("Mine", 1, 1)) // unsaved
+	wb := NewWorkbench(test.NewTempApp(t), ed, controller.Profiles{})
+	w := wb.ShowEditor()
+
+	wb.Edit(storedProfile())
+	tapDialogButton(t, w, "Cancel")
+	if ed.Profile().Category("Mine") == nil || !ed.Dirty() {
+		t.Fatal("Cancel replaced the edited profile")
+	}
+
+	wb.Edit(storedProfile())
+	tapDialogButton(t, w, "Discard")
+	if ed.Profile().Name != "Stored test profile" || ed.Dirty() {
+		t.Fatalf("Discard did not open the other profile: %q, dirty %v", ed.Profile().Name, ed.Dirty())
+	}
+	if got := wb.EditorView().Category.Options; !slices.Equal(got, []string{"Load", model.UndefinedCategory}) {
+		t.Errorf("category chooser offers %v", got)
+	}
 }

@@ -24,7 +24,7 @@ type InstructionList struct {
 	SelectAll *widget.Button // ticks every row shown
 	Clear     *widget.Button // unticks everything
 	Count     *widget.Label  // "N … (M shown, K selected)"
-	List      *widget.List
+	List      *widget.List   // a tap on a row ticks or unticks it
 
 	rows    []controller.Row
 	picked  map[model.Instruction]bool
@@ -168,7 +168,7 @@ func (l *InstructionList) updateCount() {
 }
 
 // Row layout: tick, then columns weighted so mnemonics and descriptions get the room.
-var columnWeights = []float32{2, 1.2, 1.6, 4}
+var columnWeights = []float32{2, 1.5, 1.7, 3.6}
 
 func header() fyne.CanvasObject {
 	gap := canvas.NewRectangle(color.Transparent)

@@ -188,6 +188,8 @@ func TestInvalidCostLeavesModelAlone(t *testing.T) {
 	}
 }
 
+// The saved start file records ZZFOO and ZZBAR as Undefined; saving after moving one also
+// guards against Move leaving it in Undefined too ("in two categories").
 func TestDirtyMarkerInTitle(t *testing.T) {
 	_, v := newTestEditor(t)
 	if title := v.Window.Title(); title != "AndroProf — Instruction categorization: New profile" {
