@@ -15,7 +15,7 @@ import (
 
 type noGUI struct{}
 
-func (noGUI) Run(*store.DB) error                           { return nil }
+func (noGUI) Run(*store.DB) error                            { return nil }
 func (noGUI) Screenshot(*store.DB, string) ([]string, error) { return nil, nil }
 
 // run executes a command line against a fresh workspace and returns exit code and output.
