@@ -47,19 +47,16 @@ func (gui) Run(db *store.DB) error {
 	return nil
 }
 
-// Screenshot opens both windows with demo data (the Cortex-A8 profile and a real QEMU log of
+// Screenshot opens both windows with demo data (controller.DemoEditor on a real QEMU log of
 // the sieve sample), captures each to a PNG and quits.
 func (gui) Screenshot(db *store.DB, dir string) ([]string, error) {
-	ed := controller.NewEditor()
-	if err := ed.OpenBuiltin("cortex-a8"); err != nil {
-		return nil, err
-	}
 	logPath, err := demoLogFile()
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(filepath.Dir(logPath))
-	if err := ed.ImportLogs(context.Background(), []string{logPath}, nil); err != nil {
+	ed, err := controller.DemoEditor(context.Background(), logPath)
+	if err != nil {
 		return nil, err
 	}
 

@@ -180,7 +180,8 @@ func (lr *LogReader) parseInsn(ln []byte) (Insn, error) {
 	for {
 		rest = bytes.TrimLeft(rest, " \t")
 		tok, after := cutToken(rest)
-		if !isHexUnit(tok) || len(after) == 0 || (after[0] != ' ' && after[0] != '\t') {
+		// Encodings are followed by spaces; a tab follows a mnemonic (MIPS "cfc1\tv1,$31").
+		if !isHexUnit(tok) || len(after) == 0 || after[0] != ' ' {
 			break
 		}
 		units = append(units, tok)

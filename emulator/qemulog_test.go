@@ -91,6 +91,7 @@ func TestInsnLayouts(t *testing.T) {
 		{"0x00010340:  e92d4ff0  push     {r4, r5, lr}", []model.ISA{model.ARM, model.Thumb}, model.ARM, "e92d4ff0", "push", "{r4, r5, lr}"},
 		{"0x00010348:  f44f 5bfa  movle.w  fp, #0x1f40", []model.ISA{model.ARM, model.Thumb}, model.Thumb, "f44f 5bfa", "movle.w", "fp, #0x1f40"},
 		{"0x00400538:  lui\tgp,0xa", []model.ISA{model.MIPS}, model.MIPS, "", "lui", "gp,0xa"},
+		{"0x0043d95c:  cfc1\tv1,$31", []model.ISA{model.MIPS}, model.MIPS, "", "cfc1", "v1,$31"},
 		{"0x000093e8:  e1560004      cmp  r6, r4", []model.ISA{model.ARM, model.Thumb}, model.ARM, "e1560004", "cmp", "r6, r4"},
 		{"0x00008000:  mov\tr0, #0", []model.ISA{model.ARM, model.Thumb}, model.ARM, "", "mov", "r0, #0"},
 	} {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -151,7 +152,7 @@ func showProfile(p *model.Profile, env Env) error {
 	fmt.Fprintf(w, "%s\n  architecture: %s\n  organization: %s\n  instruction sets: %s\n", p.Name, p.Architecture, p.Organization, isaList(p.ISAs))
 	if !p.Reference.IsZero() {
 		r := p.Reference
-		fmt.Fprintf(w, "  reference: %g GHz, CPI %g, %g W, %g base instructions, %g base cache misses, %g nJ per memory access\n",
+		fmt.Fprintf(w, "  reference: %g GHz, CPI %g, %g W, %.0f base instructions, %.0f base cache misses, %g nJ per memory access\n",
 			r.FrequencyGHz, r.CPI, r.ProcessorPowerW, r.BaseInstructions, r.BaseCacheMisses, r.MemoryAccessEnergy)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -159,7 +160,7 @@ func showProfile(p *model.Profile, env Env) error {
 	for _, c := range append(append([]model.Category(nil), p.Categories...), p.Undefined) {
 		var est []string
 		for _, ci := range c.Citations {
-			if ci.Estimate {
+			if ci.Estimate && !slices.Contains(est, ci.Cost) {
 				est = append(est, ci.Cost)
 			}
 		}
