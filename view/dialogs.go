@@ -41,3 +41,24 @@ func showProblems(parent fyne.Window, probs []model.Problem) {
 	body := container.NewBorder(widget.NewLabel("The profile was not saved:"), nil, nil, nil, scroll)
 	dialog.ShowCustom("Profile has problems", "Close", body, parent)
 }
+
+// chosenPath adapts a file dialog's callback to fn(path): errors are shown, a cancel does
+// nothing, and the reader or writer is closed at once because the editor and the importers
+// open files by path themselves.
+func chosenPath[F interface {
+	URI() fyne.URI
+	Close() error
+}](parent fyne.Window, fn func(path string)) func(F, error) {
+	return func(f F, err error) {
+		if err != nil {
+			dialog.ShowError(err, parent)
+			return
+		}
+		if any(f) == nil {
+			return // cancelled
+		}
+		path := f.URI().Path()
+		f.Close()
+		fn(path)
+	}
+}

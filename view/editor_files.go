@@ -73,18 +73,7 @@ func (v *EditorView) askOpen() {
 		return
 	}
 	v.settle(func() {
-		fd := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-			if err != nil {
-				dialog.ShowError(err, v.Window)
-				return
-			}
-			if r == nil {
-				return // cancelled
-			}
-			path := r.URI().Path()
-			r.Close()
-			v.Open(path)
-		}, v.Window)
+		fd := dialog.NewFileOpen(chosenPath[fyne.URIReadCloser](v.Window, v.Open), v.Window)
 		fd.SetFilter(storage.NewExtensionFileFilter([]string{".xml"}))
 		v.prepareFileDialog(fd)
 		fd.Show()
@@ -161,16 +150,7 @@ func (v *EditorView) saveAs(after func()) {
 	if v.busy() || !v.valid() {
 		return
 	}
-	fd := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
-		if err != nil {
-			dialog.ShowError(err, v.Window)
-			return
-		}
-		if w == nil {
-			return // cancelled
-		}
-		path := w.URI().Path()
-		w.Close() // the profile writer replaces the file as a whole
+	fd := dialog.NewFileSave(chosenPath[fyne.URIWriteCloser](v.Window, func(path string) {
 		if err := v.ed.SaveAs(path); err != nil {
 			dialog.ShowError(err, v.Window)
 			return
@@ -179,7 +159,7 @@ func (v *EditorView) saveAs(after func()) {
 		if after != nil {
 			after()
 		}
-	}, v.Window)
+	}), v.Window)
 	fd.SetFilter(storage.NewExtensionFileFilter([]string{".xml"}))
 	fd.SetFileName(fileName(v.ed.Profile().Name))
 	v.prepareFileDialog(fd)

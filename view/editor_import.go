@@ -26,18 +26,7 @@ func (v *EditorView) askImportLog() {
 	if v.busy() {
 		return
 	}
-	fd := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil {
-			dialog.ShowError(err, v.Window)
-			return
-		}
-		if r == nil {
-			return // cancelled
-		}
-		path := r.URI().Path()
-		r.Close()
-		v.ImportLog(path, nil)
-	}, v.Window)
+	fd := dialog.NewFileOpen(chosenPath[fyne.URIReadCloser](v.Window, func(path string) { v.ImportLog(path, nil) }), v.Window)
 	v.prepareFileDialog(fd)
 	fd.Show()
 }

@@ -28,11 +28,11 @@ func runCLI(t *testing.T, db string, args ...string) (int, string, string) {
 
 func TestProfileCheck(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "w.db")
-	code, out, _ := runCLI(t, db, "profile", "check", "../../isaprofiles/testdata/valid.xml")
+	code, out, errOut := runCLI(t, db, "profile", "check", "../../isaprofiles/testdata/valid.xml")
 	if code != 0 || !strings.Contains(out, "ok") {
 		t.Errorf("valid file: code %d, %q", code, out)
 	}
-	code, _, errOut := runCLI(t, db, "profile", "check", "../../isaprofiles/testdata/negative.xml", "../../isaprofiles/testdata/duplicate.xml")
+	code, _, errOut = runCLI(t, db, "profile", "check", "../../isaprofiles/testdata/negative.xml", "../../isaprofiles/testdata/duplicate.xml")
 	if code != 1 {
 		t.Errorf("invalid files: code %d", code)
 	}
@@ -40,6 +40,17 @@ func TestProfileCheck(t *testing.T) {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("missing %q in %q", want, errOut)
 		}
+	}
+	code, out, _ = runCLI(t, db, "profile", "check", "--json", "../../isaprofiles/testdata/malformed.xml")
+	var res []struct {
+		OK       bool
+		Problems []struct {
+			Line    int
+			Message string
+		}
+	}
+	if code != 1 || json.Unmarshal([]byte(out), &res) != nil || len(res) != 1 || res[0].OK || res[0].Problems[0].Line != 5 {
+		t.Errorf("check --json: code %d, %s", code, out)
 	}
 	if code, _, _ := runCLI(t, db, "profile", "frobnicate"); code != 2 {
 		t.Errorf("unknown subcommand exit %d, want 2", code)

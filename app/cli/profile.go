@@ -23,7 +23,7 @@ func runProfile(ctx context.Context, sub string, args []string, env Env) error {
 		return err
 	}
 	if sub == "check" { // needs no database
-		return checkProfiles(pos, env)
+		return checkProfiles(pos, *asJSON, env)
 	}
 	db, profiles, err := openDB(*dbPath)
 	if err != nil {
@@ -49,12 +49,19 @@ func runProfile(ctx context.Context, sub string, args []string, env Env) error {
 		if len(pos) == 0 {
 			return fmt.Errorf("%w: profile import takes FILE...", errUsage)
 		}
+		var kept []string
 		for _, path := range pos {
 			p, err := profiles.Import(ctx, path)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(env.Stdout, "kept %q in %s\n", p.Name, db.Path())
+			kept = append(kept, p.Name)
+			if !*asJSON {
+				fmt.Fprintf(env.Stdout, "kept %q in %s\n", p.Name, db.Path())
+			}
+		}
+		if *asJSON {
+			return writeJSON(env.Stdout, map[string]any{"database": db.Path(), "profiles": kept})
 		}
 		return nil
 	case "export":
@@ -65,7 +72,13 @@ func runProfile(ctx context.Context, sub string, args []string, env Env) error {
 		if err != nil {
 			return err
 		}
-		return isaprofiles.WriteFile(*out, p)
+		if err := isaprofiles.WriteFile(*out, p); err != nil {
+			return err
+		}
+		if *asJSON {
+			return writeJSON(env.Stdout, map[string]any{"profile": p.Name, "out": *out})
+		}
+		return nil
 	case "categorize":
 		if *profRef == "" || len(pos) == 0 {
 			return fmt.Errorf("%w: profile categorize takes --profile NAME|FILE LOG...", errUsage)
@@ -84,26 +97,53 @@ func runProfile(ctx context.Context, sub string, args []string, env Env) error {
 }
 
 // checkProfiles prints every problem of every file and fails when there was any.
-func checkProfiles(paths []string, env Env) error {
+func checkProfiles(paths []string, asJSON bool, env Env) error {
 	if len(paths) == 0 {
 		return fmt.Errorf("%w: profile check takes FILE...", errUsage)
 	}
+	type problem struct {
+		Line    int    `json:"line"`
+		Message string `json:"message"`
+	}
+	type result struct {
+		File     string    `json:"file"`
+		OK       bool      `json:"ok"`
+		Problems []problem `json:"problems"`
+	}
+	var results []result
 	failed := 0
 	for _, path := range paths {
+		r := result{File: path, OK: true, Problems: []problem{}}
 		p, err := isaprofiles.ReadFile(path)
 		if err != nil {
 			failed++
+			r.OK = false
 			var fe isaprofiles.FileErrors
-			if errors.As(err, &fe) {
+			var se *isaprofiles.SyntaxError
+			switch {
+			case errors.As(err, &fe):
 				for _, e := range fe {
-					fmt.Fprintln(env.Stderr, e)
+					r.Problems = append(r.Problems, problem{e.Line, e.Msg})
 				}
-			} else {
-				fmt.Fprintln(env.Stderr, err)
+			case errors.As(err, &se):
+				r.Problems = append(r.Problems, problem{se.Line, se.Msg})
+			default:
+				r.Problems = append(r.Problems, problem{0, err.Error()})
 			}
-			continue
+			if !asJSON {
+				for _, pr := range r.Problems {
+					fmt.Fprintf(env.Stderr, "%s:%d: %s\n", path, pr.Line, pr.Message)
+				}
+			}
+		} else if !asJSON {
+			fmt.Fprintf(env.Stdout, "%s: ok (%q, %d categories)\n", path, p.Name, len(p.Categories))
 		}
-		fmt.Fprintf(env.Stdout, "%s: ok (%q, %d categories)\n", path, p.Name, len(p.Categories))
+		results = append(results, r)
+	}
+	if asJSON {
+		if err := writeJSON(env.Stdout, results); err != nil {
+			return err
+		}
 	}
 	if failed > 0 {
 		return &exitError{code: 1, err: fmt.Errorf("%d of %d files have errors", failed, len(paths))}
