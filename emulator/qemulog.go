@@ -96,6 +96,9 @@ func (lr *LogReader) Next() (Record, error) {
 				if len(lr.block.Insns) == 0 {
 					lr.block.PC, lr.block.Line = in.Addr, lr.line
 				}
+				if len(lr.block.Insns) >= MaxBlockInsns {
+					return Record{}, lr.errorf("block at 0x%x has more than %d instructions; QEMU translates at most 512", lr.block.PC, MaxBlockInsns)
+				}
 				lr.block.Insns = append(lr.block.Insns, in)
 				continue
 			}
@@ -215,6 +218,10 @@ func isHexUnit(t []byte) bool {
 	}
 	return true
 }
+
+// MaxBlockInsns bounds memory on hostile input; QEMU's TCG never puts more than 512
+// instructions in one translated block.
+const MaxBlockInsns = 4096
 
 const thumbFlag = 0x00800000 // set in the first bracketed field of ARM Trace lines on QEMU 6.1+
 

@@ -122,6 +122,11 @@ func TestLogErrors(t *testing.T) {
 	if !errors.As(err, &se) || se.Line != 1 {
 		t.Errorf("bad trace: %v", err)
 	}
+	huge := "IN: f\n" + strings.Repeat("0x00010000:  e92d4ff0  push {lr}\n", MaxBlockInsns+1)
+	_, err = readAll(t, huge, "huge.log", model.ARM)
+	if !errors.As(err, &se) || se.Line != MaxBlockInsns+2 {
+		t.Errorf("endless block: %v", err)
+	}
 	_, err = readAll(t, "Trace 0: 0x7f00 main\n", "bad.log")
 	if !errors.As(err, &se) || !strings.Contains(se.Msg, "without [..]") {
 		t.Errorf("trace without fields: %v", err)

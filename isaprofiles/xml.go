@@ -414,8 +414,9 @@ func Write(w io.Writer, prof *model.Profile) error {
 	return err
 }
 
-// num prints the shortest text that parses back to the same float, so round trips are exact.
-func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+// num prints the shortest text that parses back to the same float, so round trips are exact,
+// and never an exponent, so instruction counts stay readable.
+func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 type xmlBuilder struct{ strings.Builder }
 

@@ -238,14 +238,14 @@ func writeCategorized(p *model.Profile, rows []controller.Categorized, asJSON bo
 			"total_executions": total, "undefined_executions": undefined,
 		})
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "MNEMONIC\tISA\tEXECUTIONS\tSTATIC\tCATEGORY\t")
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "MNEMONIC\tISA\t  EXECUTIONS\t    STATIC\tCATEGORY")
 	for _, r := range out {
 		exec := "-"
 		if r.Executions != nil {
 			exec = fmt.Sprint(*r.Executions)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t\n", r.Mnemonic, r.ISA, exec, r.Static, r.Category)
+		fmt.Fprintf(tw, "%s\t%s\t%12s\t%10d\t%s\n", r.Mnemonic, r.ISA, exec, r.Static, r.Category)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
