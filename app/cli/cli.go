@@ -50,6 +50,13 @@ usage:
   androprof profile export NAME|FILE --out FILE         write a profile as XML
   androprof profile categorize --profile NAME|FILE [--json] LOG...
                                                         instructions seen in QEMU logs, by category
+  androprof runs [--json] [--delete NAME]               the runs in the workspace
+  androprof report --run NAME [--profile P] [--by pid|bb|insn|category|function]
+                   [--pid N] [--top N] [--frequency-ghz F] [--json]
+                                                        cycles, time and energy of a run
+  androprof estimate --instructions N --cpi C [--frequency-ghz F] [--power-w W]
+                   [--memory-energy-nj E] [--base-instructions N] [--base-misses N] [--json]
+                                                        the calculator of seed figure 5.2
   androprof screenshot --out DIR                        write a PNG of each window and exit
 
 Every command takes --db FILE (default: ` + "%s" + `).
@@ -102,6 +109,12 @@ func run(ctx context.Context, args []string, env Env) error {
 			return fmt.Errorf("%w: profile needs a subcommand", errUsage)
 		}
 		return runProfile(ctx, args[1], args[2:], env)
+	case "runs":
+		return runRuns(ctx, args[1:], env)
+	case "report":
+		return runReport(ctx, args[1:], env)
+	case "estimate":
+		return runEstimate(args[1:], env)
 	case "screenshot":
 		return runScreenshot(args[1:], env)
 	case "help", "-h", "--help":

@@ -137,3 +137,21 @@ func TestCategorizeFixture(t *testing.T) {
 		t.Errorf("empty log: code %d %q", code, errOut)
 	}
 }
+
+// The calculator reproduces seed 000 figure 5.2 on the command line too.
+func TestEstimateCommand(t *testing.T) {
+	code, out, errOut := runCLI(t, filepath.Join(t.TempDir(), "w.db"), "estimate", "--instructions", "56750218825",
+		"--cpi", "13.03", "--frequency-ghz", "1", "--power-w", "0.89", "--memory-energy-nj", "2.61",
+		"--base-instructions", "39171751755", "--base-misses", "521966483")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	for _, want := range []string{"739.45535128975", "0.8926691053428465", "660.0889468768014"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %s in\n%s", want, out)
+		}
+	}
+	if code, _, _ := runCLI(t, filepath.Join(t.TempDir(), "w.db"), "estimate", "--cpi", "-1"); code != 1 {
+		t.Errorf("negative CPI: exit %d", code)
+	}
+}

@@ -1,0 +1,189 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"androprof/controller"
+	"androprof/model"
+)
+
+func runRuns(ctx context.Context, args []string, env Env) error {
+	fs, dbPath := newFlags("runs", env)
+	asJSON := fs.Bool("json", false, "write JSON for scripts")
+	del := fs.String("delete", "", "delete the run `NAME`")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	db, _, err := openDB(*dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if *del != "" {
+		return db.DeleteRun(ctx, *del)
+	}
+	runs, err := db.Runs(ctx)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		type item struct {
+			Name         string `json:"name"`
+			CreatedAt    string `json:"created_at"`
+			Source       string `json:"source"`
+			Processes    int    `json:"processes"`
+			Blocks       int    `json:"blocks"`
+			Instructions int64  `json:"instructions"`
+		}
+		items := []item{}
+		for _, r := range runs {
+			items = append(items, item{r.Name, r.CreatedAt, r.Source, r.Processes, r.Blocks, r.Instructions})
+		}
+		return writeJSON(env.Stdout, items)
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "RUN\tPROCESSES\tBLOCKS\tINSTRUCTIONS\tCREATED\tSOURCE")
+	for _, r := range runs {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\n", r.Name, r.Processes, r.Blocks, r.Instructions, r.CreatedAt, r.Source)
+	}
+	return tw.Flush()
+}
+
+// reportFlags are shared by report and chart.
+type reportFlags struct {
+	run, profile string
+	by           string
+	pid, top     int
+	freq         float64
+}
+
+func (rf *reportFlags) options(ctx context.Context, profiles controller.Profiles) (controller.ReportOptions, error) {
+	if rf.run == "" {
+		return controller.ReportOptions{}, fmt.Errorf("%w: --run NAME is required", errUsage)
+	}
+	by, err := controller.ParseGrouping(rf.by)
+	if err != nil {
+		return controller.ReportOptions{}, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	p, err := profiles.Resolve(ctx, rf.profile)
+	if err != nil {
+		return controller.ReportOptions{}, err
+	}
+	return controller.ReportOptions{Run: rf.run, Profile: p, By: by, PID: rf.pid, FrequencyGHz: rf.freq, Top: rf.top}, nil
+}
+
+func runReport(ctx context.Context, args []string, env Env) error {
+	fs, dbPath := newFlags("report", env)
+	var rf reportFlags
+	fs.StringVar(&rf.run, "run", "", "run `NAME`")
+	fs.StringVar(&rf.profile, "profile", "cortex-a8", "profile `NAME|FILE`")
+	fs.StringVar(&rf.by, "by", "pid", "group by `pid|bb|insn|category|function`")
+	fs.IntVar(&rf.pid, "pid", 0, "only this process")
+	fs.IntVar(&rf.top, "top", 0, "only the `N` most costly rows (totals cover all)")
+	fs.Float64Var(&rf.freq, "frequency-ghz", 0, "clock `GHz` (default: the profile's, else 1)")
+	asJSON := fs.Bool("json", false, "write JSON for scripts")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	db, profiles, err := openDB(*dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	opts, err := rf.options(ctx, profiles)
+	if err != nil {
+		return err
+	}
+	rep, err := (&controller.Analysis{Store: db}).Report(ctx, opts)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(env.Stdout, reportJSON(rep))
+	}
+	return writeReportText(env.Stdout, rep)
+}
+
+type reportRowJSON struct {
+	Key          string  `json:"key"`
+	PID          int     `json:"pid,omitempty"`
+	BlockID      int64   `json:"block_id,omitempty"`
+	Category     string  `json:"category,omitempty"`
+	Instructions int64   `json:"instructions"`
+	Blocks       int64   `json:"blocks_executed"`
+	Cycles       float64 `json:"cycles"`
+	TimeS        float64 `json:"time_s"`
+	EnergyJ      float64 `json:"energy_j"`
+}
+
+func rowJSON(r controller.ReportRow) reportRowJSON {
+	return reportRowJSON{r.Key, r.PID, r.BlockID, r.Category, r.Instructions, r.Blocks, r.Cycles, r.TimeS, r.EnergyJ}
+}
+
+func reportJSON(rep *controller.Report) any {
+	rows := make([]reportRowJSON, len(rep.Rows))
+	for i, r := range rep.Rows {
+		rows[i] = rowJSON(r)
+	}
+	return map[string]any{
+		"run": rep.Run, "profile": rep.Profile, "by": rep.By,
+		"frequency_ghz": rep.FrequencyGHz, "frequency_assumed": rep.FrequencyAssumed,
+		"rows": rows, "totals": rowJSON(rep.Total),
+	}
+}
+
+func writeReportText(w io.Writer, rep *controller.Report) error {
+	note := ""
+	if rep.FrequencyAssumed {
+		note = " (assumed: the profile gives no frequency; use --frequency-ghz)"
+	}
+	fmt.Fprintf(w, "run %q under %q at %g GHz%s, by %s\n\n", rep.Run, rep.Profile, rep.FrequencyGHz, note, rep.By)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "%s\tINSTRUCTIONS\tBLOCKS\tCYCLES\tTIME (s)\tENERGY (J)\t%s\n", groupTitle(rep.By), extraTitle(rep.By))
+	for _, r := range append(rep.Rows, rep.Total) {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.6g\t%.6g\t%s\n", r.Key, r.Instructions, r.Blocks, r.Cycles, r.TimeS, r.EnergyJ, r.Category)
+	}
+	return tw.Flush()
+}
+
+func groupTitle(g controller.Grouping) string {
+	return map[controller.Grouping]string{controller.ByPID: "PID", controller.ByBlock: "BLOCK",
+		controller.ByInstruction: "INSTRUCTION", controller.ByCategory: "CATEGORY", controller.ByFunction: "FUNCTION"}[g]
+}
+
+func extraTitle(g controller.Grouping) string {
+	if g == controller.ByInstruction {
+		return "CATEGORY"
+	}
+	return ""
+}
+
+func runEstimate(args []string, env Env) error {
+	fs, _ := newFlags("estimate", env)
+	var in model.EstimateInput
+	fs.Float64Var(&in.Instructions, "instructions", 0, "dynamic instruction `count`")
+	fs.Float64Var(&in.CPI, "cpi", 0, "cycles per instruction")
+	fs.Float64Var(&in.FrequencyGHz, "frequency-ghz", model.DefaultFrequencyGHz, "clock `GHz`")
+	fs.Float64Var(&in.ProcessorPowerW, "power-w", 0, "processor power `W`")
+	fs.Float64Var(&in.MemoryAccessEnergy, "memory-energy-nj", 0, "energy per main-memory access `nJ`")
+	fs.Float64Var(&in.BaseInstructions, "base-instructions", 0, "instructions of the reference run")
+	fs.Float64Var(&in.BaseCacheMisses, "base-misses", 0, "cache misses of the reference run")
+	asJSON := fs.Bool("json", false, "write JSON for scripts")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	e, err := model.EstimateCPI(in)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(env.Stdout, map[string]float64{"cycles": e.Cycles, "time_s": e.TimeS,
+			"memory_accesses": e.MemoryAccesses, "memory_power_w": e.MemoryPowerW, "power_w": e.PowerW, "energy_j": e.EnergyJ})
+	}
+	fmt.Fprintf(env.Stdout, "estimated cycles:           %.0f\ntime estimation (s):        %v\nestimated power (W):        %v\nestimated energy (J):       %v\n",
+		e.Cycles, e.TimeS, e.PowerW, e.EnergyJ)
+	return nil
+}

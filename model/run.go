@@ -1,0 +1,68 @@
+package model
+
+// Process is one guest process of a run. In user-mode QEMU a forked child is its own process.
+type Process struct {
+	PID       int
+	ParentPID int    // 0 when unknown or none
+	Name      string // program name, e.g. "sieve-arm"
+}
+
+// Thread is one guest thread. In user-mode QEMU each guest thread is its own vCPU, so logs that
+// print only a vCPU index give that index as the thread id.
+type Thread struct {
+	PID  int
+	TID  int
+	Name string
+}
+
+// RunInfo describes a stored run in lists.
+type RunInfo struct {
+	Name         string
+	CreatedAt    string
+	Source       string // what was imported or run, for people
+	Processes    int
+	Blocks       int
+	Instructions int64 // dynamic count over all processes
+}
+
+// ProcessSummary is a process of a run with its size.
+type ProcessSummary struct {
+	Process
+	Threads        int
+	BlocksExecuted int64 // block executions
+	Instructions   int64 // dynamic instructions
+}
+
+// ProcessInstructions is a process's dynamic count of one instruction.
+type ProcessInstructions struct {
+	PID int
+	InstructionCount
+}
+
+// FunctionInstructions is a function's (symbol's) dynamic count of one instruction.
+type FunctionInstructions struct {
+	PID    int
+	Symbol string
+	InstructionCount
+}
+
+// BlockSummary is one translated block with how often it ran and what it is made of.
+type BlockSummary struct {
+	ID         int64
+	PID        int
+	PC         uint64
+	ISA        ISA
+	Symbol     string
+	Insns      int
+	Executions int64
+	Mix        []InstructionCount // static occurrences per instruction in the block
+}
+
+// BlockInstruction is one instruction of a block as the trace showed it.
+type BlockInstruction struct {
+	Addr        uint64
+	Encoding    string
+	Printed     string // mnemonic as printed
+	Operands    string
+	Instruction Instruction // normalised
+}

@@ -1,0 +1,295 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+
+	"androprof/emulator"
+	"androprof/isaprofiles"
+	"androprof/model"
+)
+
+// ImportRun streams one import into the run called name (created when new; an existing run
+// gains the new processes, so several programs can share a run). feed calls the Sink it is
+// given; everything happens in one transaction, so an error or a cancelled ctx leaves the
+// database exactly as it was.
+func (db *DB) ImportRun(ctx context.Context, name, source string, feed func(emulator.Sink) error) error {
+	if name == "" {
+		return errors.New("a run needs a name")
+	}
+	return db.inTx(ctx, func(tx *sql.Tx) error {
+		s, err := newRunSink(ctx, tx, name, source)
+		if err != nil {
+			return err
+		}
+		defer s.close()
+		if err := feed(s); err != nil {
+			return err
+		}
+		return s.finish()
+	})
+}
+
+// runSink is the store's emulator.Sink. The block catalogue is written as it arrives; counts
+// are summed in memory (one entry per thread and block) and written at the end with the
+// derived tables.
+type runSink struct {
+	ctx   context.Context
+	tx    *sql.Tx
+	runID int64
+	procs map[int]int64 // pid → process row
+	thrds map[[2]int]int64
+	mnems map[model.Instruction]int64
+	blks  map[emulator.BlockKey]*blockRow
+	execs map[execKey]int64
+	stmts map[string]*sql.Stmt
+	ops   int
+}
+
+type blockRow struct {
+	id     int64
+	procID int64
+	symbol string
+	mix    []mixEntry
+}
+
+type mixEntry struct {
+	mnemonic int64
+	n        int64
+}
+
+type execKey struct{ thread, block int64 }
+
+var runStatements = map[string]string{
+	"process":  `INSERT INTO process(run_id, pid, parent_pid, name) VALUES (?,?,?,?)`,
+	"thread":   `INSERT INTO thread(process_id, tid, name) VALUES (?,?,?)`,
+	"mnemonic": `INSERT INTO mnemonic(isa, text) VALUES (?,?) ON CONFLICT(isa, text) DO UPDATE SET text = excluded.text RETURNING id`,
+	"block":    `INSERT INTO block(process_id, pc, isa, symbol, n_insns, mix) VALUES (?,?,?,?,?,?)`,
+	"insn":     `INSERT INTO block_insn(block_id, idx, addr, encoding, mnemonic_id, printed, operands) VALUES (?,?,?,?,?,?,?)`,
+	"exec":     `INSERT INTO block_exec(thread_id, block_id, count) VALUES (?,?,?)`,
+	"blockSum": `UPDATE block SET executions = executions + ? WHERE id = ?`,
+	"procInsn": `INSERT INTO process_insn(process_id, mnemonic_id, count) VALUES (?,?,?)`,
+	"funcInsn": `INSERT INTO function_insn(process_id, symbol, mnemonic_id, count) VALUES (?,?,?,?)`,
+}
+
+func newRunSink(ctx context.Context, tx *sql.Tx, name, source string) (*runSink, error) {
+	s := &runSink{ctx: ctx, tx: tx, procs: map[int]int64{}, thrds: map[[2]int]int64{},
+		mnems: map[model.Instruction]int64{}, blks: map[emulator.BlockKey]*blockRow{},
+		execs: map[execKey]int64{}, stmts: map[string]*sql.Stmt{}}
+	err := tx.QueryRowContext(ctx, `SELECT id FROM run WHERE name = ?`, name).Scan(&s.runID)
+	if errors.Is(err, sql.ErrNoRows) {
+		res, err := tx.ExecContext(ctx, `INSERT INTO run(name, source) VALUES (?, ?)`, name, source)
+		if err != nil {
+			return nil, err
+		}
+		s.runID, _ = res.LastInsertId()
+	} else if err != nil {
+		return nil, err
+	} else if _, err := tx.ExecContext(ctx, `UPDATE run SET source = source || '; ' || ? WHERE id = ?`, source, s.runID); err != nil {
+		return nil, err
+	}
+	for k, q := range runStatements {
+		st, err := tx.PrepareContext(ctx, q)
+		if err != nil {
+			s.close()
+			return nil, err
+		}
+		s.stmts[k] = st
+	}
+	return s, nil
+}
+
+func (s *runSink) close() {
+	for _, st := range s.stmts {
+		st.Close()
+	}
+}
+
+// tick checks for cancellation every few thousand writes, cheap enough for the hot path.
+func (s *runSink) tick() error {
+	s.ops++
+	if s.ops%4096 == 0 {
+		return s.ctx.Err()
+	}
+	return nil
+}
+
+func (s *runSink) Process(p model.Process) error {
+	if _, dup := s.procs[p.PID]; dup {
+		return fmt.Errorf("process %d appears twice in this import", p.PID)
+	}
+	res, err := s.stmts["process"].ExecContext(s.ctx, s.runID, p.PID, p.ParentPID, p.Name)
+	if err != nil {
+		if isUniqueViolation(err) {
+			return fmt.Errorf("the run already has a process %d: import into a new run or another pid", p.PID)
+		}
+		return err
+	}
+	s.procs[p.PID], _ = res.LastInsertId()
+	return nil
+}
+
+// process returns the row of pid, creating an unnamed process for readers that know no names.
+func (s *runSink) process(pid int) (int64, error) {
+	if id, ok := s.procs[pid]; ok {
+		return id, nil
+	}
+	if err := s.Process(model.Process{PID: pid}); err != nil {
+		return 0, err
+	}
+	return s.procs[pid], nil
+}
+
+func (s *runSink) Thread(t model.Thread) error {
+	_, err := s.thread(t.PID, t.TID, t.Name)
+	return err
+}
+
+func (s *runSink) thread(pid, tid int, name string) (int64, error) {
+	if id, ok := s.thrds[[2]int{pid, tid}]; ok {
+		return id, nil
+	}
+	pr, err := s.process(pid)
+	if err != nil {
+		return 0, err
+	}
+	res, err := s.stmts["thread"].ExecContext(s.ctx, pr, tid, name)
+	if err != nil {
+		return 0, err
+	}
+	id, _ := res.LastInsertId()
+	s.thrds[[2]int{pid, tid}] = id
+	return id, nil
+}
+
+func (s *runSink) mnemonic(in model.Instruction) (int64, error) {
+	if id, ok := s.mnems[in]; ok {
+		return id, nil
+	}
+	var id int64
+	if err := s.stmts["mnemonic"].QueryRowContext(s.ctx, string(in.ISA), in.Mnemonic).Scan(&id); err != nil {
+		return 0, err
+	}
+	s.mnems[in] = id
+	return id, nil
+}
+
+// Block writes a block and its instructions; a re-translation of a known key is ignored.
+func (s *runSink) Block(pid int, b *emulator.Block) error {
+	key := emulator.BlockKey{PID: pid, PC: b.PC, ISA: b.ISA}
+	if _, seen := s.blks[key]; seen {
+		return nil
+	}
+	if len(b.Insns) == 0 {
+		return fmt.Errorf("block at 0x%x has no instructions", b.PC)
+	}
+	procID, err := s.process(pid)
+	if err != nil {
+		return err
+	}
+	cat := isaprofiles.CatalogFor(b.ISA)
+	ids := make([]int64, len(b.Insns))
+	counts := map[int64]int64{}
+	var order []int64
+	for i, in := range b.Insns {
+		id, err := s.mnemonic(model.Instruction{ISA: b.ISA, Mnemonic: cat.Normalize(in.Mnemonic)})
+		if err != nil {
+			return err
+		}
+		ids[i] = id
+		if counts[id] == 0 {
+			order = append(order, id)
+		}
+		counts[id]++
+	}
+	row := &blockRow{procID: procID, symbol: b.Symbol}
+	var blob []byte
+	for _, id := range order {
+		row.mix = append(row.mix, mixEntry{id, counts[id]})
+		blob = binary.AppendUvarint(blob, uint64(id))
+		blob = binary.AppendUvarint(blob, uint64(counts[id]))
+	}
+	res, err := s.stmts["block"].ExecContext(s.ctx, procID, int64(b.PC), string(b.ISA), b.Symbol, len(b.Insns), blob)
+	if err != nil {
+		return err
+	}
+	row.id, _ = res.LastInsertId()
+	for i, in := range b.Insns {
+		if _, err := s.stmts["insn"].ExecContext(s.ctx, row.id, i, int64(in.Addr), in.Encoding, ids[i], in.Mnemonic, in.Operands); err != nil {
+			return err
+		}
+	}
+	s.blks[key] = row
+	return s.tick()
+}
+
+func (s *runSink) Count(pid, tid int, pc uint64, isa model.ISA, n int64) error {
+	b, ok := s.blks[emulator.BlockKey{PID: pid, PC: pc, ISA: isa}]
+	if !ok {
+		return fmt.Errorf("process %d executed a %s block at 0x%x that has no instructions in the input", pid, isa, pc)
+	}
+	if n < 0 {
+		return fmt.Errorf("negative execution count %d for the block at 0x%x", n, pc)
+	}
+	th, err := s.thread(pid, tid, "")
+	if err != nil {
+		return err
+	}
+	s.execs[execKey{th, b.id}] += n
+	return s.tick()
+}
+
+// finish writes the counts and derives per-process and per-function instruction counts.
+func (s *runSink) finish() error {
+	byID := make(map[int64]*blockRow, len(s.blks))
+	for _, b := range s.blks {
+		byID[b.id] = b
+	}
+	type procMnem struct{ proc, mnem int64 }
+	type funcMnem struct {
+		proc   int64
+		symbol string
+		mnem   int64
+	}
+	procs := map[procMnem]int64{}
+	funcs := map[funcMnem]int64{}
+	blockSums := map[int64]int64{}
+	for k, n := range s.execs {
+		if _, err := s.stmts["exec"].ExecContext(s.ctx, k.thread, k.block, n); err != nil {
+			return err
+		}
+		blockSums[k.block] += n
+		b := byID[k.block]
+		for _, m := range b.mix {
+			procs[procMnem{b.procID, m.mnemonic}] += n * m.n
+			funcs[funcMnem{b.procID, b.symbol, m.mnemonic}] += n * m.n
+		}
+		if err := s.tick(); err != nil {
+			return err
+		}
+	}
+	for id, n := range blockSums {
+		if _, err := s.stmts["blockSum"].ExecContext(s.ctx, n, id); err != nil {
+			return err
+		}
+	}
+	for k, n := range procs {
+		if _, err := s.stmts["procInsn"].ExecContext(s.ctx, k.proc, k.mnem, n); err != nil {
+			return err
+		}
+	}
+	for k, n := range funcs {
+		if _, err := s.stmts["funcInsn"].ExecContext(s.ctx, k.proc, k.symbol, k.mnem, n); err != nil {
+			return err
+		}
+	}
+	return s.ctx.Err()
+}
+
+func isUniqueViolation(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")
+}

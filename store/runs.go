@@ -1,0 +1,224 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"androprof/model"
+)
+
+// Runs lists the stored runs, oldest first.
+func (db *DB) Runs(ctx context.Context) ([]model.RunInfo, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT r.name, r.created_at, r.source,
+		(SELECT count(*) FROM process p WHERE p.run_id = r.id),
+		(SELECT count(*) FROM block b JOIN process p ON p.id = b.process_id WHERE p.run_id = r.id),
+		(SELECT coalesce(sum(pi.count), 0) FROM process_insn pi JOIN process p ON p.id = pi.process_id WHERE p.run_id = r.id)
+		FROM run r ORDER BY r.id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []model.RunInfo
+	for rows.Next() {
+		var ri model.RunInfo
+		if err := rows.Scan(&ri.Name, &ri.CreatedAt, &ri.Source, &ri.Processes, &ri.Blocks, &ri.Instructions); err != nil {
+			return nil, err
+		}
+		out = append(out, ri)
+	}
+	return out, rows.Err()
+}
+
+func (db *DB) runID(ctx context.Context, name string) (int64, error) {
+	var id int64
+	err := db.read.QueryRowContext(ctx, `SELECT id FROM run WHERE name = ?`, name).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("run %q: %w", name, model.ErrNotFound)
+	}
+	return id, err
+}
+
+// DeleteRun removes a run and everything imported into it.
+func (db *DB) DeleteRun(ctx context.Context, name string) error {
+	return db.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM run WHERE name = ?`, name)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("run %q: %w", name, model.ErrNotFound)
+		}
+		return nil
+	})
+}
+
+// Processes lists a run's processes with their sizes, by pid.
+func (db *DB) Processes(ctx context.Context, run string) ([]model.ProcessSummary, error) {
+	id, err := db.runID(ctx, run)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT p.pid, p.parent_pid, p.name,
+		(SELECT count(*) FROM thread t WHERE t.process_id = p.id),
+		(SELECT coalesce(sum(b.executions), 0) FROM block b WHERE b.process_id = p.id),
+		(SELECT coalesce(sum(pi.count), 0) FROM process_insn pi WHERE pi.process_id = p.id)
+		FROM process p WHERE p.run_id = ? ORDER BY p.pid`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []model.ProcessSummary
+	for rows.Next() {
+		var ps model.ProcessSummary
+		if err := rows.Scan(&ps.PID, &ps.ParentPID, &ps.Name, &ps.Threads, &ps.BlocksExecuted, &ps.Instructions); err != nil {
+			return nil, err
+		}
+		out = append(out, ps)
+	}
+	return out, rows.Err()
+}
+
+// ProcessInstructions gives each process's dynamic count per instruction: the small table a
+// profile is applied to.
+func (db *DB) ProcessInstructions(ctx context.Context, run string) ([]model.ProcessInstructions, error) {
+	id, err := db.runID(ctx, run)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT p.pid, m.isa, m.text, pi.count FROM process_insn pi
+		JOIN process p ON p.id = pi.process_id JOIN mnemonic m ON m.id = pi.mnemonic_id
+		WHERE p.run_id = ? ORDER BY p.pid, m.isa, m.text`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []model.ProcessInstructions
+	for rows.Next() {
+		var r model.ProcessInstructions
+		if err := rows.Scan(&r.PID, &r.Instruction.ISA, &r.Instruction.Mnemonic, &r.Count); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// FunctionInstructions gives each function's dynamic count per instruction.
+func (db *DB) FunctionInstructions(ctx context.Context, run string) ([]model.FunctionInstructions, error) {
+	id, err := db.runID(ctx, run)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT p.pid, f.symbol, m.isa, m.text, f.count FROM function_insn f
+		JOIN process p ON p.id = f.process_id JOIN mnemonic m ON m.id = f.mnemonic_id
+		WHERE p.run_id = ? ORDER BY p.pid, f.symbol`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []model.FunctionInstructions
+	for rows.Next() {
+		var r model.FunctionInstructions
+		if err := rows.Scan(&r.PID, &r.Symbol, &r.Instruction.ISA, &r.Instruction.Mnemonic, &r.Count); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// Blocks lists every block of a run with its executions and instruction mix.
+func (db *DB) Blocks(ctx context.Context, run string) ([]model.BlockSummary, error) {
+	id, err := db.runID(ctx, run)
+	if err != nil {
+		return nil, err
+	}
+	mnems, err := db.mnemonics(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT b.id, p.pid, b.pc, b.isa, b.symbol, b.n_insns, b.executions, b.mix
+		FROM block b JOIN process p ON p.id = b.process_id WHERE p.run_id = ?`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []model.BlockSummary
+	var blob []byte
+	for rows.Next() {
+		var b model.BlockSummary
+		var pc int64
+		if err := rows.Scan(&b.ID, &b.PID, &pc, &b.ISA, &b.Symbol, &b.Insns, &b.Executions, &blob); err != nil {
+			return nil, err
+		}
+		b.PC = uint64(pc)
+		if b.Mix, err = decodeMix(blob, mnems); err != nil {
+			return nil, fmt.Errorf("block %d: %w", b.ID, err)
+		}
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}
+
+func (db *DB) mnemonics(ctx context.Context) (map[int64]model.Instruction, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT id, isa, text FROM mnemonic`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]model.Instruction{}
+	for rows.Next() {
+		var id int64
+		var in model.Instruction
+		if err := rows.Scan(&id, &in.ISA, &in.Mnemonic); err != nil {
+			return nil, err
+		}
+		out[id] = in
+	}
+	return out, rows.Err()
+}
+
+func decodeMix(blob []byte, mnems map[int64]model.Instruction) ([]model.InstructionCount, error) {
+	var out []model.InstructionCount
+	for len(blob) > 0 {
+		id, n1 := binary.Uvarint(blob)
+		if n1 <= 0 {
+			return nil, errors.New("corrupt instruction mix")
+		}
+		count, n2 := binary.Uvarint(blob[n1:])
+		if n2 <= 0 {
+			return nil, errors.New("corrupt instruction mix")
+		}
+		blob = blob[n1+n2:]
+		in, ok := mnems[int64(id)]
+		if !ok {
+			return nil, fmt.Errorf("instruction mix names unknown mnemonic %d", id)
+		}
+		out = append(out, model.InstructionCount{Instruction: in, Count: int64(count)})
+	}
+	return out, nil
+}
+
+// BlockInstructions lists one block's instructions in address order.
+func (db *DB) BlockInstructions(ctx context.Context, blockID int64) ([]model.BlockInstruction, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT bi.addr, bi.encoding, bi.printed, bi.operands, m.isa, m.text
+		FROM block_insn bi JOIN mnemonic m ON m.id = bi.mnemonic_id WHERE bi.block_id = ? ORDER BY bi.idx`, blockID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []model.BlockInstruction
+	for rows.Next() {
+		var bi model.BlockInstruction
+		var addr int64
+		if err := rows.Scan(&addr, &bi.Encoding, &bi.Printed, &bi.Operands, &bi.Instruction.ISA, &bi.Instruction.Mnemonic); err != nil {
+			return nil, err
+		}
+		bi.Addr = uint64(addr)
+		out = append(out, bi)
+	}
+	return out, rows.Err()
+}

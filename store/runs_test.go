@@ -1,0 +1,164 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+
+	"androprof/emulator"
+	"androprof/model"
+)
+
+// feedSmallRun is a two-process run: pid 10 runs a 3-instruction ARM loop 100 times on two
+// threads, pid 11 (its child) a Thumb block once.
+func feedSmallRun(s emulator.Sink) error {
+	loop := &emulator.Block{PC: 0x1000, ISA: model.ARM, Symbol: "loop", Insns: []emulator.Insn{
+		{Addr: 0x1000, Encoding: "e2800001", Mnemonic: "add", Operands: "r0, r0, #1"},
+		{Addr: 0x1004, Encoding: "e3500064", Mnemonic: "cmp", Operands: "r0, #100"},
+		{Addr: 0x1008, Encoding: "1afffffc", Mnemonic: "bne", Operands: "#0x1000"},
+	}}
+	child := &emulator.Block{PC: 0x2000, ISA: model.Thumb, Symbol: "main", Insns: []emulator.Insn{
+		{Addr: 0x2000, Encoding: "2001", Mnemonic: "movs", Operands: "r0, #1"},
+		{Addr: 0x2002, Encoding: "4770", Mnemonic: "bx", Operands: "lr"},
+	}}
+	for _, err := range []error{
+		s.Process(model.Process{PID: 10, Name: "parent"}),
+		s.Process(model.Process{PID: 11, ParentPID: 10, Name: "child"}),
+		s.Thread(model.Thread{PID: 10, TID: 0, Name: "main"}),
+		s.Block(10, loop), s.Block(11, child),
+		s.Block(10, loop), // a re-translation is ignored
+		s.Count(10, 0, 0x1000, model.ARM, 60),
+		s.Count(10, 1, 0x1000, model.ARM, 40),
+		s.Count(11, 0, 0x2000, model.Thumb, 1),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func TestImportRunAndQueries(t *testing.T) {
+	ctx := context.Background()
+	db := openTemp(t)
+	if err := db.ImportRun(ctx, "small", "test", feedSmallRun); err != nil {
+		t.Fatal(err)
+	}
+	runs, err := db.Runs(ctx)
+	if err != nil || len(runs) != 1 || runs[0].Instructions != 302 || runs[0].Blocks != 2 || runs[0].Processes != 2 {
+		t.Fatalf("runs = %+v, %v", runs, err)
+	}
+	procs, err := db.Processes(ctx, "small")
+	if err != nil || len(procs) != 2 || procs[0].Threads != 2 || procs[0].BlocksExecuted != 100 || procs[1].ParentPID != 10 {
+		t.Fatalf("processes = %+v, %v", procs, err)
+	}
+	counts, err := db.ProcessInstructions(ctx, "small")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []model.ProcessInstructions{
+		{10, model.InstructionCount{Instruction: model.Instruction{ISA: model.ARM, Mnemonic: "ADD"}, Count: 100}},
+		{10, model.InstructionCount{Instruction: model.Instruction{ISA: model.ARM, Mnemonic: "BNE"}, Count: 100}},
+		{10, model.InstructionCount{Instruction: model.Instruction{ISA: model.ARM, Mnemonic: "CMP"}, Count: 100}},
+		{11, model.InstructionCount{Instruction: model.Instruction{ISA: model.Thumb, Mnemonic: "BX"}, Count: 1}},
+		{11, model.InstructionCount{Instruction: model.Instruction{ISA: model.Thumb, Mnemonic: "MOV"}, Count: 1}},
+	}
+	if !reflect.DeepEqual(counts, want) {
+		t.Errorf("process instructions =\n%+v\nwant\n%+v", counts, want)
+	}
+	funcs, err := db.FunctionInstructions(ctx, "small")
+	if err != nil || len(funcs) != 5 || funcs[0].Symbol != "loop" {
+		t.Errorf("functions = %+v, %v", funcs, err)
+	}
+	blocks, err := db.Blocks(ctx, "small")
+	if err != nil || len(blocks) != 2 {
+		t.Fatalf("blocks = %+v, %v", blocks, err)
+	}
+	var loop model.BlockSummary
+	for _, b := range blocks {
+		if b.PC == 0x1000 {
+			loop = b
+		}
+	}
+	if loop.Executions != 100 || loop.Insns != 3 || len(loop.Mix) != 3 || loop.Mix[0].Instruction.Mnemonic != "ADD" {
+		t.Errorf("loop block = %+v", loop)
+	}
+	insns, err := db.BlockInstructions(ctx, loop.ID)
+	if err != nil || len(insns) != 3 || insns[2].Printed != "bne" || insns[2].Instruction.Mnemonic != "BNE" || insns[1].Addr != 0x1004 {
+		t.Errorf("block instructions = %+v, %v", insns, err)
+	}
+}
+
+// tableCounts is the database's content in brief: rows per table.
+func tableCounts(t *testing.T, db *DB) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	for _, tbl := range []string{"run", "process", "thread", "mnemonic", "block", "block_insn", "block_exec", "process_insn", "function_insn"} {
+		var n int
+		if err := db.read.QueryRow(`SELECT count(*) FROM ` + tbl).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		out[tbl] = n
+	}
+	return out
+}
+
+// A failed or cancelled import leaves the database exactly as it was.
+func TestFailedImportChangesNothing(t *testing.T) {
+	ctx := context.Background()
+	db := openTemp(t)
+	if err := db.ImportRun(ctx, "small", "test", feedSmallRun); err != nil {
+		t.Fatal(err)
+	}
+	before := tableCounts(t, db)
+	boom := errors.New("reader failed at line 7")
+	err := db.ImportRun(ctx, "second", "test", func(s emulator.Sink) error {
+		if err := feedSmallRun(s); err != nil {
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Errorf("err = %v", err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	err = db.ImportRun(cancelled, "third", "test", func(s emulator.Sink) error {
+		cancel()
+		return feedSmallRun(s)
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled import: %v", err)
+	}
+	// A count for a block never described, and a pid the run already has.
+	if err := db.ImportRun(ctx, "fourth", "", func(s emulator.Sink) error { return s.Count(1, 0, 0x99, model.ARM, 1) }); err == nil {
+		t.Error("count without a block accepted")
+	}
+	if err := db.ImportRun(ctx, "small", "", feedSmallRun); err == nil {
+		t.Error("a second pid 10 in run small accepted")
+	}
+	if after := tableCounts(t, db); !reflect.DeepEqual(before, after) {
+		t.Errorf("tables changed by failed imports:\n%v\n%v", before, after)
+	}
+}
+
+func TestDeleteRun(t *testing.T) {
+	ctx := context.Background()
+	db := openTemp(t)
+	if err := db.ImportRun(ctx, "small", "test", feedSmallRun); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.DeleteRun(ctx, "small"); err != nil {
+		t.Fatal(err)
+	}
+	counts := tableCounts(t, db)
+	delete(counts, "mnemonic") // shared by runs, kept
+	for tbl, n := range counts {
+		if n != 0 {
+			t.Errorf("%s keeps %d rows after delete", tbl, n)
+		}
+	}
+	if err := db.DeleteRun(ctx, "small"); !errors.Is(err, model.ErrNotFound) {
+		t.Errorf("second delete: %v", err)
+	}
+}
