@@ -58,11 +58,11 @@ func TestImportRunAndQueries(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []model.ProcessInstructions{
-		{10, model.InstructionCount{Instruction: model.Instruction{ISA: model.ARM, Mnemonic: "ADD"}, Count: 100}},
-		{10, model.InstructionCount{Instruction: model.Instruction{ISA: model.ARM, Mnemonic: "BNE"}, Count: 100}},
-		{10, model.InstructionCount{Instruction: model.Instruction{ISA: model.ARM, Mnemonic: "CMP"}, Count: 100}},
-		{11, model.InstructionCount{Instruction: model.Instruction{ISA: model.Thumb, Mnemonic: "BX"}, Count: 1}},
-		{11, model.InstructionCount{Instruction: model.Instruction{ISA: model.Thumb, Mnemonic: "MOV"}, Count: 1}},
+		{PID: 10, InstructionCount: model.InstructionCount{Instruction: model.Instruction{ISA: model.ARM, Mnemonic: "ADD"}, Count: 100}},
+		{PID: 10, InstructionCount: model.InstructionCount{Instruction: model.Instruction{ISA: model.ARM, Mnemonic: "BNE"}, Count: 100}},
+		{PID: 10, InstructionCount: model.InstructionCount{Instruction: model.Instruction{ISA: model.ARM, Mnemonic: "CMP"}, Count: 100}},
+		{PID: 11, InstructionCount: model.InstructionCount{Instruction: model.Instruction{ISA: model.Thumb, Mnemonic: "BX"}, Count: 1}},
+		{PID: 11, InstructionCount: model.InstructionCount{Instruction: model.Instruction{ISA: model.Thumb, Mnemonic: "MOV"}, Count: 1}},
 	}
 	if !reflect.DeepEqual(counts, want) {
 		t.Errorf("process instructions =\n%+v\nwant\n%+v", counts, want)
