@@ -2,9 +2,7 @@ package emulator
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"os"
 	"sort"
 
 	"androprof/isaprofiles"
@@ -17,11 +15,6 @@ type InsnCount struct {
 	Static      int64 // occurrences in distinct translated blocks
 	Executions  int64 // dynamic count; meaningful only when HasExec
 	HasExec     bool  // the logs had Trace lines
-}
-
-type blockKey struct {
-	pc  uint64
-	isa model.ISA
 }
 
 // CountingReader counts bytes read so long work can report progress.
@@ -38,68 +31,14 @@ func (c *CountingReader) Read(p []byte) (int, error) {
 
 // CountLogInstructions reads `-d in_asm` logs, optionally with `exec,nochain` Trace lines in the
 // same or separate files, and counts every instruction: statically per translated block and,
-// when Trace lines exist, dynamically as block executions × occurrences. Files are one program.
+// when Trace lines exist, dynamically as block executions × occurrences. It reads through
+// ImportLogs, so paths may also be directories and the rules for processes are the same.
 func CountLogInstructions(ctx context.Context, paths []string, isas []model.ISA, progress func(done, total int64)) ([]InsnCount, error) {
-	var total int64
-	for _, p := range paths {
-		st, err := os.Stat(p)
-		if err != nil {
-			return nil, err
-		}
-		total += st.Size()
+	s := &insnSink{blocks: map[BlockKey][]string{}, execs: map[BlockKey]int64{}}
+	if err := ImportLogs(ctx, paths, isas, s, progress); err != nil {
+		return nil, err
 	}
-	blocks := map[blockKey][]string{}
-	atPC := map[uint64]blockKey{}
-	execs := map[blockKey]int64{}
-	var done int64
-	for _, path := range paths {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		cr := &CountingReader{R: f}
-		lr := NewLogReader(cr, path, isas)
-		for n := 0; ; n++ {
-			rec, err := lr.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				f.Close()
-				return nil, err
-			}
-			if n%4096 == 0 {
-				if err := ctx.Err(); err != nil {
-					f.Close()
-					return nil, err
-				}
-				if progress != nil {
-					progress(done+cr.N, total)
-				}
-			}
-			switch {
-			case rec.Block != nil:
-				k := blockKey{rec.Block.PC, rec.Block.ISA}
-				if _, seen := blocks[k]; seen {
-					continue // a re-translation of the same code
-				}
-				cat := isaprofiles.CatalogFor(rec.Block.ISA)
-				ms := make([]string, len(rec.Block.Insns))
-				for i, in := range rec.Block.Insns {
-					ms[i] = cat.Normalize(in.Mnemonic)
-				}
-				blocks[k] = ms
-				atPC[k.pc] = k
-			case rec.Exec != nil:
-				execs[blockKey{rec.Exec.PC, rec.Exec.ISA}]++
-			}
-		}
-		f.Close()
-		done += cr.N
-	}
-	if progress != nil {
-		progress(total, total)
-	}
+	blocks, execs := s.blocks, s.execs
 
 	counts := map[model.Instruction]*InsnCount{}
 	get := func(isa model.ISA, m string) *InsnCount {
@@ -113,28 +52,13 @@ func CountLogInstructions(ctx context.Context, paths []string, isas []model.ISA,
 	}
 	for k, ms := range blocks {
 		for _, m := range ms {
-			get(k.isa, m).Static++
+			get(k.ISA, m).Static++
 		}
 	}
-	var unmatched int64
 	for k, n := range execs {
-		ms, ok := blocks[k]
-		bk := k
-		if !ok { // the Trace layout did not tell the mode, or told one the log text did not
-			if bk, ok = atPC[k.pc]; ok {
-				ms = blocks[bk]
-			}
+		for _, m := range blocks[k] {
+			get(k.ISA, m).Executions += n
 		}
-		if !ok {
-			unmatched += n
-			continue
-		}
-		for _, m := range ms {
-			get(bk.isa, m).Executions += n
-		}
-	}
-	if unmatched > 0 {
-		return nil, fmt.Errorf("%d executed blocks have no translation in the logs: give the -d in_asm output together with the exec log", unmatched)
 	}
 	out := make([]InsnCount, 0, len(counts))
 	for _, c := range counts {
@@ -147,4 +71,29 @@ func CountLogInstructions(ctx context.Context, paths []string, isas []model.ISA,
 		return out[i].Instruction.Less(out[j].Instruction)
 	})
 	return out, nil
+}
+
+// insnSink keeps what CountLogInstructions needs: each block's normalised mnemonics and its
+// executions summed over threads.
+type insnSink struct {
+	blocks map[BlockKey][]string
+	execs  map[BlockKey]int64
+}
+
+func (s *insnSink) Process(model.Process) error { return nil }
+func (s *insnSink) Thread(model.Thread) error   { return nil }
+
+func (s *insnSink) Block(pid int, b *Block) error {
+	cat := isaprofiles.CatalogFor(b.ISA)
+	ms := make([]string, len(b.Insns))
+	for i, in := range b.Insns {
+		ms[i] = cat.Normalize(in.Mnemonic)
+	}
+	s.blocks[BlockKey{pid, b.PC, b.ISA}] = ms
+	return nil
+}
+
+func (s *insnSink) Count(pid, tid int, pc uint64, isa model.ISA, n int64) error {
+	s.execs[BlockKey{pid, pc, isa}] += n
+	return nil
 }

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 
 	"androprof/model"
 )
@@ -30,9 +29,15 @@ var ErrNotQEMULog = errors.New("not a QEMU -d in_asm/exec log")
 type Insn struct {
 	Addr     uint64
 	Encoding string // hex units as printed ("e92d4ff0", "f44f 5bfa"); "" when the log has none
-	Mnemonic string // as printed, not normalised
+	Mnemonic string // as printed, not normalised; UndecodedMnemonic when the log had only bytes
 	Operands string
 }
+
+// UndecodedMnemonic stands for an instruction the log gave only as bytes (OBJD-T lines) that
+// the workbench cannot decode: Thumb and MIPS words, and the ARM words armasm does not know.
+// The instruction still counts, so dynamic totals stay exact; a profile can price "?" or
+// leave it uncategorised.
+const UndecodedMnemonic = "?"
 
 // Block is one translated block: the unit QEMU counts executions of.
 type Block struct {
@@ -50,104 +55,451 @@ type Exec struct {
 	ISA model.ISA // from the flags where the layout tells ARM from Thumb; "" when unknown
 }
 
-// Record is either a Block or an Exec.
+// Record is a Block, an Exec, or a Stopped execution.
 type Record struct {
 	Block *Block
 	Exec  *Exec
+	// Stopped is a block QEMU logged a Trace line for and then did not run: another thread
+	// asked the vCPU to stop at the block's entry ("Stopped execution of TB chain before …").
+	// It cancels one execution of that Trace line's block, as in Exec.
+	Stopped *Exec
+}
+
+// MaxBlockInsns bounds memory on hostile input; QEMU's TCG never puts more than 512
+// instructions in one translated block.
+const MaxBlockInsns = 4096
+
+// maxLine bounds one line: a longer one is not a QEMU log line (the longest are symbol names).
+const maxLine = 1 << 20
+
+const thumbFlag = 0x00800000 // set in the first bracketed field of ARM Trace lines on QEMU 6.1+
+
+type recKind uint8
+
+const (
+	kindNone recKind = iota
+	kindBlock
+	kindExec
+	kindStopped
+)
+
+// isaCode is a model.ISA as a small number, so hot maps hash one byte instead of a string.
+type isaCode uint8
+
+const (
+	isaUnknown isaCode = iota
+	isaARM
+	isaThumb
+	isaMIPS
+	isaX86
+	isaOther // an instruction set this package has no code for; its blocks keep their ISA string
+)
+
+var isaByCode = [...]model.ISA{isaUnknown: "", isaARM: model.ARM, isaThumb: model.Thumb, isaMIPS: model.MIPS, isaX86: model.X86}
+
+func codeOf(isa model.ISA) isaCode {
+	switch isa {
+	case "":
+		return isaUnknown
+	case model.ARM:
+		return isaARM
+	case model.Thumb:
+		return isaThumb
+	case model.MIPS:
+		return isaMIPS
+	case model.X86:
+		return isaX86
+	}
+	return isaOther
+}
+
+// objdRun is one `0x…:` line followed by OBJD-T byte lines: QEMU without a disassembler
+// dumps a whole block's bytes after its first address.
+type objdRun struct {
+	addr  uint64
+	line  int64
+	bytes []byte
+}
+
+// queued is a record read ahead while an OBJD-T block waited for the Trace line telling its mode.
+type queued struct {
+	kind recKind
+	blk  *Block
+	ex   Exec
 }
 
 // LogReader streams the records of one QEMU log. Memory is bounded by the largest block.
+//
+// The hot path (one Trace line per executed block, ~67 bytes each, billions of them) reads
+// lines in place from a bufio.Reader, parses hex by hand and allocates nothing; ImportLogs
+// uses it through scan. Next wraps the same path for callers that want Records.
 type LogReader struct {
-	sc    *bufio.Scanner
-	file  string
-	hint  []model.ISA
-	line  int64
-	any   bool // saw at least one record
-	block *Block
+	br   *bufio.Reader
+	file string
+	hint []model.ISA
+	// one is the only instruction set the guest may run (isaUnknown when there are several);
+	// flagsTell says Trace flags may tell ARM from Thumb.
+	one       isaCode
+	flagsTell bool
+	line      int64
+	off       int64 // bytes consumed, for progress
+	long      []byte
+	any       bool // saw at least one record
+
+	inBlock   bool
+	blk       *Block
+	objd      []objdRun
+	objdBytes int
+
+	ex     Exec     // the Exec (or Stopped) scan found
+	exCode isaCode  // ex.ISA as a code
+	recent [16]Exec // the latest Trace lines, for the Stopped line that cancels one
+	nrec   int
+	out    *Block // the Block scan found
+
+	outRuns  []objdRun // lr.out's OBJD-T bytes, not yet decoded
+	held     *Block    // an OBJD-T block whose mode waits for the next Trace line
+	heldRuns []objdRun
+	queue    []queued
+	errAt    error // an error found while a held block was still to be returned
+
+	intern map[string]string
 }
 
 // NewLogReader reads r; name is used in errors. isas is what the guest may run: it decides
 // the instruction set of log text that carries no encoding (QEMU 0.x, MIPS).
 func NewLogReader(r io.Reader, name string, isas []model.ISA) *LogReader {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	return &LogReader{sc: sc, file: name, hint: isas}
+	lr := &LogReader{br: bufio.NewReaderSize(r, 256<<10), file: name, hint: isas, intern: map[string]string{}}
+	if len(isas) == 1 {
+		lr.one = codeOf(isas[0])
+	}
+	lr.flagsTell = lr.one == isaUnknown && lr.mayBe(model.ARM, model.Thumb)
+	return lr
 }
 
 // Line is the number of the last line read.
 func (lr *LogReader) Line() int64 { return lr.line }
 
+// Offset is the number of bytes read so far, for progress.
+func (lr *LogReader) Offset() int64 { return lr.off }
+
 func (lr *LogReader) errorf(format string, args ...any) error {
 	return &SyntaxError{File: lr.file, Line: lr.line, Msg: fmt.Sprintf(format, args...)}
 }
 
+func (lr *LogReader) errorAt(line int64, format string, args ...any) error {
+	return &SyntaxError{File: lr.file, Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (lr *LogReader) notQEMU() error { return fmt.Errorf("%s: %w", lr.file, ErrNotQEMULog) }
+
 // Next returns the next record, io.EOF at the end, or ErrNotQEMULog (wrapped with the file
 // name) when the file ended without any record.
 func (lr *LogReader) Next() (Record, error) {
-	for lr.sc.Scan() {
-		lr.line++
-		ln := lr.sc.Bytes()
-		if lr.block != nil {
-			if len(ln) > 2 && ln[0] == '0' && ln[1] == 'x' {
-				in, err := lr.parseInsn(ln)
-				if err != nil {
-					return Record{}, err
-				}
-				if len(lr.block.Insns) == 0 {
-					lr.block.PC, lr.block.Line = in.Addr, lr.line
-				}
-				if len(lr.block.Insns) >= MaxBlockInsns {
-					return Record{}, lr.errorf("block at 0x%x has more than %d instructions; QEMU translates at most 512", lr.block.PC, MaxBlockInsns)
-				}
-				lr.block.Insns = append(lr.block.Insns, in)
-				continue
-			}
-			if b := lr.finishBlock(); b != nil {
-				if err := lr.other(ln); err != nil {
-					return Record{}, err
-				}
-				return Record{Block: b}, nil
-			}
-		}
-		if err := lr.other(ln); err != nil {
-			return Record{}, err
-		}
-		if rec, ok, err := lr.exec(ln); err != nil || ok {
-			return rec, err
-		}
+	k, err := lr.scan()
+	if err != nil {
+		return Record{}, err
 	}
-	if err := lr.sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return Record{}, lr.errorf("line longer than 1 MiB")
-		}
-		return Record{}, fmt.Errorf("%s: %w", lr.file, err)
+	if k == kindBlock {
+		return Record{Block: lr.out}, nil
 	}
-	if b := lr.finishBlock(); b != nil {
-		return Record{Block: b}, nil
+	e := lr.ex
+	if k == kindStopped {
+		return Record{Stopped: &e}, nil
 	}
-	if !lr.any {
-		return Record{}, fmt.Errorf("%s: %w", lr.file, ErrNotQEMULog)
-	}
-	return Record{}, io.EOF
+	return Record{Exec: &e}, nil
 }
 
-// other handles a line outside a block: "IN:" opens one.
-func (lr *LogReader) other(ln []byte) error {
-	if bytes.HasPrefix(ln, []byte("IN:")) {
-		lr.block = &Block{Symbol: string(bytes.TrimSpace(ln[3:]))}
+// scan finds the next record: a Block in lr.out or an Exec in lr.ex. An OBJD-T block whose
+// mode (ARM or Thumb) the bytes cannot tell is held back until the next record: QEMU logs a
+// block's translation right before its first execution, whose Trace flags tell the mode.
+func (lr *LogReader) scan() (recKind, error) {
+	if len(lr.queue) > 0 {
+		q := lr.queue[0]
+		lr.queue = lr.queue[1:]
+		lr.out, lr.ex, lr.exCode = q.blk, q.ex, codeOf(q.ex.ISA)
+		return q.kind, nil
+	}
+	if lr.errAt != nil {
+		return kindNone, lr.errAt
+	}
+	for {
+		k, err := lr.scanRaw()
+		if lr.held == nil {
+			if err == nil && k == kindBlock && lr.outRuns != nil {
+				lr.held, lr.heldRuns = lr.out, lr.outRuns
+				continue
+			}
+			return k, err
+		}
+		h, runs := lr.held, lr.heldRuns
+		lr.held, lr.heldRuns = nil, nil
+		mode := isaARM
+		if len(lr.hint) > 0 && !lr.mayBe(model.ARM) {
+			mode = isaThumb
+		}
+		if err == nil && k == kindExec && lr.ex.PC == h.PC && (lr.exCode == isaARM || lr.exCode == isaThumb) {
+			mode = lr.exCode
+		}
+		if derr := lr.decodeBlock(h, runs, mode); derr != nil {
+			return kindNone, derr
+		}
+		switch {
+		case err != nil:
+			lr.errAt = err
+		case k == kindExec || k == kindStopped:
+			lr.queue = append(lr.queue[:0], queued{kind: k, ex: lr.ex})
+		case k == kindBlock && lr.outRuns != nil:
+			lr.held, lr.heldRuns = lr.out, lr.outRuns
+		case k == kindBlock:
+			lr.queue = append(lr.queue[:0], queued{kind: kindBlock, blk: lr.out})
+		}
+		lr.out = h
+		return kindBlock, nil
+	}
+}
+
+// scanRaw reads lines until one record is complete. A block whose OBJD-T bytes wait for
+// their mode comes back undecoded, with lr.outRuns set.
+func (lr *LogReader) scanRaw() (recKind, error) {
+	for {
+		ln, err := lr.nextLine()
+		if err != nil {
+			return kindNone, err
+		}
+		if lr.inBlock {
+			done, err := lr.blockLine(ln)
+			if err != nil {
+				return kindNone, err
+			}
+			if done {
+				return kindBlock, lr.finishBlock()
+			}
+			continue
+		}
+		if len(ln) >= 6 && ln[0] == 'T' && string(ln[:6]) == "Trace " {
+			if err := lr.parseTrace(ln); err != nil {
+				return kindNone, err
+			}
+			lr.any = true
+			lr.recent[lr.nrec%len(lr.recent)] = lr.ex
+			lr.nrec++
+			return kindExec, nil
+		}
+		if bytes.HasPrefix(ln, []byte("Stopped execution of TB chain before ")) {
+			if err := lr.stopped(ln); err != nil {
+				return kindNone, err
+			}
+			return kindStopped, nil
+		}
+		if bytes.HasPrefix(ln, []byte("Linking TBs ")) {
+			return kindNone, lr.errorf("QEMU chained blocks here (a \"Linking TBs\" line), and chained blocks get no Trace line: log with -d in_asm,exec,nochain")
+		}
+		if len(ln) >= 3 && string(ln[:3]) == "IN:" {
+			lr.inBlock = true
+			lr.blk = &Block{Symbol: string(bytes.TrimSpace(ln[3:]))}
+			lr.objd, lr.objdBytes = lr.objd[:0], 0
+			continue
+		}
+		// Anything else is another -d item (cpu, page, strace, out_asm ...) and is skipped;
+		// control bytes mean the file is not text, or the log was garbled.
+		if binaryLine(ln) {
+			if !lr.any {
+				return kindNone, lr.notQEMU()
+			}
+			return kindNone, lr.errorf("binary data in a text log (garbled?): %q", clip(ln))
+		}
+	}
+}
+
+// nextLine returns the next line without its line end, valid until the next call.
+func (lr *LogReader) nextLine() ([]byte, error) {
+	ln, err := lr.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		lr.long = append(lr.long[:0], ln...)
+		for err == bufio.ErrBufferFull && len(lr.long) <= maxLine {
+			ln, err = lr.br.ReadSlice('\n')
+			lr.long = append(lr.long, ln...)
+		}
+		ln = lr.long
+		if len(ln) > maxLine {
+			lr.line++
+			if !lr.any {
+				return nil, lr.notQEMU()
+			}
+			return nil, lr.errorf("line longer than 1 MiB")
+		}
+	}
+	lr.off += int64(len(ln))
+	switch {
+	case err == io.EOF && len(ln) == 0:
+		return nil, lr.atEOF()
+	case err == io.EOF:
+		lr.line++
+		if !lr.any && !lr.inBlock {
+			return nil, lr.notQEMU()
+		}
+		return nil, lr.errorf("the file ends in the middle of a line: truncated?")
+	case err != nil:
+		return nil, fmt.Errorf("%s: %w", lr.file, err)
+	}
+	lr.line++
+	ln = ln[:len(ln)-1]
+	if len(ln) > 0 && ln[len(ln)-1] == '\r' {
+		ln = ln[:len(ln)-1]
+	}
+	return ln, nil
+}
+
+func (lr *LogReader) atEOF() error {
+	if lr.inBlock {
+		if len(lr.blk.Insns) == 0 && len(lr.objd) == 0 {
+			return lr.errorf("the file ends right after an IN: line: truncated?")
+		}
+		return lr.errorf("the file ends inside the block at 0x%x, before its blank line: truncated?", lr.blk.PC)
+	}
+	if !lr.any {
+		return lr.notQEMU()
+	}
+	return io.EOF
+}
+
+// binaryLine tells text from bytes no QEMU log prints: control characters other than tab.
+func binaryLine(ln []byte) bool {
+	for _, c := range ln {
+		if c < 0x20 && c != '\t' || c == 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
+// blockLine takes one line inside an IN: block; done reports the blank line that ends it.
+func (lr *LogReader) blockLine(ln []byte) (done bool, err error) {
+	switch {
+	case len(ln) == 0:
+		return true, nil
+	case len(ln) > 2 && ln[0] == '0' && ln[1] == 'x':
+		return false, lr.insnLine(ln)
+	case bytes.HasPrefix(ln, []byte("OBJD-T:")):
+		if len(lr.objd) == 0 {
+			return false, lr.errorf("OBJD-T line without the address line before it")
+		}
+		return false, lr.objdLine(ln[len("OBJD-T:"):])
+	case bytes.HasPrefix(ln, []byte("Disassembler disagrees")), bytes.HasPrefix(ln, []byte("Please report this")):
+		return false, nil // QEMU's own note after a disassembler bug; the block is still whole
+	}
+	if binaryLine(ln) {
+		return false, lr.errorf("binary data inside the block at 0x%x (garbled?): %q", lr.blk.PC, clip(ln))
+	}
+	return false, lr.errorf("unexpected line inside the block at 0x%x, which should end with a blank line: %q", lr.blk.PC, clip(ln))
+}
+
+// insnLine reads "0x00010344:  2801       cmp      r0, #1" and the older layouts, or the bare
+// "0x00010344:  " that precedes OBJD-T lines.
+func (lr *LogReader) insnLine(ln []byte) error {
+	colon := bytes.IndexByte(ln, ':')
+	if colon < 3 {
+		return lr.errorf("instruction line without an address: %q", clip(ln))
+	}
+	addr, ok := parseHex(ln[2:colon])
+	if !ok {
+		return lr.errorf("bad instruction address %q", clip(ln[:colon]))
+	}
+	rest := trimLeft(ln[colon+1:])
+	if len(lr.blk.Insns)+len(lr.objd) >= MaxBlockInsns {
+		return lr.errorf("block at 0x%x has more than %d instructions; QEMU translates at most 512", lr.blk.PC, MaxBlockInsns)
+	}
+	if len(lr.blk.Insns) == 0 && len(lr.objd) == 0 {
+		lr.blk.PC, lr.blk.Line = addr, lr.line
+	}
+	if len(rest) == 0 {
+		lr.objd = append(lr.objd, objdRun{addr: addr, line: lr.line})
+		return nil
+	}
+	if len(lr.objd) > 0 {
+		return lr.errorf("instruction text after OBJD-T bytes in the block at 0x%x", lr.blk.PC)
+	}
+	if string(rest) == "unable to read memory" {
+		return lr.errorf("QEMU could not read the code at 0x%x, so the block's length is unknown", addr)
+	}
+	var units [2][]byte
+	nu := 0
+	for {
+		tok, after := cutToken(rest)
+		// Encodings are followed by spaces; a tab follows a mnemonic (MIPS "cfc1\tv1,$31").
+		if !isHexUnit(tok) || len(after) == 0 || after[0] != ' ' || nu == len(units) {
+			break
+		}
+		units[nu] = tok
+		nu++
+		rest = trimLeft(after)
+	}
+	mn, ops := cutToken(rest)
+	if len(mn) == 0 {
+		return lr.errorf("instruction at 0x%x has no mnemonic", addr)
+	}
+	in := Insn{Addr: addr, Mnemonic: lr.str(mn), Operands: string(bytes.TrimSpace(ops))}
+	switch nu {
+	case 1:
+		in.Encoding = string(units[0])
+	case 2:
+		in.Encoding = string(units[0]) + " " + string(units[1])
+	}
+	lr.blk.Insns = append(lr.blk.Insns, in)
+	return nil
+}
+
+// objdLine appends the bytes of one "OBJD-T: 0040a0e3…" line (QEMU prints 32 per line).
+func (lr *LogReader) objdLine(hex []byte) error {
+	hex = bytes.TrimSpace(hex)
+	if len(hex)%2 != 0 {
+		return lr.errorf("OBJD-T line with an odd number of hex digits")
+	}
+	r := &lr.objd[len(lr.objd)-1]
+	if lr.objdBytes += len(hex) / 2; lr.objdBytes > MaxBlockInsns*4 {
+		return lr.errorf("block at 0x%x has more than %d bytes of code; QEMU translates at most 512 instructions", lr.blk.PC, MaxBlockInsns*4)
+	}
+	for i := 0; i < len(hex); i += 2 {
+		hi, lo := hexVal[hex[i]], hexVal[hex[i+1]]
+		if hi > 15 || lo > 15 {
+			return lr.errorf("bad hex %q in an OBJD-T line", clip(hex[i:]))
+		}
+		r.bytes = append(r.bytes, hi<<4|lo)
 	}
 	return nil
 }
 
-func (lr *LogReader) finishBlock() *Block {
-	b := lr.block
-	lr.block = nil
-	if b == nil || len(b.Insns) == 0 {
+// finishBlock closes the block at its blank line and puts it in lr.out; OBJD-T bytes are
+// decoded now when the mode is known, else left in lr.outRuns for scan.
+func (lr *LogReader) finishBlock() error {
+	b := lr.blk
+	lr.inBlock, lr.blk, lr.out, lr.outRuns = false, nil, nil, nil
+	if len(b.Insns) == 0 && len(lr.objd) == 0 {
+		return lr.errorf("block without instructions")
+	}
+	lr.any = true
+	lr.out = b
+	if len(lr.objd) == 0 {
+		b.ISA = lr.blockISA(b)
 		return nil
 	}
-	b.ISA = lr.blockISA(b)
-	lr.any = true
-	return b
+	// Copy the runs out: lr.objd is reused for the next block.
+	runs := make([]objdRun, len(lr.objd))
+	for i, r := range lr.objd {
+		runs[i] = objdRun{addr: r.addr, line: r.line, bytes: append([]byte(nil), r.bytes...)}
+		lr.objd[i].bytes = r.bytes[:0]
+	}
+	switch {
+	case lr.one != isaUnknown:
+		return lr.decodeBlock(b, runs, lr.one)
+	case lr.flagsTell:
+		lr.outRuns = runs
+		return nil
+	case len(lr.hint) > 0:
+		return lr.decodeBlock(b, runs, codeOf(lr.hint[0]))
+	}
+	return lr.decodeBlock(b, runs, isaARM)
 }
 
 // blockISA tells ARM from Thumb by the encoding units (formats.md §1.1): one 8-digit word is
@@ -168,109 +520,120 @@ func (lr *LogReader) blockISA(b *Block) model.ISA {
 	return model.ARM
 }
 
-// parseInsn reads "0x00010344:  2801       cmp      r0, #1" and the older layouts.
-func (lr *LogReader) parseInsn(ln []byte) (Insn, error) {
-	colon := bytes.IndexByte(ln, ':')
-	if colon < 3 {
-		return Insn{}, lr.errorf("instruction line without an address: %q", clip(ln))
-	}
-	addr, err := strconv.ParseUint(string(ln[2:colon]), 16, 64)
-	if err != nil {
-		return Insn{}, lr.errorf("bad instruction address %q", clip(ln[:colon]))
-	}
-	rest := ln[colon+1:]
-	var units [][]byte
-	for {
-		rest = bytes.TrimLeft(rest, " \t")
-		tok, after := cutToken(rest)
-		// Encodings are followed by spaces; a tab follows a mnemonic (MIPS "cfc1\tv1,$31").
-		if !isHexUnit(tok) || len(after) == 0 || after[0] != ' ' {
-			break
-		}
-		units = append(units, tok)
-		rest = after
-	}
-	mn, ops := cutToken(rest)
-	if len(mn) == 0 {
-		return Insn{}, lr.errorf("instruction at 0x%x has no mnemonic", addr)
-	}
-	return Insn{Addr: addr, Encoding: string(bytes.Join(units, []byte(" "))), Mnemonic: string(mn),
-		Operands: string(bytes.TrimSpace(ops))}, nil
-}
-
-func cutToken(b []byte) (tok, rest []byte) {
-	i := bytes.IndexAny(b, " \t")
-	if i < 0 {
-		return b, nil
-	}
-	return b[:i], b[i:]
-}
-
-// isHexUnit accepts the 4- or 8-digit lower-case hex groups QEMU prints as encodings.
-func isHexUnit(t []byte) bool {
-	if len(t) != 4 && len(t) != 8 {
-		return false
-	}
-	for _, c := range t {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
-// MaxBlockInsns bounds memory on hostile input; QEMU's TCG never puts more than 512
-// instructions in one translated block.
-const MaxBlockInsns = 4096
-
-const thumbFlag = 0x00800000 // set in the first bracketed field of ARM Trace lines on QEMU 6.1+
-
-// exec parses every layout of formats.md §1.2:
+// parseTrace parses every layout of formats.md §1.2 into lr.ex without allocating:
 //
 //	Trace 0x%08lx [%08x] sym                      (QEMU 0.9–0.15)
 //	Trace 0x7f.. [%08x] sym                       (AOSP 1.x–2.8: host pointer, then pc)
-//	Trace 0: 0x7f.. [cs_base/pc/flags] sym        (2.11–6.0)
+//	Trace 0: 0x7f.. [cs_base/pc/%#x flags] sym    (2.11–6.0)
 //	Trace 0: 0x7f.. [cs_base/pc/flags/cflags] sym (6.1+; unpadded hex from 8.1)
-func (lr *LogReader) exec(ln []byte) (Record, bool, error) {
-	if !bytes.HasPrefix(ln, []byte("Trace ")) {
-		return Record{}, false, nil
+func (lr *LogReader) parseTrace(ln []byte) error {
+	i := len("Trace ")
+	cpu := -1
+	// "Trace 0: …" carries a vCPU index; "Trace 0x…" and "Trace (nil)" carry a host pointer.
+	j := i
+	for j < len(ln) && ln[j] != ' ' && ln[j] != '[' {
+		j++
 	}
+	if j > i && ln[j-1] == ':' {
+		v, ok := parseDec(ln[i : j-1])
+		if !ok {
+			return lr.errorf("bad vCPU index in %q", clip(ln))
+		}
+		cpu = v
+	}
+	open := bytes.IndexByte(ln[j:], '[')
+	if open < 0 {
+		return lr.errorf("Trace line without [..] fields: %q", clip(ln))
+	}
+	var f [4]uint64
+	nf := 0
+	p := j + open + 1
+	// Fast path for QEMU 6.1–8.0, the layout of nearly every log: four 8-digit fields.
+	if b := ln[p:]; len(b) >= 36 && b[8] == '/' && b[17] == '/' && b[26] == '/' && b[35] == ']' {
+		cs, ok0 := hex8(b[0:])
+		pc, ok1 := hex8(b[9:])
+		_, ok2 := hex8(b[18:])
+		_, ok3 := hex8(b[27:])
+		if ok0 && ok1 && ok2 && ok3 {
+			f[0], f[1], nf = uint64(cs), uint64(pc), 4
+			p = len(ln)
+		}
+	}
+	for parsed := nf > 0; !parsed; {
+		q := p
+		if q+1 < len(ln) && ln[q] == '0' && ln[q+1] == 'x' { // %#x flags (QEMU 2.11–6.0)
+			q += 2
+		}
+		var v uint64
+		start := q
+		for q < len(ln) {
+			d := hexVal[ln[q]]
+			if d > 15 {
+				break
+			}
+			v = v<<4 | uint64(d)
+			q++
+		}
+		if q == start || q-start > 16 || q >= len(ln) || (ln[q] != '/' && ln[q] != ']') {
+			if bytes.IndexByte(ln[p:], ']') < 0 {
+				return lr.errorf("Trace line without [..] fields: %q", clip(ln))
+			}
+			return lr.errorf("bad field %q in a Trace line", clip(ln[p:]))
+		}
+		if nf == len(f) {
+			return lr.errorf("more than 4 fields in a Trace line: %q", clip(ln))
+		}
+		f[nf] = v
+		nf++
+		p = q + 1
+		parsed = ln[q] == ']'
+	}
+	e := &lr.ex
+	e.CPU = cpu
+	switch nf {
+	case 1:
+		e.PC = f[0]
+	case 3, 4:
+		e.PC = f[1]
+	default:
+		return lr.errorf("a Trace line with %d fields is no known QEMU layout: %q", nf, clip(ln))
+	}
+	code := lr.one
+	if nf == 4 && lr.flagsTell {
+		code = isaARM
+		if f[0]&thumbFlag != 0 {
+			code = isaThumb
+		}
+	}
+	lr.exCode = code
+	e.ISA = isaByCode[code]
+	if code == isaOther {
+		e.ISA = lr.hint[0]
+	}
+	return nil
+}
+
+// stopped reads "Stopped execution of TB chain before 0x7f.. [0001045c] sym": QEMU logged the
+// block's Trace line, then found an exit request at its entry and did not run it (cpu-exec.c,
+// cpu_tb_exec). The Trace line is the latest one for that pc; with several vCPUs writing to
+// one log, other vCPUs' lines may come between.
+func (lr *LogReader) stopped(ln []byte) error {
 	open := bytes.IndexByte(ln, '[')
 	end := bytes.IndexByte(ln, ']')
 	if open < 0 || end < open {
-		return Record{}, false, lr.errorf("Trace line without [..] fields: %q", clip(ln))
+		return lr.errorf("Stopped line without [pc]: %q", clip(ln))
 	}
-	e := &Exec{CPU: -1}
-	head := ln[len("Trace "):open]
-	if c := bytes.IndexByte(head, ':'); c > 0 && !bytes.HasPrefix(head, []byte("0x")) {
-		cpu, err := strconv.Atoi(string(bytes.TrimSpace(head[:c])))
-		if err != nil {
-			return Record{}, false, lr.errorf("bad vCPU index in %q", clip(ln))
+	pc, ok := parseHex(ln[open+1 : end])
+	if !ok {
+		return lr.errorf("bad pc in %q", clip(ln))
+	}
+	for i := 1; i <= len(lr.recent) && i <= lr.nrec; i++ {
+		if e := lr.recent[(lr.nrec-i)%len(lr.recent)]; e.PC == pc {
+			lr.ex, lr.exCode = e, codeOf(e.ISA)
+			return nil
 		}
-		e.CPU = cpu
 	}
-	fields := bytes.Split(ln[open+1:end], []byte("/"))
-	pcField := fields[0]
-	if len(fields) >= 3 {
-		pcField = fields[1]
-	}
-	pc, err := strconv.ParseUint(string(pcField), 16, 64)
-	if err != nil {
-		return Record{}, false, lr.errorf("bad pc %q in Trace line", clip(pcField))
-	}
-	e.PC = pc
-	if len(fields) == 4 && lr.mayBe(model.ARM, model.Thumb) {
-		if flags, err := strconv.ParseUint(string(fields[0]), 16, 64); err == nil {
-			e.ISA = model.ARM
-			if flags&thumbFlag != 0 {
-				e.ISA = model.Thumb
-			}
-		}
-	} else if len(lr.hint) == 1 {
-		e.ISA = lr.hint[0]
-	}
-	lr.any = true
-	return Record{Exec: e}, true, nil
+	return lr.errorf("QEMU stopped before the block at 0x%x, but none of the last %d Trace lines is for it", pc, len(lr.recent))
 }
 
 // mayBe tells whether the guest may run one of the given instruction sets; no hint means any.
@@ -286,6 +649,102 @@ func (lr *LogReader) mayBe(isas ...model.ISA) bool {
 		}
 	}
 	return false
+}
+
+// str interns a mnemonic: a log repeats a few hundred of them millions of times.
+func (lr *LogReader) str(b []byte) string {
+	if s, ok := lr.intern[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	lr.intern[s] = s
+	return s
+}
+
+var hexVal = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0xff
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = byte(c - '0')
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		t[c] = byte(c-'a') + 10
+		t[c-'a'+'A'] = byte(c-'a') + 10
+	}
+	return t
+}()
+
+// hex8 reads exactly 8 hex digits; an invalid digit has hexVal 0xff, so one OR tells.
+func hex8(b []byte) (uint32, bool) {
+	_ = b[7]
+	d0, d1, d2, d3 := hexVal[b[0]], hexVal[b[1]], hexVal[b[2]], hexVal[b[3]]
+	d4, d5, d6, d7 := hexVal[b[4]], hexVal[b[5]], hexVal[b[6]], hexVal[b[7]]
+	if d0|d1|d2|d3|d4|d5|d6|d7 > 15 {
+		return 0, false
+	}
+	return uint32(d0)<<28 | uint32(d1)<<24 | uint32(d2)<<20 | uint32(d3)<<16 |
+		uint32(d4)<<12 | uint32(d5)<<8 | uint32(d6)<<4 | uint32(d7), true
+}
+
+// parseHex reads 1–16 hex digits.
+func parseHex(b []byte) (uint64, bool) {
+	if len(b) == 0 || len(b) > 16 {
+		return 0, false
+	}
+	var v uint64
+	for _, c := range b {
+		d := hexVal[c]
+		if d > 15 {
+			return 0, false
+		}
+		v = v<<4 | uint64(d)
+	}
+	return v, true
+}
+
+// parseDec reads 1–9 decimal digits.
+func parseDec(b []byte) (int, bool) {
+	if len(b) == 0 || len(b) > 9 {
+		return 0, false
+	}
+	v := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int(c-'0')
+	}
+	return v, true
+}
+
+func trimLeft(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	return b
+}
+
+func cutToken(b []byte) (tok, rest []byte) {
+	for i, c := range b {
+		if c == ' ' || c == '\t' {
+			return b[:i], b[i:]
+		}
+	}
+	return b, nil
+}
+
+// isHexUnit accepts the 4- or 8-digit lower-case hex groups QEMU prints as encodings.
+func isHexUnit(t []byte) bool {
+	if len(t) != 4 && len(t) != 8 {
+		return false
+	}
+	for _, c := range t {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 func clip(b []byte) string {

@@ -67,6 +67,13 @@ func TestExecLayouts(t *testing.T) {
 		{"Trace 0: 0x7f5a18031f00 [00800480/0001045c/00000000/00000200] main", []model.ISA{model.ARM, model.Thumb}, 0x1045c, 0, model.Thumb},
 		{"Trace 0: 0x7f968c0000c0 [00000000/00400730/000000e2/00000200] ", []model.ISA{model.MIPS}, 0x400730, 0, model.MIPS},
 		{"Trace 2: 0x7f5a18031f00 [0/1045c/0/200] main", []model.ISA{model.ARM, model.Thumb}, 0x1045c, 2, model.ARM},
+		{"Trace 3: 0x7f5a18031f00 [800480/1045c/0/200] main", []model.ISA{model.ARM, model.Thumb}, 0x1045c, 3, model.Thumb},
+		{"Trace 0: 0x7f5a18031f00 [00800480/000000000001045c/00000000/00000200] main", []model.ISA{model.ARM, model.Thumb}, 0x1045c, 0, model.Thumb},
+		{"Trace 0: 0x7f4f1c000100 [00000000/000103f0/0x4a1] main", []model.ISA{model.ARM, model.Thumb}, 0x103f0, 0, ""},
+		{"Trace 12: 0x7f4f1c000100 [00000000/000103f0/0] main", []model.ISA{model.MIPS}, 0x103f0, 12, model.MIPS},
+		{"Trace 0x7f00123456c0 [00009400] a symbol with spaces", nil, 0x9400, -1, ""},
+		{"Trace 00007FF612345678 [00009400] windows_host", []model.ISA{model.ARM}, 0x9400, -1, model.ARM},
+		{"Trace 0: 0x7f5a18031f00 [00800480/0001045c/00000000/00000200] main\r", []model.ISA{model.ARM, model.Thumb}, 0x1045c, 0, model.Thumb},
 	} {
 		recs, err := readAll(t, tc.line+"\n", "exec.log", tc.isas...)
 		if err != nil || len(recs) != 1 || recs[0].Exec == nil {
@@ -140,6 +147,7 @@ func FuzzLogReader(f *testing.F) {
 	}
 	f.Add(b)
 	f.Add([]byte("IN: \n0x00400538:  lui\tgp,0xa\n\nTrace 0: 0x7f [00000000/00400538/000000e2/00000200] \n"))
+	f.Add([]byte("IN: \n0x00010000:  \nOBJD-T: 0000a0e3\n\nIN: \n0x00020000:  \nOBJD-T: 00207047\n\nTrace 0: 0x7f [00800480/00020000/0/0] \nStopped execution of TB chain before 0x7f [00020000] \n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		lr := NewLogReader(strings.NewReader(string(b)), "fuzz.log", []model.ISA{model.ARM, model.Thumb})
 		for i := 0; i < 1e6; i++ {

@@ -50,6 +50,10 @@ usage:
   androprof profile export NAME|FILE --out FILE         write a profile as XML
   androprof profile categorize --profile NAME|FILE [--json] LOG...
                                                         instructions seen in QEMU logs, by category
+  androprof import [--run NAME] [--arch arm|mips] [--json] FILE|DIR...
+                                                        import QEMU logs or basic-block profiles
+  androprof run [--run NAME] [--profile P] [--arch A] [--keep DIR] [--json] -- PROGRAM [ARGS...]
+                                                        run a guest program under QEMU and import it
   androprof runs [--json] [--delete NAME]               the runs in the workspace
   androprof report --run NAME [--profile P] [--by pid|bb|insn|category|function]
                    [--pid N] [--top N] [--frequency-ghz F] [--json]
@@ -109,6 +113,10 @@ func run(ctx context.Context, args []string, env Env) error {
 			return fmt.Errorf("%w: profile needs a subcommand", errUsage)
 		}
 		return runProfile(ctx, args[1], args[2:], env)
+	case "import":
+		return runImport(ctx, args[1:], env)
+	case "run":
+		return runProgram(ctx, args[1:], env)
 	case "runs":
 		return runRuns(ctx, args[1:], env)
 	case "report":

@@ -1,0 +1,179 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"androprof/controller"
+	"androprof/emulator"
+	"androprof/model"
+)
+
+// progressPrinter prints "what: N%" to stderr at most every half second, so a long import on a
+// terminal shows it is alive without flooding a log.
+func progressPrinter(env Env, what string) func(done, total int64) {
+	var last time.Time
+	return func(done, total int64) {
+		if total <= 0 || time.Since(last) < 500*time.Millisecond {
+			return
+		}
+		last = time.Now()
+		fmt.Fprintf(env.Stderr, "%s: %d%% (%d of %d MB)\n", what, done*100/total, done>>20, total>>20)
+	}
+}
+
+// archISAs turns --arch into what log text without encodings is.
+func archISAs(arch string) ([]model.ISA, error) {
+	switch strings.ToLower(arch) {
+	case "":
+		return nil, nil
+	case "arm", "armeb":
+		return []model.ISA{model.ARM, model.Thumb}, nil
+	case "mips", "mipsel":
+		return []model.ISA{model.MIPS}, nil
+	}
+	return nil, fmt.Errorf("%w: --arch %q: want arm or mips", errUsage, arch)
+}
+
+func runImport(ctx context.Context, args []string, env Env) error {
+	fs, dbPath := newFlags("import", env)
+	run := fs.String("run", "", "run `NAME` (default: the first file's name)")
+	arch := fs.String("arch", "", "`arm|mips`: the guest of logs that print no encodings")
+	asJSON := fs.Bool("json", false, "write JSON for scripts")
+	paths, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(paths) == 0 {
+		return fmt.Errorf("%w: import takes FILE or DIRECTORY...", errUsage)
+	}
+	isas, err := archISAs(*arch)
+	if err != nil {
+		return err
+	}
+	if *run == "" {
+		*run = strings.TrimSuffix(filepath.Base(paths[0]), filepath.Ext(paths[0]))
+	}
+	db, _, err := openDB(*dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	im := controller.Importer{Store: db, ISAs: isas}
+	if err := im.ImportFiles(ctx, *run, paths, progressPrinter(env, "importing")); err != nil {
+		return fmt.Errorf("import into run %q failed, the workspace is unchanged: %w", *run, err)
+	}
+	return printRun(ctx, db, *run, *asJSON, env)
+}
+
+// printRun says what a run now holds.
+func printRun(ctx context.Context, db interface {
+	Runs(context.Context) ([]model.RunInfo, error)
+}, run string, asJSON bool, env Env) error {
+	runs, err := db.Runs(ctx)
+	if err != nil {
+		return err
+	}
+	for _, r := range runs {
+		if r.Name != run {
+			continue
+		}
+		if asJSON {
+			return writeJSON(env.Stdout, map[string]any{"run": r.Name, "processes": r.Processes, "blocks": r.Blocks, "instructions": r.Instructions})
+		}
+		fmt.Fprintf(env.Stdout, "run %q: %d processes, %d blocks, %d instructions executed\n", r.Name, r.Processes, r.Blocks, r.Instructions)
+		return nil
+	}
+	return fmt.Errorf("run %q: %w", run, model.ErrNotFound)
+}
+
+func runProgram(ctx context.Context, args []string, env Env) error {
+	fs, dbPath := newFlags("run", env)
+	run := fs.String("run", "", "run `NAME` to create or add to (default: the program's name)")
+	profile := fs.String("profile", "", "profile `NAME|FILE` for the report printed afterwards")
+	keep := fs.String("keep", "", "keep the plugin's raw basic-block profiles in `DIR`")
+	arch := fs.String("arch", "", "guest `arm|armeb|mipsel|mips` (default: from the ELF header)")
+	asJSON := fs.Bool("json", false, "write JSON for scripts")
+	// Everything after "--" (or the first positional argument) is the program and its arguments.
+	var prog []string
+	for i, a := range args {
+		if a == "--" {
+			args, prog = args[:i], args[i+1:]
+			break
+		}
+	}
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	prog = append(pos, prog...)
+	if len(prog) == 0 {
+		return fmt.Errorf("%w: run takes -- PROGRAM [ARGS...]", errUsage)
+	}
+	if *arch != "" {
+		if _, err := archISAs(*arch); err != nil {
+			return err
+		}
+	}
+	if *run == "" {
+		*run = filepath.Base(prog[0])
+	}
+	db, profiles, err := openDB(*dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	im := controller.Importer{Store: db, KeepDir: *keep, Arch: *arch, Stdout: os.Stderr}
+	say := func(msg string) { fmt.Fprintln(env.Stderr, msg) }
+	err = im.RunProgram(ctx, *run, prog[0], prog[1:], say)
+	var exitErr *emulator.ProgramExitError
+	if err != nil && !errors.As(err, &exitErr) {
+		return err
+	}
+	if exitErr != nil {
+		fmt.Fprintf(env.Stderr, "androprof: %v; what it executed until then was imported\n", exitErr)
+	}
+	ref := *profile
+	if ref == "" {
+		if ref, err = defaultProfile(prog[0], *arch); err != nil {
+			return err
+		}
+	}
+	p, err := profiles.Resolve(ctx, ref)
+	if err != nil {
+		return err
+	}
+	rep, err := (&controller.Analysis{Store: db}).Report(ctx, controller.ReportOptions{Run: *run, Profile: p, By: controller.ByPID})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		err = writeJSON(env.Stdout, reportJSON(rep))
+	} else {
+		err = writeReportText(env.Stdout, rep)
+	}
+	if err == nil && exitErr != nil {
+		return &exitError{code: 1}
+	}
+	return err
+}
+
+// defaultProfile picks the Cortex-A8 for ARM guests and the 24K for MIPS ones, the seed's
+// reference organisations.
+func defaultProfile(program, arch string) (string, error) {
+	if arch == "" {
+		var err error
+		if arch, err = emulator.GuestArch(program); err != nil {
+			return "", err
+		}
+	}
+	if strings.HasPrefix(arch, "mips") {
+		return "mips-24k", nil
+	}
+	return "cortex-a8", nil
+}

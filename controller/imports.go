@@ -1,0 +1,151 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"androprof/emulator"
+	"androprof/model"
+)
+
+// Importer brings emulator traces into the workspace: files of any supported format, or a
+// program run under QEMU with the counting plugin. Each import is one transaction.
+type Importer struct {
+	Store    RunStore
+	Analysis *Analysis   // cached runs to forget after an import; may be nil
+	ISAs     []model.ISA // what log text without encodings is (nil: decided from the logs)
+	Arch     string      // guest for RunProgram ("arm", "mipsel", …); "" reads the ELF header
+	CacheDir string      // where the plugin is built; "" for the user's cache directory
+	KeepDir  string      // keep the plugin's raw files here; "" to discard them
+	Stdout   io.Writer   // the program's output during RunProgram; nil discards it
+}
+
+// ImportFiles imports files or directories into run: QEMU logs are read together (a
+// translation log and an exec log may be separate files), basic-block profiles one by one.
+func (im Importer) ImportFiles(ctx context.Context, run string, paths []string, progress func(done, total int64)) error {
+	if len(paths) == 0 {
+		return errors.New("nothing to import")
+	}
+	var logs, profiles []string
+	for _, p := range paths {
+		f, err := emulator.DetectFormat(p)
+		if err != nil {
+			return err
+		}
+		switch f {
+		case emulator.FormatQEMULog:
+			logs = append(logs, p)
+		case emulator.FormatBBProfile:
+			profiles = append(profiles, p)
+		default:
+			return fmt.Errorf("%s: %s files cannot be imported as emulator runs", p, f)
+		}
+	}
+	total := totalSize(profiles)
+	err := im.Store.ImportRun(ctx, run, "import "+strings.Join(paths, " "), func(sink emulator.Sink) error {
+		var done int64
+		for _, p := range profiles {
+			if err := readBBProfile(ctx, p, sink, func(n int64) {
+				if progress != nil {
+					progress(done+n, total)
+				}
+			}); err != nil {
+				return err
+			}
+			done += fileSize(p)
+		}
+		if len(logs) == 0 {
+			return nil
+		}
+		return emulator.ImportLogs(ctx, logs, im.ISAs, sink, progress)
+	})
+	im.forget(run)
+	return err
+}
+
+func (im Importer) forget(run string) {
+	if im.Analysis != nil {
+		im.Analysis.Forget(run)
+	}
+}
+
+func readBBProfile(ctx context.Context, path string, sink emulator.Sink, progress func(int64)) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	cr := &emulator.CountingReader{R: f}
+	return emulator.ReadBBProfile(cr, path, &progressSink{Sink: sink, ctx: ctx, read: cr, report: progress})
+}
+
+// progressSink reports bytes read and notices cancellation while a reader feeds the store.
+type progressSink struct {
+	emulator.Sink
+	ctx    context.Context
+	read   *emulator.CountingReader
+	report func(int64)
+	n      int
+}
+
+func (p *progressSink) Block(pid int, b *emulator.Block) error {
+	p.n++
+	if p.n%1024 == 0 {
+		if err := p.ctx.Err(); err != nil {
+			return err
+		}
+		if p.report != nil {
+			p.report(p.read.N)
+		}
+	}
+	return p.Sink.Block(pid, b)
+}
+
+func fileSize(path string) int64 {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return st.Size()
+}
+
+func totalSize(paths []string) int64 {
+	var n int64
+	for _, p := range paths {
+		n += fileSize(p)
+	}
+	return n
+}
+
+// RunProgram runs a guest program under QEMU with the counting plugin and imports what it
+// counted into run. A program that exits non-zero or dies of a signal is still imported (its
+// counts up to the end are real), and the *emulator.ProgramExitError is returned after the
+// import so the caller can say so.
+func (im Importer) RunProgram(ctx context.Context, run, program string, args []string, progress func(msg string)) error {
+	var exitErr *emulator.ProgramExitError
+	opts := emulator.RunOptions{Program: program, Args: args, Arch: im.Arch, KeepDir: im.KeepDir, CacheDir: im.CacheDir}
+	if im.Stdout != nil {
+		opts.Stdout, opts.Stderr = im.Stdout, im.Stdout
+	}
+	source := "run " + filepath.Base(program) + " " + strings.Join(args, " ")
+	err := im.Store.ImportRun(ctx, run, strings.TrimSpace(source), func(sink emulator.Sink) error {
+		err := emulator.Run(ctx, opts, sink, progress)
+		if errors.As(err, &exitErr) && exitErr.Imported > 0 {
+			return nil // keep what was counted; report the exit below
+		}
+		return err
+	})
+	im.forget(run)
+	if err != nil {
+		return err
+	}
+	if exitErr != nil {
+		return exitErr
+	}
+	return nil
+}

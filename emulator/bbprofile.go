@@ -1,0 +1,849 @@
+package emulator
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"androprof/model"
+)
+
+// The basic-block profile is the project's own format (docs/bbprofile-format.md): what the TCG
+// plugin writes, one process section per guest process, with the block catalogue and the
+// per-thread execution counts.
+
+// BBProfileMagic starts every basic-block profile; format detection looks for it.
+const BBProfileMagic = "androprof-bbprofile"
+
+// BBProfileVersion is the version this package reads and writes.
+const BBProfileVersion = 1
+
+// ARMOrThumb is the instruction set a writer gives an ARM-family block whose mode it could
+// not tell (QEMU 7.2 plugins cannot read CPSR); the reader decides it.
+const ARMOrThumb model.ISA = "ARM/Thumb"
+
+// ErrNotBBProfile says a file does not start with the basic-block profile header, so format
+// detection can try another reader.
+var ErrNotBBProfile = errors.New("not an androprof basic-block profile")
+
+// maxInsnBytes is the longest instruction of any guest (x86: 15 bytes).
+const maxInsnBytes = 15
+
+// BBProcess is a process section's header: the model's process plus what decoding its
+// blocks needs.
+type BBProcess struct {
+	model.Process
+	Arch      string // QEMU target (arm, armeb, mips, mipsel, i386, x86_64): decides byte order
+	StartCode uint64 // lowest executable address as loaded: relocates ELF symbols of PIE programs
+	Path      string // program path as QEMU ran it; Name is its last element
+}
+
+// BBExec is one exec line: how often a thread ran the block before it.
+type BBExec struct {
+	PID, TID   int
+	BlockID    uint64
+	PC         uint64
+	ISA        model.ISA
+	Executions int64
+}
+
+// BBRecord is one thing a BBReader found: exactly one of Process, Thread, Block and Exec is
+// set (PID and BlockID go with Block).
+type BBRecord struct {
+	Process *BBProcess
+	Thread  *model.Thread
+	Block   *Block
+	PID     int
+	BlockID uint64
+	Exec    *BBExec
+}
+
+// BBReader streams a basic-block profile. Memory holds one block at a time, whatever the
+// file's size or what it claims.
+type BBReader struct {
+	// ModeAt tells the instruction set at an address of a process's code when the caller
+	// knows it, e.g. from the program's ELF mapping symbols (ELFModes). It is step 1 of the
+	// format's rule for ARM/Thumb blocks; nil skips that step.
+	ModeAt func(p *BBProcess, pc uint64) (model.ISA, bool)
+
+	sc        *bufio.Scanner
+	file      string
+	line      int64
+	sawHeader bool
+	proc      *BBProcess
+	big       bool // instruction units are big-endian
+
+	block   *Block // being read, or the last complete one (exec lines refer to it)
+	blockID uint64
+	want    int      // instructions the open block still needs
+	raw     [][]byte // bytes of the open block's instructions, reused
+}
+
+// NewBBReader reads r; name is used in errors.
+func NewBBReader(r io.Reader, name string) *BBReader {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), maxLine)
+	return &BBReader{sc: sc, file: name}
+}
+
+// Line is the number of the last line read, for progress and messages.
+func (br *BBReader) Line() int64 { return br.line }
+
+func (br *BBReader) errorf(format string, args ...any) error {
+	return &SyntaxError{File: br.file, Line: br.line, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Next returns the next record, io.EOF after the last, an error wrapping ErrNotBBProfile when
+// the first line is not the header, or a *SyntaxError.
+func (br *BBReader) Next() (BBRecord, error) {
+	for br.sc.Scan() {
+		br.line++
+		ln := br.sc.Bytes()
+		if len(ln) == 0 || ln[0] == '#' {
+			continue
+		}
+		kw, rest, _ := bytes.Cut(ln, []byte(" "))
+		if !br.sawHeader && string(kw) != BBProfileMagic {
+			return BBRecord{}, fmt.Errorf("%s: %w", br.file, ErrNotBBProfile)
+		}
+		if br.want > 0 {
+			if string(kw) != "insn" {
+				return BBRecord{}, br.errorf("block %d at 0x%x has %d of its %d instructions", br.blockID, br.block.PC, len(br.block.Insns), len(br.block.Insns)+br.want)
+			}
+			if err := br.insn(rest); err != nil {
+				return BBRecord{}, err
+			}
+			if br.want == 0 {
+				br.finishBlock()
+				return BBRecord{Block: br.block, PID: br.proc.PID, BlockID: br.blockID}, nil
+			}
+			continue
+		}
+		if string(kw) != BBProfileMagic && br.proc == nil && string(kw) != "process" {
+			return BBRecord{}, br.errorf("%q line outside a process section", kw)
+		}
+		switch string(kw) {
+		case BBProfileMagic:
+			if br.proc != nil {
+				return BBRecord{}, br.errorf("header inside process %d: its end line is missing", br.proc.PID)
+			}
+			if v, ok := bbUint(rest, 10); !ok || v != BBProfileVersion {
+				return BBRecord{}, br.errorf("unsupported basic-block profile version %q (this reader knows %d)", clipBytes(rest), BBProfileVersion)
+			}
+			br.sawHeader = true
+		case "process":
+			if br.proc != nil {
+				return BBRecord{}, br.errorf("process line inside process %d: its end line is missing", br.proc.PID)
+			}
+			p, err := br.process(rest)
+			if err != nil {
+				return BBRecord{}, err
+			}
+			br.proc, br.block = p, nil
+			return BBRecord{Process: p}, nil
+		case "thread":
+			f, name, err := br.fields(rest, 1, true)
+			if err != nil {
+				return BBRecord{}, err
+			}
+			tid, err := br.id(f[0], "thread id")
+			if err != nil {
+				return BBRecord{}, err
+			}
+			return BBRecord{Thread: &model.Thread{PID: br.proc.PID, TID: tid, Name: name}}, nil
+		case "block":
+			if err := br.openBlock(rest); err != nil {
+				return BBRecord{}, err
+			}
+		case "insn":
+			return BBRecord{}, br.errorf("instruction outside a block (or more than its block's count)")
+		case "exec":
+			if br.block == nil {
+				return BBRecord{}, br.errorf("exec line before any block of process %d", br.proc.PID)
+			}
+			f, _, err := br.fields(rest, 2, false)
+			if err != nil {
+				return BBRecord{}, err
+			}
+			tid, err := br.id(f[0], "thread id")
+			if err != nil {
+				return BBRecord{}, err
+			}
+			n, ok := bbUint(f[1], 10)
+			if !ok || n == 0 || n > 1<<62 {
+				return BBRecord{}, br.errorf("bad execution count %q", clipBytes(f[1]))
+			}
+			return BBRecord{Exec: &BBExec{PID: br.proc.PID, TID: tid, BlockID: br.blockID, PC: br.block.PC,
+				ISA: br.block.ISA, Executions: int64(n)}}, nil
+		case "end":
+			if len(rest) > 0 {
+				return BBRecord{}, br.errorf("end line with fields")
+			}
+			br.proc, br.block = nil, nil
+		default:
+			return BBRecord{}, br.errorf("unknown record %q", clipBytes(kw))
+		}
+	}
+	if err := br.sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			br.line++ // the scanner stopped inside it
+			return BBRecord{}, br.errorf("line longer than 1 MiB")
+		}
+		return BBRecord{}, fmt.Errorf("%s: %w", br.file, err)
+	}
+	switch {
+	case !br.sawHeader:
+		return BBRecord{}, fmt.Errorf("%s: %w", br.file, ErrNotBBProfile)
+	case br.want > 0:
+		return BBRecord{}, br.errorf("file ends inside block %d: truncated", br.blockID)
+	case br.proc != nil:
+		return BBRecord{}, br.errorf("file ends inside process %d (no end line): truncated", br.proc.PID)
+	}
+	return BBRecord{}, io.EOF
+}
+
+// fields splits n space-separated tokens off ln; with text, the rest after one more space is
+// free text, otherwise nothing may follow.
+func (br *BBReader) fields(ln []byte, n int, text bool) ([][]byte, string, error) {
+	out := make([][]byte, 0, 6)
+	for i := 0; i < n; i++ {
+		tok, rest, found := bytes.Cut(ln, []byte(" "))
+		if len(tok) == 0 {
+			return nil, "", br.errorf("want %d fields, found %d", n, i)
+		}
+		out = append(out, tok)
+		ln = rest
+		if !found {
+			ln = nil
+			if i < n-1 {
+				return nil, "", br.errorf("want %d fields, found %d", n, i+1)
+			}
+		}
+	}
+	if !text {
+		if len(ln) > 0 {
+			return nil, "", br.errorf("unexpected %q after %d fields", clipBytes(ln), n)
+		}
+		return out, "", nil
+	}
+	for _, c := range ln {
+		if c < 0x20 || c == 0x7f {
+			return nil, "", br.errorf("control character in text")
+		}
+	}
+	return out, string(ln), nil
+}
+
+func (br *BBReader) id(b []byte, what string) (int, error) {
+	v, ok := bbUint(b, 10)
+	if !ok || v == 0 || v > 1<<31-1 {
+		return 0, br.errorf("bad %s %q", what, clipBytes(b))
+	}
+	return int(v), nil
+}
+
+func (br *BBReader) process(rest []byte) (*BBProcess, error) {
+	f, p, err := br.fields(rest, 4, true)
+	if err != nil {
+		return nil, err
+	}
+	pid, err := br.id(f[0], "pid")
+	if err != nil {
+		return nil, err
+	}
+	ppid, ok := bbUint(f[1], 10)
+	if !ok || ppid > 1<<31-1 {
+		return nil, br.errorf("bad parent pid %q", clipBytes(f[1]))
+	}
+	start, ok := bbHex(f[3])
+	if !ok {
+		return nil, br.errorf("bad start of code %q (want 0x…)", clipBytes(f[3]))
+	}
+	arch := string(f[2])
+	br.big = arch == "mips" || arch == "armeb"
+	return &BBProcess{Process: model.Process{PID: pid, ParentPID: int(ppid), Name: path.Base(p)},
+		Arch: arch, StartCode: start, Path: p}, nil
+}
+
+func (br *BBReader) openBlock(rest []byte) error {
+	f, sym, err := br.fields(rest, 4, true)
+	if err != nil {
+		return err
+	}
+	id, ok := bbUint(f[0], 10)
+	if !ok {
+		return br.errorf("bad block id %q", clipBytes(f[0]))
+	}
+	pc, ok := bbHex(f[1])
+	if !ok {
+		return br.errorf("bad block pc %q (want 0x…)", clipBytes(f[1]))
+	}
+	isa := model.ISA(f[2])
+	if isa != ARMOrThumb {
+		if isa, err = model.ParseISA(string(f[2])); err != nil {
+			return br.errorf("%v", err)
+		}
+	}
+	n, ok := bbUint(f[3], 10)
+	if !ok || n == 0 || n > MaxBlockInsns {
+		return br.errorf("block %d: instruction count %q is not in 1…%d", id, clipBytes(f[3]), MaxBlockInsns)
+	}
+	// Capacity grows with the lines actually read, not with the count claimed.
+	br.block = &Block{PC: pc, ISA: isa, Symbol: sym, Line: br.line, Insns: make([]Insn, 0, min(int(n), 64))}
+	br.blockID, br.want = id, int(n)
+	br.raw = br.raw[:0]
+	return nil
+}
+
+func (br *BBReader) insn(rest []byte) error {
+	f, ops, err := br.fields(rest, 3, true)
+	if err != nil {
+		return err
+	}
+	addr, ok := bbHex(f[0])
+	if !ok {
+		return br.errorf("bad instruction address %q (want 0x…)", clipBytes(f[0]))
+	}
+	var raw []byte
+	if string(f[1]) != "-" {
+		if len(f[1])%2 != 0 || len(f[1]) > 2*maxInsnBytes {
+			return br.errorf("bad instruction bytes %q (want up to %d hex pairs, or -)", clipBytes(f[1]), maxInsnBytes)
+		}
+		raw = make([]byte, len(f[1])/2)
+		if _, err := hex.Decode(raw, f[1]); err != nil {
+			return br.errorf("bad instruction bytes %q", clipBytes(f[1]))
+		}
+	}
+	br.raw = append(br.raw, raw)
+	br.block.Insns = append(br.block.Insns, Insn{Addr: addr, Mnemonic: string(f[2]), Operands: ops})
+	br.want--
+	return nil
+}
+
+// finishBlock decides an ARM/Thumb block's instruction set, then turns bytes into the
+// encoding units of `-d in_asm` and completes MIPS branch targets (docs/bbprofile-format.md).
+func (br *BBReader) finishBlock() {
+	b := br.block
+	if b.ISA == ARMOrThumb {
+		b.ISA = br.resolveARM(b)
+	}
+	for i := range b.Insns {
+		in := &b.Insns[i]
+		in.Encoding = encodingUnits(br.raw[i], b.ISA, br.big)
+		if b.ISA == model.MIPS && len(br.raw[i]) == 4 {
+			in.Operands = completeMIPSTarget(in.Mnemonic, in.Operands, unit32(br.raw[i], br.big), in.Addr)
+		}
+	}
+}
+
+func (br *BBReader) resolveARM(b *Block) model.ISA {
+	short := false
+	for _, r := range br.raw {
+		short = short || len(r) == 2
+	}
+	if br.ModeAt != nil {
+		if isa, ok := br.ModeAt(br.proc, b.PC); ok && (isa == model.Thumb || !short) {
+			return isa
+		}
+	}
+	if short {
+		return model.Thumb
+	}
+	return guessARMISA(b.Insns, br.raw, br.big)
+}
+
+// guessARMISA is step 3 of the format's rule: a block of 4-byte instructions is Thumb when
+// every instruction is shaped like a 32-bit Thumb one and at least one cannot be ARM.
+func guessARMISA(insns []Insn, raw [][]byte, big bool) model.ISA {
+	notARM := false
+	for i, r := range raw {
+		if len(r) != 4 {
+			return model.ARM
+		}
+		w := unit32(r, big)
+		hw1 := w & 0xffff // the first halfword in memory
+		if big {
+			hw1 = w >> 16
+		}
+		if hw1>>11 < 0x1d {
+			return model.ARM
+		}
+		mn := insns[i].Mnemonic
+		if strings.HasSuffix(mn, ".w") || !armCondFits(mn, w>>28) || !armBranchFits(mn, insns[i].Operands, w) {
+			notARM = true
+		}
+	}
+	if notARM {
+		return model.Thumb
+	}
+	return model.ARM
+}
+
+var armConds = [...]string{"eq", "ne", "hs", "lo", "mi", "pl", "vs", "vc", "hi", "ls", "ge", "lt", "gt", "le"}
+
+// armUncond are the mnemonics of ARM's unconditional space (condition field 1111): a Thumb
+// bl or b.w looks like that space and is told apart by its mnemonic.
+var armUncond = []string{"v", "blx", "pl", "cps", "srs", "rfe", "setend", "clrex", "dmb", "dsb", "isb",
+	"mcr2", "mrc2", "mcrr2", "mrrc2", "ldc2", "stc2", "cdp2"}
+
+// armCondFits tells whether an ARM word with condition field c could carry mnemonic mn: AL
+// always, NV for the unconditional instructions, others when the mnemonic names the condition.
+func armCondFits(mn string, c uint32) bool {
+	switch {
+	case c == 0xe:
+		return true
+	case c == 0xf:
+		for _, p := range armUncond {
+			if strings.HasPrefix(mn, p) {
+				return true
+			}
+		}
+		return false
+	}
+	base, _, _ := strings.Cut(mn, ".")
+	names := []string{armConds[c]}
+	switch c {
+	case 2:
+		names = append(names, "cs")
+	case 3:
+		names = append(names, "cc")
+	}
+	for _, n := range names {
+		if strings.HasSuffix(base, n) || strings.HasSuffix(base, n+"s") {
+			return true
+		}
+	}
+	return false
+}
+
+// armBranchFits checks an immediate branch (b, bl, blx #imm) against ARM's branch encoding:
+// bits 27-25 are 101, and the condition field is 1111 exactly for blx.
+func armBranchFits(mn, ops string, w uint32) bool {
+	if !strings.HasPrefix(ops, "#") {
+		return true
+	}
+	base, _, _ := strings.Cut(mn, ".")
+	blx := strings.HasPrefix(base, "blx")
+	rest := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(base, "blx"), "bl"), "b")
+	if !strings.HasPrefix(base, "b") || (rest != "" && !slices.Contains(armConds[:], rest) && rest != "cs" && rest != "cc") {
+		return true // not a branch: bic, bfi, bkpt…
+	}
+	return (w>>25)&7 == 5 && blx == (w>>28 == 0xf)
+}
+
+func unit32(r []byte, big bool) uint32 {
+	if big {
+		return binary.BigEndian.Uint32(r)
+	}
+	return binary.LittleEndian.Uint32(r)
+}
+
+// encodingUnits prints bytes the way `-d in_asm` does: ARM and MIPS words, Thumb halfwords,
+// x86 bytes.
+func encodingUnits(raw []byte, isa model.ISA, big bool) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	unit := 4
+	switch {
+	case isa == model.X86 || len(raw)%2 != 0:
+		return hex.EncodeToString(raw)
+	case isa == model.Thumb || len(raw)%4 != 0:
+		unit = 2
+	}
+	var sb strings.Builder
+	for i := 0; i < len(raw); i += unit {
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		var v uint64
+		for k := 0; k < unit; k++ {
+			if big {
+				v = v<<8 | uint64(raw[i+k])
+			} else {
+				v |= uint64(raw[i+k]) << (8 * k)
+			}
+		}
+		fmt.Fprintf(&sb, "%0*x", 2*unit, v)
+	}
+	return sb.String()
+}
+
+// unitBytes is encodingUnits backwards: the bytes in memory order.
+func unitBytes(enc string, isa model.ISA, big bool) ([]byte, error) {
+	if isa == model.X86 {
+		return hex.DecodeString(enc)
+	}
+	var out []byte
+	for _, u := range strings.Fields(enc) {
+		if len(u) != 2 && len(u) != 4 && len(u) != 8 {
+			return nil, fmt.Errorf("encoding unit %q is not 2, 4 or 8 hex digits", u)
+		}
+		v, err := strconv.ParseUint(u, 16, 32)
+		if err != nil {
+			return nil, fmt.Errorf("encoding unit %q is not hex", u)
+		}
+		n := len(u) / 2
+		for k := 0; k < n; k++ {
+			shift := 8 * k
+			if big {
+				shift = 8 * (n - 1 - k)
+			}
+			out = append(out, byte(v>>shift))
+		}
+	}
+	if len(out) > maxInsnBytes {
+		return nil, fmt.Errorf("encoding %q is longer than %d bytes", enc, maxInsnBytes)
+	}
+	return out, nil
+}
+
+// completeMIPSTarget appends the target of a PC-relative branch or a jump whose operands QEMU
+// 7.2's plugin disassembler left without it ("beqz v0," or "bal").
+func completeMIPSTarget(mn, ops string, w uint32, addr uint64) string {
+	trimmed := strings.TrimRight(ops, " ")
+	if trimmed != "" && !strings.HasSuffix(trimmed, ",") {
+		return ops
+	}
+	target, ok := mipsTarget(w, addr)
+	if !ok || !(strings.HasPrefix(mn, "b") || strings.HasPrefix(mn, "j")) {
+		return ops
+	}
+	return trimmed + "0x" + strconv.FormatUint(target, 16)
+}
+
+// mipsTarget decodes MIPS32 branch and jump targets: I-type branches (beq…bgtzl, REGIMM
+// bltz…bgezall, bc1/bc2) are pc+4+offset×4; j and jal replace the low 28 bits of pc+4.
+func mipsTarget(w uint32, addr uint64) (uint64, bool) {
+	op := w >> 26
+	rs, rt := (w>>21)&31, (w>>16)&31
+	branch := false
+	switch {
+	case op == 0x02 || op == 0x03:
+		return (addr+4)&^0x0fffffff | uint64(w&0x03ffffff)<<2, true
+	case op >= 0x04 && op <= 0x07, op >= 0x14 && op <= 0x17:
+		branch = true
+	case op == 0x01:
+		branch = rt <= 0x03 || (rt >= 0x10 && rt <= 0x13)
+	case op == 0x11 || op == 0x12:
+		branch = rs == 0x08
+	}
+	if !branch {
+		return 0, false
+	}
+	off := int64(int16(w&0xffff)) << 2
+	return uint64(int64(addr) + 4 + off), true
+}
+
+// bbUint parses an unsigned number in the given base without allocating.
+func bbUint(b []byte, base uint64) (uint64, bool) {
+	if len(b) == 0 || len(b) > 20 {
+		return 0, false
+	}
+	var v uint64
+	for _, c := range b {
+		var d uint64
+		switch {
+		case '0' <= c && c <= '9':
+			d = uint64(c - '0')
+		case base == 16 && 'a' <= c && c <= 'f':
+			d = uint64(c-'a') + 10
+		case base == 16 && 'A' <= c && c <= 'F':
+			d = uint64(c-'A') + 10
+		default:
+			return 0, false
+		}
+		if d >= base || v > (1<<64-1-d)/base {
+			return 0, false
+		}
+		v = v*base + d
+	}
+	return v, true
+}
+
+func bbHex(b []byte) (uint64, bool) {
+	if len(b) < 3 || b[0] != '0' || b[1] != 'x' {
+		return 0, false
+	}
+	return bbUint(b[2:], 16)
+}
+
+func clipBytes(b []byte) string {
+	if len(b) > 40 {
+		return string(b[:40]) + "…"
+	}
+	return string(b)
+}
+
+// SniffBBProfile answers format detection: nil when path starts with the basic-block profile
+// header, an error wrapping ErrNotBBProfile when it does not, another error when unreadable.
+func SniffBBProfile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	br := NewBBReader(io.LimitReader(f, maxLine), path)
+	if _, err := br.Next(); errors.Is(err, ErrNotBBProfile) {
+		return err
+	}
+	return nil
+}
+
+// Feed streams every record into sink, so a profile of any size imports in constant memory.
+func (br *BBReader) Feed(sink Sink) error {
+	for {
+		rec, err := br.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := feedBB(sink, rec); err != nil {
+			return fmt.Errorf("%s:%d: %w", br.file, br.line, err)
+		}
+	}
+}
+
+func feedBB(sink Sink, rec BBRecord) error {
+	switch {
+	case rec.Process != nil:
+		return sink.Process(rec.Process.Process)
+	case rec.Thread != nil:
+		return sink.Thread(*rec.Thread)
+	case rec.Block != nil:
+		return sink.Block(rec.PID, rec.Block)
+	case rec.Exec != nil:
+		e := rec.Exec
+		return sink.Count(e.PID, e.TID, e.PC, e.ISA, e.Executions)
+	}
+	return nil
+}
+
+// ReadBBProfile streams a basic-block profile (one process section or several) into sink,
+// deciding ARM/Thumb blocks by steps 2 and 3 of the format's rule. Use a BBReader with
+// ModeAt to add the program's ELF symbols.
+func ReadBBProfile(r io.Reader, name string, sink Sink) error {
+	return NewBBReader(r, name).Feed(sink)
+}
+
+// BBWriter writes a basic-block profile section by section; WriteBBProfile uses it, and it
+// is there for converters that stream.
+type BBWriter struct {
+	w      *bufio.Writer
+	big    bool
+	open   bool
+	header bool
+}
+
+// NewBBWriter writes to w; call Flush at the end.
+func NewBBWriter(w io.Writer) *BBWriter { return &BBWriter{w: bufio.NewWriter(w)} }
+
+// Process opens a process section (writing the header first in a new file).
+func (bw *BBWriter) Process(p BBProcess) error {
+	if bw.open {
+		return errors.New("basic-block profile: Process before End of the previous one")
+	}
+	if p.PID <= 0 || p.ParentPID < 0 {
+		return fmt.Errorf("basic-block profile: bad pid %d or parent pid %d", p.PID, p.ParentPID)
+	}
+	bw.writeHeader()
+	arch, pth := p.Arch, p.Path
+	if arch == "" {
+		arch = "unknown"
+	}
+	if pth == "" {
+		pth = p.Name
+	}
+	bw.big = arch == "mips" || arch == "armeb"
+	bw.open = true
+	_, err := fmt.Fprintf(bw.w, "process %d %d %s 0x%x %s\n", p.PID, p.ParentPID, token(arch), p.StartCode, text(pth))
+	return err
+}
+
+// writeHeader starts a file once: an empty profile is still a profile.
+func (bw *BBWriter) writeHeader() {
+	if !bw.header {
+		fmt.Fprintf(bw.w, "%s %d\n", BBProfileMagic, BBProfileVersion)
+		bw.header = true
+	}
+}
+
+// Thread declares a thread of the open process.
+func (bw *BBWriter) Thread(tid int, name string) error {
+	if !bw.open || tid <= 0 {
+		return fmt.Errorf("basic-block profile: thread %d outside a process or not positive", tid)
+	}
+	fmt.Fprintf(bw.w, "thread %d", tid)
+	if name != "" {
+		fmt.Fprintf(bw.w, " %s", text(name))
+	}
+	return bw.w.WriteByte('\n')
+}
+
+// ThreadCount is one thread's executions of a block.
+type ThreadCount struct {
+	TID        int
+	Executions int64
+}
+
+// Block writes a block with its instructions and per-thread executions.
+func (bw *BBWriter) Block(id uint64, b *Block, execs []ThreadCount) error {
+	if !bw.open {
+		return errors.New("basic-block profile: Block outside a process")
+	}
+	if len(b.Insns) == 0 || len(b.Insns) > MaxBlockInsns {
+		return fmt.Errorf("basic-block profile: block at 0x%x has %d instructions (want 1…%d)", b.PC, len(b.Insns), MaxBlockInsns)
+	}
+	fmt.Fprintf(bw.w, "block %d 0x%x %s %d %s\n", id, b.PC, token(string(b.ISA)), len(b.Insns), text(b.Symbol))
+	for _, in := range b.Insns {
+		raw, err := unitBytes(in.Encoding, b.ISA, bw.big)
+		if err != nil {
+			return fmt.Errorf("basic-block profile: instruction at 0x%x: %w", in.Addr, err)
+		}
+		enc := "-"
+		if len(raw) > 0 {
+			enc = hex.EncodeToString(raw)
+		}
+		mn := token(in.Mnemonic)
+		if mn == "" {
+			mn = UndecodedMnemonic
+		}
+		fmt.Fprintf(bw.w, "insn 0x%x %s %s", in.Addr, enc, mn)
+		if in.Operands != "" {
+			fmt.Fprintf(bw.w, " %s", text(in.Operands))
+		}
+		bw.w.WriteByte('\n')
+	}
+	for _, e := range execs {
+		if e.TID <= 0 || e.Executions <= 0 {
+			continue
+		}
+		fmt.Fprintf(bw.w, "exec %d %d\n", e.TID, e.Executions)
+	}
+	return nil
+}
+
+// End closes the open process section.
+func (bw *BBWriter) End() error {
+	if !bw.open {
+		return errors.New("basic-block profile: End without Process")
+	}
+	bw.open = false
+	_, err := bw.w.WriteString("end\n")
+	return err
+}
+
+// Flush writes what is buffered.
+func (bw *BBWriter) Flush() error { return bw.w.Flush() }
+
+// text makes free text fit one line: control characters become spaces.
+func text(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// token makes a field fit between spaces.
+func token(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r <= 0x20 || r == 0x7f {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+// WriteBBProfile writes what a Collector holds as a basic-block profile, one section per
+// process in the order they were collected: how tests and demo data make files. archs gives
+// each pid's QEMU target (byte order of encodings); a missing pid is guessed little-endian
+// from its blocks. Blocks are written by (pc, instruction set) with ids counted from 0, and
+// threads that only appear in counts are declared too.
+func WriteBBProfile(w io.Writer, c *Collector, archs map[int]string) error {
+	bw := NewBBWriter(w)
+	bw.writeHeader()
+	pids := []int{}
+	procs := map[int]model.Process{}
+	for _, p := range c.Processes {
+		if _, dup := procs[p.PID]; !dup {
+			pids = append(pids, p.PID)
+		}
+		procs[p.PID] = p
+	}
+	blocksOf := map[int][]BlockKey{}
+	for k := range c.Blocks {
+		if _, ok := procs[k.PID]; !ok {
+			return fmt.Errorf("basic-block profile: block at 0x%x of pid %d, which is not a process", k.PC, k.PID)
+		}
+		blocksOf[k.PID] = append(blocksOf[k.PID], k)
+	}
+	execsOf := map[BlockKey][]ThreadCount{}
+	for tb, n := range c.Counts {
+		if c.Blocks[tb.BlockKey] == nil {
+			return fmt.Errorf("basic-block profile: pid %d counts executions of 0x%x, which has no block", tb.PID, tb.PC)
+		}
+		execsOf[tb.BlockKey] = append(execsOf[tb.BlockKey], ThreadCount{tb.TID, n})
+	}
+	for _, pid := range pids {
+		keys := blocksOf[pid]
+		slices.SortFunc(keys, func(a, b BlockKey) int {
+			return cmp.Or(cmp.Compare(a.PC, b.PC), cmp.Compare(a.ISA, b.ISA))
+		})
+		arch := archs[pid]
+		if arch == "" {
+			arch = "arm"
+			if len(keys) > 0 && keys[0].ISA == model.MIPS {
+				arch = "mipsel"
+			} else if len(keys) > 0 && keys[0].ISA == model.X86 {
+				arch = "x86_64"
+			}
+		}
+		if err := bw.Process(BBProcess{Process: procs[pid], Arch: arch}); err != nil {
+			return err
+		}
+		declared := map[int]bool{}
+		for _, t := range c.Threads {
+			if t.PID == pid && !declared[t.TID] {
+				declared[t.TID] = true
+				if err := bw.Thread(t.TID, t.Name); err != nil {
+					return err
+				}
+			}
+		}
+		for _, k := range keys {
+			for _, e := range execsOf[k] {
+				if !declared[e.TID] {
+					declared[e.TID] = true
+					if err := bw.Thread(e.TID, ""); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		for i, k := range keys {
+			execs := execsOf[k]
+			slices.SortFunc(execs, func(a, b ThreadCount) int { return cmp.Compare(a.TID, b.TID) })
+			if err := bw.Block(uint64(i), c.Blocks[k], execs); err != nil {
+				return err
+			}
+		}
+		if err := bw.End(); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}

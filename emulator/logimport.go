@@ -1,0 +1,442 @@
+package emulator
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"androprof/model"
+)
+
+// ImportLogs streams QEMU logs into sink: `-d in_asm,exec,nochain` logs in every layout of
+// formats.md §1.2, `-d in_asm` logs alone, or translation and execution logs of the same
+// program in separate files. paths are files or directories; a directory stands for every
+// regular file in it, in name order, and each must be a QEMU log: nothing is skipped silently.
+// isas is what the guest may run (see NewLogReader).
+//
+// Processes. A log cannot tell processes apart (formats.md §1.2), so file names do: when the
+// files of one call differ only by the last run of digits before the extension, as
+// `-D log_%d.txt` names do, each number is a pid. Otherwise every file belongs to one process,
+// pid 1 (so is a single file). `-d tid` names files by thread id instead; a numbered file whose first Trace line
+// comes from a vCPU other than 0 is such a thread file (a process starts on vCPU 0), and joins
+// the process file numbered closest below it, as Linux hands out thread ids after their
+// process's id. Process names come from the file names.
+//
+// Threads are vCPU indices (each user-mode guest thread is its own vCPU); logs that print no
+// index give thread 0.
+//
+// Blocks are sent as they are read, once per (pid, pc, instruction set); a re-translation of
+// the same code is not sent again. Execution counts are kept per (thread, pc, instruction
+// set) in a map and sent at the end of each file. Memory therefore grows with the number of
+// distinct blocks, never with the size of the logs. A Trace line that prints no mode (QEMU
+// before 6.1), or a mode no translation at its pc has, counts for the block first translated
+// at that pc. A "Stopped execution" line takes back the Trace line of the block QEMU did not
+// run after all. Executions whose block no file translates are an error naming the file and
+// line of the first of them; so is a log written without nochain, whose chained blocks have
+// no Trace lines.
+func ImportLogs(ctx context.Context, paths []string, isas []model.ISA, sink Sink, progress func(done, total int64)) error {
+	files, err := logFiles(paths)
+	if err != nil {
+		return err
+	}
+	for _, p := range assignProcesses(files, isas) {
+		if err := sink.Process(p); err != nil {
+			return err
+		}
+	}
+	var total int64
+	for _, f := range files {
+		total += f.size
+	}
+	im := &importer{
+		sink: sink, isas: isas, known: map[BlockKey]struct{}{}, atPC: map[pidPC]model.ISA{},
+		threads: map[pidTID]bool{}, counts: map[execKey]*execCount{}, fast: map[uint64]*execCount{},
+	}
+	var done int64
+	for i := range files {
+		report := func(n int64) {
+			if progress != nil {
+				progress(done+n, total)
+			}
+		}
+		if err := im.file(ctx, i, &files[i], report); err != nil {
+			return err
+		}
+		done += files[i].size
+	}
+	if err := im.finish(files); err != nil {
+		return err
+	}
+	if progress != nil {
+		progress(total, total)
+	}
+	return nil
+}
+
+// logFile is one input file and the process it belongs to.
+type logFile struct {
+	path    string
+	size    int64
+	regular bool // may be read twice (pipes may not)
+	pid     int
+}
+
+// logFiles expands directories, whose entries must all be regular files.
+func logFiles(paths []string) ([]logFile, error) {
+	var out []logFile
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() { // named by the user: read whatever it is (a pipe from <(qemu …) too)
+			out = append(out, logFile{path: p, size: st.Size(), regular: st.Mode().IsRegular()})
+			continue
+		}
+		entries, err := os.ReadDir(p) // sorted by name
+		if err != nil {
+			return nil, err
+		}
+		n := len(out)
+		for _, e := range entries {
+			path := filepath.Join(p, e.Name())
+			if e.IsDir() {
+				return nil, fmt.Errorf("%s: a directory inside %s; give its logs by name", path, p)
+			}
+			st, err := os.Stat(path)
+			if err != nil {
+				return nil, err
+			}
+			if !st.Mode().IsRegular() {
+				return nil, fmt.Errorf("%s: not a regular file", path)
+			}
+			out = append(out, logFile{path: path, size: st.Size(), regular: true})
+		}
+		if len(out) == n {
+			return nil, fmt.Errorf("%s: no log files in the directory", p)
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no log files given")
+	}
+	return out, nil
+}
+
+// fileNumber splits a file name around the last run of digits before its extension:
+// "sieve_5140.log" is ("sieve_", 5140, ".log").
+type fileNumber struct {
+	dir, prefix, suffix string
+	num                 int
+	ok                  bool
+}
+
+func splitFileNumber(path string) fileNumber {
+	base := filepath.Base(path)
+	stem := strings.TrimSuffix(base, filepath.Ext(base))
+	end := len(stem)
+	for end > 0 && !isDigit(stem[end-1]) {
+		end--
+	}
+	start := end
+	for start > 0 && isDigit(stem[start-1]) {
+		start--
+	}
+	n, err := strconv.Atoi(stem[start:end])
+	if end == 0 || err != nil || end-start > 9 {
+		return fileNumber{}
+	}
+	return fileNumber{dir: filepath.Dir(path), prefix: stem[:start], suffix: base[end:], num: n, ok: true}
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// assignProcesses gives each file its pid by the rule in ImportLogs' comment.
+func assignProcesses(files []logFile, isas []model.ISA) []model.Process {
+	nums := make([]fileNumber, len(files))
+	numbered := len(files) > 1
+	seen := map[int]bool{}
+	for i, f := range files {
+		nums[i] = splitFileNumber(f.path)
+		n := nums[i]
+		if !n.ok || !f.regular || seen[n.num] || n.dir != nums[0].dir || n.prefix != nums[0].prefix || n.suffix != nums[0].suffix {
+			numbered = false
+		}
+		seen[n.num] = true
+	}
+	if !numbered {
+		for i := range files {
+			files[i].pid = 1
+		}
+		base := filepath.Base(files[0].path)
+		return []model.Process{{PID: 1, Name: strings.TrimSuffix(base, filepath.Ext(base))}}
+	}
+	name := strings.Trim(nums[0].prefix+strings.TrimSuffix(nums[0].suffix, filepath.Ext(nums[0].suffix)), "_-. ")
+	var owners []int // numbers of process files, ascending
+	for i, f := range files {
+		if firstCPU(f.path, isas) <= 0 {
+			owners = append(owners, nums[i].num)
+		}
+	}
+	slices.Sort(owners)
+	if len(owners) == 0 { // only thread files: call them one process
+		owners = []int{slices.MinFunc(nums, func(a, b fileNumber) int { return cmp.Compare(a.num, b.num) }).num}
+	}
+	var procs []model.Process
+	for i := range files {
+		n := nums[i].num
+		pid := owners[0]
+		for _, o := range owners {
+			if o <= n {
+				pid = o
+			}
+		}
+		files[i].pid = pid
+		if !slices.ContainsFunc(procs, func(p model.Process) bool { return p.PID == pid }) {
+			pname := name
+			if pname == "" {
+				pname = "process " + strconv.Itoa(pid)
+			}
+			procs = append(procs, model.Process{PID: pid, Name: pname})
+		}
+	}
+	return procs
+}
+
+// firstCPU is the vCPU index of a file's first Trace line, -1 when it has none in its first
+// few MiB or cannot be read (the import proper reports why).
+func firstCPU(path string, isas []model.ISA) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return -1
+	}
+	defer f.Close()
+	lr := NewLogReader(io.LimitReader(f, 4<<20), path, isas)
+	for {
+		k, err := lr.scan()
+		if err != nil {
+			return -1
+		}
+		if k == kindExec {
+			return lr.ex.CPU
+		}
+	}
+}
+
+type pidPC struct {
+	pid int
+	pc  uint64
+}
+
+type pidTID struct{ pid, tid int }
+
+// execKey is the hot map's key: one file, so one pid.
+type execKey struct {
+	pc  uint64
+	cpu int32
+	isa isaCode
+}
+
+type execCount struct {
+	n    int64
+	line int64 // first Trace line, for errors
+}
+
+// unmatched is a count whose block no file read so far translates.
+type unmatched struct {
+	pid, tid int
+	pc       uint64
+	isa      model.ISA
+	n        int64
+	file     int
+	line     int64
+}
+
+type importer struct {
+	sink    Sink
+	isas    []model.ISA
+	known   map[BlockKey]struct{}
+	atPC    map[pidPC]model.ISA // the mode of the first block translated at a pc
+	threads map[pidTID]bool
+	counts  map[execKey]*execCount // one file's counts; keys packKey cannot fold
+	fast    map[uint64]*execCount  // one file's counts by packKey
+	pending []unmatched
+}
+
+func (im *importer) file(ctx context.Context, idx int, lf *logFile, report func(int64)) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	f, err := os.Open(lf.path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	lr := NewLogReader(f, lf.path, im.isas)
+	counts, fast := im.counts, im.fast
+	clear(counts)
+	clear(fast)
+	lastKey, last := ^uint64(0), (*execCount)(nil) // no packed key is all ones
+	pid := lf.pid
+	for n := 1; ; n++ {
+		k, err := lr.scan()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if k == kindExec {
+			// A loop block runs many times in a row: one compare often saves the map lookup.
+			key, packed := packKey(lr.ex.PC, lr.ex.CPU, lr.exCode)
+			switch {
+			case packed && key == lastKey:
+				last.n++
+			case packed:
+				c := fast[key]
+				if c == nil {
+					c = &execCount{line: lr.line}
+					fast[key] = c
+				}
+				c.n++
+				lastKey, last = key, c
+			default:
+				key := execKey{lr.ex.PC, int32(lr.ex.CPU), lr.exCode}
+				c := counts[key]
+				if c == nil {
+					c = &execCount{line: lr.line}
+					counts[key] = c
+				}
+				c.n++
+			}
+		} else if k == kindStopped {
+			if key, packed := packKey(lr.ex.PC, lr.ex.CPU, lr.exCode); packed {
+				fast[key].n--
+			} else {
+				counts[execKey{lr.ex.PC, int32(lr.ex.CPU), lr.exCode}].n--
+			}
+		} else if err := im.block(pid, lr.out); err != nil {
+			return err
+		}
+		if n&0xffff == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			report(lr.Offset())
+		}
+	}
+	report(lr.Offset())
+	for k, c := range fast {
+		counts[unpackKey(k)] = c
+	}
+	return im.flush(idx, pid, counts)
+}
+
+// packKey folds an execution key into one word, so the hot map hashes a uint64: pcs below
+// 2^44 (every 32-bit guest), vCPU indices -1 to 4094.
+func packKey(pc uint64, cpu int, isa isaCode) (uint64, bool) {
+	if pc >= 1<<44 || cpu < -1 || cpu >= 1<<12-1 {
+		return 0, false
+	}
+	return pc | uint64(cpu+1)<<44 | uint64(isa)<<56, true
+}
+
+func unpackKey(k uint64) execKey {
+	return execKey{pc: k & (1<<44 - 1), cpu: int32(k>>44&(1<<12-1)) - 1, isa: isaCode(k >> 56)}
+}
+
+func (im *importer) block(pid int, b *Block) error {
+	k := BlockKey{pid, b.PC, b.ISA}
+	if _, ok := im.known[k]; ok {
+		return nil // a re-translation of the same code
+	}
+	im.known[k] = struct{}{}
+	if _, ok := im.atPC[pidPC{pid, b.PC}]; !ok {
+		im.atPC[pidPC{pid, b.PC}] = b.ISA
+	}
+	return im.sink.Block(pid, b)
+}
+
+// resolve finds the block a count belongs to: its own key, or the block translated at its pc
+// when the Trace line did not tell the mode or told another one.
+func (im *importer) resolve(pid int, pc uint64, isa model.ISA) (model.ISA, bool) {
+	if isa != "" {
+		if _, ok := im.known[BlockKey{pid, pc, isa}]; ok {
+			return isa, true
+		}
+	}
+	a, ok := im.atPC[pidPC{pid, pc}]
+	return a, ok
+}
+
+// flush sends one file's counts, in a stable order, and keeps those whose block has not been
+// read yet for finish.
+func (im *importer) flush(idx, pid int, counts map[execKey]*execCount) error {
+	keys := make([]execKey, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b execKey) int {
+		return cmp.Or(cmp.Compare(a.cpu, b.cpu), cmp.Compare(a.pc, b.pc), cmp.Compare(a.isa, b.isa))
+	})
+	for _, k := range keys {
+		c := counts[k]
+		if c.n == 0 { // its only executions were stopped
+			continue
+		}
+		isa := isaByCode[k.isa]
+		if k.isa == isaOther {
+			isa = im.isas[0]
+		}
+		u := unmatched{pid: pid, tid: max(int(k.cpu), 0), pc: k.pc, isa: isa, n: c.n, file: idx, line: c.line}
+		if err := im.send(u); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (im *importer) send(u unmatched) error {
+	isa, ok := im.resolve(u.pid, u.pc, u.isa)
+	if !ok {
+		im.pending = append(im.pending, u)
+		return nil
+	}
+	if t := (pidTID{u.pid, u.tid}); !im.threads[t] {
+		im.threads[t] = true
+		if err := im.sink.Thread(model.Thread{PID: u.pid, TID: u.tid, Name: fmt.Sprintf("vCPU %d", u.tid)}); err != nil {
+			return err
+		}
+	}
+	return im.sink.Count(u.pid, u.tid, u.pc, isa, u.n)
+}
+
+// finish sends the counts whose translation came in a later file, and fails on the rest.
+func (im *importer) finish(files []logFile) error {
+	pending := im.pending
+	im.pending = nil
+	for _, u := range pending {
+		if err := im.send(u); err != nil {
+			return err
+		}
+	}
+	if len(im.pending) == 0 {
+		return nil
+	}
+	first := slices.MinFunc(im.pending, func(a, b unmatched) int {
+		return cmp.Or(cmp.Compare(a.file, b.file), cmp.Compare(a.line, b.line))
+	})
+	var execs int64
+	for _, u := range im.pending {
+		execs += u.n
+	}
+	return &SyntaxError{File: files[first.file].path, Line: first.line, Msg: fmt.Sprintf(
+		"the block at 0x%x executed here has no translation in the logs (%d untranslated blocks, %d executions in all): give the -d in_asm output together with the exec log",
+		first.pc, len(im.pending), execs)}
+}

@@ -1,0 +1,562 @@
+/*
+ * bbcount: a QEMU 7.2 TCG plugin that counts how often each translated block runs, per
+ * process and guest thread, and writes the block catalogue with the counts in the
+ * project's basic-block profile format (docs/bbprofile-format.md), one file per process.
+ *
+ *   qemu-arm -plugin bbcount.so,outdir=DIR PROGRAM ARGS...   ->   DIR/bbprofile-<pid>.txt
+ *
+ * Debian's qemu-user 7.2 ships no qemu-plugin.h, so the few prototypes used are declared
+ * below from QEMU 7.2's include/qemu/qemu-plugin.h (plugin API version 1).
+ *
+ * Build: gcc -O2 -shared -fPIC -fvisibility=hidden -pthread -o bbcount.so bbcount.c
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <elf.h>
+#include <link.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* ---- QEMU 7.2 plugin API, declared by hand ---- */
+
+#define QEMU_PLUGIN_EXPORT __attribute__((visibility("default")))
+typedef uint64_t qemu_plugin_id_t;
+typedef struct qemu_info_t {
+	const char *target_name;
+	struct {
+		int min;
+		int cur;
+	} version;
+	bool system_emulation;
+	union {
+		struct {
+			int smp_vcpus;
+			int max_vcpus;
+		} system;
+	};
+} qemu_info_t;
+struct qemu_plugin_tb;
+struct qemu_plugin_insn;
+enum qemu_plugin_cb_flags { QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_CB_RW_REGS };
+enum qemu_plugin_op { QEMU_PLUGIN_INLINE_ADD_U64 };
+typedef void (*qemu_plugin_simple_cb_t)(qemu_plugin_id_t id);
+typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *userdata);
+typedef void (*qemu_plugin_vcpu_simple_cb_t)(qemu_plugin_id_t id, unsigned int vcpu_index);
+typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index, void *userdata);
+typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
+
+void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_tb_trans_cb_t cb);
+void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb, qemu_plugin_vcpu_udata_cb_t cb,
+					  enum qemu_plugin_cb_flags flags, void *userdata);
+void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb, enum qemu_plugin_op op, void *ptr,
+					      uint64_t imm);
+void qemu_plugin_register_vcpu_init_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_simple_cb_t cb);
+void qemu_plugin_register_vcpu_exit_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_simple_cb_t cb);
+void qemu_plugin_reset(qemu_plugin_id_t id, qemu_plugin_simple_cb_t cb);
+void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb, void *userdata);
+size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
+uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
+struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
+const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
+size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
+uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
+char *qemu_plugin_insn_disas(const struct qemu_plugin_insn *insn);
+const char *qemu_plugin_insn_symbol(const struct qemu_plugin_insn *insn);
+const char *qemu_plugin_path_to_binary(void);
+uint64_t qemu_plugin_start_code(void);
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
+
+/* ---- the block catalogue ---- */
+
+struct insn {
+	uint64_t addr;
+	uint8_t size;
+	uint8_t bytes[15]; /* in guest memory order: QEMU 7.2 appends them as read */
+	char *disas;	   /* from QEMU's disassembler; never freed, blocks live until exit */
+};
+
+struct block {
+	uint32_t id; /* index in blocks[], also the index of its counters */
+	uint64_t pc;
+	const char *symbol;
+	size_t n;
+	struct block *next_same_pc; /* other translations of the same pc (hash chain) */
+	struct insn insns[];
+};
+
+/*
+ * Limits keep the counters in fixed two-level tables, so the exec callback of one thread
+ * never sees memory that another thread is reallocating. QEMU reuses vCPU indices when
+ * threads end, so MAX_VCPUS bounds live threads, not all threads.
+ */
+#define CHUNK_BITS 12
+#define CHUNK (1u << CHUNK_BITS)
+#define MAX_CHUNKS 4096 /* 16 M distinct blocks */
+#define MAX_VCPUS 1024
+#define HASH_SIZE (1u << 16)
+
+static struct block **blocks; /* by id */
+static uint32_t n_blocks, cap_blocks;
+static struct block *by_pc[HASH_SIZE];
+
+/* Counters of one guest thread; kept after the thread ends. */
+struct thread {
+	pid_t tid;
+	struct thread *next_done;
+	uint64_t *chunks[MAX_CHUNKS];
+};
+
+/*
+ * Counting has two modes, because QEMU 7.2's inline add (about 1.1x plain emulation) can only
+ * bump one shared address per block, while an exec callback (about 1.7x) knows the vCPU:
+ *   single: one live guest thread; every block adds inline into first's counters.
+ *   multi:  from the second thread on; blocks call on_exec, which counts per thread.
+ * The switch flushes QEMU's code cache (qemu_plugin_reset) so every block is re-instrumented.
+ * Blocks a new thread runs before the flush completes are counted for the first thread:
+ * totals stay exact, attribution is off by those few blocks.
+ */
+static struct thread *first;		/* the process's first thread */
+static struct thread *vcpus[MAX_VCPUS]; /* multi mode: live threads by vCPU index */
+static struct thread *done;		/* threads that ended */
+static bool multi, switching;
+static int live; /* live vCPUs */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const char *outdir;
+static const char *arch; /* QEMU's target name: arm, armeb, mipsel, mips, i386, x86_64 */
+static const char *isa;	 /* "ARM/Thumb" lets the reader decide: 7.2 plugins cannot read CPSR */
+static pid_t pid, ppid;
+static bool written; /* this process's file is out */
+
+static void die(const char *msg)
+{
+	fprintf(stderr, "bbcount plugin: %s\n", msg);
+	abort();
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+static pid_t gettid_(void) { return (pid_t)syscall(SYS_gettid); }
+
+static uint64_t *chunk(struct thread *t, uint32_t id)
+{
+	uint64_t **slot = &t->chunks[id >> CHUNK_BITS];
+	uint64_t *c = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+	if (!c) {
+		uint64_t *fresh = xcalloc(CHUNK, sizeof(uint64_t));
+		if (__atomic_compare_exchange_n(slot, &c, fresh, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			c = fresh;
+		else
+			free(fresh);
+	}
+	return c;
+}
+
+/* ---- counting in multi mode: the hot path ---- */
+
+static __attribute__((noinline)) struct thread *thread_start(unsigned int vcpu)
+{
+	if (vcpu >= MAX_VCPUS)
+		die("more than 1024 live guest threads");
+	/* In user mode every guest thread is a host thread, and gettid passes through. */
+	pid_t tid = gettid_();
+	struct thread *t = first->tid == tid ? first : xcalloc(1, sizeof *t);
+	t->tid = tid;
+	vcpus[vcpu] = t;
+	return t;
+}
+
+static void on_exec(unsigned int vcpu, void *udata)
+{
+	uint32_t id = (uint32_t)(uintptr_t)udata;
+	struct thread *t = vcpu < MAX_VCPUS ? vcpus[vcpu] : NULL;
+	if (__builtin_expect(t == NULL, 0))
+		t = thread_start(vcpu);
+	uint64_t *c = t->chunks[id >> CHUNK_BITS];
+	if (__builtin_expect(c == NULL, 0))
+		c = chunk(t, id);
+	c[id & (CHUNK - 1)]++;
+}
+
+/* ---- threads ---- */
+
+static void on_reset(qemu_plugin_id_t id);
+
+static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
+{
+	(void)vcpu;
+	pthread_mutex_lock(&lock);
+	bool go = ++live > 1 && !multi && !switching;
+	switching |= go;
+	pthread_mutex_unlock(&lock);
+	if (go)
+		qemu_plugin_reset(id, on_reset);
+}
+
+/* Runs on the ending thread: keep its counts, free its vCPU index for reuse. */
+static void on_vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu)
+{
+	(void)id;
+	pthread_mutex_lock(&lock);
+	live--;
+	if (vcpu < MAX_VCPUS && vcpus[vcpu]) {
+		if (vcpus[vcpu] != first) {
+			vcpus[vcpu]->next_done = done;
+			done = vcpus[vcpu];
+		}
+		vcpus[vcpu] = NULL;
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+/* ---- translation: record the catalogue ---- */
+
+static bool same_code(const struct block *b, const struct qemu_plugin_tb *tb, size_t n)
+{
+	if (b->n != n)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		const struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
+		size_t sz = qemu_plugin_insn_size(in);
+		if (sz != b->insns[i].size || memcmp(qemu_plugin_insn_data(in), b->insns[i].bytes, sz) != 0)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * QEMU retranslates code after a flush, and may translate one pc as blocks of different
+ * lengths (e.g. a one-instruction re-execution): identical code shares one id, different
+ * code gets its own, so executions × length stays exact.
+ */
+static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	(void)id;
+	uint64_t pc = qemu_plugin_tb_vaddr(tb);
+	size_t n = qemu_plugin_tb_n_insns(tb);
+	unsigned h = (unsigned)((pc >> 1) ^ (pc >> 17)) & (HASH_SIZE - 1);
+
+	pthread_mutex_lock(&lock);
+	struct block *b = by_pc[h];
+	while (b && !(b->pc == pc && same_code(b, tb, n)))
+		b = b->next_same_pc;
+	if (!b) {
+		if (n_blocks >= (uint32_t)MAX_CHUNKS * CHUNK)
+			die("too many distinct blocks");
+		b = xcalloc(1, sizeof *b + n * sizeof(struct insn));
+		b->id = n_blocks;
+		b->pc = pc;
+		b->n = n;
+		for (size_t i = 0; i < n; i++) {
+			const struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
+			struct insn *o = &b->insns[i];
+			size_t sz = qemu_plugin_insn_size(in);
+			o->addr = qemu_plugin_insn_vaddr(in);
+			o->size = (uint8_t)(sz < sizeof o->bytes ? sz : sizeof o->bytes);
+			memcpy(o->bytes, qemu_plugin_insn_data(in), o->size);
+			o->disas = qemu_plugin_insn_disas(in);
+			if (i == 0)
+				b->symbol = qemu_plugin_insn_symbol(in);
+		}
+		if (n_blocks == cap_blocks) {
+			cap_blocks = cap_blocks ? 2 * cap_blocks : 4096;
+			blocks = realloc(blocks, cap_blocks * sizeof *blocks);
+			if (!blocks)
+				die("out of memory");
+		}
+		blocks[n_blocks++] = b;
+		b->next_same_pc = by_pc[h];
+		by_pc[h] = b;
+	}
+	bool inline_add = !multi;
+	uint64_t *counter = inline_add ? &chunk(first, b->id)[b->id & (CHUNK - 1)] : NULL;
+	pthread_mutex_unlock(&lock);
+	if (inline_add)
+		qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, counter, 1);
+	else
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, on_exec, QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)b->id);
+}
+
+/* ---- output ---- */
+
+/* The format is line-oriented: control characters in free text become spaces. */
+static void put_text(FILE *f, const char *s)
+{
+	for (; s && *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
+}
+
+static uint64_t count_of(const struct thread *t, uint32_t id)
+{
+	const uint64_t *c = t->chunks[id >> CHUNK_BITS];
+	return c ? c[id & (CHUNK - 1)] : 0;
+}
+
+static void write_block(FILE *f, const struct block *b)
+{
+	fprintf(f, "block %" PRIu32 " 0x%" PRIx64 " %s %zu ", b->id, b->pc, isa, b->n);
+	put_text(f, b->symbol);
+	fputc('\n', f);
+	for (size_t i = 0; i < b->n; i++) {
+		const struct insn *in = &b->insns[i];
+		fprintf(f, "insn 0x%" PRIx64 " ", in->addr);
+		if (in->size == 0)
+			fputc('-', f);
+		for (size_t k = 0; k < in->size; k++)
+			fprintf(f, "%02x", in->bytes[k]);
+		/* "mnemonic operands": the text splits at its first blank, as in -d in_asm */
+		const char *d = in->disas ? in->disas : "";
+		d += strspn(d, " \t");
+		size_t m = strcspn(d, " \t");
+		if (m == 0)
+			fputs(" ?", f);
+		else
+			fprintf(f, " %.*s", (int)m, d);
+		d += m;
+		d += strspn(d, " \t");
+		if (*d) {
+			fputc(' ', f);
+			put_text(f, d);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void write_profile(qemu_plugin_id_t id, void *udata)
+{
+	(void)id;
+	(void)udata;
+	if (written)
+		return;
+	written = true;
+	char path[4096];
+	snprintf(path, sizeof path, "%s/bbprofile-%d.txt", outdir, (int)pid);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "bbcount plugin: %s: %s\n", path, strerror(errno));
+		return;
+	}
+	static char buf[1 << 16];
+	setvbuf(f, buf, _IOFBF, sizeof buf);
+
+	pthread_mutex_lock(&lock);
+	size_t nt = 0, cap = 1 + MAX_VCPUS;
+	for (struct thread *t = done; t; t = t->next_done)
+		cap++;
+	struct thread **all = xcalloc(cap, sizeof *all);
+	all[nt++] = first;
+	for (unsigned v = 0; v < MAX_VCPUS; v++)
+		if (vcpus[v] && vcpus[v] != first)
+			all[nt++] = vcpus[v];
+	for (struct thread *t = done; t; t = t->next_done)
+		all[nt++] = t;
+
+	fprintf(f, "androprof-bbprofile 1\n");
+	fprintf(f, "process %d %d %s 0x%" PRIx64 " ", (int)pid, (int)ppid, arch, qemu_plugin_start_code());
+	put_text(f, qemu_plugin_path_to_binary());
+	fputc('\n', f);
+	for (size_t k = 0; k < nt; k++)
+		fprintf(f, "thread %d\n", (int)all[k]->tid);
+	/* Only blocks this process ran: a forked child inherits the parent's whole catalogue. */
+	for (uint32_t i = 0; i < n_blocks; i++) {
+		bool described = false;
+		for (size_t k = 0; k < nt; k++) {
+			uint64_t c = count_of(all[k], i);
+			if (!c)
+				continue;
+			if (!described)
+				write_block(f, blocks[i]);
+			described = true;
+			fprintf(f, "exec %d %" PRIu64 "\n", (int)all[k]->tid, c);
+		}
+	}
+	fprintf(f, "end\n");
+	pthread_mutex_unlock(&lock);
+	free(all);
+	if (fclose(f) != 0)
+		fprintf(stderr, "bbcount plugin: %s: %s\n", path, strerror(errno));
+}
+
+/* ---- registration, reset, fork ---- */
+
+static void register_all(qemu_plugin_id_t id)
+{
+	qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
+	qemu_plugin_register_vcpu_init_cb(id, on_vcpu_init);
+	qemu_plugin_register_vcpu_exit_cb(id, on_vcpu_exit);
+	qemu_plugin_register_atexit_cb(id, write_profile, NULL);
+}
+
+/* The code cache is empty now: blocks translated from here on count per thread. */
+static void on_reset(qemu_plugin_id_t id)
+{
+	pthread_mutex_lock(&lock);
+	multi = true;
+	switching = false;
+	pthread_mutex_unlock(&lock);
+	register_all(id);
+}
+
+static void before_fork(void) { pthread_mutex_lock(&lock); }
+static void after_fork_parent(void) { pthread_mutex_unlock(&lock); }
+
+static void free_thread(struct thread *t)
+{
+	for (unsigned c = 0; c < MAX_CHUNKS; c++)
+		free(t->chunks[c]);
+	free(t);
+}
+
+/*
+ * The child keeps the catalogue (its code cache still holds the parent's blocks, whose inline
+ * adds point into first's counters) but not the parent's counts: it is a new process with
+ * one thread, and writes its own file at exit.
+ */
+static void after_fork_child(void)
+{
+	ppid = pid;
+	pid = getpid();
+	for (unsigned v = 0; v < MAX_VCPUS; v++) {
+		if (vcpus[v] && vcpus[v] != first)
+			free_thread(vcpus[v]);
+		vcpus[v] = NULL; /* the next execution records the child's thread id */
+	}
+	while (done) {
+		struct thread *t = done;
+		done = t->next_done;
+		free_thread(t);
+	}
+	for (unsigned c = 0; c < MAX_CHUNKS; c++)
+		if (first->chunks[c])
+			memset(first->chunks[c], 0, CHUNK * sizeof(uint64_t));
+	first->tid = pid;
+	live = 1;
+	written = false;
+	pthread_mutex_unlock(&lock);
+}
+
+/* ---- a guest killed by a signal ---- */
+
+/*
+ * QEMU 7.2 ends a guest that dies of a signal by resetting the host signal to its default
+ * and calling kill(getpid(), sig), without running the plugins' exit callbacks. The counts
+ * up to the crash are worth keeping, so the plugin redirects QEMU's own imported kill()
+ * (its GOT slot) to write the profile first. Anything unexpected leaves QEMU untouched:
+ * the only loss is the crashed process's file.
+ */
+static int (*real_kill)(pid_t, int);
+
+static int kill_hook(pid_t p, int sig)
+{
+	if (p == getpid() && sig != 0)
+		write_profile(0, NULL);
+	return real_kill(p, sig);
+}
+
+static int find_kill_slot(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	void ***slot = data;
+	ElfW(Dyn) *dyn = NULL;
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+			dyn = (ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+	if (!dyn)
+		return 1;
+	ElfW(Rela) *jmprel = NULL;
+	size_t relsz = 0;
+	ElfW(Sym) *symtab = NULL;
+	const char *strtab = NULL;
+	for (; dyn->d_tag != DT_NULL; dyn++) {
+		switch (dyn->d_tag) { /* already relocated to run-time addresses by ld.so */
+		case DT_JMPREL: jmprel = (ElfW(Rela) *)dyn->d_un.d_ptr; break;
+		case DT_PLTRELSZ: relsz = dyn->d_un.d_val; break;
+		case DT_SYMTAB: symtab = (ElfW(Sym) *)dyn->d_un.d_ptr; break;
+		case DT_STRTAB: strtab = (const char *)dyn->d_un.d_ptr; break;
+		}
+	}
+	for (size_t i = 0; jmprel && symtab && strtab && i < relsz / sizeof *jmprel; i++)
+		if (strcmp(strtab + symtab[ELF64_R_SYM(jmprel[i].r_info)].st_name, "kill") == 0)
+			*slot = (void **)(info->dlpi_addr + jmprel[i].r_offset);
+	return 1; /* the first object is the QEMU executable itself */
+}
+
+static void hook_kill(void)
+{
+#if defined(__x86_64__) || defined(__aarch64__)
+	void **slot = NULL;
+	dl_iterate_phdr(find_kill_slot, &slot);
+	if (!slot)
+		return;
+	long pg = sysconf(_SC_PAGESIZE);
+	void *page = (void *)((uintptr_t)slot & ~(uintptr_t)(pg - 1));
+	if (mprotect(page, (size_t)pg, PROT_READ | PROT_WRITE) != 0)
+		return;
+	real_kill = (int (*)(pid_t, int))*slot;
+	*slot = (void *)kill_hook;
+	mprotect(page, (size_t)pg, PROT_READ); /* the GOT is read-only after relocation (RELRO) */
+#endif
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++) {
+		if (strncmp(argv[i], "outdir=", 7) == 0) {
+			outdir = argv[i] + 7;
+		} else {
+			fprintf(stderr, "bbcount plugin: unknown argument %s (want outdir=DIR)\n", argv[i]);
+			return -1;
+		}
+	}
+	if (!outdir || !*outdir) {
+		fprintf(stderr, "bbcount plugin: missing outdir=DIR\n");
+		return -1;
+	}
+	if (info->system_emulation) {
+		fprintf(stderr, "bbcount plugin: user-mode emulation only (qemu-arm, qemu-mipsel, ...)\n");
+		return -1;
+	}
+	static const struct {
+		const char *target, *isa;
+	} isas[] = {{"arm", "ARM/Thumb"}, {"armeb", "ARM/Thumb"}, {"mips", "MIPS"},
+		    {"mipsel", "MIPS"},	      {"i386", "x86"},	     {"x86_64", "x86"}};
+	for (size_t i = 0; i < sizeof isas / sizeof isas[0]; i++)
+		if (strcmp(info->target_name, isas[i].target) == 0)
+			arch = info->target_name, isa = isas[i].isa;
+	if (!isa) {
+		fprintf(stderr, "bbcount plugin: unsupported guest %s\n", info->target_name);
+		return -1;
+	}
+	pid = getpid();
+	ppid = 0; /* the first process's parent is not part of the run */
+	first = xcalloc(1, sizeof *first);
+	first->tid = gettid_();
+	if (pthread_atfork(before_fork, after_fork_parent, after_fork_child) != 0) {
+		fprintf(stderr, "bbcount plugin: pthread_atfork failed\n");
+		return -1;
+	}
+	/* A guest core file (qemu_PROGRAM_*.core) would land in the program's directory. */
+	struct rlimit no_core = {0, 0};
+	setrlimit(RLIMIT_CORE, &no_core);
+	hook_kill();
+	register_all(id);
+	return 0;
+}

@@ -1,0 +1,404 @@
+package emulator
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"debug/elf"
+	_ "embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"androprof/model"
+)
+
+// pluginSource is the TCG plugin, carried by the binary so it can build the plugin wherever
+// gcc exists (Debian's qemu-user ships no plugins).
+//
+//go:embed plugin/bbcount.c
+var pluginSource []byte
+
+// pluginCFlags are part of the cache key, so changing them rebuilds.
+var pluginCFlags = []string{"-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-pthread"}
+
+// RunOptions says what to run under QEMU and where its output goes.
+type RunOptions struct {
+	Program string   // guest program: a 32-bit ARM or MIPS ELF
+	Args    []string // its arguments
+	// Arch overrides the QEMU target read from the ELF header: arm, armeb, mipsel or mips
+	// (a "qemu-" prefix is accepted).
+	Arch string
+	// KeepDir, when set, receives the raw per-process profiles (bbprofile-PID.txt).
+	KeepDir string
+	// CacheDir holds built plugins; default os.UserCacheDir()/androprof.
+	CacheDir string
+	// Stdin, Stdout and Stderr are the guest's; nil means /dev/null.
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+}
+
+// MissingToolError says a program the runner needs is not installed, and which Debian
+// package provides it, so the user can act on the message as it is.
+type MissingToolError struct {
+	Tool    string // e.g. qemu-arm
+	Package string // e.g. qemu-user
+	Purpose string
+}
+
+// Error says what to install.
+func (e *MissingToolError) Error() string {
+	return fmt.Sprintf("%s is not installed (needed %s): install the Debian package %s (apt-get install %s)",
+		e.Tool, e.Purpose, e.Package, e.Package)
+}
+
+// ProgramExitError reports a guest that did not exit with status 0: a crash or a failure of
+// the program itself. Run returns it after feeding the sink whatever profiles were written
+// (the plugin writes one even for a guest killed by a signal), so the caller decides whether
+// a run of a failing program is worth keeping.
+type ProgramExitError struct {
+	Program  string
+	QEMU     string
+	ExitCode int    // -1 when killed by a signal
+	Signal   string // e.g. "SIGSEGV (segmentation fault)"; "" for a normal exit
+	Imported int    // process profiles fed to the sink
+	Detail   string // QEMU's last message, e.g. "qemu: uncaught target signal 11 ..."
+}
+
+// Error names the program, how it ended, and what was imported anyway.
+func (e *ProgramExitError) Error() string {
+	var sb strings.Builder
+	if e.Signal != "" {
+		fmt.Fprintf(&sb, "%s was killed by signal %s under %s", e.Program, e.Signal, e.QEMU)
+	} else {
+		fmt.Fprintf(&sb, "%s exited with status %d under %s", e.Program, e.ExitCode, e.QEMU)
+	}
+	if e.Detail != "" {
+		fmt.Fprintf(&sb, " (%s)", e.Detail)
+	}
+	if e.Imported == 0 {
+		sb.WriteString("; no profile was written")
+	} else {
+		fmt.Fprintf(&sb, "; %d process profile(s) were read up to that point", e.Imported)
+	}
+	return sb.String()
+}
+
+// sysroots maps a QEMU user-mode target to the Debian cross sysroots that hold its dynamic
+// loader, for dynamically linked programs.
+var sysroots = map[string][]string{
+	"arm":    {"/usr/arm-linux-gnueabihf", "/usr/arm-linux-gnueabi"},
+	"armeb":  {"/usr/armeb-linux-gnueabi"},
+	"mipsel": {"/usr/mipsel-linux-gnu"},
+	"mips":   {"/usr/mips-linux-gnu"},
+}
+
+// GuestArch reads a program's ELF header and names the qemu-user target that runs it:
+// 32-bit ARM little-endian → arm, big → armeb; MIPS little → mipsel, big → mips.
+func GuestArch(program string) (string, error) {
+	f, err := elf.Open(program)
+	if err != nil {
+		var fe *elf.FormatError
+		if errors.As(err, &fe) {
+			return "", fmt.Errorf("%s is not an ELF program (%v): androprof runs 32-bit ARM and MIPS Linux programs", program, err)
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return "", err // already names the file
+		}
+		return "", fmt.Errorf("%s: %w", program, err)
+	}
+	defer f.Close()
+	little := f.Data == elf.ELFDATA2LSB
+	if f.Class == elf.ELFCLASS32 {
+		switch {
+		case f.Machine == elf.EM_ARM && little:
+			return "arm", nil
+		case f.Machine == elf.EM_ARM:
+			return "armeb", nil
+		case f.Machine == elf.EM_MIPS && little:
+			return "mipsel", nil
+		case f.Machine == elf.EM_MIPS:
+			return "mips", nil
+		}
+	}
+	return "", fmt.Errorf("%s is a %s %s program: androprof runs 32-bit ARM and MIPS programs under qemu-user (use --arch to force one)",
+		program, f.Class, f.Machine)
+}
+
+// BuildPlugin compiles the embedded plugin with gcc into cacheDir, once per version of its
+// source, and returns the shared object's path.
+func BuildPlugin(cacheDir string) (string, error) {
+	h := sha256.New()
+	h.Write(pluginSource)
+	h.Write([]byte(strings.Join(pluginCFlags, " ")))
+	so := filepath.Join(cacheDir, "plugin-"+hex.EncodeToString(h.Sum(nil))[:16]+".so")
+	if _, err := os.Stat(so); err == nil {
+		return so, nil
+	}
+	gcc, err := exec.LookPath("gcc")
+	if err != nil {
+		return "", &MissingToolError{Tool: "gcc", Package: "gcc", Purpose: "to build the QEMU plugin"}
+	}
+	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+		return "", fmt.Errorf("plugin cache: %w", err)
+	}
+	tmp, err := os.MkdirTemp(cacheDir, "build-")
+	if err != nil {
+		return "", fmt.Errorf("plugin cache: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	src := filepath.Join(tmp, "bbcount.c")
+	if err := os.WriteFile(src, pluginSource, 0o644); err != nil {
+		return "", fmt.Errorf("plugin cache: %w", err)
+	}
+	out := filepath.Join(tmp, "bbcount.so")
+	args := append(append([]string{}, pluginCFlags...), "-o", out, src)
+	if msg, err := exec.Command(gcc, args...).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building the QEMU plugin with gcc: %v\n%s", err, msg)
+	}
+	// Rename is atomic, so concurrent runs never load a half-written plugin.
+	if err := os.Rename(out, so); err != nil {
+		return "", fmt.Errorf("plugin cache: %w", err)
+	}
+	return so, nil
+}
+
+// Run runs one program under qemu-user with the basic-block plugin and streams every process
+// it created (forked children included) into sink, parents first. progress, when not nil,
+// hears what is happening in words. Cancelling ctx kills QEMU and its forked children and
+// returns the context's error without importing. A guest that exits non-zero or dies of a
+// signal gives a *ProgramExitError after its profiles were fed to sink.
+func Run(ctx context.Context, opts RunOptions, sink Sink, progress func(string)) error {
+	say := func(format string, args ...any) {
+		if progress != nil {
+			progress(fmt.Sprintf(format, args...))
+		}
+	}
+	name := filepath.Base(opts.Program)
+	arch := strings.TrimPrefix(opts.Arch, "qemu-")
+	if arch == "" {
+		var err error
+		if arch, err = GuestArch(opts.Program); err != nil {
+			return err
+		}
+	} else if _, ok := sysroots[arch]; !ok {
+		return fmt.Errorf("unknown guest architecture %q: want arm, armeb, mipsel or mips", opts.Arch)
+	} else if _, err := os.Stat(opts.Program); err != nil {
+		return err
+	}
+	qemuName := "qemu-" + arch
+	qemu, err := exec.LookPath(qemuName)
+	if err != nil {
+		return &MissingToolError{Tool: qemuName, Package: "qemu-user", Purpose: "to run " + name}
+	}
+
+	cacheDir := opts.CacheDir
+	if cacheDir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return fmt.Errorf("no cache directory for the QEMU plugin: %w", err)
+		}
+		cacheDir = filepath.Join(base, "androprof")
+	}
+	say("preparing the QEMU plugin")
+	plugin, err := BuildPlugin(cacheDir)
+	if err != nil {
+		return err
+	}
+
+	if opts.KeepDir != "" {
+		if err := os.MkdirAll(opts.KeepDir, 0o755); err != nil {
+			return fmt.Errorf("keeping the raw profiles: %w", err)
+		}
+	}
+	outDir, err := os.MkdirTemp(opts.KeepDir, "androprof-run-")
+	if err != nil {
+		return fmt.Errorf("directory for the profiles: %w", err)
+	}
+	defer os.RemoveAll(outDir)
+
+	args := []string{"-plugin", plugin + ",outdir=" + strings.ReplaceAll(outDir, ",", ",,")}
+	if root := sysrootFor(opts.Program, arch); root != "" {
+		args = append(args, "-L", root)
+	}
+	args = append(append(args, opts.Program), opts.Args...)
+	cmd := exec.CommandContext(ctx, qemu, args...)
+	cmd.Stdin, cmd.Stdout = opts.Stdin, opts.Stdout
+	tail := &tailBuffer{max: 4096}
+	cmd.Stderr = tail
+	if opts.Stderr != nil {
+		cmd.Stderr = io.MultiWriter(opts.Stderr, tail)
+	}
+	killGroup(cmd)
+	cmd.WaitDelay = 5 * time.Second
+
+	say("running %s under %s", name, qemuName)
+	runErr := cmd.Run()
+	if ctx.Err() != nil {
+		return fmt.Errorf("run of %s: %w", name, ctx.Err())
+	}
+	var exitErr *exec.ExitError
+	// ErrWaitDelay: QEMU exited but a forked child still holds its output open; go on.
+	if runErr != nil && !errors.As(runErr, &exitErr) && !errors.Is(runErr, exec.ErrWaitDelay) {
+		return fmt.Errorf("starting %s: %w", qemuName, runErr)
+	}
+
+	files, err := profileFiles(outDir)
+	if err != nil {
+		return err
+	}
+	if opts.KeepDir != "" { // kept before reading, so a file the reader refuses can be looked at
+		for i, f := range files {
+			files[i] = filepath.Join(opts.KeepDir, filepath.Base(f))
+			if err := os.Rename(f, files[i]); err != nil {
+				return fmt.Errorf("keeping %s: %w", filepath.Base(f), err)
+			}
+		}
+	}
+	modes, _ := LoadELFModes(opts.Program) // nil modes fall back to the encodings
+	imported := 0
+	for _, f := range files {
+		say("reading %s", filepath.Base(f))
+		if err := importProfile(ctx, f, modes, sink); err != nil {
+			return err
+		}
+		imported++
+	}
+	if exitErr != nil && imported == 0 && strings.Contains(tail.qemuMessage(), "Could not load plugin") {
+		return fmt.Errorf("%s could not load the profiling plugin %s: %s", qemuName, plugin, tail.qemuMessage())
+	}
+	if exitErr != nil {
+		pe := &ProgramExitError{Program: name, QEMU: qemuName, ExitCode: exitErr.ExitCode(),
+			Signal: signalOf(exitErr.ProcessState), Imported: imported, Detail: tail.qemuMessage()}
+		return pe
+	}
+	if imported == 0 {
+		return fmt.Errorf("%s ran %s but the plugin wrote no profile: %s", qemuName, name, tail.lastLine())
+	}
+	return nil
+}
+
+// sysrootFor gives qemu's -L for a dynamically linked program whose loader is in a Debian
+// cross sysroot (QEMU_LD_PREFIX, when set, wins).
+func sysrootFor(program, arch string) string {
+	if os.Getenv("QEMU_LD_PREFIX") != "" {
+		return ""
+	}
+	f, err := elf.Open(program)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	for _, p := range f.Progs {
+		if p.Type != elf.PT_INTERP {
+			continue
+		}
+		b, err := io.ReadAll(p.Open())
+		if err != nil {
+			return ""
+		}
+		interp := strings.TrimRight(string(b), "\x00")
+		for _, root := range sysroots[arch] {
+			if _, err := os.Stat(filepath.Join(root, interp)); err == nil {
+				return root
+			}
+		}
+	}
+	return ""
+}
+
+// profileFiles lists the plugin's files, lowest pid (the first process) first.
+func profileFiles(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	type pf struct {
+		pid  int
+		path string
+	}
+	var fs []pf
+	for _, e := range ents {
+		n := e.Name()
+		if !strings.HasPrefix(n, "bbprofile-") || !strings.HasSuffix(n, ".txt") {
+			continue
+		}
+		pid, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(n, "bbprofile-"), ".txt"))
+		fs = append(fs, pf{pid, filepath.Join(dir, n)})
+	}
+	sort.Slice(fs, func(i, j int) bool { return fs[i].pid < fs[j].pid })
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.path
+	}
+	return out, nil
+}
+
+func importProfile(ctx context.Context, path string, modes *ELFModes, sink Sink) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	br := NewBBReader(f, path)
+	if modes != nil {
+		br.ModeAt = func(p *BBProcess, pc uint64) (model.ISA, bool) { return modes.ModeAt(p.StartCode, pc) }
+	}
+	for n := 0; ; n++ {
+		if n%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		rec, err := br.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := feedBB(sink, rec); err != nil {
+			return fmt.Errorf("%s:%d: %w", path, br.Line(), err)
+		}
+	}
+}
+
+// tailBuffer keeps the end of QEMU's stderr for error messages.
+type tailBuffer struct {
+	max int
+	b   []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = append(t.b[:0], t.b[len(t.b)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) lastLine() string {
+	lines := strings.Split(strings.TrimSpace(string(t.b)), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// qemuMessage is QEMU's own last word ("qemu: uncaught target signal 11 ..."), not the guest's.
+func (t *tailBuffer) qemuMessage() string {
+	lines := bytes.Split(t.b, []byte("\n"))
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(string(lines[i])); strings.HasPrefix(l, "qemu") || strings.HasPrefix(l, "bbcount plugin") {
+			return l
+		}
+	}
+	return ""
+}

@@ -1,0 +1,537 @@
+package emulator
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"androprof/emulator/qemutest"
+	"androprof/model"
+)
+
+// testCacheDir keeps the built plugin between test runs (its name carries the source hash).
+var testCacheDir = filepath.Join(os.TempDir(), "androprof-test-plugin")
+
+func runCollect(t testing.TB, opts RunOptions) (*Collector, error) {
+	t.Helper()
+	qemutest.Require(t, "gcc")
+	if opts.CacheDir == "" {
+		opts.CacheDir = testCacheDir
+	}
+	c := NewCollector()
+	err := Run(context.Background(), opts, c, func(s string) { t.Logf("progress: %s", s) })
+	return c, err
+}
+
+// singlestepCount is the ground truth of formats.md §1.2: with -singlestep every block is one
+// instruction, so Trace lines count instructions.
+func singlestepCount(t *testing.T, tg qemutest.Target, qemuOpts []string, bin string, args ...string) int64 {
+	t.Helper()
+	log := qemutest.Log(t, tg, bin, append([]string{"-singlestep", "-d", "exec,nochain"}, qemuOpts...), args...)
+	f, err := os.Open(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var n int64
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if bytes.HasPrefix(sc.Bytes(), []byte("Trace ")) {
+			n++
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// modesFromExecLog reads QEMU's own ARM/Thumb flag for every executed block start (formats.md
+// §1.2: bit 0x00800000 of the first bracketed field on 7.2), the truth the plugin cannot see.
+func modesFromExecLog(t *testing.T, tg qemutest.Target, qemuOpts []string, bin string, args ...string) map[uint64]model.ISA {
+	t.Helper()
+	log := qemutest.Log(t, tg, bin, append([]string{"-d", "exec,nochain"}, qemuOpts...), args...)
+	f, err := os.Open(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	modes := map[uint64]model.ISA{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		ln := sc.Text()
+		open, end := strings.IndexByte(ln, '['), strings.IndexByte(ln, ']')
+		if !strings.HasPrefix(ln, "Trace ") || open < 0 || end < open {
+			continue
+		}
+		fields := strings.Split(ln[open+1:end], "/")
+		if len(fields) != 4 {
+			t.Fatalf("%s: not a QEMU 7.2 Trace line: %q", log, ln)
+		}
+		flags, err1 := strconv.ParseUint(fields[0], 16, 32)
+		pc, err2 := strconv.ParseUint(fields[1], 16, 64)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%s: %q", log, ln)
+		}
+		modes[pc] = model.ARM
+		if flags&0x00800000 != 0 {
+			modes[pc] = model.Thumb
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return modes
+}
+
+// The issue's definition of done: through the plugin runner, the dynamic instruction count of
+// a run equals the Trace lines of `-singlestep -d exec,nochain`, for ARM, Thumb and MIPS builds.
+func TestRunExactCounts(t *testing.T) {
+	src := filepath.Join(qemutest.SamplesDir(), "sieve.c")
+	for _, tg := range qemutest.Targets {
+		t.Run(tg.Name, func(t *testing.T) {
+			bin := qemutest.Build(t, tg, src)
+			keep := t.TempDir()
+			var out bytes.Buffer
+			c, err := runCollect(t, RunOptions{Program: bin, Args: []string{"3000"}, KeepDir: keep, Stdout: &out})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out.String(), "primes below 3000: 430") {
+				t.Errorf("guest output %q", out.String())
+			}
+			want := singlestepCount(t, tg, nil, bin, "3000")
+			if got := c.Instructions(); got != want {
+				t.Errorf("plugin counted %d instructions, qemu -singlestep %d", got, want)
+			}
+			if len(c.Processes) != 1 || c.Processes[0].ParentPID != 0 || c.Processes[0].Name != filepath.Base(bin) {
+				t.Errorf("processes = %+v", c.Processes)
+			}
+			pid := c.Processes[0].PID
+			if len(c.Threads) != 1 || c.Threads[0] != (model.Thread{PID: pid, TID: pid}) {
+				t.Errorf("threads = %+v", c.Threads)
+			}
+
+			// The raw file is kept and reads back to the same total.
+			kept, err := filepath.Glob(filepath.Join(keep, "bbprofile-*.txt"))
+			if err != nil || len(kept) != 1 {
+				t.Fatalf("kept %v, %v", kept, err)
+			}
+			f, err := os.Open(kept[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			again := NewCollector()
+			if err := ReadBBProfile(f, kept[0], again); err != nil {
+				t.Fatal(err)
+			}
+			if again.Instructions() != want {
+				t.Errorf("kept file counts %d", again.Instructions())
+			}
+			if tg.Name == "mips" {
+				return
+			}
+
+			// Instruction sets agree with QEMU's own flag, block by block.
+			truth := modesFromExecLog(t, tg, nil, bin, "3000")
+			isas := map[model.ISA]int{}
+			for k := range c.Blocks {
+				isas[k.ISA]++
+				if want, ok := truth[k.PC]; ok && want != k.ISA {
+					t.Errorf("block 0x%x: runner says %s, QEMU %s", k.PC, k.ISA, want)
+				}
+			}
+			if tg.Name == "arm" && (isas[model.ARM] == 0 || isas[model.Thumb] == 0) {
+				// main is ARM, Debian's static glibc Thumb-2 (formats.md §1.3)
+				t.Errorf("blocks by instruction set = %v, want both", isas)
+			}
+			t.Logf("blocks by instruction set: %v", isas)
+		})
+	}
+}
+
+// Without the ELF's symbols (a stripped program), steps 2 and 3 of the format's rule decide:
+// on the real ARM build they must agree with QEMU's flag on every block.
+func TestGuessARMISA(t *testing.T) {
+	tg := qemutest.Targets[0]
+	bin := qemutest.Build(t, tg, filepath.Join(qemutest.SamplesDir(), "sieve.c"))
+	stripped := bin + "-stripped"
+	qemutest.Require(t, "arm-linux-gnueabihf-strip")
+	if msg, err := exec.Command("arm-linux-gnueabihf-strip", "-o", stripped, bin).CombinedOutput(); err != nil {
+		t.Fatalf("strip: %v\n%s", err, msg)
+	}
+	if m, err := LoadELFModes(stripped); err != nil || len(m.marks) != 0 {
+		t.Fatalf("stripped program still has %v modes (%v)", m, err)
+	}
+	c, err := runCollect(t, RunOptions{Program: stripped, Args: []string{"3000"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth := modesFromExecLog(t, tg, nil, stripped, "3000")
+	checked, long := 0, 0
+	for k, b := range c.Blocks {
+		short := false
+		for _, in := range b.Insns {
+			short = short || len(in.Encoding) == 4
+		}
+		if !short {
+			long++
+		}
+		want, ok := truth[k.PC]
+		if !ok {
+			continue // the two runs need not start blocks at the same addresses
+		}
+		checked++
+		if want != k.ISA {
+			t.Errorf("block 0x%x %s %+v: guessed %s, QEMU says %s", k.PC, b.Symbol, b.Insns, k.ISA, want)
+		}
+	}
+	if checked < len(c.Blocks)*9/10 {
+		t.Errorf("only %d of %d blocks start where the exec log's do", checked, len(c.Blocks))
+	}
+	t.Logf("%d blocks, %d with only 4-byte instructions (decided by step 3), %d checked against QEMU", len(c.Blocks), long, checked)
+}
+
+// A dynamically linked PIE program (Debian's default) runs with the cross sysroot as -L, its
+// symbols are relocated to where QEMU loaded it, and the shared libraries' blocks, which no
+// symbols cover, are decided by their encodings; counts stay exact.
+func TestRunDynamicPIE(t *testing.T) {
+	tg := qemutest.Targets[0]
+	qemutest.Require(t, tg.CC, tg.QEMU)
+	root := "/usr/arm-linux-gnueabihf"
+	if _, err := os.Stat(filepath.Join(root, "lib", "ld-linux-armhf.so.3")); err != nil {
+		t.Skipf("no ARM sysroot: %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "sieve-pie")
+	src := filepath.Join(qemutest.SamplesDir(), "sieve.c")
+	if msg, err := exec.Command(tg.CC, "-O2", "-marm", "-fPIE", "-pie", "-o", bin, src).CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, msg)
+	}
+	// Output to a pipe, as in the -singlestep run: glibc sizes stdout's buffer from fstat, so
+	// /dev/null would take a slightly different path.
+	c, err := runCollect(t, RunOptions{Program: bin, Args: []string{"3000"}, Stdout: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := singlestepCount(t, tg, []string{"-L", root}, bin, "3000"); c.Instructions() != want {
+		t.Errorf("plugin counted %d instructions, -singlestep %d", c.Instructions(), want)
+	}
+	truth := modesFromExecLog(t, tg, []string{"-L", root}, bin, "3000")
+	checked, arm := 0, 0
+	for k := range c.Blocks {
+		if k.ISA == model.ARM {
+			arm++
+		}
+		if want, ok := truth[k.PC]; ok {
+			checked++
+			if want != k.ISA {
+				t.Errorf("block 0x%x: runner says %s, QEMU %s", k.PC, k.ISA, want)
+			}
+		}
+	}
+	if arm == 0 || checked < len(c.Blocks)*9/10 {
+		t.Errorf("%d ARM blocks, %d of %d checked", arm, checked, len(c.Blocks))
+	}
+}
+
+// A forked child is its own process with the right parent, and the two add up to what
+// -singlestep counts for both (they share its log file).
+func TestRunFork(t *testing.T) {
+	tg := qemutest.Targets[0]
+	bin := qemutest.Build(t, tg, filepath.Join(qemutest.SamplesDir(), "forker.c"))
+	var out bytes.Buffer
+	c, err := runCollect(t, RunOptions{Program: bin, Args: []string{"20000"}, Stdout: &out})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if len(c.Processes) != 2 {
+		t.Fatalf("processes = %+v", c.Processes)
+	}
+	parent, child := c.Processes[0], c.Processes[1]
+	if parent.ParentPID != 0 || child.ParentPID != parent.PID || child.PID == parent.PID {
+		t.Errorf("parent %+v, child %+v", parent, child)
+	}
+	perPID := map[int]int64{}
+	for k, n := range c.Counts {
+		perPID[k.PID] += n * int64(len(c.Blocks[k.BlockKey].Insns))
+		if k.TID != k.PID {
+			t.Errorf("thread %d in process %d", k.TID, k.PID)
+		}
+	}
+	if perPID[child.PID] < 20000*4 || perPID[parent.PID] == 0 {
+		t.Errorf("instructions per process = %v", perPID)
+	}
+	if want := singlestepCount(t, tg, nil, bin, "20000"); c.Instructions() != want {
+		t.Errorf("plugin counted %d instructions in both processes, -singlestep %d", c.Instructions(), want)
+	}
+}
+
+// Threads are told apart by their thread ids; two workers doing the same work count alike.
+func TestRunThreads(t *testing.T) {
+	tg := qemutest.Targets[0]
+	bin := qemutest.Build(t, tg, filepath.Join(qemutest.SamplesDir(), "threads.c"))
+	c, err := runCollect(t, RunOptions{Program: bin, Args: []string{"100000"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Processes) != 1 || len(c.Threads) != 3 {
+		t.Fatalf("processes %+v threads %+v", c.Processes, c.Threads)
+	}
+	perTID := map[int]int64{}
+	for k, n := range c.Counts {
+		perTID[k.TID] += n * int64(len(c.Blocks[k.BlockKey].Insns))
+	}
+	pid := c.Processes[0].PID
+	var workers []int64
+	for tid, n := range perTID {
+		if tid != pid {
+			workers = append(workers, n)
+		}
+	}
+	if len(workers) != 2 || workers[0] < 100000*4 || workers[1] < 100000*4 {
+		t.Fatalf("instructions per thread = %v", perTID)
+	}
+	if d := workers[0] - workers[1]; d > workers[0]/100 || -d > workers[0]/100 {
+		t.Errorf("workers differ by more than 1%%: %v", perTID)
+	}
+}
+
+// A guest that dies of SIGSEGV: a clear error naming the program and the signal, and the
+// profile up to the crash still reaches the sink.
+func TestRunCrash(t *testing.T) {
+	tg := qemutest.Targets[0]
+	bin := qemutest.Build(t, tg, filepath.Join(qemutest.SamplesDir(), "crash.c"))
+	c, err := runCollect(t, RunOptions{Program: bin})
+	var pe *ProgramExitError
+	if !errors.As(err, &pe) {
+		t.Fatalf("got %v, want a *ProgramExitError", err)
+	}
+	if pe.Program != filepath.Base(bin) || !strings.HasPrefix(pe.Signal, "SIGSEGV") || pe.ExitCode != -1 || pe.Imported != 1 {
+		t.Errorf("error = %+v", pe)
+	}
+	msg := err.Error()
+	for _, want := range []string{filepath.Base(bin), "SIGSEGV", "qemu-arm", "uncaught target signal 11"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q lacks %q", msg, want)
+		}
+	}
+	t.Log(msg)
+	// 1000 loop iterations ran before the crash.
+	if len(c.Processes) != 1 || c.Instructions() < 1000*3 {
+		t.Errorf("processes %+v, instructions %d", c.Processes, c.Instructions())
+	}
+}
+
+// A program's own failure (sieve's usage error, status 2) is reported with its status.
+func TestRunExitStatus(t *testing.T) {
+	bin := qemutest.Build(t, qemutest.Targets[2], filepath.Join(qemutest.SamplesDir(), "sieve.c"))
+	var stderr bytes.Buffer
+	c, err := runCollect(t, RunOptions{Program: bin, Args: []string{"1"}, Stderr: &stderr})
+	var pe *ProgramExitError
+	if !errors.As(err, &pe) || pe.ExitCode != 2 || pe.Signal != "" || pe.Imported != 1 {
+		t.Fatalf("got %v", err)
+	}
+	if !strings.Contains(err.Error(), "exited with status 2") || !strings.Contains(stderr.String(), "usage: sieve") {
+		t.Errorf("error %q, guest stderr %q", err, stderr.String())
+	}
+	if c.Instructions() == 0 {
+		t.Error("nothing imported")
+	}
+}
+
+// A big-endian MIPS program (no libc: the cross compiler has no big-endian one) picks
+// qemu-mips, reads big-endian encodings, and counts exactly.
+func TestRunBigEndianMIPS(t *testing.T) {
+	tg := qemutest.Target{Name: "mipseb", CC: "mipsel-linux-gnu-gcc", Flags: []string{"-EB", "-nostdlib"}, QEMU: "qemu-mips"}
+	bin := qemutest.Build(t, tg, filepath.Join("testdata", "mips-be.c"))
+	if arch, err := GuestArch(bin); err != nil || arch != "mips" {
+		t.Fatalf("GuestArch = %q, %v", arch, err)
+	}
+	c, err := runCollect(t, RunOptions{Program: bin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := singlestepCount(t, tg, nil, bin); c.Instructions() != want {
+		t.Errorf("plugin counted %d, -singlestep %d", c.Instructions(), want)
+	}
+	found := false
+	for _, b := range c.Blocks {
+		for _, in := range b.Insns {
+			if in.Mnemonic == "addiu" && strings.HasPrefix(in.Operands, "sp,sp,") {
+				found = true
+				if !strings.HasPrefix(in.Encoding, "27bd") { // addiu sp,sp,imm = 0x27bdxxxx
+					t.Errorf("addiu sp encoded %q", in.Encoding)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Error("no addiu sp,sp in the program")
+	}
+}
+
+// elfHeader writes the 52-byte header of a 32-bit ELF executable (or 64-bit when class64),
+// enough for the runner's choice of qemu.
+func elfHeader(t *testing.T, machine elfMachine, big, class64 bool) string {
+	t.Helper()
+	var bo binary.AppendByteOrder = binary.LittleEndian
+	h := []byte{0x7f, 'E', 'L', 'F', 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+	if class64 {
+		h[4] = 2
+	}
+	if big {
+		h[5], bo = 2, binary.BigEndian
+	}
+	h = bo.AppendUint16(h, 2) // ET_EXEC
+	h = bo.AppendUint16(h, uint16(machine))
+	h = bo.AppendUint32(h, 1)
+	if class64 {
+		h = bo.AppendUint64(h, 0)                 // entry
+		h = bo.AppendUint64(h, 0)                 // phoff
+		h = bo.AppendUint64(h, 0)                 // shoff
+		h = bo.AppendUint32(h, 0)                 // flags
+		h = bo.AppendUint16(h, 64)                // ehsize
+		h = append(h, make([]byte, 64-len(h))...) // no program or section headers
+	} else {
+		h = bo.AppendUint32(h, 0)
+		h = bo.AppendUint32(h, 0)
+		h = bo.AppendUint32(h, 0)
+		h = bo.AppendUint32(h, 0)
+		h = bo.AppendUint16(h, 52)
+		h = append(h, make([]byte, 52-len(h))...)
+	}
+	p := filepath.Join(t.TempDir(), "prog")
+	if err := os.WriteFile(p, h, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+type elfMachine uint16
+
+const (
+	emMIPS  elfMachine = 8
+	emARM   elfMachine = 40
+	emX8664 elfMachine = 62
+)
+
+func TestGuestArch(t *testing.T) {
+	for _, tc := range []struct {
+		machine elfMachine
+		big     bool
+		want    string
+	}{
+		{emARM, false, "arm"}, {emARM, true, "armeb"}, {emMIPS, false, "mipsel"}, {emMIPS, true, "mips"},
+	} {
+		if got, err := GuestArch(elfHeader(t, tc.machine, tc.big, false)); err != nil || got != tc.want {
+			t.Errorf("machine %d big %v: %q, %v", tc.machine, tc.big, got, err)
+		}
+	}
+	x86 := elfHeader(t, emX8664, false, true)
+	if _, err := GuestArch(x86); err == nil || !strings.Contains(err.Error(), x86) || !strings.Contains(err.Error(), "EM_X86_64") {
+		t.Errorf("x86-64: %v", err)
+	}
+	text := filepath.Join(t.TempDir(), "script.sh")
+	os.WriteFile(text, []byte("#!/bin/sh\necho hi\n"), 0o755)
+	if _, err := GuestArch(text); err == nil || !strings.Contains(err.Error(), text) || !strings.Contains(err.Error(), "not an ELF program") {
+		t.Errorf("script: %v", err)
+	}
+	if _, err := GuestArch(filepath.Join(t.TempDir(), "missing")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing: %v", err)
+	}
+}
+
+func TestRunMissingQEMU(t *testing.T) {
+	prog := elfHeader(t, emARM, false, false)
+	t.Setenv("PATH", t.TempDir())
+	err := Run(context.Background(), RunOptions{Program: prog, CacheDir: t.TempDir()}, NewCollector(), nil)
+	var mt *MissingToolError
+	if !errors.As(err, &mt) || mt.Tool != "qemu-arm" || mt.Package != "qemu-user" {
+		t.Fatalf("got %v", err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "qemu-arm is not installed") || !strings.Contains(msg, "apt-get install qemu-user") {
+		t.Errorf("message %q", msg)
+	}
+	if err := Run(context.Background(), RunOptions{Program: prog, Arch: "sparc"}, NewCollector(), nil); err == nil || !strings.Contains(err.Error(), "sparc") {
+		t.Errorf("unknown --arch: %v", err)
+	}
+}
+
+func TestRunMissingGCC(t *testing.T) {
+	qemutest.Require(t, "qemu-arm")
+	qemu, _ := exec.LookPath("qemu-arm")
+	dir := t.TempDir()
+	if err := os.Symlink(qemu, filepath.Join(dir, "qemu-arm")); err != nil {
+		t.Fatal(err)
+	}
+	prog := elfHeader(t, emARM, false, false)
+	t.Setenv("PATH", dir)
+	err := Run(context.Background(), RunOptions{Program: prog, CacheDir: t.TempDir()}, NewCollector(), nil)
+	var mt *MissingToolError
+	if !errors.As(err, &mt) || mt.Tool != "gcc" || !strings.Contains(err.Error(), "to build the QEMU plugin") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// Cancelling kills QEMU at once and imports nothing.
+func TestRunCancel(t *testing.T) {
+	qemutest.Require(t, "gcc")
+	bin := qemutest.Build(t, qemutest.Targets[0], filepath.Join(qemutest.SamplesDir(), "cpu.c"))
+	ctx, cancel := context.WithCancel(context.Background())
+	started := make(chan struct{})
+	go func() {
+		<-started
+		time.Sleep(300 * time.Millisecond)
+		cancel()
+	}()
+	c := NewCollector()
+	t0 := time.Now()
+	err := Run(ctx, RunOptions{Program: bin, Args: []string{"100000"}, CacheDir: testCacheDir}, c, func(s string) {
+		if strings.HasPrefix(s, "running") {
+			close(started)
+		}
+	})
+	if !errors.Is(err, context.Canceled) || len(c.Processes) != 0 {
+		t.Errorf("got %v with %d processes", err, len(c.Processes))
+	}
+	if d := time.Since(t0); d > 10*time.Second {
+		t.Errorf("cancel took %v", d)
+	}
+}
+
+func TestELFModes(t *testing.T) {
+	bin := qemutest.Build(t, qemutest.Targets[0], filepath.Join(qemutest.SamplesDir(), "sieve.c"))
+	m, err := LoadELFModes(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	isas := map[model.ISA]int{}
+	for _, mk := range m.marks {
+		isas[mk.isa]++
+	}
+	if isas[model.ARM] == 0 || isas[model.Thumb] == 0 || isas[""] == 0 {
+		t.Errorf("mapping symbols by kind = %v", isas)
+	}
+	// The same answers for a copy loaded 0x100000 higher (a PIE program).
+	for _, mk := range m.marks[:50] {
+		a, okA := m.ModeAt(m.textStart, mk.start)
+		b, okB := m.ModeAt(m.textStart+0x100000, mk.start+0x100000)
+		if a != b || okA != okB || (mk.isa != "" && a != mk.isa) {
+			t.Errorf("0x%x: %s %v, relocated %s %v", mk.start, a, okA, b, okB)
+		}
+	}
+	if _, ok := m.ModeAt(0, 0); ok {
+		t.Error("address 0 has a mode")
+	}
+}

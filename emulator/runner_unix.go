@@ -1,0 +1,39 @@
+//go:build unix
+
+package emulator
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+)
+
+// killGroup runs QEMU in its own process group and makes cancellation kill the whole group:
+// a forked guest child is a separate QEMU process that would otherwise outlive the run.
+func killGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+}
+
+// signalOf names the signal that killed a process, "" when it exited.
+func signalOf(ps *os.ProcessState) string {
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() {
+		return ""
+	}
+	sig := ws.Signal()
+	name, ok := signalNames[sig]
+	if !ok {
+		name = fmt.Sprintf("%d", int(sig))
+	}
+	return name + " (" + sig.String() + ")"
+}
+
+// signalNames are the signals a crashing or stopped guest dies of.
+var signalNames = map[syscall.Signal]string{
+	syscall.SIGSEGV: "SIGSEGV", syscall.SIGBUS: "SIGBUS", syscall.SIGILL: "SIGILL",
+	syscall.SIGFPE: "SIGFPE", syscall.SIGABRT: "SIGABRT", syscall.SIGTRAP: "SIGTRAP",
+	syscall.SIGSYS: "SIGSYS", syscall.SIGKILL: "SIGKILL", syscall.SIGTERM: "SIGTERM",
+	syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT", syscall.SIGPIPE: "SIGPIPE",
+}
