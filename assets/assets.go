@@ -5,8 +5,11 @@ package assets
 import (
 	"bytes"
 	"compress/gzip"
-	_ "embed"
+	"embed"
 	"io"
+	"path"
+	"sort"
+	"strings"
 )
 
 // Icon is the application icon (PNG, 256×256).
@@ -23,4 +26,46 @@ const DemoLogName = "sieve-arm.inasm-exec.log"
 // DemoLog is a real `qemu-arm -d in_asm,exec,nochain` log of samples/sieve.c (demo/make-demo.sh).
 func DemoLog() (io.Reader, error) {
 	return gzip.NewReader(bytes.NewReader(demoLogGz))
+}
+
+//go:embed demo/*.bbprofile.gz
+var demoRuns embed.FS
+
+// DemoRun is one run of the demo data set: a basic-block profile the real runner wrote
+// (demo/gen) for a sample program.
+type DemoRun struct {
+	Name string // the run's name, e.g. "demo-sieve-arm"
+	file string
+}
+
+// Open streams the run's basic-block profile.
+func (d DemoRun) Open() (io.ReadCloser, error) {
+	f, err := demoRuns.Open(d.file)
+	if err != nil {
+		return nil, err
+	}
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return readCloser{zr, f}, nil
+}
+
+type readCloser struct {
+	io.Reader
+	f io.Closer
+}
+
+func (r readCloser) Close() error { return r.f.Close() }
+
+// DemoRuns lists the demo runs by name.
+func DemoRuns() []DemoRun {
+	entries, _ := demoRuns.ReadDir("demo")
+	var out []DemoRun
+	for _, e := range entries {
+		out = append(out, DemoRun{Name: strings.TrimSuffix(e.Name(), ".bbprofile.gz"), file: path.Join("demo", e.Name())})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }

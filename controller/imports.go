@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"androprof/emulator"
@@ -148,4 +149,40 @@ func (im Importer) RunProgram(ctx context.Context, run, program string, args []s
 		return exitErr
 	}
 	return nil
+}
+
+// DemoRun is a run that ships with the binary.
+type DemoRun interface {
+	Open() (io.ReadCloser, error)
+}
+
+// ImportDemo imports the demo runs that the workspace does not have yet, so a first start and
+// `androprof screenshot` show real data. It returns the names it imported.
+func (im Importer) ImportDemo(ctx context.Context, demos map[string]DemoRun) ([]string, error) {
+	have, err := im.Store.Runs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for name := range demos {
+		if !slices.ContainsFunc(have, func(r model.RunInfo) bool { return r.Name == name }) {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		err := im.Store.ImportRun(ctx, name, "demo data set (assets/demo)", func(sink emulator.Sink) error {
+			r, err := demos[name].Open()
+			if err != nil {
+				return err
+			}
+			defer r.Close()
+			return emulator.ReadBBProfile(r, name, sink)
+		})
+		if err != nil {
+			return nil, fmt.Errorf("demo run %s: %w", name, err)
+		}
+		im.forget(name)
+	}
+	return names, nil
 }

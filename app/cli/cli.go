@@ -37,6 +37,7 @@ var errUsage = errors.New("usage")
 type Env struct {
 	Stdout, Stderr io.Writer
 	GUI            GUI
+	Demos          map[string]controller.DemoRun // the demo runs the binary carries
 }
 
 const usage = `androprof — estimate and explain what a mobile program costs
@@ -55,6 +56,7 @@ usage:
   androprof run [--run NAME] [--profile P] [--arch A] [--keep DIR] [--json] -- PROGRAM [ARGS...]
                                                         run a guest program under QEMU and import it
   androprof runs [--json] [--delete NAME]               the runs in the workspace
+  androprof demo                                        import the demo runs (sample programs)
   androprof report --run NAME [--profile P] [--by pid|bb|insn|category|function]
                    [--pid N] [--top N] [--frequency-ghz F] [--json]
                                                         cycles, time and energy of a run
@@ -119,6 +121,8 @@ func run(ctx context.Context, args []string, env Env) error {
 		return runProgram(ctx, args[1:], env)
 	case "runs":
 		return runRuns(ctx, args[1:], env)
+	case "demo":
+		return runDemo(ctx, args[1:], env)
 	case "report":
 		return runReport(ctx, args[1:], env)
 	case "estimate":

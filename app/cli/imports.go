@@ -177,3 +177,28 @@ func defaultProfile(program, arch string) (string, error) {
 	}
 	return "cortex-a8", nil
 }
+
+func runDemo(ctx context.Context, args []string, env Env) error {
+	fs, dbPath := newFlags("demo", env)
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	db, _, err := openDB(*dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	names, err := controller.Importer{Store: db}.ImportDemo(ctx, env.Demos)
+	if err != nil {
+		return err
+	}
+	if len(names) == 0 {
+		fmt.Fprintln(env.Stdout, "the workspace has the demo runs already")
+	}
+	for _, n := range names {
+		if err := printRun(ctx, db, n, false, env); err != nil {
+			return err
+		}
+	}
+	return nil
+}

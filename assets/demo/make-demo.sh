@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# Regenerates the demo QEMU log from assets/samples/sieve.c with Debian's cross-compiler and
-# qemu-user (packages gcc-arm-linux-gnueabihf, qemu-user). The ARM build runs ARM code in main
-# and Thumb-2 in the static glibc, so the log shows both instruction sets.
+# Regenerates the demo data set from assets/samples with Debian's cross-compilers and qemu-user
+# (packages gcc-arm-linux-gnueabihf, gcc-mipsel-linux-gnu, qemu-user):
+#  - demo-*.bbprofile.gz: basic-block profiles written by the real runner (assets/demo/gen);
+#  - sieve-arm.inasm-exec.log.gz: a real `qemu-arm -d in_asm,exec,nochain` log, whose counts the
+#    categorization editor shows. The ARM build runs ARM code in main and Thumb-2 in the static
+#    glibc, so both show both instruction sets.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+go run ./assets/demo/gen
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-arm-linux-gnueabihf-gcc -O2 -static -marm -o "$tmp/sieve-arm" "$here/../samples/sieve.c"
+arm-linux-gnueabihf-gcc -O2 -static -marm -o "$tmp/sieve-arm" assets/samples/sieve.c
 qemu-arm -d in_asm,exec,nochain -D "$tmp/demo.log" "$tmp/sieve-arm" 3000 >/dev/null
-gzip -9 -c "$tmp/demo.log" > "$here/sieve-arm.inasm-exec.log.gz"
+gzip -9 -c "$tmp/demo.log" > assets/demo/sieve-arm.inasm-exec.log.gz

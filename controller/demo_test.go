@@ -1,0 +1,63 @@
+package controller
+
+import (
+	"context"
+	"testing"
+
+	"androprof/assets"
+	"androprof/isaprofiles"
+	"androprof/model"
+)
+
+func demoRuns() map[string]DemoRun {
+	out := map[string]DemoRun{}
+	for _, d := range assets.DemoRuns() {
+		out[d.Name] = d
+	}
+	return out
+}
+
+// The demo data set imports, once, and every instruction it executed has a real category in
+// the built-in profiles of its architecture.
+func TestImportDemo(t *testing.T) {
+	ctx := context.Background()
+	db := openStore(t)
+	im := Importer{Store: db}
+	names, err := im.ImportDemo(ctx, demoRuns())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(names) < 4 {
+		t.Fatalf("imported %v", names)
+	}
+	if again, err := im.ImportDemo(ctx, demoRuns()); err != nil || len(again) != 0 {
+		t.Errorf("second ImportDemo imported %v, %v", again, err)
+	}
+	a := &Analysis{Store: db}
+	for _, run := range names {
+		profile := "cortex-a9"
+		if run == "demo-sieve-mips" {
+			profile = "mips-74k"
+		}
+		p, err := isaprofiles.Builtin(profile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := a.Report(ctx, ReportOptions{Run: run, Profile: p, By: ByCategory})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rep.Rows {
+			if r.Key == model.UndefinedCategory && r.Instructions > 0 {
+				t.Errorf("%s: %d instructions in Undefined under %s", run, r.Instructions, p.Name)
+			}
+		}
+		if rep.Total.Instructions < 100_000 {
+			t.Errorf("%s: only %d instructions", run, rep.Total.Instructions)
+		}
+	}
+	procs, err := db.Processes(ctx, "demo-forker-arm")
+	if err != nil || len(procs) != 2 || procs[1].ParentPID != procs[0].PID {
+		t.Errorf("forker processes = %+v, %v", procs, err)
+	}
+}
