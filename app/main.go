@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -25,9 +26,18 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := cli.Run(ctx, os.Args[1:], cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, GUI: gui{}})
+	env := cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, GUI: gui{}, Demos: demoRuns()}
+	code := cli.Run(ctx, os.Args[1:], env)
 	stop()
 	os.Exit(code)
+}
+
+func demoRuns() map[string]controller.DemoRun {
+	out := map[string]controller.DemoRun{}
+	for _, d := range assets.DemoRuns() {
+		out[d.Name] = d
+	}
+	return out
 }
 
 type gui struct{}
@@ -38,17 +48,43 @@ func newApp() fyne.App {
 	return a
 }
 
+// newWorkbench wires the windows to the workspace. A workspace without runs gets the demo
+// runs, so a first start shows real data rather than empty charts.
+func newWorkbench(a fyne.App, db *store.DB, ed *controller.Editor) (*view.Workbench, error) {
+	ctx := context.Background()
+	analysis := &controller.Analysis{Store: db}
+	im := controller.Importer{Store: db, Analysis: analysis}
+	if runs, err := db.Runs(ctx); err != nil {
+		return nil, err
+	} else if len(runs) == 0 {
+		if _, err := im.ImportDemo(ctx, demoRuns()); err != nil {
+			return nil, err
+		}
+	}
+	return view.NewWorkbench(a, ed, controller.Profiles{Store: db}, analysis, im), nil
+}
+
 // Run opens the analysis window; the editor is one menu item away.
 func (gui) Run(db *store.DB) error {
 	a := newApp()
-	wb := view.NewWorkbench(a, controller.NewEditor(), controller.Profiles{Store: db})
+	wb, err := newWorkbench(a, db, controller.NewEditor())
+	if err != nil {
+		return err
+	}
 	wb.ShowAnalysis()
 	a.Run()
 	return nil
 }
 
-// Screenshot opens both windows with demo data (controller.DemoEditor on a real QEMU log of
-// the sieve sample), captures each to a PNG and quits.
+// screenshotRun is the demo run the analysis screenshots show: two processes (a fork), ARM
+// and Thumb code, priced with the profile that has the seed's reference data.
+const (
+	screenshotRun     = "demo-forker-arm"
+	screenshotProfile = "ARMv7-A Cortex-A8"
+)
+
+// Screenshot captures the editor (controller.DemoEditor on a real QEMU log of the sieve
+// sample) and every tab of the analysis window on the demo data, one PNG each, and quits.
 func (gui) Screenshot(db *store.DB, dir string) ([]string, error) {
 	logPath, err := demoLogFile()
 	if err != nil {
@@ -59,32 +95,54 @@ func (gui) Screenshot(db *store.DB, dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-
+	if _, err := (controller.Importer{Store: db}).ImportDemo(context.Background(), demoRuns()); err != nil {
+		return nil, err
+	}
 	a := newApp()
-	wb := view.NewWorkbench(a, ed, controller.Profiles{Store: db})
-	// One window at a time: with no window manager both open at 0,0, and the GL read-back
-	// of a covered window is black.
-	shows := []struct {
-		name string
-		show func() fyne.Window
-	}{{"editor", wb.ShowEditor}, {"analysis", wb.ShowAnalysis}}
+	wb, err := newWorkbench(a, db, ed)
+	if err != nil {
+		return nil, err
+	}
 	var files []string
 	var capErr error
+	capture := func(name string, w fyne.Window) bool {
+		time.Sleep(700 * time.Millisecond) // let it lay out and paint
+		f := filepath.Join(dir, name+".png")
+		fyne.DoAndWait(func() { capErr = writePNG(f, w) })
+		if capErr == nil {
+			files = append(files, f)
+		}
+		return capErr == nil
+	}
 	go func() {
 		defer fyne.Do(a.Quit)
-		for _, s := range shows {
-			var w fyne.Window
-			fyne.DoAndWait(func() { w = s.show() })
-			time.Sleep(1500 * time.Millisecond) // let it lay out and paint
-			f := filepath.Join(dir, s.name+".png")
-			fyne.DoAndWait(func() {
-				capErr = writePNG(f, w)
-				w.Hide()
-			})
-			if capErr != nil {
+		// One window at a time: with no window manager both open at 0,0, and the GL
+		// read-back of a covered window is black.
+		var w fyne.Window
+		fyne.DoAndWait(func() { w = wb.ShowEditor() })
+		if !capture("editor", w) {
+			return
+		}
+		fyne.DoAndWait(func() { w.Hide(); w = wb.ShowAnalysis() })
+		v := wb.AnalysisView()
+		v.Wait() // the runs list is read in the background
+		fyne.DoAndWait(func() {
+			v.SelectRun(screenshotRun)
+			v.Profile.SetSelected(screenshotProfile)
+			for _, r := range v.RunNames() {
+				if strings.HasPrefix(r, "demo-sieve-") {
+					v.Compare.Pick(controller.CompareItem{Run: r}, true)
+				}
+			}
+		})
+		v.Wait()
+		for i, tab := range v.Tabs.Items {
+			fyne.DoAndWait(func() { v.Tabs.SelectIndex(i) })
+			v.Wait()
+			name := "analysis-" + strings.ToLower(strings.Fields(tab.Text)[0])
+			if !capture(name, w) {
 				return
 			}
-			files = append(files, f)
 		}
 	}()
 	a.Run()

@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -36,7 +38,16 @@ func TestScreenshot(t *testing.T) {
 	if err != nil {
 		t.Fatalf("androprof screenshot: %v\n%s", err, out)
 	}
-	for _, name := range []string{"editor.png", "analysis.png"} {
+	// The editor, and every tab of the analysis window showing the demo data set.
+	want := []string{"editor", "analysis-processes", "analysis-basic", "analysis-instructions",
+		"analysis-functions", "analysis-estimate", "analysis-compare", "analysis-profiles"}
+	printed := strings.Fields(string(out))
+	for _, w := range want {
+		name := w + ".png"
+		if !slices.Contains(printed, filepath.Join(dir, name)) {
+			t.Errorf("screenshot did not write %s; it printed %q", name, printed)
+			continue
+		}
 		img := decode(t, filepath.Join(dir, name))
 		b := img.Bounds()
 		if b.Dx() < 800 || b.Dy() < 500 {

@@ -10,123 +10,181 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/controller"
-	"androprof/isaprofiles"
 	"androprof/model"
+	"androprof/view/chart"
 )
 
-// NoRunsText is what the Runs list says until runs can be imported.
-const NoRunsText = "No runs imported yet — `androprof import` arrives with emulator traces"
-
-// AnalysisView is the analysis window. Runs arrive with later work; today it browses the
-// cost profiles an analysis can use and sends one to the editor.
-type AnalysisView struct {
-	Window     fyne.Window
-	Runs       *widget.Label   // placeholder until runs exist
-	Profiles   *widget.List    // built-in, then stored profiles
-	Status     *widget.Label   // why the profile list could not be read
-	Title      *widget.Label   // the chosen profile's name, architecture and organization
-	Details    *widget.Label   // where the chosen profile's numbers come from
-	Categories *widget.Table   // the chosen profile's categories and costs
-	Reference  *fyne.Container // the chosen profile's measured processor data
-	Edit       *widget.Button  // opens the chosen profile in the editor
-
-	profiles controller.Profiles
-	infos    []model.ProfileInfo
-	chosen   *model.Profile
+// RunImporter brings runs into the workspace: QEMU logs or plugin output, or a program run
+// under the emulator. The view needs only this, so it tests with a fake and the real importer
+// lives in controller. Both calls block until done and honour ctx for Cancel.
+type RunImporter interface {
+	ImportFiles(ctx context.Context, run string, paths []string, progress func(done, total int64)) error
+	RunProgram(ctx context.Context, run string, program string, args []string, progress func(msg string)) error
 }
 
-// Categories table columns.
-var categoryColumns = []struct {
-	title string
-	width float32
-}{{"Category", 220}, {"Cycles", 80}, {"Power (mW)", 100}, {"Instructions", 110}, {"Estimate?", 90}}
+// NoRunsText is what the Runs list says while the workspace holds no run.
+const NoRunsText = "No runs yet. Import QEMU logs or run a program under the emulator to analyse it."
 
-func newAnalysisView(win fyne.Window, profiles controller.Profiles, openEditor func(), edit func(*model.Profile)) *AnalysisView {
-	v := &AnalysisView{Window: win, profiles: profiles}
-	v.Runs = widget.NewLabel(NoRunsText)
-	v.Runs.Wrapping = fyne.TextWrapWord
-	v.Status = widget.NewLabel("")
-	v.Status.Importance = widget.DangerImportance
-	v.Status.Wrapping = fyne.TextWrapWord
-	v.Profiles = widget.NewList(func() int { return len(v.infos) }, newProfileRow, v.updateProfileRow)
-	v.Profiles.OnSelected = func(id widget.ListItemID) { v.choose(id) }
-	v.Title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	v.Title.Truncation = fyne.TextTruncateEllipsis
-	v.Details = widget.NewLabel("")
-	v.Details.Wrapping = fyne.TextWrapWord
-	v.Categories = widget.NewTableWithHeaders(v.tableSize, func() fyne.CanvasObject { return widget.NewLabel("") }, v.updateCell)
-	v.Categories.ShowHeaderColumn = false
-	v.Categories.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		if id.Col >= 0 {
-			o.(*widget.Label).SetText(categoryColumns[id.Col].title)
-			o.(*widget.Label).TextStyle.Bold = true
-		}
+// allProcesses is the Process chooser's first option.
+const allProcesses = "All processes"
+
+// AnalysisView is the analysis window (seed 000 §4.2.2): runs on the left; for the chosen run,
+// profile and frequency, tabs with processes, blocks, instructions, functions, the figure 5.2
+// estimate and comparisons. Any change recomputes every tab at once, in the background.
+type AnalysisView struct {
+	Window fyne.Window
+
+	Profile       *widget.Select // the cost profile every tab prices with
+	Process       *widget.Select // all processes or one; a tap on a process drills here
+	Frequency     *widget.Entry  // GHz; empty: the profile's
+	FrequencyNote *widget.Label  // says when a frequency was assumed
+	Metric        *widget.Select // what the charts show: cycles, time or energy
+	Problem       *widget.Label  // why the last computation failed
+	Tabs          *container.AppTabs
+
+	Runs      *runsPanel
+	Processes *processesTab
+	Blocks    *blocksTab
+	Insns     *insnsTab
+	Functions *functionsTab
+	Estimate  *estimateTab
+	Compare   *compareTab
+	Browser   *profileBrowser
+
+	analysis *controller.Analysis
+	importer RunImporter
+	profiles controller.Profiles
+	prefs    fyne.Preferences
+	bg       *background
+
+	infos    []model.ProfileInfo
+	sel      selection
+	metric   chart.Metric
+	res      *results
+	gen      int                // results of older computations are dropped
+	cancel   context.CancelFunc // stops the computation under way
+	quiet    bool               // set while the code, not the user, changes a chooser
+	procOpts map[string]int     // Process option → pid
+}
+
+// selection is what the tabs show; the background work gets a copy.
+type selection struct {
+	run      string
+	profile  string // a name in infos; "" lets the run's instruction set choose
+	explicit bool   // the user chose profile for this run; else one pricing the run's ISA replaces it
+	freq     float64
+	pid      int
+}
+
+// Preference keys: the window reopens on the last run and profile.
+const (
+	prefRun     = "analysis.run"
+	prefProfile = "analysis.profile"
+)
+
+// Window size: a runs list beside a chart above a table.
+var analysisSize = fyne.NewSize(1200, 760)
+
+func newAnalysisView(win fyne.Window, prefs fyne.Preferences, profiles controller.Profiles, analysis *controller.Analysis,
+	importer RunImporter, openEditor func(), edit func(*model.Profile)) *AnalysisView {
+	v := &AnalysisView{Window: win, prefs: prefs, profiles: profiles, analysis: analysis, importer: importer,
+		bg: newBackground(), metric: chart.Cycles}
+	v.sel.profile = prefs.String(prefProfile)
+	v.quiet = true // nothing to recompute until the window is built
+
+	v.Profile = widget.NewSelect(nil, v.profileChosen)
+	v.Profile.PlaceHolder = "(choose a profile)"
+	v.Process = widget.NewSelect([]string{allProcesses}, v.processChosen)
+	v.Process.SetSelected(allProcesses)
+	v.Frequency = widget.NewEntry()
+	v.Frequency.SetPlaceHolder("profile's")
+	v.Frequency.OnChanged = v.frequencyChanged
+	v.FrequencyNote = widget.NewLabel("")
+	v.FrequencyNote.Importance = widget.WarningImportance
+	names := make([]string, len(chart.Metrics))
+	for i, m := range chart.Metrics {
+		names[i] = string(m)
 	}
-	for i, c := range categoryColumns {
-		v.Categories.SetColumnWidth(i, c.width)
-	}
-	v.Reference = container.New(layout.NewFormLayout())
-	v.Edit = widget.NewButtonWithIcon("Edit in categorization editor", theme.DocumentCreateIcon(), func() {
-		if v.chosen != nil && edit != nil {
-			edit(v.chosen)
+	v.Metric = widget.NewSelect(names, func(s string) {
+		v.metric = chart.Metric(s)
+		if !v.quiet {
+			v.showCharts()
 		}
 	})
-	v.Edit.Disable()
+	v.Metric.SetSelected(string(v.metric))
+	v.Problem = widget.NewLabel("")
+	v.Problem.Importance = widget.DangerImportance
+	v.Problem.Wrapping = fyne.TextWrapWord
+	v.Problem.Hide()
 
-	toEditor := widget.NewButtonWithIcon("Instruction categorization editor", theme.ListIcon(), openEditor)
-	reload := widget.NewButtonWithIcon("Reload profiles", theme.ViewRefreshIcon(), v.ReloadProfiles)
+	v.Runs = newRunsPanel(v)
+	v.Processes = newProcessesTab(v)
+	v.Blocks = newBlocksTab(v)
+	v.Insns = newInsnsTab(v)
+	v.Functions = newFunctionsTab(v)
+	v.Estimate = newEstimateTab(v)
+	v.Compare = newCompareTab(v)
+	v.Browser = newProfileBrowser(win, profiles, edit, v.ReloadProfiles)
+	v.Tabs = container.NewAppTabs(
+		container.NewTabItem("Processes", v.Processes.content),
+		container.NewTabItem("Basic blocks", v.Blocks.content),
+		container.NewTabItem("Instructions", v.Insns.content),
+		container.NewTabItem("Functions", v.Functions.content),
+		container.NewTabItem("Estimate", v.Estimate.content),
+		container.NewTabItem("Compare", v.Compare.content),
+		container.NewTabItem("Profiles", v.Browser.content),
+	)
+
 	win.SetMainMenu(fyne.NewMainMenu(
 		fyne.NewMenu("Window", fyne.NewMenuItem("Instruction categorization editor", openEditor)),
 	))
-	win.SetContent(container.NewBorder(container.NewHBox(toEditor, reload), nil, nil, nil, v.layout()))
-	v.ReloadProfiles()
-	return v
-}
+	toEditor := widget.NewButtonWithIcon("Editor", theme.ListIcon(), openEditor)
+	h := v.Frequency.MinSize().Height
+	sized := func(w float32, o fyne.CanvasObject) fyne.CanvasObject {
+		return container.NewGridWrap(fyne.NewSize(w, h), o)
+	}
+	top := container.NewHBox(
+		widget.NewLabel("Profile"), sized(250, v.Profile), widget.NewLabel("Process"), sized(180, v.Process),
+		widget.NewLabel("GHz"), sized(90, v.Frequency), sized(150, v.FrequencyNote),
+		widget.NewLabel("Charts"), sized(110, v.Metric))
+	bar := container.NewBorder(nil, nil, nil, toEditor, top)
+	main := container.NewBorder(nil, v.Problem, nil, nil, v.Tabs)
+	split := container.NewHSplit(v.Runs.content, main)
+	split.Offset = 0.2
+	win.SetContent(container.NewBorder(bar, nil, nil, nil, split))
 
-func (v *AnalysisView) layout() fyne.CanvasObject {
-	runs := container.NewBorder(heading("Runs"), nil, nil, nil, container.NewVBox(v.Runs))
-	list := container.NewBorder(heading("Profiles"), v.Status, nil, nil, v.Profiles)
-	sources := container.NewVScroll(v.Details)
-	tabs := container.NewAppTabs(
-		container.NewTabItem("Categories", v.Categories),
-		container.NewTabItem("Reference data and sources", container.NewBorder(v.Reference, nil, nil, nil, sources)),
-	)
-	details := container.NewBorder(v.Title, container.NewHBox(v.Edit), nil, nil, tabs)
-	right := container.NewVSplit(list, details)
-	right.Offset = 0.42
-	split := container.NewHSplit(runs, right)
-	split.Offset = 0.28
-	return split
+	v.quiet = false
+	v.ReloadProfiles()
+	v.Runs.reload("")
+	return v
 }
 
 // ReloadProfiles lists the profiles again, e.g. after the editor kept one in the workspace.
 func (v *AnalysisView) ReloadProfiles() {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
 	infos, err := v.profiles.List(ctx)
+	cancel()
 	v.infos = infos
-	v.Status.SetText("")
-	if err != nil {
-		v.Status.SetText(err.Error())
+	v.Browser.showList(infos, err)
+	names := v.ProfileNames()
+	v.quiet = true
+	v.Profile.Options = names
+	if !slices.Contains(names, v.sel.profile) {
+		v.sel.profile = ""
+		v.Profile.ClearSelected()
+	} else {
+		v.Profile.SetSelected(v.sel.profile)
 	}
-	if len(infos) == 0 && err == nil {
-		v.Status.SetText("No profiles: this build has no built-in profiles and the workspace holds none.")
-	}
-	v.Profiles.UnselectAll()
-	v.show(nil)
-	v.Profiles.Refresh()
-	if len(infos) > 0 {
-		v.Profiles.Select(0) // show a profile's categories rather than an empty table
-	}
+	v.quiet = false
+	v.Profile.Refresh()
+	v.recompute()
 }
 
-// ProfileNames lists the profiles shown, in order.
+// ProfileNames lists the profiles offered, in order.
 func (v *AnalysisView) ProfileNames() []string {
 	names := make([]string, len(v.infos))
 	for i, in := range v.infos {
@@ -135,160 +193,162 @@ func (v *AnalysisView) ProfileNames() []string {
 	return names
 }
 
-func newProfileRow() fyne.CanvasObject {
-	name := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	summary := widget.NewLabel("")
-	name.Truncation, summary.Truncation = fyne.TextTruncateEllipsis, fyne.TextTruncateEllipsis
-	return container.New(&weightedColumns{[]float32{3, 2}}, name, summary)
-}
+// RunNames lists the runs shown, in order.
+func (v *AnalysisView) RunNames() []string { return v.Runs.Names() }
 
-func (v *AnalysisView) updateProfileRow(id widget.ListItemID, o fyne.CanvasObject) {
-	if id < 0 || id >= len(v.infos) {
+// SelectRun shows a run, as a tap on it in the Runs list would.
+func (v *AnalysisView) SelectRun(name string) { v.Runs.Select(name) }
+
+// Wait blocks until the window's background work is done, so a test or a screenshot sees
+// what a user would after a moment. Never call it on the UI goroutine.
+func (v *AnalysisView) Wait() { v.bg.wait() }
+
+func (v *AnalysisView) profileChosen(name string) {
+	if v.quiet || name == "" {
 		return
 	}
-	in := v.infos[id]
-	cells := o.(*fyne.Container).Objects
-	cells[0].(*widget.Label).SetText(in.Name)
-	cells[1].(*widget.Label).SetText(profileSummary(in))
+	v.sel.profile, v.sel.explicit = name, true
+	v.prefs.SetString(prefProfile, name)
+	v.recompute()
 }
 
-func profileSummary(in model.ProfileInfo) string {
-	isas := make([]string, len(in.ISAs))
-	for i, isa := range in.ISAs {
-		isas[i] = string(isa)
-	}
-	cats := fmt.Sprintf("%d categories", in.Categories)
-	if in.Categories == 1 {
-		cats = "1 category"
-	}
-	return strings.Join([]string{in.Origin, strings.Join(isas, ", "), cats}, " · ")
-}
-
-func (v *AnalysisView) choose(id widget.ListItemID) {
-	if id < 0 || id >= len(v.infos) {
+func (v *AnalysisView) processChosen(opt string) {
+	if v.quiet {
 		return
 	}
-	in := v.infos[id]
-	var p *model.Profile
-	var err error
-	if in.Origin == "built-in" { // a stored profile of the same name must not shadow it here
-		p, err = isaprofiles.Builtin(in.Name)
-	} else {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		p, err = v.profiles.Resolve(ctx, in.Name)
-		cancel()
-	}
-	if err != nil {
-		dialog.ShowError(err, v.Window)
-		return
-	}
-	v.show(p)
+	v.sel.pid = v.procOpts[opt]
+	v.recompute()
 }
 
-// show fills the details for p, or clears them when p is nil.
-func (v *AnalysisView) show(p *model.Profile) {
-	v.chosen = p
-	enable(v.Edit, p != nil)
-	v.Reference.Objects = nil
-	if p == nil {
-		v.Title.SetText("Choose a profile to see its categories.")
-		v.Details.SetText("")
-	} else {
-		v.Title.SetText(profileTitle(p))
-		v.Details.SetText(sourcesText(p))
-		for _, f := range referenceRows(p.Reference) {
-			v.Reference.Add(widget.NewLabelWithStyle(f[0], fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}))
-			v.Reference.Add(widget.NewLabel(f[1]))
+func (v *AnalysisView) frequencyChanged(s string) {
+	s = strings.TrimSpace(s)
+	f := 0.0
+	if s != "" {
+		var err error
+		f, err = strconv.ParseFloat(s, 64)
+		if err != nil || !(f > 0) || f > 1000 {
+			v.FrequencyNote.SetText("not a frequency in GHz")
+			return
 		}
 	}
-	v.Reference.Refresh()
-	v.Categories.Refresh()
+	v.sel.freq = f
+	v.recompute()
 }
 
-func profileTitle(p *model.Profile) string {
-	var parts []string
-	for _, s := range []string{p.Name, p.Architecture, p.Organization} {
-		if s != "" && !slices.Contains(parts, s) {
-			parts = append(parts, s)
+// SelectProcess shows one process (pid 0: all) in every tab but Processes.
+func (v *AnalysisView) SelectProcess(pid int) {
+	v.sel.pid = pid
+	v.setProcessOption()
+	v.recompute()
+}
+
+// drill goes from a process to its blocks (seed 4.2.2: which process costs most, then why).
+func (v *AnalysisView) drill(pid int) {
+	v.SelectProcess(pid)
+	v.Tabs.SelectIndex(1)
+}
+
+func (v *AnalysisView) setProcessOption() {
+	v.quiet = true
+	defer func() { v.quiet = false }()
+	for opt, pid := range v.procOpts {
+		if pid == v.sel.pid {
+			v.Process.SetSelected(opt)
+			return
 		}
 	}
-	return strings.Join(parts, " — ")
+	v.Process.SetSelected(allProcesses)
 }
 
-// sourcesText is the profile's own source and the citations of its reference data.
-func sourcesText(p *model.Profile) string {
-	var lines []string
-	if p.Source != "" {
-		lines = append(lines, p.Source)
+// recompute starts computing every tab for the current selection; a newer call supersedes it.
+func (v *AnalysisView) recompute() {
+	v.gen++
+	if v.cancel != nil {
+		v.cancel()
+		v.cancel = nil
 	}
-	if cites := p.Citations; len(cites) > 0 {
-		lines = append(lines, citationText(cites))
-	}
-	if len(lines) == 0 {
-		return "No sources recorded."
-	}
-	return strings.Join(lines, "\n\n")
-}
-
-// referenceRows are the label/value pairs of a profile's reference data; zero means unknown.
-func referenceRows(r model.Reference) [][2]string {
-	if r.IsZero() {
-		return [][2]string{{"", "This profile has no reference data."}}
-	}
-	val := func(f float64, unit string) string {
-		if f == 0 {
-			return "—"
-		}
-		return strings.TrimSpace(strconv.FormatFloat(f, 'g', -1, 64) + " " + unit)
-	}
-	return [][2]string{
-		{"Frequency", val(r.FrequencyGHz, "GHz")},
-		{"CPI", val(r.CPI, "")},
-		{"Processor power", val(r.ProcessorPowerW, "W")},
-		{"Base instructions", val(r.BaseInstructions, "")},
-		{"Base cache misses", val(r.BaseCacheMisses, "")},
-		{"Memory access energy", val(r.MemoryAccessEnergy, "nJ")},
-	}
-}
-
-// categoryRows lists the chosen profile's categories, Undefined last.
-func (v *AnalysisView) categoryRows() []model.Category {
-	if v.chosen == nil {
-		return nil
-	}
-	return append(append([]model.Category(nil), v.chosen.Categories...), v.chosen.Undefined)
-}
-
-func (v *AnalysisView) tableSize() (int, int) {
-	return len(v.categoryRows()), len(categoryColumns)
-}
-
-func (v *AnalysisView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
-	rows := v.categoryRows()
-	if id.Row < 0 || id.Row >= len(rows) {
+	if v.analysis == nil || v.sel.run == "" || len(v.infos) == 0 {
+		v.show(nil)
 		return
 	}
-	o.(*widget.Label).SetText(categoryCell(rows[id.Row], id.Col))
-}
-
-// categoryCell is the text of one cell of the Categories table.
-func categoryCell(c model.Category, col int) string {
-	switch col {
-	case 0:
-		return c.Name
-	case 1:
-		return formatCost(c.Cycles)
-	case 2:
-		return formatCost(c.PowerMW)
-	case 3:
-		return strconv.Itoa(len(c.Instructions))
-	case 4:
-		for _, cite := range c.Citations {
-			if cite.Estimate {
-				return "yes"
+	gen, sel, infos, a, profiles := v.gen, v.sel, slices.Clone(v.infos), v.analysis, v.profiles
+	ctx, cancel := context.WithCancel(context.Background())
+	v.cancel = cancel
+	v.bg.run(func() func() {
+		res, err := compute(ctx, a, profiles, infos, sel)
+		return func() {
+			if gen != v.gen {
+				return
 			}
+			if err != nil {
+				v.setProblem(err.Error())
+				return
+			}
+			v.show(res)
 		}
-		return "no"
+	})
+}
+
+// show fills every tab from res (nil: empty tabs).
+func (v *AnalysisView) show(res *results) {
+	prev := v.res
+	v.res = res
+	v.setProblem("")
+	v.FrequencyNote.SetText("")
+	if res != nil {
+		if prev == nil || prev.sel.profile != res.sel.profile {
+			v.Browser.Select(res.sel.profile) // the Profiles tab opens on the profile in use
+		}
+		v.sel = res.sel
+		v.quiet = true
+		v.Profile.SetSelected(res.sel.profile)
+		v.quiet = false
+		v.procOpts = map[string]int{allProcesses: 0}
+		opts := []string{allProcesses}
+		for _, p := range res.data.Processes {
+			o := processLabel(p.Process)
+			v.procOpts[o] = p.PID
+			opts = append(opts, o)
+		}
+		v.Process.Options = opts
+		v.setProcessOption()
+		switch {
+		case res.pids.FrequencyAssumed:
+			v.FrequencyNote.SetText(fmt.Sprintf("assumed %g GHz", res.pids.FrequencyGHz))
+		case res.sel.freq == 0:
+			v.FrequencyNote.SetText(fmt.Sprintf("profile: %g GHz", res.pids.FrequencyGHz))
+		}
 	}
-	return ""
+	v.Processes.show(res)
+	v.Blocks.show(res)
+	v.Insns.show(res)
+	v.Functions.show(res)
+	v.Estimate.show(res)
+	v.Compare.recompute()
+	v.showCharts()
+}
+
+// setProblem shows why the tabs are stale, and takes no room when there is no problem.
+func (v *AnalysisView) setProblem(msg string) {
+	v.Problem.SetText(msg)
+	if msg == "" {
+		v.Problem.Hide()
+	} else {
+		v.Problem.Show()
+	}
+}
+
+// showCharts redraws the charts for the metric chosen; the tables do not depend on it.
+func (v *AnalysisView) showCharts() {
+	v.Processes.chart(v.res, v.metric)
+	v.Insns.chart(v.res, v.metric)
+	v.Functions.chart(v.res, v.metric)
+	v.Compare.chart(v.metric)
+}
+
+func processLabel(p model.Process) string {
+	if p.Name == "" {
+		return strconv.Itoa(p.PID)
+	}
+	return fmt.Sprintf("%d %s", p.PID, p.Name)
 }

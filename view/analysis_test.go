@@ -53,15 +53,17 @@ func storedProfile() *model.Profile {
 
 func TestAnalysisListsBuiltinAndStoredProfiles(t *testing.T) {
 	store := &fakeStore{profiles: []*model.Profile{storedProfile()}}
-	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{Store: store})
+	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{Store: store}, nil, nil)
 	win := wb.ShowAnalysis()
 	if win.Title() != "AndroProf — Analysis" {
 		t.Errorf("title %q", win.Title())
 	}
-	v := wb.AnalysisView()
-	if v.Runs.Text != NoRunsText {
-		t.Errorf("Runs shows %q", v.Runs.Text)
+	av := wb.AnalysisView()
+	av.Wait()
+	if av.Runs.Empty.Text == "" || len(av.Runs.Names()) != 0 {
+		t.Errorf("Runs shows %q and %v without a workspace", av.Runs.Empty.Text, av.Runs.Names())
 	}
+	v := av.Browser
 	names := v.ProfileNames()
 	for _, b := range isaprofiles.BuiltinNames() {
 		if !slices.Contains(names, b) {
@@ -99,9 +101,9 @@ func TestAnalysisListsBuiltinAndStoredProfiles(t *testing.T) {
 }
 
 func TestAnalysisShowsEveryBuiltin(t *testing.T) {
-	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{})
+	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{}, nil, nil)
 	wb.ShowAnalysis()
-	v := wb.AnalysisView()
+	v := wb.AnalysisView().Browser
 	builtins := isaprofiles.BuiltinNames()
 	if got := v.ProfileNames(); !slices.Equal(got, builtins) {
 		t.Fatalf("listed %v, want the built-ins %v", got, builtins)
@@ -118,7 +120,7 @@ func TestAnalysisShowsEveryBuiltin(t *testing.T) {
 }
 
 func TestWindowsOpenEachOther(t *testing.T) {
-	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{})
+	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{}, nil, nil)
 	ed := wb.ShowEditor()
 	if wb.ShowEditor() != ed {
 		t.Fatal("a second ShowEditor made a second window")
@@ -152,7 +154,7 @@ func tapDialogButton(t *testing.T, w fyne.Window, text string) {
 func TestEditingAnotherProfileAsksAboutUnsavedChanges(t *testing.T) {
 	ed := controller.NewEditor()
 	must(t, ed.AddCategory("Mine", 1, 1)) // unsaved
-	wb := NewWorkbench(test.NewTempApp(t), ed, controller.Profiles{})
+	wb := NewWorkbench(test.NewTempApp(t), ed, controller.Profiles{}, nil, nil)
 	w := wb.ShowEditor()
 
 	wb.Edit(storedProfile())

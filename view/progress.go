@@ -69,3 +69,39 @@ func (t *throttle) allow(now time.Time) bool {
 	t.last = now
 	return true
 }
+
+// newActivityDialog shows a modal with an endless bar, for work that cannot say how far it
+// got (running a program), and a line saying what it does now; Cancel calls stop.
+func newActivityDialog(title, message string, stop context.CancelFunc, parent fyne.Window) *activityDialog {
+	a := &activityDialog{msg: widget.NewLabel(message), gate: throttle{every: progressEvery}}
+	a.msg.Truncation = fyne.TextTruncateEllipsis
+	a.cancel = widget.NewButton("Cancel", func() {
+		stop()
+		a.cancel.SetText("Cancelling…")
+		a.cancel.Disable()
+	})
+	a.dlg = dialog.NewCustomWithoutButtons(title, container.NewVBox(a.msg, widget.NewProgressBarInfinite()), parent)
+	a.dlg.SetButtons([]fyne.CanvasObject{a.cancel})
+	a.dlg.Resize(fyne.NewSize(460, a.dlg.MinSize().Height))
+	a.dlg.Show()
+	return a
+}
+
+// activityDialog is the endless-bar counterpart of progressDialog.
+type activityDialog struct {
+	dlg    *dialog.CustomDialog
+	msg    *widget.Label
+	cancel *widget.Button
+	gate   throttle
+}
+
+// say is the callback background work calls from its own goroutine, throttled like report.
+func (a *activityDialog) say(msg string) {
+	if !a.gate.allow(time.Now()) {
+		return
+	}
+	fyne.Do(func() { a.msg.SetText(msg) })
+}
+
+// close hides the dialog; call it on the UI goroutine.
+func (a *activityDialog) close() { a.dlg.Hide() }

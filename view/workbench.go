@@ -9,25 +9,27 @@ import (
 	"androprof/model"
 )
 
-// Window sizes: room for two instruction tables side by side, and for a list beside a table.
-var (
-	editorSize   = fyne.NewSize(1100, 700)
-	analysisSize = fyne.NewSize(1000, 650)
-)
+// Window size: room for two instruction tables side by side.
+var editorSize = fyne.NewSize(1100, 700)
 
-// Workbench owns the two windows and what they share: one profile editor and one way to
-// find profiles. Each window exists at most once; closing the last one quits the app.
+// Workbench owns the two windows and what they share: one profile editor, one way to find
+// profiles, the analysis of the workspace's runs and the importer that adds runs. Each window
+// exists at most once; closing the last one quits the app.
 type Workbench struct {
 	app      fyne.App
 	ed       *controller.Editor
 	profiles controller.Profiles
+	runs     *controller.Analysis
+	importer RunImporter
 	editor   *EditorView
 	analysis *AnalysisView
 }
 
 // NewWorkbench creates no window yet, so the app can open whichever its command asked for.
-func NewWorkbench(a fyne.App, ed *controller.Editor, profiles controller.Profiles) *Workbench {
-	return &Workbench{app: a, ed: ed, profiles: profiles}
+// analysis may be nil (no workspace: no runs); importer may be nil (Import and Run program
+// are then disabled).
+func NewWorkbench(a fyne.App, ed *controller.Editor, profiles controller.Profiles, analysis *controller.Analysis, importer RunImporter) *Workbench {
+	return &Workbench{app: a, ed: ed, profiles: profiles, runs: analysis, importer: importer}
 }
 
 // ShowEditor shows the instruction-categorization window, creating it on first use.
@@ -53,7 +55,7 @@ func (wb *Workbench) ShowAnalysis() fyne.Window {
 	if wb.analysis == nil {
 		win := wb.app.NewWindow("AndroProf — Analysis")
 		win.Resize(analysisSize)
-		v := newAnalysisView(win, wb.profiles, func() { wb.ShowEditor() }, wb.Edit)
+		v := newAnalysisView(win, wb.app.Preferences(), wb.profiles, wb.runs, wb.importer, func() { wb.ShowEditor() }, wb.Edit)
 		win.SetOnClosed(func() {
 			if wb.analysis == v {
 				wb.analysis = nil

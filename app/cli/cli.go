@@ -63,6 +63,9 @@ usage:
   androprof estimate --instructions N --cpi C [--frequency-ghz F] [--power-w W]
                    [--memory-energy-nj E] [--base-instructions N] [--base-misses N] [--json]
                                                         the calculator of seed figure 5.2
+  androprof chart (--run NAME [--by G] [--pid N] | --compare RUN[:PID],...) [--profile P]
+                  [--metric cycles|time|energy|instructions] [--kind bar|column|pie] --out FILE.png|.svg
+                                                        the analysis window's charts as files
   androprof screenshot --out DIR                        write a PNG of each window and exit
 
 Every command takes --db FILE (default: ` + "%s" + `).
@@ -127,6 +130,8 @@ func run(ctx context.Context, args []string, env Env) error {
 		return runReport(ctx, args[1:], env)
 	case "estimate":
 		return runEstimate(args[1:], env)
+	case "chart":
+		return runChart(ctx, args[1:], env)
 	case "screenshot":
 		return runScreenshot(args[1:], env)
 	case "help", "-h", "--help":

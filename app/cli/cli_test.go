@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -22,7 +23,14 @@ func (noGUI) Screenshot(*store.DB, string) ([]string, error) { return nil, nil }
 func runCLI(t *testing.T, db string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code := Run(context.Background(), append(args, "--db", db), Env{Stdout: &out, Stderr: &errOut, GUI: noGUI{}})
+	// --db goes before a "--" that ends the flags (androprof run -- PROGRAM ARGS), else last.
+	withDB := append([]string{}, args...)
+	if i := slices.Index(args, "--"); i >= 0 {
+		withDB = slices.Insert(withDB, i, "--db", db)
+	} else {
+		withDB = append(withDB, "--db", db)
+	}
+	code := Run(context.Background(), withDB, Env{Stdout: &out, Stderr: &errOut, GUI: noGUI{}})
 	return code, out.String(), errOut.String()
 }
 

@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"androprof/controller"
+	"androprof/view/chart"
+)
+
+// runChart writes the analysis window's charts as files: a report's rows (--by) or a comparison
+// of runs and processes (--compare), as PNG or SVG by the file's extension.
+func runChart(ctx context.Context, args []string, env Env) error {
+	fs, dbPath := newFlags("chart", env)
+	var rf reportFlags
+	fs.StringVar(&rf.run, "run", "", "run `NAME`")
+	fs.StringVar(&rf.profile, "profile", "cortex-a8", "profile `NAME|FILE`")
+	fs.StringVar(&rf.by, "by", "pid", "bars per `pid|bb|insn|category|function`")
+	fs.IntVar(&rf.pid, "pid", 0, "only this process")
+	fs.Float64Var(&rf.freq, "frequency-ghz", 0, "clock `GHz` (default: the profile's, else 1)")
+	compare := fs.String("compare", "", "compare `RUN[:PID],RUN[:PID],...` instead of one run")
+	metric := fs.String("metric", "cycles", "`cycles|time|energy|instructions`")
+	kind := fs.String("kind", "bar", "`bar|column|pie`")
+	out := fs.String("out", "", "output `FILE.png|FILE.svg`")
+	width := fs.Int("width", 1200, "width in pixels")
+	height := fs.Int("height", 700, "height in pixels")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	if *out == "" {
+		return fmt.Errorf("%w: chart needs --out FILE.png|FILE.svg", errUsage)
+	}
+	format, err := chart.FormatFor(*out)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	m, err := chart.ParseMetric(*metric)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	k, err := chart.ParseKind(*kind)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	db, profiles, err := openDB(*dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	analysis := &controller.Analysis{Store: db}
+	var c chart.Chart
+	if *compare != "" {
+		var items []controller.CompareItem
+		for _, s := range strings.Split(*compare, ",") {
+			it, err := controller.ParseCompareItem(strings.TrimSpace(s))
+			if err != nil {
+				return fmt.Errorf("%w: %v", errUsage, err)
+			}
+			items = append(items, it)
+		}
+		p, err := profiles.Resolve(ctx, rf.profile)
+		if err != nil {
+			return err
+		}
+		rows, err := analysis.Compare(ctx, items, p, rf.freq)
+		if err != nil {
+			return err
+		}
+		c = chart.FromComparison(rows, m, k)
+	} else {
+		opts, err := rf.options(ctx, profiles)
+		if err != nil {
+			return err
+		}
+		rep, err := analysis.Report(ctx, opts)
+		if err != nil {
+			return err
+		}
+		c = chart.FromReport(rep, m, k, nil)
+	}
+	f, err := os.Create(*out)
+	if err != nil {
+		return err
+	}
+	if err := c.Render(f, format, *width, *height); err != nil {
+		f.Close()
+		os.Remove(*out)
+		return fmt.Errorf("%s: %w", *out, err)
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stdout, *out)
+	return nil
+}

@@ -1,0 +1,53 @@
+package view
+
+import (
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+
+	"androprof/controller"
+	"androprof/view/chart"
+)
+
+// functionsTab prices each symbol, the level at which a programmer decides what to rewrite
+// (seed §5.1: which methods to move to native code).
+type functionsTab struct {
+	Chart   *chartPanel
+	Table   *sortTable[controller.ReportRow]
+	content fyne.CanvasObject
+}
+
+func newFunctionsTab(v *AnalysisView) *functionsTab {
+	t := &functionsTab{}
+	t.Chart = newChartPanel(v.Window, v.bg, chart.Bars, nil)
+	t.Table = newSortTable(v.Window, "functions", []column[controller.ReportRow]{
+		textCol("Function", 260, func(r controller.ReportRow) string { return r.Key }),
+		intCol("Instructions", 140, func(r controller.ReportRow) int64 { return r.Instructions }),
+		intCol("Blocks executed", 130, func(r controller.ReportRow) int64 { return r.Blocks }),
+		floatCol("Cycles", 140, 0, func(r controller.ReportRow) float64 { return r.Cycles }),
+		floatCol("Time (s)", 110, 6, func(r controller.ReportRow) float64 { return r.TimeS }),
+		floatCol("Energy (J)", 110, 6, func(r controller.ReportRow) float64 { return r.EnergyJ }),
+	}, nil)
+	split := container.NewVSplit(t.Chart.Content(), t.Table.Content())
+	split.Offset = 0.5
+	t.content = split
+	return t
+}
+
+func (t *functionsTab) show(res *results) {
+	if res == nil {
+		t.Table.Set(nil)
+		return
+	}
+	t.Table.Set(res.funcs.Rows)
+	t.Table.Count.SetText(fmt.Sprintf("%d functions", len(res.funcs.Rows)))
+}
+
+func (t *functionsTab) chart(res *results, m chart.Metric) {
+	if res == nil {
+		t.Chart.Set(chart.Chart{})
+		return
+	}
+	t.Chart.Set(chart.FromReport(res.funcs, m, chart.Bars, nil))
+}

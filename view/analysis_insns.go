@@ -1,0 +1,87 @@
+package view
+
+import (
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+
+	"androprof/controller"
+	"androprof/view/chart"
+)
+
+// insnsTab is seed §4.2's "histograms and cost": which instructions ran most, and what each
+// category of them cost.
+type insnsTab struct {
+	Histogram  *chartPanel
+	Costs      *chartPanel
+	Insns      *sortTable[controller.ReportRow]
+	Categories *sortTable[controller.ReportRow]
+
+	total   controller.ReportRow // of the selection, for shares
+	content fyne.CanvasObject
+}
+
+func newInsnsTab(v *AnalysisView) *insnsTab {
+	t := &insnsTab{}
+	t.Histogram = newChartPanel(v.Window, v.bg, chart.Bars, nil) // Columns is one click away; bars keep names legible
+	t.Costs = newChartPanel(v.Window, v.bg, chart.Bars, nil)
+	share := func(part, whole float64) float64 {
+		if whole == 0 {
+			return 0
+		}
+		return 100 * part / whole
+	}
+	t.Insns = newSortTable(v.Window, "instructions", []column[controller.ReportRow]{
+		textCol("Instruction", 140, func(r controller.ReportRow) string { return r.Key }),
+		textCol("Category", 170, func(r controller.ReportRow) string { return r.Category }),
+		intCol("Executed", 130, func(r controller.ReportRow) int64 { return r.Instructions }),
+		floatCol("Cycles", 130, 0, func(r controller.ReportRow) float64 { return r.Cycles }),
+		floatCol("% cycles", 80, 3, func(r controller.ReportRow) float64 { return share(r.Cycles, t.total.Cycles) }),
+		floatCol("Time (s)", 100, 6, func(r controller.ReportRow) float64 { return r.TimeS }),
+		floatCol("Energy (J)", 100, 6, func(r controller.ReportRow) float64 { return r.EnergyJ }),
+	}, nil)
+	t.Categories = newSortTable(v.Window, "categories", []column[controller.ReportRow]{
+		textCol("Category", 170, func(r controller.ReportRow) string { return r.Key }),
+		intCol("Executed", 130, func(r controller.ReportRow) int64 { return r.Instructions }),
+		floatCol("% executed", 90, 3, func(r controller.ReportRow) float64 {
+			return share(float64(r.Instructions), float64(t.total.Instructions))
+		}),
+		floatCol("Cycles", 130, 0, func(r controller.ReportRow) float64 { return r.Cycles }),
+		floatCol("% cycles", 80, 3, func(r controller.ReportRow) float64 { return share(r.Cycles, t.total.Cycles) }),
+		floatCol("Time (s)", 100, 6, func(r controller.ReportRow) float64 { return r.TimeS }),
+		floatCol("Energy (J)", 100, 6, func(r controller.ReportRow) float64 { return r.EnergyJ }),
+	}, nil)
+	charts := container.NewHSplit(t.Histogram.Content(), t.Costs.Content())
+	tables := container.NewHSplit(t.Insns.Content(), t.Categories.Content())
+	split := container.NewVSplit(charts, tables)
+	split.Offset = 0.5
+	t.content = split
+	return t
+}
+
+func (t *insnsTab) show(res *results) {
+	if res == nil {
+		t.total = controller.ReportRow{}
+		t.Insns.Set(nil)
+		t.Categories.Set(nil)
+		return
+	}
+	t.total = res.insns.Total
+	t.Insns.Set(res.insns.Rows)
+	t.Categories.Set(res.cats.Rows)
+	t.Insns.Count.SetText(fmt.Sprintf("%d distinct instructions · %s executed", len(res.insns.Rows), grouped(res.insns.Total.Instructions)))
+	t.Categories.Count.SetText(fmt.Sprintf("%d categories", len(res.cats.Rows)))
+}
+
+func (t *insnsTab) chart(res *results, m chart.Metric) {
+	if res == nil {
+		t.Histogram.Set(chart.Chart{})
+		t.Costs.Set(chart.Chart{})
+		return
+	}
+	h := chart.FromReport(res.insns, chart.Instructions, chart.Bars, nil)
+	h.Title = fmt.Sprintf("Most executed instructions — %s", res.sel.run)
+	t.Histogram.Set(h)
+	t.Costs.Set(chart.FromReport(res.cats, m, chart.Bars, nil))
+}

@@ -1,0 +1,78 @@
+package view
+
+import (
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+
+	"androprof/controller"
+	"androprof/view/chart"
+)
+
+// processRow is a process with its cost: the PID chart of seed §4.2.2 as a table.
+type processRow struct {
+	controller.ReportRow
+	Name string
+}
+
+// processesTab shows which processes cost most; a tap on one drills into its blocks.
+type processesTab struct {
+	Chart *chartPanel
+	Table *sortTable[processRow]
+
+	rows    []controller.ReportRow // in chart order, for taps on bars
+	content fyne.CanvasObject
+}
+
+func newProcessesTab(v *AnalysisView) *processesTab {
+	t := &processesTab{}
+	t.Chart = newChartPanel(v.Window, v.bg, chart.Bars, func(i int) {
+		if i < len(t.rows) {
+			v.drill(t.rows[i].PID)
+		}
+	})
+	t.Table = newSortTable(v.Window, "processes", []column[processRow]{
+		intCol("PID", 70, func(r processRow) int64 { return int64(r.PID) }),
+		textCol("Name", 160, func(r processRow) string { return r.Name }),
+		intCol("Instructions", 140, func(r processRow) int64 { return r.Instructions }),
+		intCol("Blocks executed", 130, func(r processRow) int64 { return r.Blocks }),
+		floatCol("Cycles", 140, 0, func(r processRow) float64 { return r.Cycles }),
+		floatCol("Time (s)", 110, 6, func(r processRow) float64 { return r.TimeS }),
+		floatCol("Energy (J)", 110, 6, func(r processRow) float64 { return r.EnergyJ }),
+	}, func(r processRow) { v.drill(r.PID) })
+	split := container.NewVSplit(t.Chart.Content(), t.Table.Content())
+	split.Offset = 0.5
+	t.content = split
+	return t
+}
+
+func (t *processesTab) show(res *results) {
+	if res == nil {
+		t.rows = nil
+		t.Table.Set(nil)
+		return
+	}
+	t.rows = res.pids.Rows
+	names := map[int]string{}
+	for _, p := range res.data.Processes {
+		names[p.PID] = p.Name
+	}
+	rows := make([]processRow, len(res.pids.Rows))
+	for i, r := range res.pids.Rows {
+		rows[i] = processRow{r, names[r.PID]}
+	}
+	t.Table.Set(rows)
+	t.Table.Count.SetText(fmt.Sprintf("%d processes · %s instructions · %s cycles · %s s · %s J",
+		len(rows), grouped(res.pids.Total.Instructions), chart.Compact(res.pids.Total.Cycles),
+		chart.Compact(res.pids.Total.TimeS), chart.Compact(res.pids.Total.EnergyJ)))
+}
+
+func (t *processesTab) chart(res *results, m chart.Metric) {
+	if res == nil {
+		t.Chart.Set(chart.Chart{})
+		return
+	}
+	t.rows = res.pids.Rows // a bar's index is its row's index
+	t.Chart.Set(chart.FromReport(res.pids, m, chart.Bars, res.names))
+}

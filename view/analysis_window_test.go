@@ -1,0 +1,395 @@
+package view
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"image/png"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"androprof/controller"
+	"androprof/emulator"
+	"androprof/isaprofiles"
+	"androprof/model"
+	"androprof/store"
+	"androprof/view/chart"
+)
+
+// feedSmallRun is store's test run: pid 10 runs a 3-instruction ARM loop 100 times on two
+// threads, pid 11 (its child) a Thumb block once.
+func feedSmallRun(s emulator.Sink) error {
+	loop := &emulator.Block{PC: 0x1000, ISA: model.ARM, Symbol: "loop", Insns: []emulator.Insn{
+		{Addr: 0x1000, Encoding: "e2800001", Mnemonic: "add", Operands: "r0, r0, #1"},
+		{Addr: 0x1004, Encoding: "e3500064", Mnemonic: "cmp", Operands: "r0, #100"},
+		{Addr: 0x1008, Encoding: "1afffffc", Mnemonic: "bne", Operands: "#0x1000"},
+	}}
+	child := &emulator.Block{PC: 0x2000, ISA: model.Thumb, Symbol: "main", Insns: []emulator.Insn{
+		{Addr: 0x2000, Encoding: "2001", Mnemonic: "movs", Operands: "r0, #1"},
+		{Addr: 0x2002, Encoding: "4770", Mnemonic: "bx", Operands: "lr"},
+	}}
+	for _, err := range []error{
+		s.Process(model.Process{PID: 10, Name: "parent"}),
+		s.Process(model.Process{PID: 11, ParentPID: 10, Name: "child"}),
+		s.Thread(model.Thread{PID: 10, TID: 0, Name: "main"}),
+		s.Block(10, loop), s.Block(11, child),
+		s.Count(10, 0, 0x1000, model.ARM, 60),
+		s.Count(10, 1, 0x1000, model.ARM, 40),
+		s.Count(11, 0, 0x2000, model.Thumb, 1),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fakeImporter imports every file as the small run, or waits for Cancel when block is set.
+type fakeImporter struct {
+	db      *store.DB
+	block   bool
+	paths   []string
+	exitErr error // RunProgram's error after importing, as for a program exiting non-zero
+}
+
+func (f *fakeImporter) ImportFiles(ctx context.Context, run string, paths []string, progress func(done, total int64)) error {
+	f.paths = paths
+	if f.block {
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	progress(1, 2)
+	progress(2, 2)
+	return f.db.ImportRun(ctx, run, strings.Join(paths, " "), feedSmallRun)
+}
+
+func (f *fakeImporter) RunProgram(ctx context.Context, run, program string, args []string, progress func(string)) error {
+	progress("running " + program)
+	if err := f.db.ImportRun(ctx, run, program, feedSmallRun); err != nil {
+		return err
+	}
+	return f.exitErr
+}
+
+// openAnalysis opens the analysis window on a workspace holding run "small".
+func openAnalysis(t *testing.T) (*AnalysisView, *fakeImporter) {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "w.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.ImportRun(context.Background(), "small", "test", feedSmallRun); err != nil {
+		t.Fatal(err)
+	}
+	imp := &fakeImporter{db: db}
+	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{Store: db}, &controller.Analysis{Store: db}, imp)
+	wb.ShowAnalysis()
+	v := wb.AnalysisView()
+	v.Wait()
+	return v, imp
+}
+
+// cycles is what a profile says n runs of an instruction cost.
+func cycles(t *testing.T, profile string, in model.Instruction, n float64) float64 {
+	p, err := isaprofiles.Builtin(profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n * model.NewClassifier(p).Classify(in).Cycles
+}
+
+func arm(m string) model.Instruction { return model.Instruction{ISA: model.ARM, Mnemonic: m} }
+
+// processCells reads the Processes table as pid → column title → text.
+func processCells(v *AnalysisView) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	tb := v.Processes.Table
+	for r := range tb.Rows() {
+		row := map[string]string{}
+		for c, col := range tb.cols {
+			row[col.title] = tb.Cell(r, c)
+		}
+		out[row["PID"]] = row
+	}
+	return out
+}
+
+func TestAnalysisShowsRunProcesses(t *testing.T) {
+	v, _ := openAnalysis(t)
+	if got := v.RunNames(); !slices.Equal(got, []string{"small"}) {
+		t.Fatalf("runs %v", got)
+	}
+	if v.Runs.Import.Disabled() || v.Runs.Delete.Disabled() {
+		t.Error("Import or Delete disabled with an importer and a selected run")
+	}
+	if v.Profile.Selected != "ARMv7-A Cortex-A15" { // the first profile pricing ARM
+		t.Errorf("profile %q chosen for an ARM run", v.Profile.Selected)
+	}
+	cells := processCells(v)
+	if cells["10"]["Instructions"] != "300" || cells["11"]["Instructions"] != "2" || cells["10"]["Name"] != "parent" || cells["10"]["Blocks executed"] != "100" {
+		t.Fatalf("processes table %v", cells)
+	}
+	a15 := 100 * (cycles(t, "cortex-a15", arm("ADD"), 1) + cycles(t, "cortex-a15", arm("CMP"), 1) + cycles(t, "cortex-a15", arm("BNE"), 1))
+	if got := cells["10"]["Cycles"]; got != formatFloat(a15, 0) {
+		t.Errorf("cycles under A15 %s, want %s", got, formatFloat(a15, 0))
+	}
+	if v.FrequencyNote.Text != "assumed 1 GHz" {
+		t.Errorf("frequency note %q for a profile without a frequency", v.FrequencyNote.Text)
+	}
+
+	// Switching profile recomputes at once.
+	v.Profile.SetSelected("ARMv7-A Cortex-A8")
+	v.Wait()
+	a8 := 100 * (cycles(t, "cortex-a8", arm("ADD"), 1) + cycles(t, "cortex-a8", arm("CMP"), 1) + cycles(t, "cortex-a8", arm("BNE"), 1))
+	if got := processCells(v)["10"]["Cycles"]; got != formatFloat(a8, 0) || a8 == a15 {
+		t.Errorf("cycles under A8 %s, want %s (A15: %g)", got, formatFloat(a8, 0), a15)
+	}
+	if v.FrequencyNote.Text != "profile: 1 GHz" {
+		t.Errorf("frequency note %q", v.FrequencyNote.Text)
+	}
+	if c := v.Processes.Chart.Chart(); len(c.Bars) != 2 || c.Bars[0].Value != a8 || c.YLabel != "cycles" {
+		t.Errorf("PID chart %+v", c)
+	}
+
+	// A frequency halves the time; the metric changes the charts only.
+	v.Frequency.SetText("2")
+	v.Wait()
+	if got := processCells(v)["10"]["Time (s)"]; got != formatFloat(a8/2e9, 6) {
+		t.Errorf("time at 2 GHz %s", got)
+	}
+	v.Metric.SetSelected("energy")
+	v.Wait()
+	if c := v.Functions.Chart.Chart(); c.YLabel != "energy (J)" || !strings.HasPrefix(c.Title, "Energy (J) by function") {
+		t.Errorf("functions chart after choosing energy: %q, %q", c.Title, c.YLabel)
+	}
+	if v.Processes.Chart.area.img.Image == nil {
+		t.Error("the PID chart was never drawn")
+	}
+}
+
+func TestAnalysisDrillsFromProcessToInstructions(t *testing.T) {
+	v, _ := openAnalysis(t)
+	rows := v.Processes.Table.Rows()
+	i := slices.IndexFunc(rows, func(r processRow) bool { return r.PID == 10 })
+	v.Processes.Table.Select(i)
+	v.Wait()
+	if v.Tabs.SelectedIndex() != 1 || v.Process.Selected != "10 parent" {
+		t.Fatalf("tab %d, process %q after tapping pid 10", v.Tabs.SelectedIndex(), v.Process.Selected)
+	}
+	blocks := v.Blocks.Table.Rows()
+	if len(blocks) != 1 || blocks[0].Key != "10:loop@0x1000(ARM)" || blocks[0].Blocks != 100 {
+		t.Fatalf("blocks of pid 10: %+v", blocks)
+	}
+	if !strings.Contains(v.Blocks.Title.Text, "process 10 parent") {
+		t.Errorf("blocks title %q", v.Blocks.Title.Text)
+	}
+	// Other tabs follow the process too.
+	if v.Estimate.Instructions.Text != "300" || v.Insns.Insns.Count.Text != "3 distinct instructions · 300 executed" {
+		t.Errorf("estimate %q, instructions %q for pid 10", v.Estimate.Instructions.Text, v.Insns.Insns.Count.Text)
+	}
+
+	v.Blocks.Table.Select(0)
+	v.Wait()
+	insns := v.Blocks.Insns
+	if len(insns.Rows()) != 3 {
+		t.Fatalf("instructions of the loop: %+v", insns.Rows())
+	}
+	p, _ := isaprofiles.Builtin(v.Profile.Selected)
+	want := model.NewClassifier(p).Classify(arm("BNE")).Name
+	got := []string{}
+	for c := range insns.cols {
+		got = append(got, insns.Cell(2, c))
+	}
+	if strings.Join(got[:6], "|") != "0x1008|1afffffc|bne #0x1000|BNE|ARM|"+want || want == model.UndefinedCategory {
+		t.Errorf("third instruction reads %v (want category %q)", got, want)
+	}
+
+	// Back to all processes through the chooser.
+	v.Process.SetSelected(allProcesses)
+	v.Wait()
+	if len(v.Blocks.Table.Rows()) != 2 {
+		t.Errorf("all processes show %d blocks", len(v.Blocks.Table.Rows()))
+	}
+}
+
+func TestAnalysisBarClickDrills(t *testing.T) {
+	v, _ := openAnalysis(t)
+	p := v.Processes.Chart
+	c := p.Chart()
+	for y := float32(0); y < p.size.Height; y++ {
+		x := p.size.Width / 2
+		if c.BarAt(p.px[0], p.px[1], int(x/p.size.Width*float32(p.px[0])), int(y/p.size.Height*float32(p.px[1]))) == 0 {
+			p.tapped(fyne.NewPos(x, y))
+			v.Wait()
+			if v.sel.pid != v.Processes.rows[0].PID || v.Tabs.SelectedIndex() != 1 {
+				t.Fatalf("tap on the first bar selected pid %d, tab %d", v.sel.pid, v.Tabs.SelectedIndex())
+			}
+			return
+		}
+	}
+	t.Fatalf("no bar found in a %v chart drawn at %v", p.size, p.px)
+}
+
+// The figure 5.2 inputs give the figure's results (instructions of the seed's benchmark).
+func TestEstimateCalculatorMatchesFigure52(t *testing.T) {
+	v, _ := openAnalysis(t)
+	e := v.Estimate
+	for _, f := range []struct {
+		e interface{ SetText(string) }
+		s string
+	}{{e.Instructions, "56750218825"}, {e.CPI, "13.03"}, {e.FrequencyGHz, "1"}, {e.ProcessorPowerW, "0.89"},
+		{e.BaseInstructions, "39171751755"}, {e.BaseCacheMisses, "521966483"}, {e.MemoryEnergyNJ, "2.61"}} {
+		f.e.SetText(f.s)
+	}
+	test.Tap(e.Calculate)
+	for _, r := range [][2]string{{e.TimeS.Text, "739.455"}, {e.PowerW.Text, "0.89266"}, {e.EnergyJ.Text, "660.088"}} {
+		if !strings.HasPrefix(r[0], r[1]) {
+			t.Errorf("result %q, want %s…", r[0], r[1])
+		}
+	}
+	t.Logf("time %s s, power %s W, energy %s J", e.TimeS.Text, e.PowerW.Text, e.EnergyJ.Text)
+	e.CPI.SetText("x")
+	test.Tap(e.Calculate)
+	if e.Error.Text == "" || e.TimeS.Text != "—" {
+		t.Errorf("a bad CPI gives %q, time %q", e.Error.Text, e.TimeS.Text)
+	}
+	// Prefill: the A8's reference data and the run's instructions.
+	v.Profile.SetSelected("ARMv7-A Cortex-A8")
+	v.Wait()
+	if e.CPI.Text != "13.03" || e.Instructions.Text != "302" || e.BaseCacheMisses.Text != "521966483" || e.Error.Text != "" {
+		t.Errorf("prefilled CPI %q, instructions %q, misses %q, error %q", e.CPI.Text, e.Instructions.Text, e.BaseCacheMisses.Text, e.Error.Text)
+	}
+	if rows := e.Categories.Rows(); len(rows) == 0 || !strings.Contains(e.Totals.Text, "302 instructions") {
+		t.Errorf("per-category estimate %+v, %q", rows, e.Totals.Text)
+	}
+}
+
+func TestAnalysisExportsCSVAndCharts(t *testing.T) {
+	v, _ := openAnalysis(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "p.csv")
+	v.Processes.Table.SortBy(0) // PID, largest first
+	if err := v.Processes.Table.saveCSV(path); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 3 || strings.Join(recs[0], ",") != "PID,Name,Instructions,Blocks executed,Cycles,Time (s),Energy (J)" ||
+		recs[1][0] != "11" || recs[2][0] != "10" || recs[2][2] != "300" {
+		t.Errorf("CSV %v", recs)
+	}
+	for _, f := range []chart.Format{chart.PNG, chart.SVG} {
+		out := filepath.Join(dir, "c")
+		if err := saveChart(v.Processes.Chart.Chart(), f, out); err != nil {
+			t.Fatal(err)
+		}
+		if f != chart.PNG {
+			continue
+		}
+		r, _ := os.Open(out)
+		img, err := png.Decode(r)
+		r.Close()
+		if err != nil || img.Bounds().Dx() != exportWidth || img.Bounds().Dy() != exportHeight {
+			t.Errorf("exported PNG: %v", err)
+		}
+	}
+}
+
+func TestAnalysisComparesProcesses(t *testing.T) {
+	v, _ := openAnalysis(t)
+	if len(v.Compare.choices) != 3 { // small, small:10, small:11
+		t.Fatalf("choices %+v", v.Compare.choices)
+	}
+	v.Compare.Pick(controller.CompareItem{Run: "small", PID: 10}, true)
+	v.Compare.Pick(controller.CompareItem{Run: "small", PID: 11}, true)
+	v.Wait()
+	rows := v.Compare.Table.Rows()
+	if len(rows) != 2 || rows[0].Item != "small:10" || rows[0].InsnsPerBlock != 3 || rows[1].InstructionRatio != 2.0/300 {
+		t.Fatalf("comparison %+v", rows)
+	}
+	if c := v.Compare.Chart.Chart(); len(c.Bars) != 2 {
+		t.Errorf("comparison chart %+v", c)
+	}
+}
+
+func TestImportAndDeleteRuns(t *testing.T) {
+	v, imp := openAnalysis(t)
+	dir := t.TempDir()
+	for _, n := range []string{"a.log", "b.log", ".hidden"} {
+		os.WriteFile(filepath.Join(dir, n), []byte("x"), 0o644)
+	}
+	var got error = errors.New("never finished")
+	v.Runs.ImportFrom("second", dir, func(err error) { got = err })
+	v.Wait()
+	if got != nil || len(imp.paths) != 1 || imp.paths[0] != dir { // the importer reads folders itself
+		t.Fatalf("import: %v, paths %v", got, imp.paths)
+	}
+	if !slices.Equal(v.RunNames(), []string{"second", "small"}) && !slices.Equal(v.RunNames(), []string{"small", "second"}) {
+		t.Fatalf("runs after import %v", v.RunNames())
+	}
+	if v.sel.run != "second" || len(v.Processes.Table.Rows()) != 2 {
+		t.Errorf("selected %q with %d processes after the import", v.sel.run, len(v.Processes.Table.Rows()))
+	}
+
+	// Cancel stops an import and leaves the runs alone.
+	imp.block = true
+	v.Runs.ImportFrom("third", filepath.Join(dir, "a.log"), func(err error) { got = err })
+	tapDialogButton(t, v.Window, "Cancel")
+	v.Wait()
+	if !errors.Is(got, context.Canceled) || len(v.RunNames()) != 2 {
+		t.Errorf("cancelled import: %v, runs %v", got, v.RunNames())
+	}
+
+	v.Runs.Run("ran", "/bin/prog", []string{"1"}, func(err error) { got = err })
+	v.Wait()
+	if got != nil || v.sel.run != "ran" {
+		t.Errorf("run program: %v, selected %q", got, v.sel.run)
+	}
+	// A program that exits non-zero is imported all the same, and the window says how it ended.
+	imp.exitErr = errors.New("prog exited with status 3")
+	v.Runs.Run("failed", "/bin/prog", nil, func(err error) { got = err })
+	v.Wait()
+	if got != imp.exitErr || v.sel.run != "failed" {
+		t.Errorf("run program exiting 3: %v, selected %q", got, v.sel.run)
+	}
+	tapDialogButton(t, v.Window, "OK")
+
+	test.Tap(v.Runs.Delete)
+	tapDialogButton(t, v.Window, "Yes")
+	v.Wait()
+	if slices.Contains(v.RunNames(), "failed") || len(v.RunNames()) != 3 {
+		t.Errorf("runs after deleting failed: %v", v.RunNames())
+	}
+}
+
+func TestEmptyWorkspaceSaysSo(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "w.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{Store: db}, &controller.Analysis{Store: db}, nil)
+	wb.ShowAnalysis()
+	v := wb.AnalysisView()
+	v.Wait()
+	if v.Runs.Empty.Text != NoRunsText || !v.Runs.Import.Disabled() || !v.Runs.RunProgram.Disabled() {
+		t.Errorf("empty workspace: %q, import disabled %v", v.Runs.Empty.Text, v.Runs.Import.Disabled())
+	}
+	if len(v.Processes.Table.Rows()) != 0 || !v.Processes.Chart.Chart().Empty() {
+		t.Error("tabs show something without a run")
+	}
+}

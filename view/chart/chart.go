@@ -1,0 +1,255 @@
+// Package chart draws the workbench's charts. It is the project's own small chart API over
+// go-chart (archived upstream), so the library can be replaced in one place; the window, the
+// command line and the exports draw the same pictures through it. It imports no Fyne, so the
+// cgo-free command line can use it.
+package chart
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"image"
+	"io"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	gochart "github.com/wcharczuk/go-chart/v2"
+)
+
+// Kind is the shape of a chart.
+type Kind int
+
+const (
+	// Bars are horizontal bars with their labels on the left: long names (functions, blocks)
+	// stay readable, which is why it is the default.
+	Bars Kind = iota
+	// Columns are vertical bars over a value axis, for a few short labels.
+	Columns
+	// Pie shows each bar's share of the total.
+	Pie
+)
+
+// Kinds names the kinds for command lines and menus.
+var Kinds = map[string]Kind{"bar": Bars, "column": Columns, "pie": Pie}
+
+// ParseKind accepts the names in Kinds.
+func ParseKind(s string) (Kind, error) {
+	if k, ok := Kinds[s]; ok {
+		return k, nil
+	}
+	return 0, fmt.Errorf("unknown chart kind %q (want bar, column or pie)", s)
+}
+
+// Format is an output format of Render.
+type Format int
+
+const (
+	// PNG is for pasting into documents.
+	PNG Format = iota
+	// SVG scales, for papers.
+	SVG
+)
+
+// FormatFor picks the format a file name asks for, so `--out x.svg` needs no second flag.
+func FormatFor(path string) (Format, error) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".png":
+		return PNG, nil
+	case ".svg":
+		return SVG, nil
+	}
+	return 0, fmt.Errorf("%s: a chart is written as .png or .svg", path)
+}
+
+// Bar is one labelled value: a bar, a column or a slice.
+type Bar struct {
+	Label string
+	Value float64
+}
+
+// DefaultTop is how many bars a chart draws when Chart.Top is 0: more are unreadable.
+const DefaultTop = 15
+
+// OtherLabel names the bar that sums the bars beyond Top.
+const OtherLabel = "other"
+
+// Chart is what to draw. Bars are drawn largest first; values must be finite and ≥ 0
+// (costs, counts, shares). A chart with no bar above zero draws as "No data".
+type Chart struct {
+	Title  string
+	YLabel string // what the values measure, e.g. "cycles" or "energy (J)"
+	Bars   []Bar
+	Kind   Kind
+	Top    int // most bars drawn; the rest are summed into one "other" bar (0: DefaultTop)
+}
+
+// Size limits: below the minimum nothing readable fits, above the maximum an image would
+// take hundreds of megabytes.
+const (
+	MinWidth, MinHeight = 120, 80
+	MaxSide             = 8000
+)
+
+// ErrBadValue reports a bar whose value cannot be drawn.
+var ErrBadValue = errors.New("chart values must be finite and ≥ 0")
+
+// item is a bar as drawn: Index points back into Chart.Bars, -1 for "other".
+type item struct {
+	label string
+	value float64
+	index int
+}
+
+// items validates the bars and keeps the largest limit of them, the rest summed as "other".
+func (c Chart) items(limit int) ([]item, error) {
+	var out []item
+	for i, b := range c.Bars {
+		if math.IsNaN(b.Value) || math.IsInf(b.Value, 0) || b.Value < 0 {
+			return nil, fmt.Errorf("bar %q is %v: %w", b.Label, b.Value, ErrBadValue)
+		}
+		if b.Value > 0 {
+			out = append(out, item{b.Label, b.Value, i})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b item) int { return cmp.Compare(b.value, a.value) })
+	top := c.Top
+	if top <= 0 {
+		top = DefaultTop
+	}
+	if limit > 0 {
+		top = min(top, limit)
+	}
+	top = max(top, 1)
+	if len(out) > top {
+		rest := item{index: -1}
+		for _, it := range out[top-1:] {
+			rest.value += it.value
+		}
+		rest.label = fmt.Sprintf("%s (%d)", OtherLabel, len(out)-top+1)
+		out = append(out[:top-1], rest)
+	}
+	return out, nil
+}
+
+// Empty reports whether the chart would draw as "No data".
+func (c Chart) Empty() bool {
+	items, err := c.items(0)
+	return err == nil && len(items) == 0
+}
+
+func checkSize(width, height int) error {
+	if width < MinWidth || height < MinHeight || width > MaxSide || height > MaxSide {
+		return fmt.Errorf("chart size %d×%d is outside %d×%d … %d×%d", width, height, MinWidth, MinHeight, MaxSide, MaxSide)
+	}
+	return nil
+}
+
+// Render writes the chart as PNG or SVG.
+func (c Chart) Render(w io.Writer, format Format, width, height int) (err error) {
+	if err := checkSize(width, height); err != nil {
+		return err
+	}
+	provider, esc := gochart.PNG, func(s string) string { return s }
+	switch format {
+	case PNG:
+	case SVG:
+		provider, esc = gochart.SVG, escapeXML // go-chart writes SVG text unescaped
+	default:
+		return fmt.Errorf("unknown chart format %d", format)
+	}
+	// go-chart panics on some inputs it does not expect; a chart must never take the window down.
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("drawing chart %q: %v", c.Title, p)
+		}
+	}()
+	d := &drawer{c: c, w: width, h: height, esc: esc}
+	if c.Kind == Columns {
+		return d.columns(provider, w)
+	}
+	r, err := provider(width, height)
+	if err != nil {
+		return err
+	}
+	if err := d.start(r); err != nil {
+		return err
+	}
+	switch c.Kind {
+	case Bars:
+		err = d.bars(r)
+	case Pie:
+		err = d.pie(r)
+	default:
+		err = fmt.Errorf("unknown chart kind %d", c.Kind)
+	}
+	if err != nil {
+		return err
+	}
+	return r.Save(w)
+}
+
+// Image draws the chart for a window, without a PNG encode and decode in between.
+func (c Chart) Image(width, height int) (*image.RGBA, error) {
+	var iw gochart.ImageWriter
+	if err := c.Render(&iw, PNG, width, height); err != nil {
+		return nil, err
+	}
+	img, err := iw.Image()
+	if err != nil {
+		return nil, err
+	}
+	if rgba, ok := img.(*image.RGBA); ok {
+		return rgba, nil
+	}
+	return nil, fmt.Errorf("chart renderer returned %T", img)
+}
+
+// BarAt tells which bar of Chart.Bars is drawn at pixel (x, y) of a width×height Bars chart,
+// so a click on a bar can drill down. It is -1 off the bars, on "other", and for other kinds.
+func (c Chart) BarAt(width, height, x, y int) int {
+	if c.Kind != Bars || checkSize(width, height) != nil || x < 0 || x >= width {
+		return -1
+	}
+	l := barRows(c, height)
+	items, err := c.items(l.maxRows)
+	if err != nil || len(items) == 0 {
+		return -1
+	}
+	l = l.fit(len(items))
+	if y < l.top || y >= l.top+l.rowH*len(items) {
+		return -1
+	}
+	return items[(y-l.top)/l.rowH].index
+}
+
+func escapeXML(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;").Replace(s)
+}
+
+// Compact writes a value in three significant digits with an SI prefix (1.23G, 45.6m), the
+// way bar labels and axes show costs that span many orders of magnitude.
+func Compact(v float64) string {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Sprint(v)
+	}
+	prefixes := []struct {
+		scale float64
+		sym   string
+	}{{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}, {1e-3, "m"}, {1e-6, "µ"}, {1e-9, "n"}, {1e-12, "p"}}
+	a := math.Abs(v)
+	for _, p := range prefixes {
+		if a >= p.scale*0.9995 {
+			return trimZeros(fmt.Sprintf("%.3g", v/p.scale)) + p.sym
+		}
+	}
+	return fmt.Sprintf("%.3g", v)
+}
+
+func trimZeros(s string) string {
+	if strings.ContainsAny(s, "e") || !strings.Contains(s, ".") {
+		return s
+	}
+	return strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
+}

@@ -1,0 +1,297 @@
+package chart
+
+import (
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/golang/freetype/truetype"
+	gochart "github.com/wcharczuk/go-chart/v2"
+	"github.com/wcharczuk/go-chart/v2/drawing"
+)
+
+// Colours: a bar colour, a grey for "other", and a palette for slices (go-chart has only five).
+var (
+	background = drawing.Color{R: 255, G: 255, B: 255, A: 255}
+	textColour = drawing.Color{R: 40, G: 40, B: 40, A: 255}
+	mutedText  = drawing.Color{R: 120, G: 120, B: 120, A: 255}
+	axisColour = drawing.Color{R: 180, G: 180, B: 180, A: 255}
+	otherFill  = drawing.Color{R: 170, G: 170, B: 170, A: 255}
+	palette    = []drawing.Color{
+		{R: 31, G: 119, B: 180, A: 255}, {R: 255, G: 127, B: 14, A: 255}, {R: 44, G: 160, B: 44, A: 255},
+		{R: 214, G: 39, B: 40, A: 255}, {R: 148, G: 103, B: 189, A: 255}, {R: 140, G: 86, B: 75, A: 255},
+		{R: 227, G: 119, B: 194, A: 255}, {R: 188, G: 189, B: 34, A: 255}, {R: 23, G: 190, B: 207, A: 255},
+	}
+)
+
+func fill(it item, i int) drawing.Color {
+	if it.index < 0 {
+		return otherFill
+	}
+	return palette[i%len(palette)]
+}
+
+// Font sizes in points at go-chart's 92 DPI.
+const (
+	titleSize = 12.0
+	labelSize = 9.0
+	pad       = 10
+)
+
+// drawer draws one chart of one size; esc escapes text for the output format.
+type drawer struct {
+	c    Chart
+	w, h int
+	esc  func(string) string
+	font *truetype.Font
+}
+
+// start paints the background and the title, or "No data" for an empty chart.
+func (d *drawer) start(r gochart.Renderer) error {
+	f, err := gochart.GetDefaultFont()
+	if err != nil {
+		return err
+	}
+	d.font = f
+	r.SetDPI(gochart.DefaultDPI)
+	gochart.Draw.Box(r, gochart.Box{Right: d.w, Bottom: d.h}, gochart.Style{FillColor: background, StrokeColor: background, StrokeWidth: 1})
+	d.title(r)
+	return nil
+}
+
+func (d *drawer) title(r gochart.Renderer) {
+	if d.c.Title != "" {
+		d.text(r, d.truncate(r, d.c.Title, titleSize, d.w-2*pad), titleSize, textColour, d.w/2, pad+14, center)
+	}
+}
+
+type align int
+
+const (
+	left align = iota
+	center
+	right
+)
+
+// text draws s with its baseline at y, aligned to x.
+func (d *drawer) text(r gochart.Renderer, s string, size float64, c drawing.Color, x, y int, a align) {
+	r.SetFont(d.font)
+	r.SetFontSize(size)
+	r.SetFontColor(c)
+	w := r.MeasureText(s).Width()
+	switch a {
+	case center:
+		x -= w / 2
+	case right:
+		x -= w
+	}
+	r.Text(d.esc(s), x, y)
+}
+
+func (d *drawer) measure(r gochart.Renderer, s string, size float64) int {
+	r.SetFont(d.font)
+	r.SetFontSize(size)
+	return r.MeasureText(s).Width()
+}
+
+// truncate shortens s with an ellipsis until it fits width pixels.
+func (d *drawer) truncate(r gochart.Renderer, s string, size float64, width int) string {
+	if d.measure(r, s, size) <= width {
+		return s
+	}
+	runes := []rune(s)
+	for n := len(runes) - 1; n > 0; n-- {
+		t := string(runes[:n]) + "…"
+		if d.measure(r, t, size) <= width {
+			return t
+		}
+	}
+	return "…"
+}
+
+func (d *drawer) rect(r gochart.Renderer, x0, y0, x1, y1 int, c drawing.Color) {
+	gochart.Draw.Box(r, gochart.Box{Left: x0, Top: y0, Right: x1, Bottom: y1}, gochart.Style{FillColor: c, StrokeColor: c, StrokeWidth: 1})
+}
+
+// noData says so in the middle of the chart, so an empty selection reads as empty, not broken.
+func (d *drawer) noData(r gochart.Renderer) {
+	d.text(r, "No data", titleSize, mutedText, d.w/2, d.h/2, center)
+}
+
+// rowLayout places the rows of a Bars chart; BarAt uses it too, so clicks hit what is drawn.
+type rowLayout struct {
+	top, rowH, maxRows int
+}
+
+func barRows(c Chart, height int) rowLayout {
+	top := pad
+	if c.Title != "" {
+		top += 26
+	}
+	avail := height - top - pad - 20 // 20: the caption under the bars
+	return rowLayout{top: top, rowH: avail, maxRows: max(1, avail/14)}
+}
+
+// fit sizes n rows: at most 28 px each, so a few bars do not become slabs.
+func (l rowLayout) fit(n int) rowLayout {
+	l.rowH = min(28, l.rowH/max(n, 1))
+	return l
+}
+
+func (d *drawer) bars(r gochart.Renderer) error {
+	l := barRows(d.c, d.h)
+	items, err := d.c.items(l.maxRows)
+	if err != nil {
+		return err
+	}
+	if len(items) == 0 {
+		d.noData(r)
+		return nil
+	}
+	l = l.fit(len(items))
+	size := min(labelSize, float64(l.rowH)*0.55)
+	labelW, valueW := 0, 0
+	for _, it := range items {
+		labelW = max(labelW, d.measure(r, it.label, size))
+		valueW = max(valueW, d.measure(r, Compact(it.value), size))
+	}
+	labelW = min(labelW, d.w*2/5)
+	barX := pad + labelW + 8
+	barMax := d.w - pad - valueW - 6 - barX
+	if barMax < 10 {
+		return fmt.Errorf("chart is %d px wide: too narrow for its labels", d.w)
+	}
+	peak := peakOf(items) // "other" may outgrow the largest bar
+	for i, it := range items {
+		y := l.top + i*l.rowH
+		base := y + l.rowH/2 + int(size*gochart.DefaultDPI/72)/2 - 1
+		d.text(r, d.truncate(r, it.label, size, labelW), size, textColour, pad+labelW, base, right)
+		w := int(math.Round(it.value / peak * float64(barMax)))
+		gap := max(1, l.rowH/6)
+		d.rect(r, barX, y+gap, barX+max(w, 1), y+l.rowH-gap, fill(it, 0))
+		d.text(r, Compact(it.value), size, textColour, barX+max(w, 1)+4, base, left)
+	}
+	bottom := l.top + len(items)*l.rowH
+	r.SetStrokeColor(axisColour)
+	r.SetStrokeWidth(1)
+	r.MoveTo(barX, l.top)
+	r.LineTo(barX, bottom)
+	r.Stroke()
+	if d.c.YLabel != "" {
+		d.text(r, d.c.YLabel, labelSize, mutedText, barX+barMax/2, bottom+16, center)
+	}
+	return nil
+}
+
+// pie draws the slices on the left and a legend with each share on the right; labels inside
+// slices (go-chart's way) overlap as soon as slices are thin.
+func (d *drawer) pie(r gochart.Renderer) error {
+	top := pad
+	if d.c.Title != "" {
+		top += 26
+	}
+	items, err := d.c.items(max(1, (d.h-top-pad)/16))
+	if err != nil {
+		return err
+	}
+	if len(items) == 0 {
+		d.noData(r)
+		return nil
+	}
+	var total float64
+	for _, it := range items {
+		total += it.value
+	}
+	diameter := min(d.h-top-pad, d.w/2-2*pad)
+	if diameter < 20 {
+		return fmt.Errorf("chart %d×%d is too small for a pie", d.w, d.h)
+	}
+	radius := float64(diameter) / 2
+	cx, cy := pad+diameter/2, top+diameter/2
+	start := -math.Pi / 2
+	for i, it := range items {
+		delta := it.value / total * 2 * math.Pi
+		c := fill(it, i)
+		r.SetFillColor(c)
+		r.SetStrokeColor(c)
+		r.SetStrokeWidth(1)
+		// A whole circle as one arc degenerates in SVG (start = end), so draw at most halves.
+		for part := delta; part > 1e-9; part -= math.Pi {
+			r.MoveTo(cx, cy)
+			r.ArcTo(cx, cy, radius, radius, start, min(part, math.Pi))
+			r.LineTo(cx, cy)
+			r.Close()
+			r.FillStroke()
+			start += min(part, math.Pi)
+		}
+	}
+	legendX := pad + diameter + 2*pad
+	rowH := min(22, (d.h-top-pad)/len(items))
+	size := min(labelSize, float64(rowH)*0.6)
+	for i, it := range items {
+		y := top + i*rowH
+		d.rect(r, legendX, y+rowH/4, legendX+rowH/2, y+rowH*3/4, fill(it, i))
+		label := fmt.Sprintf("%s  %.1f%%  (%s)", it.label, it.value/total*100, Compact(it.value))
+		d.text(r, d.truncate(r, label, size, d.w-pad-legendX-rowH), size, textColour, legendX+rowH/2+6, y+rowH/2+4, left)
+	}
+	if d.c.YLabel != "" {
+		d.text(r, "share of "+d.c.YLabel, labelSize, mutedText, cx, d.h-2, center)
+	}
+	return nil
+}
+
+// columns uses go-chart's bar chart with the guards it lacks: a fixed zero-based range (it
+// fails on equal values), bars sized to fill the width, and labels cut to their column.
+func (d *drawer) columns(provider gochart.RendererProvider, w io.Writer) error {
+	r, err := provider(d.w, d.h)
+	if err != nil {
+		return err
+	}
+	if err := d.start(r); err != nil {
+		return err
+	}
+	// 70: the value axis; 56: a column narrower cannot show a label worth reading.
+	items, err := d.c.items(max(1, (d.w-2*pad-70)/56))
+	if err != nil {
+		return err
+	}
+	if len(items) == 0 {
+		d.noData(r)
+		return r.Save(w)
+	}
+	slot := (d.w - 2*pad - 70) / len(items)
+	peak := peakOf(items) // "other" may outgrow the largest bar
+	values := make([]gochart.Value, len(items))
+	for i, it := range items {
+		values[i] = gochart.Value{Label: d.esc(d.truncate(r, it.label, labelSize, slot*3/4)), Value: it.value,
+			Style: gochart.Style{FillColor: fill(it, 0), StrokeColor: fill(it, 0), StrokeWidth: 1}}
+	}
+	bc := gochart.BarChart{
+		Width: d.w, Height: d.h, Bars: values,
+		// go-chart draws its title with the value axis's rotation still set in SVG: draw our own.
+		Elements: []gochart.Renderable{func(r gochart.Renderer, _ gochart.Box, _ gochart.Style) {
+			r.ClearTextRotation()
+			d.title(r)
+		}},
+		Background: gochart.Style{Padding: gochart.Box{Top: 40, Left: pad, Right: pad, Bottom: 40}},
+		BarWidth:   max(1, slot*3/4), BarSpacing: max(1, slot/4),
+		YAxis: gochart.YAxis{
+			Name: d.esc(d.c.YLabel), Range: &gochart.ContinuousRange{Min: 0, Max: peak * 1.05},
+			ValueFormatter: func(v any) string {
+				if f, ok := v.(float64); ok {
+					return Compact(f)
+				}
+				return fmt.Sprint(v)
+			},
+		},
+	}
+	return bc.Render(provider, w)
+}
+
+func peakOf(items []item) float64 {
+	p := 0.0
+	for _, it := range items {
+		p = max(p, it.value)
+	}
+	return p
+}

@@ -1,0 +1,94 @@
+package chart
+
+import (
+	"fmt"
+
+	"androprof/controller"
+)
+
+// Metric is the cost a chart of a report shows.
+type Metric string
+
+// The metrics of the analysis window's selector and of `androprof chart --metric`.
+const (
+	Cycles       Metric = "cycles"
+	Time         Metric = "time"
+	Energy       Metric = "energy"
+	Instructions Metric = "instructions"
+)
+
+// Metrics lists the cost metrics in the order the window offers them.
+var Metrics = []Metric{Cycles, Time, Energy}
+
+// ParseMetric accepts the names of the metrics, instructions included.
+func ParseMetric(s string) (Metric, error) {
+	switch m := Metric(s); m {
+	case Cycles, Time, Energy, Instructions:
+		return m, nil
+	}
+	return "", fmt.Errorf("unknown metric %q (want cycles, time, energy or instructions)", s)
+}
+
+// Label is the metric with its unit, for axes and column titles.
+func (m Metric) Label() string {
+	switch m {
+	case Time:
+		return "time (s)"
+	case Energy:
+		return "energy (J)"
+	}
+	return string(m)
+}
+
+// Of reads the metric from a report row.
+func (m Metric) Of(r controller.ReportRow) float64 {
+	switch m {
+	case Time:
+		return r.TimeS
+	case Energy:
+		return r.EnergyJ
+	case Instructions:
+		return float64(r.Instructions)
+	}
+	return r.Cycles
+}
+
+var groupNames = map[controller.Grouping]string{controller.ByPID: "process", controller.ByBlock: "basic block",
+	controller.ByInstruction: "instruction", controller.ByCategory: "category", controller.ByFunction: "function"}
+
+// FromReport charts one metric of a report, one bar per row, so the window and
+// `androprof chart` draw the same picture. names, when not nil, relabels rows by key (e.g. a
+// pid with its process name).
+func FromReport(rep *controller.Report, m Metric, kind Kind, names map[string]string) Chart {
+	c := Chart{Kind: kind, YLabel: m.Label(),
+		Title: fmt.Sprintf("%s by %s — %s, %s", titleCase(m.Label()), groupNames[rep.By], rep.Run, rep.Profile)}
+	for _, r := range rep.Rows {
+		label := r.Key
+		if n, ok := names[r.Key]; ok {
+			label = n
+		}
+		c.Bars = append(c.Bars, Bar{Label: label, Value: m.Of(r)})
+	}
+	return c
+}
+
+// FromComparison charts one metric of runs or processes side by side (seed figure 5.1).
+func FromComparison(rows []controller.CompareRow, m Metric, kind Kind) Chart {
+	c := Chart{Kind: kind, YLabel: m.Label(), Title: titleCase(m.Label()) + " compared", Top: 30}
+	for _, r := range rows {
+		row := controller.ReportRow{Instructions: r.Instructions, Cycles: r.Cycles, TimeS: r.TimeS, EnergyJ: r.EnergyJ}
+		c.Bars = append(c.Bars, Bar{Label: r.Item, Value: m.Of(row)})
+	}
+	return c
+}
+
+func titleCase(s string) string {
+	if s == "" {
+		return s
+	}
+	b := []byte(s)
+	if b[0] >= 'a' && b[0] <= 'z' {
+		b[0] -= 'a' - 'A'
+	}
+	return string(b)
+}

@@ -1,0 +1,199 @@
+package view
+
+import (
+	"image"
+	"io"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"androprof/view/chart"
+)
+
+// Export size of saved charts: the window's size would make every export different.
+const exportWidth, exportHeight = 1200, 700
+
+// chartKinds are the kinds a chart panel offers, in menu order.
+var chartKinds = []struct {
+	name string
+	kind chart.Kind
+}{{"Bars", chart.Bars}, {"Columns", chart.Columns}, {"Pie", chart.Pie}}
+
+// chartPanel is every chart of the analysis window: the image drawn at the size shown (in a
+// goroutine, style.md 14), a choice of kind, "Save PNG…"/"Save SVG…", and clicks on bars.
+type chartPanel struct {
+	Kind    *widget.Select
+	SavePNG *widget.Button
+	SaveSVG *widget.Button
+	Problem *widget.Label // why the chart could not be drawn
+
+	win     fyne.Window
+	bg      *background
+	area    *chartArea
+	spec    chart.Chart
+	has     bool
+	size    fyne.Size // of the area, when last laid out
+	px      [2]int    // pixel size of the image shown
+	drawing bool      // an image is being drawn…
+	stale   bool      // …and a newer one is wanted when it is done (resizing draws at most two)
+	onBar   func(index int)
+	content fyne.CanvasObject
+}
+
+func newChartPanel(win fyne.Window, bg *background, kind chart.Kind, onBar func(index int)) *chartPanel {
+	p := &chartPanel{win: win, bg: bg, onBar: onBar}
+	p.area = newChartArea(p)
+	names := make([]string, len(chartKinds))
+	for i, k := range chartKinds {
+		names[i] = k.name
+	}
+	p.Kind = widget.NewSelect(names, func(name string) {
+		for _, k := range chartKinds {
+			if k.name == name && p.spec.Kind != k.kind {
+				p.spec.Kind = k.kind
+				p.render()
+			}
+		}
+	})
+	for _, k := range chartKinds {
+		if k.kind == kind {
+			p.Kind.SetSelected(k.name)
+		}
+	}
+	p.SavePNG = widget.NewButtonWithIcon("Save PNG…", theme.DocumentSaveIcon(), func() { p.askSave(chart.PNG, ".png") })
+	p.SaveSVG = widget.NewButtonWithIcon("Save SVG…", theme.DocumentSaveIcon(), func() { p.askSave(chart.SVG, ".svg") })
+	p.Problem = widget.NewLabel("")
+	p.Problem.Wrapping = fyne.TextWrapWord
+	p.Problem.Importance = widget.DangerImportance
+	bar := container.NewHBox(p.Kind, p.SavePNG, p.SaveSVG)
+	p.content = container.NewBorder(nil, container.NewBorder(nil, nil, nil, bar, p.Problem), nil, nil, p.area)
+	p.Set(chart.Chart{Kind: kind})
+	return p
+}
+
+// Content is the chart with its controls.
+func (p *chartPanel) Content() fyne.CanvasObject { return p.content }
+
+// Set shows a chart, keeping the kind the user picked for this panel.
+func (p *chartPanel) Set(c chart.Chart) {
+	for _, k := range chartKinds {
+		if k.name == p.Kind.Selected {
+			c.Kind = k.kind
+		}
+	}
+	p.spec, p.has = c, true
+	p.render()
+}
+
+// Chart is the chart shown.
+func (p *chartPanel) Chart() chart.Chart { return p.spec }
+
+// resized is called by the area's layout; the chart is redrawn for the new size.
+func (p *chartPanel) resized(s fyne.Size) {
+	if s == p.size {
+		return
+	}
+	p.size = s
+	p.render()
+}
+
+// render draws the chart at the area's size in pixels, in the background. While one image is
+// being drawn, further calls only ask for one more, so dragging the window edge does not
+// queue an image per pixel.
+func (p *chartPanel) render() {
+	if p.drawing {
+		p.stale = true
+		return
+	}
+	spec := p.spec
+	scale := p.win.Canvas().Scale()
+	w, h := int(p.size.Width*scale), int(p.size.Height*scale)
+	if !p.has || w < chart.MinWidth || h < chart.MinHeight {
+		return
+	}
+	w, h = min(w, chart.MaxSide), min(h, chart.MaxSide)
+	p.drawing = true
+	p.bg.run(func() func() {
+		img, err := spec.Image(w, h)
+		return func() {
+			p.drawing = false
+			if p.stale { // the chart or the size changed meanwhile
+
+				p.stale = false
+				p.render()
+				return
+			}
+			if err != nil {
+				p.Problem.SetText(err.Error())
+				img = nil
+			} else {
+				p.Problem.SetText("")
+			}
+			p.px = [2]int{w, h}
+			p.area.show(img)
+		}
+	})
+}
+
+// tapped turns a tap into the bar under it.
+func (p *chartPanel) tapped(pos fyne.Position) {
+	if p.onBar == nil || p.size.Width <= 0 || p.size.Height <= 0 || p.px[0] == 0 {
+		return
+	}
+	x := int(pos.X / p.size.Width * float32(p.px[0]))
+	y := int(pos.Y / p.size.Height * float32(p.px[1]))
+	if i := p.spec.BarAt(p.px[0], p.px[1], x, y); i >= 0 {
+		p.onBar(i)
+	}
+}
+
+func (p *chartPanel) askSave(f chart.Format, ext string) {
+	spec := p.spec
+	askSavePath(p.win, slug(spec.Title, "chart")+ext, ext, func(path string) error { return saveChart(spec, f, path) })
+}
+
+// saveChart writes a chart at the export size.
+func saveChart(c chart.Chart, f chart.Format, path string) error {
+	return writeFile(path, func(w io.Writer) error { return c.Render(w, f, exportWidth, exportHeight) })
+}
+
+// chartArea shows the chart image, reports its size to the panel and takes taps.
+type chartArea struct {
+	widget.BaseWidget
+	p   *chartPanel
+	img *canvas.Image
+}
+
+func newChartArea(p *chartPanel) *chartArea {
+	a := &chartArea{p: p, img: canvas.NewImageFromImage(nil)}
+	a.img.FillMode = canvas.ImageFillStretch // drawn at the area's size; stretched only while resizing
+	a.img.ScaleMode = canvas.ImageScaleSmooth
+	a.ExtendBaseWidget(a)
+	return a
+}
+
+func (a *chartArea) show(img image.Image) {
+	a.img.Image = img
+	a.img.Refresh()
+}
+
+// Tapped drills down from the bar under the pointer.
+func (a *chartArea) Tapped(ev *fyne.PointEvent) { a.p.tapped(ev.Position) }
+
+// CreateRenderer is Fyne's hook; the renderer's Layout is where a new size is noticed.
+func (a *chartArea) CreateRenderer() fyne.WidgetRenderer { return &chartAreaRenderer{a} }
+
+type chartAreaRenderer struct{ a *chartArea }
+
+func (r *chartAreaRenderer) Layout(s fyne.Size) {
+	r.a.img.Resize(s)
+	r.a.p.resized(s)
+}
+
+func (r *chartAreaRenderer) MinSize() fyne.Size           { return fyne.NewSize(240, 160) }
+func (r *chartAreaRenderer) Refresh()                     { r.a.img.Refresh() }
+func (r *chartAreaRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.a.img} }
+func (r *chartAreaRenderer) Destroy()                     {}

@@ -1,0 +1,61 @@
+package view
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+)
+
+// askSavePath asks where to save and then calls write with the path, off the UI goroutine
+// (a big CSV or SVG takes a moment); errors are shown in the window.
+func askSavePath(win fyne.Window, suggested, ext string, write func(path string) error) {
+	fd := dialog.NewFileSave(chosenPath[fyne.URIWriteCloser](win, func(path string) {
+		if filepath.Ext(path) == "" {
+			path += ext
+		}
+		go func() {
+			if err := write(path); err != nil {
+				fyne.Do(func() { dialog.ShowError(err, win) })
+			}
+		}()
+	}), win)
+	fd.SetFilter(storage.NewExtensionFileFilter([]string{ext}))
+	fd.SetFileName(suggested)
+	fd.Resize(fyne.NewSize(800, 560))
+	fd.Show()
+}
+
+// writeFile writes a file through a buffer and reports the first error, the close included.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	if err := write(bw); err != nil {
+		f.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// slug turns a title into a file name: "Cycles by process — run" → "cycles-by-process-run".
+func slug(title, fallback string) string {
+	s := strings.Join(strings.FieldsFunc(strings.ToLower(title), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
+	}), "-")
+	if s == "" {
+		return fallback
+	}
+	return s
+}
