@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -342,7 +343,9 @@ func (a *Analysis) Report(ctx context.Context, opts ReportOptions) (*Report, err
 	if opts.Top > 0 && len(order) > opts.Top {
 		order = topN(order, opts.Top, costlier)
 	} else {
-		slices.SortFunc(order, costlier)
+		// Groups were made in block order, so a stable sort on cycles alone gives the same
+		// order as costlier; a radix sort does 100,000 rows in a fraction of the time.
+		radixSortDesc(order, func(r rank) float64 { return r.cycles })
 	}
 	rep.Rows = make([]ReportRow, len(order))
 	for i, o := range order {
@@ -373,6 +376,36 @@ func (a *Analysis) Report(ctx context.Context, opts ReportOptions) (*Report, err
 		rep.Rows[i] = r
 	}
 	return rep, nil
+}
+
+// radixSortDesc sorts by a non-negative key, largest first, keeping the order of equal keys.
+// Non-negative floats order like their bit patterns, so four 16-bit passes sort them.
+func radixSortDesc[T any](list []T, key func(T) float64) {
+	tmp := make([]T, len(list))
+	keys, tmpKeys := make([]uint64, len(list)), make([]uint64, len(list))
+	for i, x := range list {
+		keys[i] = ^math.Float64bits(key(x)) // complemented: ascending keys, descending values
+	}
+	var count [1 << 16]int
+	for shift := 0; shift < 64; shift += 16 {
+		clear(count[:])
+		for _, k := range keys {
+			count[(k>>shift)&0xffff]++
+		}
+		sum := 0
+		for i, c := range count {
+			count[i] = sum
+			sum += c
+		}
+		for i, k := range keys {
+			d := (k >> shift) & 0xffff
+			tmp[count[d]], tmpKeys[count[d]] = list[i], k
+			count[d]++
+		}
+		list, tmp = tmp, list
+		keys, tmpKeys = tmpKeys, keys
+	}
+	// Four passes: the sorted data is back in the caller's slice.
 }
 
 // topN returns the n first elements of list in the order of less, sorted, without sorting

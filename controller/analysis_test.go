@@ -160,3 +160,15 @@ func TestTopN(t *testing.T) {
 		t.Errorf("topN all = %v", got)
 	}
 }
+
+func TestRadixSortDesc(t *testing.T) {
+	type item struct {
+		v   float64
+		pos int
+	}
+	list := []item{{3, 0}, {0, 1}, {1e300, 2}, {3, 3}, {0.5, 4}, {0, 5}, {2.5e-300, 6}}
+	radixSortDesc(list, func(i item) float64 { return i.v })
+	if got := fmt.Sprint(list); got != "[{1e+300 2} {3 0} {3 3} {0.5 4} {2.5e-300 6} {0 1} {0 5}]" {
+		t.Errorf("sorted = %s", got)
+	}
+}

@@ -1,10 +1,7 @@
 package controller
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -22,8 +19,7 @@ func TestCategorizeRealPrograms(t *testing.T) {
 		t.Run(tg.Name, func(t *testing.T) {
 			bin := qemutest.Build(t, tg, src)
 			log := qemutest.Log(t, tg, bin, []string{"-d", "in_asm,exec,nochain"}, "3000")
-			single := qemutest.Log(t, tg, bin, []string{"-singlestep", "-d", "exec,nochain"}, "3000")
-			want := countTraceLines(t, single)
+			want := qemutest.SinglestepCount(t, tg, bin, nil, "3000")
 
 			isa := model.ARM
 			if tg.Name == "mips" {
@@ -59,24 +55,4 @@ func TestCategorizeRealPrograms(t *testing.T) {
 			}
 		})
 	}
-}
-
-func countTraceLines(t *testing.T, path string) int64 {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var n int64
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if bytes.HasPrefix(sc.Bytes(), []byte("Trace ")) {
-			n++
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return n
 }

@@ -34,7 +34,7 @@ func TestImportExactCounts(t *testing.T) {
 			bin := qemutest.Build(t, tg, src)
 			log := qemutest.Log(t, tg, bin, []string{"-d", "in_asm,exec,nochain"}, "3000")
 			single := qemutest.Log(t, tg, bin, []string{"-singlestep", "-d", "exec,nochain"}, "3000")
-			want := traceLines(t, single)
+			want := qemutest.TraceLines(t, single)
 
 			c := checkedImport(t, []string{log}, guestISAs(tg))
 			if got := c.Instructions(); got != want {
@@ -201,7 +201,7 @@ func TestImportPerThreadFiles(t *testing.T) {
 	var want int64
 	files, _ := filepath.Glob(filepath.Join(single, "*"))
 	for _, f := range files {
-		want += traceLines(t, f)
+		want += qemutest.TraceLines(t, f)
 	}
 	logs, _ := filepath.Glob(filepath.Join(dir, "*"))
 	if len(logs) != 4 {
@@ -222,32 +222,6 @@ func TestImportPerThreadFiles(t *testing.T) {
 	if got := c.Instructions(); got != want || len(c.Threads) != 4 {
 		t.Errorf("one file: %d instructions (want %d), threads %+v", got, want, c.Threads)
 	}
-}
-
-// traceLines counts the blocks QEMU ran: its Trace lines, less the "Stopped execution"
-// lines that say the block just logged did not run after all (another thread had asked its
-// vCPU to stop; under -singlestep this happens in about one multi-threaded run in eight).
-func traceLines(t *testing.T, path string) int64 {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var n int64
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		switch {
-		case bytes.HasPrefix(sc.Bytes(), []byte("Trace ")):
-			n++
-		case bytes.HasPrefix(sc.Bytes(), []byte("Stopped execution")):
-			n--
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 // checkedImport imports into a Collector through orderSink and fails the test on any error.

@@ -33,29 +33,6 @@ func runCollect(t testing.TB, opts RunOptions) (*Collector, error) {
 	return c, err
 }
 
-// singlestepCount is the ground truth of formats.md §1.2: with -singlestep every block is one
-// instruction, so Trace lines count instructions.
-func singlestepCount(t *testing.T, tg qemutest.Target, qemuOpts []string, bin string, args ...string) int64 {
-	t.Helper()
-	log := qemutest.Log(t, tg, bin, append([]string{"-singlestep", "-d", "exec,nochain"}, qemuOpts...), args...)
-	f, err := os.Open(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var n int64
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if bytes.HasPrefix(sc.Bytes(), []byte("Trace ")) {
-			n++
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
 // modesFromExecLog reads QEMU's own ARM/Thumb flag for every executed block start (formats.md
 // §1.2: bit 0x00800000 of the first bracketed field on 7.2), the truth the plugin cannot see.
 func modesFromExecLog(t *testing.T, tg qemutest.Target, qemuOpts []string, bin string, args ...string) map[uint64]model.ISA {
@@ -110,7 +87,7 @@ func TestRunExactCounts(t *testing.T) {
 			if !strings.Contains(out.String(), "primes below 3000: 430") {
 				t.Errorf("guest output %q", out.String())
 			}
-			want := singlestepCount(t, tg, nil, bin, "3000")
+			want := qemutest.SinglestepCount(t, tg, bin, nil, "3000")
 			if got := c.Instructions(); got != want {
 				t.Errorf("plugin counted %d instructions, qemu -singlestep %d", got, want)
 			}
@@ -224,7 +201,7 @@ func TestRunDynamicPIE(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := singlestepCount(t, tg, []string{"-L", root}, bin, "3000"); c.Instructions() != want {
+	if want := qemutest.SinglestepCount(t, tg, bin, []string{"-L", root}, "3000"); c.Instructions() != want {
 		t.Errorf("plugin counted %d instructions, -singlestep %d", c.Instructions(), want)
 	}
 	truth := modesFromExecLog(t, tg, []string{"-L", root}, bin, "3000")
@@ -272,7 +249,7 @@ func TestRunFork(t *testing.T) {
 	if perPID[child.PID] < 20000*4 || perPID[parent.PID] == 0 {
 		t.Errorf("instructions per process = %v", perPID)
 	}
-	if want := singlestepCount(t, tg, nil, bin, "20000"); c.Instructions() != want {
+	if want := qemutest.SinglestepCount(t, tg, bin, nil, "20000"); c.Instructions() != want {
 		t.Errorf("plugin counted %d instructions in both processes, -singlestep %d", c.Instructions(), want)
 	}
 }
@@ -362,7 +339,7 @@ func TestRunBigEndianMIPS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := singlestepCount(t, tg, nil, bin); c.Instructions() != want {
+	if want := qemutest.SinglestepCount(t, tg, bin, nil); c.Instructions() != want {
 		t.Errorf("plugin counted %d, -singlestep %d", c.Instructions(), want)
 	}
 	found := false

@@ -29,12 +29,7 @@ func TestRunImportReportChart(t *testing.T) {
 	tg := qemutest.Targets[0] // ARM: main in ARM, glibc in Thumb-2
 	bin := qemutest.Build(t, tg, filepath.Join(qemutest.SamplesDir(), "sieve.c"))
 	log := qemutest.Log(t, tg, bin, []string{"-d", "in_asm,exec,nochain"}, "3000")
-	single := qemutest.Log(t, tg, bin, []string{"-singlestep", "-d", "exec,nochain"}, "3000")
-	b, err := os.ReadFile(single)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := int64(strings.Count(string(b), "\nTrace ") + map[bool]int{true: 1}[strings.HasPrefix(string(b), "Trace ")])
+	want := qemutest.SinglestepCount(t, tg, bin, nil, "3000")
 
 	dir := t.TempDir()
 	db := filepath.Join(dir, "w.db")

@@ -4,6 +4,8 @@
 package qemutest
 
 import (
+	"bufio"
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -69,4 +71,38 @@ func Log(t testing.TB, tg Target, bin string, qemuOpts []string, args ...string)
 func SamplesDir() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..", "..", "assets", "samples")
+}
+
+// TraceLines counts the blocks a `-d exec` log says QEMU ran: its Trace lines, less the
+// "Stopped execution" lines that take back a block just logged (another thread had asked its
+// vCPU to stop; under -singlestep this happens in about one multi-threaded run in eight).
+func TraceLines(t testing.TB, path string) int64 {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var n int64
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		switch {
+		case bytes.HasPrefix(sc.Bytes(), []byte("Trace ")):
+			n++
+		case bytes.HasPrefix(sc.Bytes(), []byte("Stopped execution")):
+			n--
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// SinglestepCount is the ground truth of formats.md §1.2: under `-singlestep -d exec,nochain`
+// every block is one instruction, so the blocks QEMU ran are the program's instruction count.
+func SinglestepCount(t testing.TB, tg Target, bin string, qemuOpts []string, args ...string) int64 {
+	t.Helper()
+	opts := append([]string{"-singlestep", "-d", "exec,nochain"}, qemuOpts...)
+	return TraceLines(t, Log(t, tg, bin, opts, args...))
 }
