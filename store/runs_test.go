@@ -8,41 +8,13 @@ import (
 
 	"androprof/emulator"
 	"androprof/model"
+	"androprof/store/storetest"
 )
-
-// feedSmallRun is a two-process run: pid 10 runs a 3-instruction ARM loop 100 times on two
-// threads, pid 11 (its child) a Thumb block once.
-func feedSmallRun(s emulator.Sink) error {
-	loop := &emulator.Block{PC: 0x1000, ISA: model.ARM, Symbol: "loop", Insns: []emulator.Insn{
-		{Addr: 0x1000, Encoding: "e2800001", Mnemonic: "add", Operands: "r0, r0, #1"},
-		{Addr: 0x1004, Encoding: "e3500064", Mnemonic: "cmp", Operands: "r0, #100"},
-		{Addr: 0x1008, Encoding: "1afffffc", Mnemonic: "bne", Operands: "#0x1000"},
-	}}
-	child := &emulator.Block{PC: 0x2000, ISA: model.Thumb, Symbol: "main", Insns: []emulator.Insn{
-		{Addr: 0x2000, Encoding: "2001", Mnemonic: "movs", Operands: "r0, #1"},
-		{Addr: 0x2002, Encoding: "4770", Mnemonic: "bx", Operands: "lr"},
-	}}
-	for _, err := range []error{
-		s.Process(model.Process{PID: 10, Name: "parent"}),
-		s.Process(model.Process{PID: 11, ParentPID: 10, Name: "child"}),
-		s.Thread(model.Thread{PID: 10, TID: 0, Name: "main"}),
-		s.Block(10, loop), s.Block(11, child),
-		s.Block(10, loop), // a re-translation is ignored
-		s.Count(10, 0, 0x1000, model.ARM, 60),
-		s.Count(10, 1, 0x1000, model.ARM, 40),
-		s.Count(11, 0, 0x2000, model.Thumb, 1),
-	} {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 func TestImportRunAndQueries(t *testing.T) {
 	ctx := context.Background()
 	db := openTemp(t)
-	if err := db.ImportRun(ctx, "small", "test", feedSmallRun); err != nil {
+	if err := db.ImportRun(ctx, "small", "test", storetest.SmallRun); err != nil {
 		t.Fatal(err)
 	}
 	runs, err := db.Runs(ctx)
@@ -108,13 +80,13 @@ func tableCounts(t *testing.T, db *DB) map[string]int {
 func TestFailedImportChangesNothing(t *testing.T) {
 	ctx := context.Background()
 	db := openTemp(t)
-	if err := db.ImportRun(ctx, "small", "test", feedSmallRun); err != nil {
+	if err := db.ImportRun(ctx, "small", "test", storetest.SmallRun); err != nil {
 		t.Fatal(err)
 	}
 	before := tableCounts(t, db)
 	boom := errors.New("reader failed at line 7")
 	err := db.ImportRun(ctx, "second", "test", func(s emulator.Sink) error {
-		if err := feedSmallRun(s); err != nil {
+		if err := storetest.SmallRun(s); err != nil {
 			return err
 		}
 		return boom
@@ -125,7 +97,7 @@ func TestFailedImportChangesNothing(t *testing.T) {
 	cancelled, cancel := context.WithCancel(ctx)
 	err = db.ImportRun(cancelled, "third", "test", func(s emulator.Sink) error {
 		cancel()
-		return feedSmallRun(s)
+		return storetest.SmallRun(s)
 	})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled import: %v", err)
@@ -134,7 +106,7 @@ func TestFailedImportChangesNothing(t *testing.T) {
 	if err := db.ImportRun(ctx, "fourth", "", func(s emulator.Sink) error { return s.Count(1, 0, 0x99, model.ARM, 1) }); err == nil {
 		t.Error("count without a block accepted")
 	}
-	if err := db.ImportRun(ctx, "small", "", feedSmallRun); err == nil {
+	if err := db.ImportRun(ctx, "small", "", storetest.SmallRun); err == nil {
 		t.Error("a second pid 10 in run small accepted")
 	}
 	if after := tableCounts(t, db); !reflect.DeepEqual(before, after) {
@@ -145,7 +117,7 @@ func TestFailedImportChangesNothing(t *testing.T) {
 func TestDeleteRun(t *testing.T) {
 	ctx := context.Background()
 	db := openTemp(t)
-	if err := db.ImportRun(ctx, "small", "test", feedSmallRun); err != nil {
+	if err := db.ImportRun(ctx, "small", "test", storetest.SmallRun); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.DeleteRun(ctx, "small"); err != nil {

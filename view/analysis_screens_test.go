@@ -17,6 +17,7 @@ import (
 	"androprof/isaprofiles"
 	"androprof/model"
 	"androprof/store"
+	"androprof/store/storetest"
 )
 
 // feedWideRun is test input with something to draw: four processes, a dozen functions, blocks
@@ -55,12 +56,12 @@ func TestAnalysisScreens(t *testing.T) {
 	}
 	defer db.Close()
 	ctx := context.Background()
-	for name, feed := range map[string]func(emulator.Sink) error{"wide": feedWideRun, "small": feedSmallRun} {
+	for name, feed := range map[string]func(emulator.Sink) error{"wide": feedWideRun, "small": storetest.SmallRun} {
 		if err := db.ImportRun(ctx, name, "test", feed); err != nil {
 			t.Fatal(err)
 		}
 	}
-	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{Store: db}, &controller.Analysis{Store: db}, &fakeImporter{db: db})
+	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{Store: db}, &controller.Analysis{Store: db}, &scriptedImporter{db: db})
 	w := wb.ShowAnalysis()
 	w.Resize(analysisSize)
 	v := wb.AnalysisView()

@@ -15,50 +15,24 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"androprof/controller"
-	"androprof/emulator"
 	"androprof/isaprofiles"
 	"androprof/model"
 	"androprof/store"
+	"androprof/store/storetest"
 	"androprof/view/chart"
 )
 
-// feedSmallRun is store's test run: pid 10 runs a 3-instruction ARM loop 100 times on two
-// threads, pid 11 (its child) a Thumb block once.
-func feedSmallRun(s emulator.Sink) error {
-	loop := &emulator.Block{PC: 0x1000, ISA: model.ARM, Symbol: "loop", Insns: []emulator.Insn{
-		{Addr: 0x1000, Encoding: "e2800001", Mnemonic: "add", Operands: "r0, r0, #1"},
-		{Addr: 0x1004, Encoding: "e3500064", Mnemonic: "cmp", Operands: "r0, #100"},
-		{Addr: 0x1008, Encoding: "1afffffc", Mnemonic: "bne", Operands: "#0x1000"},
-	}}
-	child := &emulator.Block{PC: 0x2000, ISA: model.Thumb, Symbol: "main", Insns: []emulator.Insn{
-		{Addr: 0x2000, Encoding: "2001", Mnemonic: "movs", Operands: "r0, #1"},
-		{Addr: 0x2002, Encoding: "4770", Mnemonic: "bx", Operands: "lr"},
-	}}
-	for _, err := range []error{
-		s.Process(model.Process{PID: 10, Name: "parent"}),
-		s.Process(model.Process{PID: 11, ParentPID: 10, Name: "child"}),
-		s.Thread(model.Thread{PID: 10, TID: 0, Name: "main"}),
-		s.Block(10, loop), s.Block(11, child),
-		s.Count(10, 0, 0x1000, model.ARM, 60),
-		s.Count(10, 1, 0x1000, model.ARM, 40),
-		s.Count(11, 0, 0x2000, model.Thumb, 1),
-	} {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// fakeImporter imports every file as the small run, or waits for Cancel when block is set.
-type fakeImporter struct {
+// scriptedImporter imports every file as the small run (through the real store), or waits for
+// Cancel when block is set: the window's dialogs need an import whose timing and ending the
+// test decides. TestImportThroughControllerImporter runs the real importer on a real file.
+type scriptedImporter struct {
 	db      *store.DB
 	block   bool
 	paths   []string
 	exitErr error // RunProgram's error after importing, as for a program exiting non-zero
 }
 
-func (f *fakeImporter) ImportFiles(ctx context.Context, run string, paths []string, progress func(done, total int64)) error {
+func (f *scriptedImporter) ImportFiles(ctx context.Context, run string, paths []string, progress func(done, total int64)) error {
 	f.paths = paths
 	if f.block {
 		<-ctx.Done()
@@ -66,29 +40,29 @@ func (f *fakeImporter) ImportFiles(ctx context.Context, run string, paths []stri
 	}
 	progress(1, 2)
 	progress(2, 2)
-	return f.db.ImportRun(ctx, run, strings.Join(paths, " "), feedSmallRun)
+	return f.db.ImportRun(ctx, run, strings.Join(paths, " "), storetest.SmallRun)
 }
 
-func (f *fakeImporter) RunProgram(ctx context.Context, run, program string, args []string, progress func(string)) error {
+func (f *scriptedImporter) RunProgram(ctx context.Context, run, program string, args []string, progress func(string)) error {
 	progress("running " + program)
-	if err := f.db.ImportRun(ctx, run, program, feedSmallRun); err != nil {
+	if err := f.db.ImportRun(ctx, run, program, storetest.SmallRun); err != nil {
 		return err
 	}
 	return f.exitErr
 }
 
 // openAnalysis opens the analysis window on a workspace holding run "small".
-func openAnalysis(t *testing.T) (*AnalysisView, *fakeImporter) {
+func openAnalysis(t *testing.T) (*AnalysisView, *scriptedImporter) {
 	t.Helper()
 	db, err := store.Open(filepath.Join(t.TempDir(), "w.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	if err := db.ImportRun(context.Background(), "small", "test", feedSmallRun); err != nil {
+	if err := db.ImportRun(context.Background(), "small", "test", storetest.SmallRun); err != nil {
 		t.Fatal(err)
 	}
-	imp := &fakeImporter{db: db}
+	imp := &scriptedImporter{db: db}
 	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{Store: db}, &controller.Analysis{Store: db}, imp)
 	wb.ShowAnalysis()
 	v := wb.AnalysisView()
@@ -391,5 +365,33 @@ func TestEmptyWorkspaceSaysSo(t *testing.T) {
 	}
 	if len(v.Processes.Table.Rows()) != 0 || !v.Processes.Chart.Chart().Empty() {
 		t.Error("tabs show something without a run")
+	}
+}
+
+// The window, the real importer and the real store together: a basic-block profile the plugin
+// wrote imports as a run with its two processes; a file of no known format is refused with its
+// name, and the runs stay as they were.
+func TestImportThroughControllerImporter(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "w.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	analysis := &controller.Analysis{Store: db}
+	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{Store: db}, analysis,
+		controller.Importer{Store: db, Analysis: analysis})
+	wb.ShowAnalysis()
+	v := wb.AnalysisView()
+	v.Wait()
+	var got error = errors.New("never finished")
+	v.Runs.ImportFrom("forker", "../emulator/testdata/forker-arm.bbprofile", func(err error) { got = err })
+	v.Wait()
+	if got != nil || !slices.Equal(v.RunNames(), []string{"forker"}) || len(v.Processes.Table.Rows()) != 2 {
+		t.Fatalf("import: %v, runs %v, %d processes", got, v.RunNames(), len(v.Processes.Table.Rows()))
+	}
+	v.Runs.ImportFrom("readme", "../README.md", func(err error) { got = err })
+	v.Wait()
+	if got == nil || !strings.Contains(got.Error(), "README.md") || !slices.Equal(v.RunNames(), []string{"forker"}) {
+		t.Errorf("foreign file: %v, runs %v", got, v.RunNames())
 	}
 }
