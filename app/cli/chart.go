@@ -26,6 +26,7 @@ func runChart(ctx context.Context, args []string, env Env) error {
 	out := fs.String("out", "", "output `FILE.png|FILE.svg`")
 	width := fs.Int("width", 1200, "width in pixels")
 	height := fs.Int("height", 700, "height in pixels")
+	asJSON := fs.Bool("json", false, "write JSON for scripts")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -91,6 +92,9 @@ func runChart(ctx context.Context, args []string, env Env) error {
 	}
 	if err := f.Close(); err != nil {
 		return err
+	}
+	if *asJSON {
+		return writeJSON(env.Stdout, map[string]any{"out": *out, "title": c.Title, "bars": len(c.Bars)})
 	}
 	fmt.Fprintln(env.Stdout, *out)
 	return nil

@@ -76,8 +76,10 @@ func TestRunImportReportChart(t *testing.T) {
 	if code, _, errOut := runCLI(t, db, "chart", "--run", "log", "--by", "category", "--out", svg); code != 0 {
 		t.Fatal(errOut)
 	}
-	if code, _, errOut := runCLI(t, db, "chart", "--compare", "log,plugin", "--metric", "energy", "--out", pngFile); code != 0 {
-		t.Fatal(errOut)
+	code, out, errOut = runCLI(t, db, "chart", "--compare", "log,plugin", "--metric", "energy", "--out", pngFile, "--json")
+	var charted struct{ Out string }
+	if code != 0 || json.Unmarshal([]byte(out), &charted) != nil || charted.Out != pngFile {
+		t.Fatalf("chart --json: %d %s %s", code, out, errOut)
 	}
 	checkXML(t, svg)
 	f, err := os.Open(pngFile)
