@@ -1,0 +1,488 @@
+// Package dpa reads and writes DPA method logs (docs/dpa-format.md): the entry and exit times,
+// nesting levels and clock-read counts that seed 003's instrumented Dalvik VM records, in a text
+// format the project defines. The overhead deduction itself is in model (model/overhead.go).
+package dpa
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"time"
+
+	"androprof/formats/internal/lines"
+	"androprof/model"
+)
+
+// Magic starts every DPA log; format detection looks for it.
+const Magic = "androprof-dpa"
+
+// Version is the version this package reads and writes.
+const Version = 1
+
+// MaxDepth is the deepest nesting a reader accepts; Dalvik's stack overflows long before.
+const MaxDepth = 1 << 16
+
+// maxReads bounds a clock-read count so that reads × cost cannot overflow the arithmetic.
+const maxReads = 1 << 62
+
+// ErrNotDPA says a file does not start with the DPA header, so format detection can try
+// another reader.
+var ErrNotDPA = errors.New("not an androprof DPA log")
+
+// SyntaxError locates a problem in a log by file and line.
+type SyntaxError struct {
+	File string
+	Line int64
+	Msg  string
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+
+// Kind says which field of a Record is set.
+type Kind uint8
+
+// The records of a DPA log, one per line that is not the header.
+const (
+	KindCalibration Kind = iota + 1 // Cost
+	KindProcess                     // PID, Name
+	KindThread                      // PID, Thread
+	KindMethod                      // PID, Method
+	KindEnter                       // PID, Call as far as known at entry (Entry, Level, TID, Method)
+	KindExit                        // PID, Call complete
+	KindEnd                         // PID: the process section closed
+)
+
+// Record is one thing a Reader found.
+type Record struct {
+	Kind   Kind
+	PID    int
+	Name   string           // KindProcess: the process name
+	Cost   model.ClockCost  // KindCalibration
+	Thread model.ThreadInfo // KindThread
+	Method model.MethodInfo // KindMethod
+	Call   model.DPACall    // KindEnter, KindExit
+}
+
+// Reader streams a DPA log: Next for every record, Read to import one process into a
+// model.MethodSink. Memory holds the current process's declared threads and methods and its
+// open calls, never its events.
+type Reader struct {
+	// PID is the process Read imports; 0 takes the first section.
+	PID int
+	// Measured makes Read pass the times as measured instead of deducting clock reads.
+	Measured bool
+
+	ls        *lines.Scanner
+	file      string
+	err       error // sticky: the first error ends the log
+	sawHeader bool
+	inHeader  bool // after a header line, before a process: calibrate may follow
+	cost      model.ClockCost
+	pid       int // open section; 0 between sections
+	threads   map[int]*thread
+	methods   map[uint64]bool
+	fields    [][]byte
+}
+
+type thread struct {
+	open []frame
+	last time.Duration
+}
+
+type frame struct {
+	method uint64
+	entry  time.Duration
+	nested int64
+}
+
+// NewReader reads r; name is used in errors.
+func NewReader(r io.Reader, name string) *Reader {
+	return &Reader{ls: lines.NewScanner(r), file: name, fields: make([][]byte, 0, 6)}
+}
+
+// Line is the number of the last line read, for progress and messages.
+func (r *Reader) Line() int64 { return r.ls.Line() }
+
+// Cost is the calibration read so far; not Known when the log has none.
+func (r *Reader) Cost() model.ClockCost { return r.cost }
+
+func (r *Reader) errorf(format string, args ...any) error {
+	return &SyntaxError{File: r.file, Line: r.ls.Line(), Msg: fmt.Sprintf(format, args...)}
+}
+
+// Next returns the next record, io.EOF after the last, an error wrapping ErrNotDPA when the
+// first record is not the header, or a *SyntaxError. After an error it returns that error.
+func (r *Reader) Next() (Record, error) {
+	if r.err != nil {
+		return Record{}, r.err
+	}
+	rec, err := r.next()
+	if err != nil {
+		r.err = err
+	}
+	return rec, err
+}
+
+func (r *Reader) next() (Record, error) {
+	for {
+		ln, ok := r.ls.Next()
+		if !ok {
+			return Record{}, r.end()
+		}
+		kw, rest := cut(ln)
+		if !r.sawHeader && kw != Magic {
+			return Record{}, fmt.Errorf("%s: %w", r.file, ErrNotDPA)
+		}
+		switch kw {
+		case Magic:
+			if r.pid != 0 {
+				return Record{}, r.errorf("header inside process %d: its end line is missing", r.pid)
+			}
+			if v, ok := lines.Uint(rest, math.MaxInt32); !ok || v != Version {
+				return Record{}, r.errorf("unsupported DPA log version %q (this reader knows %d)", lines.Clip(rest), Version)
+			}
+			r.sawHeader, r.inHeader = true, true
+			continue
+		case "calibrate":
+			if !r.inHeader {
+				return Record{}, r.errorf("calibrate line outside the file header (it must come before the first process)")
+			}
+			f, err := r.split(rest, 2, false)
+			if err != nil {
+				return Record{}, err
+			}
+			n, ok1 := lines.Uint(f[0], math.MaxInt64)
+			ns, ok2 := lines.Uint(f[1], math.MaxInt64)
+			if !ok1 || !ok2 || n == 0 || ns == 0 {
+				return Record{}, r.errorf("bad calibration %q %q (want reads ≥ 1 and nanoseconds ≥ 1)", lines.Clip(f[0]), lines.Clip(f[1]))
+			}
+			r.cost = model.ClockCost{Reads: int64(n), Elapsed: time.Duration(ns)}
+			return Record{Kind: KindCalibration, Cost: r.cost}, nil
+		case "process":
+			if r.pid != 0 {
+				return Record{}, r.errorf("process line inside process %d: its end line is missing", r.pid)
+			}
+			f, name, err := r.splitText(rest, 1)
+			if err != nil {
+				return Record{}, err
+			}
+			pid, err := r.id(f[0], "pid")
+			if err != nil {
+				return Record{}, err
+			}
+			r.pid, r.inHeader = pid, false
+			r.threads, r.methods = map[int]*thread{}, map[uint64]bool{}
+			return Record{Kind: KindProcess, PID: pid, Name: name}, nil
+		}
+		if r.pid == 0 {
+			if isRecord(kw) {
+				return Record{}, r.errorf("%s line outside a process section", kw)
+			}
+			return Record{}, r.errorf("unknown record %q", lines.Clip([]byte(kw)))
+		}
+		switch kw {
+		case "thread":
+			f, name, err := r.splitText(rest, 1)
+			if err != nil {
+				return Record{}, err
+			}
+			tid, err := r.id(f[0], "thread id")
+			if err != nil {
+				return Record{}, err
+			}
+			if r.threads[tid] != nil {
+				return Record{}, r.errorf("thread %d declared twice", tid)
+			}
+			r.threads[tid] = &thread{}
+			return Record{Kind: KindThread, PID: r.pid, Thread: model.ThreadInfo{TID: tid, Name: name}}, nil
+		case "method":
+			return r.method(rest)
+		case "enter":
+			return r.enter(rest)
+		case "exit", "unwind":
+			return r.exit(rest, kw == "unwind")
+		case "end":
+			if len(rest) > 0 {
+				return Record{}, r.errorf("end line with fields")
+			}
+			pid := r.pid
+			r.pid, r.threads, r.methods = 0, nil, nil
+			return Record{Kind: KindEnd, PID: pid}, nil
+		}
+		return Record{}, r.errorf("unknown record %q", lines.Clip([]byte(kw)))
+	}
+}
+
+// end decides what the end of the input means.
+func (r *Reader) end() error {
+	if err := r.ls.Err(); err != nil {
+		if errors.Is(err, lines.ErrTooLong) && !r.sawHeader {
+			return fmt.Errorf("%s: %w", r.file, ErrNotDPA) // no header in the first MiB
+		}
+		if errors.Is(err, lines.ErrTooLong) {
+			return r.errorf("%v", err)
+		}
+		return fmt.Errorf("%s: %w", r.file, err)
+	}
+	switch {
+	case !r.sawHeader:
+		return fmt.Errorf("%s: %w", r.file, ErrNotDPA)
+	case r.pid != 0:
+		return r.errorf("file ends inside process %d (no end line): truncated", r.pid)
+	}
+	return io.EOF
+}
+
+func isRecord(kw string) bool {
+	switch kw {
+	case "thread", "method", "enter", "exit", "unwind", "end":
+		return true
+	}
+	return false
+}
+
+func cut(ln []byte) (string, []byte) {
+	for i, c := range ln {
+		if c == ' ' {
+			return string(ln[:i]), ln[i+1:]
+		}
+	}
+	return string(ln), nil
+}
+
+func (r *Reader) split(ln []byte, n int, text bool) ([][]byte, error) {
+	f, _, err := lines.Split(r.fields, ln, n, text)
+	if err != nil {
+		return nil, r.errorf("%v", err)
+	}
+	return f, nil
+}
+
+func (r *Reader) splitText(ln []byte, n int) ([][]byte, string, error) {
+	f, text, err := lines.Split(r.fields, ln, n, true)
+	if err != nil {
+		return nil, "", r.errorf("%v", err)
+	}
+	return f, string(text), nil
+}
+
+func (r *Reader) id(b []byte, what string) (int, error) {
+	v, ok := lines.Uint(b, math.MaxInt32)
+	if !ok || v == 0 {
+		return 0, r.errorf("bad %s %q", what, lines.Clip(b))
+	}
+	return int(v), nil
+}
+
+func (r *Reader) method(rest []byte) (Record, error) {
+	f, sig, err := lines.Split(r.fields, rest, 3, true)
+	if err != nil {
+		return Record{}, r.errorf("%v", err)
+	}
+	for _, c := range sig {
+		if c == ' ' {
+			return Record{}, r.errorf("unexpected %q after the signature", lines.Clip(sig))
+		}
+	}
+	id, ok := lines.Uint(f[0], math.MaxUint64)
+	if !ok {
+		return Record{}, r.errorf("bad method id %q", lines.Clip(f[0]))
+	}
+	if r.methods[id] {
+		return Record{}, r.errorf("method %d declared twice", id)
+	}
+	r.methods[id] = true
+	return Record{Kind: KindMethod, PID: r.pid, Method: model.MethodInfo{ID: id, Class: string(f[1]),
+		Name: string(f[2]), Signature: string(sig), Line: -1}}, nil
+}
+
+// event is what enter and exit lines share.
+type eventLine struct {
+	th     *thread
+	tid    int
+	level  int
+	t      time.Duration
+	method uint64
+	fields [][]byte
+}
+
+// event parses an enter or exit line of n fields: tid, level and time first, method last.
+func (r *Reader) event(rest []byte, n int) (eventLine, error) {
+	f, err := r.split(rest, n, false)
+	if err != nil {
+		return eventLine{}, err
+	}
+	tid, err := r.id(f[0], "thread id")
+	if err != nil {
+		return eventLine{}, err
+	}
+	th := r.threads[tid]
+	if th == nil {
+		return eventLine{}, r.errorf("thread %d has no thread line before its events", tid)
+	}
+	level, ok := lines.Uint(f[1], MaxDepth)
+	if !ok || level == 0 {
+		return eventLine{}, r.errorf("bad level %q (want 1…%d)", lines.Clip(f[1]), MaxDepth)
+	}
+	t, ok := lines.Uint(f[2], math.MaxInt64)
+	if !ok {
+		return eventLine{}, r.errorf("bad time %q (want nanoseconds)", lines.Clip(f[2]))
+	}
+	if time.Duration(t) < th.last {
+		return eventLine{}, r.errorf("time %d on thread %d is before the thread's previous event at %d", t, tid, th.last)
+	}
+	m, ok := lines.Uint(f[n-1], math.MaxUint64)
+	if !ok {
+		return eventLine{}, r.errorf("bad method id %q", lines.Clip(f[n-1]))
+	}
+	if !r.methods[m] {
+		return eventLine{}, r.errorf("method %d has no method line before its events", m)
+	}
+	return eventLine{th: th, tid: tid, level: int(level), t: time.Duration(t), method: m, fields: f}, nil
+}
+
+func (r *Reader) enter(rest []byte) (Record, error) {
+	e, err := r.event(rest, 4)
+	if err != nil {
+		return Record{}, err
+	}
+	th := e.th
+	if e.level != len(th.open)+1 {
+		return Record{}, r.errorf("enter at level %d, but thread %d has %d open calls (want level %d)", e.level, e.tid, len(th.open), len(th.open)+1)
+	}
+	th.open = append(th.open, frame{method: e.method, entry: e.t})
+	th.last = e.t
+	return Record{Kind: KindEnter, PID: r.pid, Call: model.DPACall{PID: r.pid, TID: e.tid, Method: e.method, Level: e.level, Entry: e.t}}, nil
+}
+
+func (r *Reader) exit(rest []byte, unwound bool) (Record, error) {
+	e, err := r.event(rest, 5)
+	if err != nil {
+		return Record{}, err
+	}
+	reads, ok := lines.Uint(e.fields[3], maxReads)
+	if !ok {
+		return Record{}, r.errorf("bad clock-read count %q", lines.Clip(e.fields[3]))
+	}
+	th := e.th
+	n := len(th.open)
+	switch {
+	case n == 0:
+		return Record{}, r.errorf("exit of method %d, but thread %d has no open call", e.method, e.tid)
+	case e.level != n:
+		return Record{}, r.errorf("exit at level %d, but thread %d has %d open calls", e.level, e.tid, n)
+	case th.open[n-1].method != e.method:
+		return Record{}, r.errorf("exit of method %d, but the open call on thread %d is method %d", e.method, e.tid, th.open[n-1].method)
+	}
+	fr := th.open[n-1]
+	th.open = th.open[:n-1]
+	if n > 1 {
+		th.open[n-2].nested += fr.nested + 1
+	}
+	th.last = e.t
+	return Record{Kind: KindExit, PID: r.pid, Call: model.DPACall{PID: r.pid, TID: e.tid, Method: e.method, Level: e.level,
+		Entry: fr.entry, Exit: e.t, ClockReads: int64(reads), Nested: fr.nested, Unwound: unwound}}, nil
+}
+
+// Read streams one process (PID, or the first) into sink: the header when its section starts,
+// then its threads, methods and events. Unless Measured is set and when the log is calibrated,
+// event times are corrected: each thread's timeline loses the clock reads (docs/dpa-format.md,
+// "Deduction"), so the sink's inclusive times are the seed's corrected ones. The rest of the
+// log is still read, so a damaged file is refused as a whole.
+func (r *Reader) Read(sink model.MethodSink) error {
+	var (
+		chosen   int
+		active   bool
+		timeline *model.OverheadTimeline
+	)
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if rec.Kind == KindProcess && chosen == 0 && (r.PID == 0 || r.PID == rec.PID) {
+			chosen, active = rec.PID, true
+			timeline = model.NewOverheadTimeline()
+			err = sink.Header(r.header(rec.PID, rec.Name))
+		} else if active {
+			err = r.feed(sink, rec, timeline, &active)
+		}
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", r.file, r.Line(), err)
+		}
+	}
+	switch {
+	case chosen != 0:
+		return nil
+	case r.PID != 0:
+		return fmt.Errorf("%s: no process %d in the log", r.file, r.PID)
+	}
+	return sink.Header(model.TraceHeader{Format: "dpa", Version: Version, Clock: model.ClockWall, VM: "dalvik"})
+}
+
+func (r *Reader) corrects() bool { return !r.Measured && r.cost.Known() }
+
+func (r *Reader) header(pid int, name string) model.TraceHeader {
+	props := map[string]string{"process": name, "times": "measured"}
+	if r.cost.Known() {
+		props["clock-read-ns"] = strconv.FormatFloat(r.cost.PerRead(), 'f', -1, 64)
+		props["calibration"] = fmt.Sprintf("%d reads in %d ns", r.cost.Reads, int64(r.cost.Elapsed))
+	}
+	if r.corrects() {
+		props["times"] = "corrected"
+	}
+	return model.TraceHeader{Format: "dpa", Version: Version, Clock: model.ClockWall, VM: "dalvik", PID: pid, Properties: props}
+}
+
+func (r *Reader) feed(sink model.MethodSink, rec Record, tl *model.OverheadTimeline, active *bool) error {
+	switch rec.Kind {
+	case KindThread:
+		return sink.Thread(rec.Thread)
+	case KindMethod:
+		return sink.Method(rec.Method)
+	case KindEnter:
+		c := rec.Call
+		t := c.Entry
+		if r.corrects() {
+			t = tl.Enter(c.TID, t, r.cost.Of(1))
+		}
+		return sink.Event(model.MethodEvent{TID: c.TID, Method: c.Method, Action: model.Enter, Wall: micros(t)})
+	case KindExit:
+		c := rec.Call
+		t := c.Exit
+		if r.corrects() {
+			t = tl.Exit(c.TID, t, r.cost.Of(c.ClockReads), r.cost.Of(1))
+		}
+		action := model.Exit
+		if c.Unwound {
+			action = model.Unroll
+		}
+		return sink.Event(model.MethodEvent{TID: c.TID, Method: c.Method, Action: action, Wall: micros(t)})
+	case KindEnd:
+		*active = false
+	}
+	return nil
+}
+
+func micros(t time.Duration) uint64 { return uint64(t / time.Microsecond) }
+
+// Sniff answers format detection: nil when path starts with the DPA header, an error wrapping
+// ErrNotDPA when it does not, another error when the file cannot be read.
+func Sniff(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r := NewReader(io.LimitReader(f, lines.MaxLine), path)
+	if _, err := r.Next(); errors.Is(err, ErrNotDPA) {
+		return err
+	}
+	return nil
+}

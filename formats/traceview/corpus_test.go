@@ -1,0 +1,133 @@
+package traceview
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"androprof/model"
+)
+
+// corpusDir holds real traces written by Android's own tools (../shared/corpus/README.md).
+const corpusDir = "../../../shared/corpus"
+
+// corpusFile returns the path of a corpus file, skipping the test when the shared folder is
+// not there (a clone of this project alone); CI always has it.
+func corpusFile(t testing.TB, name string) string {
+	t.Helper()
+	p := filepath.Join(corpusDir, name)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("%s is absent: the real-file tests need ../shared/corpus next to the project (CI has it)", p)
+	}
+	return p
+}
+
+// counter is a MethodSink that counts what a reader yields.
+type counter struct {
+	header           model.TraceHeader
+	headers          int
+	threads, methods int
+	events           int64
+	tids             map[int]bool
+}
+
+func (c *counter) Header(h model.TraceHeader) error { c.header = h; c.headers++; return nil }
+func (c *counter) Thread(model.ThreadInfo) error    { c.threads++; return nil }
+func (c *counter) Method(model.MethodInfo) error    { c.methods++; return nil }
+func (c *counter) Event(e model.MethodEvent) error {
+	c.events++
+	if c.tids == nil {
+		c.tids = map[int]bool{}
+	}
+	c.tids[e.TID] = true
+	return nil
+}
+
+// teeSink feeds several sinks.
+type teeSink []model.MethodSink
+
+func (t teeSink) Header(h model.TraceHeader) error {
+	for _, s := range t {
+		if err := s.Header(h); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+func (t teeSink) Thread(v model.ThreadInfo) error {
+	for _, s := range t {
+		if err := s.Thread(v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+func (t teeSink) Method(v model.MethodInfo) error {
+	for _, s := range t {
+		if err := s.Method(v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+func (t teeSink) Event(v model.MethodEvent) error {
+	for _, s := range t {
+		if err := s.Event(v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readCorpus reads a corpus file into a counter and a CallBuilder.
+func readCorpus(t *testing.T, name string) (*counter, *model.CallProfile) {
+	t.Helper()
+	f, err := os.Open(corpusFile(t, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	c := &counter{}
+	b := model.NewCallBuilder()
+	if err := Read(f, name, teeSink{c, b}); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return c, b.Finish()
+}
+
+// TestCorpusCounts checks every real trace against the numbers its README gives (read from the
+// files themselves): version, clock, records, threads and methods of the key section.
+func TestCorpusCounts(t *testing.T) {
+	for _, tc := range []struct {
+		file             string
+		version          int
+		clock            model.Clock
+		vm               string
+		pid              int
+		records          int64
+		threads, methods int
+		seen             int // threads with records
+	}{
+		{"perflib-basic.trace", 3, model.ClockDual, "dalvik", 0, 9, 11, 7, 1},
+		{"perflib-exception.trace", 3, model.ClockDual, "dalvik", 0, 23, 11, 14, 1},
+		{"perflib-mismatched.trace", 3, model.ClockDual, "dalvik", 0, 9, 11, 8, 1},
+		{"jag-dmtrace.trace", 3, model.ClockDual, "dalvik", 0, 4115, 12, 101, 1},
+		{"sns-logout.trace", 1, model.ClockThreadCPU, "dalvik", 0, 56923, 10, 2688, 6},
+		{"art-trace-regular.trace.gz", 3, model.ClockDual, "art", 21491, 13295, 66, 2067, 40},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			c, _ := readCorpus(t, tc.file)
+			h := c.header
+			if c.headers != 1 || h.Format != "traceview" || h.Version != tc.version || h.Clock != tc.clock || h.VM != tc.vm || h.PID != tc.pid {
+				t.Errorf("header %+v (%d headers), want version %d clock %s vm %s pid %d", h, c.headers, tc.version, tc.clock, tc.vm, tc.pid)
+			}
+			if h.StartMicros == 0 {
+				t.Errorf("start time not found in the data header")
+			}
+			if c.events != tc.records || c.threads != tc.threads || c.methods != tc.methods || len(c.tids) != tc.seen {
+				t.Errorf("records %d threads %d methods %d threads seen %d, want %d %d %d %d",
+					c.events, c.threads, c.methods, len(c.tids), tc.records, tc.threads, tc.methods, tc.seen)
+			}
+		})
+	}
+}
