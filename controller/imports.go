@@ -17,20 +17,40 @@ import (
 // Importer brings emulator traces into the workspace: files of any supported format, or a
 // program run under QEMU with the counting plugin. Each import is one transaction.
 type Importer struct {
-	Store    RunStore
-	Analysis *Analysis   // cached runs to forget after an import; may be nil
-	ISAs     []model.ISA // what log text without encodings is (nil: decided from the logs)
-	Arch     string      // guest for RunProgram ("arm", "mipsel", …); "" reads the ELF header
-	CacheDir string      // where the plugin is built; "" for the user's cache directory
-	KeepDir  string      // keep the plugin's raw files here; "" to discard them
-	Stdout   io.Writer   // the program's output during RunProgram; nil discards it
+	Store    WorkspaceStore
+	Methods  *MethodAnalysis // cached method traces to forget after an import; may be nil
+	Analysis *Analysis       // cached runs to forget after an import; may be nil
+	ISAs     []model.ISA     // what log text without encodings is (nil: decided from the logs)
+	Arch     string          // guest for RunProgram ("arm", "mipsel", …); "" reads the ELF header
+	CacheDir string          // where the plugin is built; "" for the user's cache directory
+	KeepDir  string          // keep the plugin's raw files here; "" to discard them
+	Stdout   io.Writer       // the program's output during RunProgram; nil discards it
+}
+
+// WorkspaceStore is the database as imports need it: emulator runs and method traces.
+type WorkspaceStore interface {
+	RunStore
+	MethodStore
 }
 
 // ImportFiles imports files or directories into run: QEMU logs are read together (a
-// translation log and an exec log may be separate files), basic-block profiles one by one.
+// translation log and an exec log may be separate files), basic-block profiles one by one, and
+// a method trace (Traceview, DPA, RMP) becomes a method run of its own.
 func (im Importer) ImportFiles(ctx context.Context, run string, paths []string, progress func(done, total int64)) error {
 	if len(paths) == 0 {
 		return errors.New("nothing to import")
+	}
+	if st, err := os.Stat(paths[0]); err == nil && !st.IsDir() {
+		format, err := methodFormat(paths[0])
+		if err != nil {
+			return err
+		}
+		if format >= 0 {
+			if len(paths) > 1 {
+				return errMixed
+			}
+			return im.importMethodTrace(ctx, run, paths[0], format, progress)
+		}
 	}
 	var logs, profiles []string
 	for _, p := range paths {

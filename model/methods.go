@@ -77,3 +77,15 @@ type MethodSink interface {
 	Method(m MethodInfo) error
 	Event(e MethodEvent) error
 }
+
+// MethodTrace is a method trace as the workspace keeps it: aggregated, plus the calls long
+// enough to see on a timeline.
+type MethodTrace struct {
+	Header  TraceHeader
+	Profile *CallProfile
+	// Spans are the calls at least SpanMinMicros long on the wall clock (thread-CPU when the
+	// trace has no wall clock). Set on import; loading a trace leaves Spans empty, because the
+	// timeline reads them by time range.
+	Spans         []Call
+	SpanMinMicros uint64
+}

@@ -18,6 +18,7 @@ type Thread struct {
 // RunInfo describes a stored run in lists.
 type RunInfo struct {
 	Name         string
+	Kind         string // "emulator" or "methods" (a method trace)
 	CreatedAt    string
 	Source       string // what was imported or run, for people
 	Processes    int

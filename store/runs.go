@@ -12,7 +12,7 @@ import (
 
 // Runs lists the stored runs, oldest first.
 func (db *DB) Runs(ctx context.Context) ([]model.RunInfo, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT r.name, r.created_at, r.source,
+	rows, err := db.read.QueryContext(ctx, `SELECT r.name, r.kind, r.created_at, r.source,
 		(SELECT count(*) FROM process p WHERE p.run_id = r.id),
 		(SELECT count(*) FROM block b JOIN process p ON p.id = b.process_id WHERE p.run_id = r.id),
 		(SELECT coalesce(sum(pi.count), 0) FROM process_insn pi JOIN process p ON p.id = pi.process_id WHERE p.run_id = r.id)
@@ -24,7 +24,7 @@ func (db *DB) Runs(ctx context.Context) ([]model.RunInfo, error) {
 	var out []model.RunInfo
 	for rows.Next() {
 		var ri model.RunInfo
-		if err := rows.Scan(&ri.Name, &ri.CreatedAt, &ri.Source, &ri.Processes, &ri.Blocks, &ri.Instructions); err != nil {
+		if err := rows.Scan(&ri.Name, &ri.Kind, &ri.CreatedAt, &ri.Source, &ri.Processes, &ri.Blocks, &ri.Instructions); err != nil {
 			return nil, err
 		}
 		out = append(out, ri)

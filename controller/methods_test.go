@@ -1,0 +1,188 @@
+package controller
+
+import (
+	"compress/gzip"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"androprof/formats/traceview"
+	"androprof/model"
+)
+
+// corpus returns a file of ../shared/corpus, skipping when it is absent (CI always has it).
+func corpus(t *testing.T, name string) string {
+	t.Helper()
+	p := filepath.Join("..", "..", "shared", "corpus", name)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("%s not found: the real-file tests need ../shared beside the project", p)
+	}
+	return p
+}
+
+func importMethodRun(t *testing.T, im Importer, run, path string) {
+	t.Helper()
+	if err := im.ImportFiles(context.Background(), run, []string{path}, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// perflib-basic through the importer and the store gives dmtracedump's numbers (derived by
+// hand in formats/traceview/dmtracedump_test.go): Basic.foo 5 µs exclusive, 7 inclusive,
+// calling Basic.bar (2/2).
+func TestMethodReportMatchesDmtracedump(t *testing.T) {
+	ctx := context.Background()
+	db := openStore(t)
+	ma := &MethodAnalysis{Store: db}
+	im := Importer{Store: db, Methods: ma}
+	importMethodRun(t, im, "basic", corpus(t, "perflib-basic.trace"))
+	rep, err := ma.Report(ctx, MethodReportOptions{Run: "basic", By: ByMethod, Find: "Basic."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][2]uint64{}
+	var foo uint64
+	for _, r := range rep.Rows {
+		got[r.Key] = [2]uint64{r.Times.ExclusiveCPU, r.Times.InclusiveCPU}
+		if strings.Contains(r.Key, ".foo") {
+			foo = r.Method
+		}
+	}
+	if len(rep.Rows) != 2 || foo == 0 {
+		t.Fatalf("rows = %+v", rep.Rows)
+	}
+	for key, want := range map[string][2]uint64{"foo": {5, 7}, "bar": {2, 2}} {
+		for k, v := range got {
+			if strings.Contains(k, "."+key) && v != want {
+				t.Errorf("%s: excl/incl CPU %v, dmtracedump %v", k, v, want)
+			}
+		}
+	}
+	parents, children, err := ma.Relatives(ctx, "basic", foo, 0)
+	if err != nil || len(children) != 1 || !strings.Contains(children[0].Name, ".bar") || children[0].Calls != 1 ||
+		len(parents) != 1 || parents[0].Method != model.TopLevelMethod {
+		t.Errorf("relatives of foo: parents %+v children %+v (%v)", parents, children, err)
+	}
+}
+
+// Every corpus trace imports, and the stored tables give back exactly what the call builder
+// computed from the file.
+func TestCorpusTracesRoundTripThroughTheStore(t *testing.T) {
+	ctx := context.Background()
+	for _, name := range []string{"perflib-basic.trace", "perflib-exception.trace", "perflib-mismatched.trace",
+		"jag-dmtrace.trace", "sns-logout.trace", "art-trace-regular.trace.gz"} {
+		t.Run(name, func(t *testing.T) {
+			path := corpus(t, name)
+			if strings.HasSuffix(name, ".gz") {
+				path = gunzipTo(t, path)
+			}
+			db := openStore(t)
+			ma := &MethodAnalysis{Store: db}
+			importMethodRun(t, Importer{Store: db, Methods: ma}, "r", path)
+			stored, err := db.MethodTrace(ctx, "r")
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, _ := os.Open(path)
+			defer f.Close()
+			b := model.NewCallBuilder()
+			if err := traceview.Read(f, path, b); err != nil {
+				t.Fatal(err)
+			}
+			direct := b.Finish()
+			for _, c := range []struct {
+				what       string
+				got, wantV any
+			}{
+				{"per-thread", stored.Profile.PerThread, direct.PerThread},
+				{"edges", stored.Profile.Edges, direct.Edges},
+				{"classes", stored.Profile.Classes, direct.Classes},
+				{"threads", stored.Profile.Threads, direct.Threads},
+			} {
+				if !reflect.DeepEqual(c.got, c.wantV) {
+					t.Errorf("%s differ after the store", c.what)
+				}
+			}
+			rep, err := ma.Report(ctx, MethodReportOptions{Run: "r", By: ByThread})
+			if err != nil || len(rep.Rows) == 0 {
+				t.Fatalf("thread report: %v", err)
+			}
+			busiest := rep.Rows[0].TID
+			spans, err := ma.Timeline(ctx, "r", busiest, 0, 0, 0)
+			if err != nil || len(spans) == 0 {
+				t.Errorf("timeline of thread %d: %d calls, %v", busiest, len(spans), err)
+			}
+		})
+	}
+}
+
+func gunzipTo(t *testing.T, path string) string {
+	t.Helper()
+	// The importer reads gzip itself; this copy is only for comparing with a direct read.
+	out := filepath.Join(t.TempDir(), strings.TrimSuffix(filepath.Base(path), ".gz"))
+	g, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	w, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if err := copyGunzip(w, g); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// A truncated trace is refused with its byte offset and leaves the workspace as it was.
+func TestBadTraceChangesNothing(t *testing.T) {
+	ctx := context.Background()
+	db := openStore(t)
+	im := Importer{Store: db}
+	full, err := os.ReadFile(corpus(t, "jag-dmtrace.trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(t.TempDir(), "cut.trace")
+	os.WriteFile(cut, full[:len(full)-7], 0o644)
+	err = im.ImportFiles(ctx, "cut", []string{cut}, nil)
+	if err == nil || !strings.Contains(err.Error(), "cut.trace") || !strings.Contains(err.Error(), "byte ") {
+		t.Errorf("truncated trace: %v", err)
+	}
+	if runs, _ := db.Runs(ctx); len(runs) != 0 {
+		t.Errorf("runs after a failed import: %+v", runs)
+	}
+}
+
+func TestCompareMethods(t *testing.T) {
+	ctx := context.Background()
+	db := openStore(t)
+	ma := &MethodAnalysis{Store: db}
+	im := Importer{Store: db, Methods: ma}
+	importMethodRun(t, im, "basic", corpus(t, "perflib-basic.trace"))
+	importMethodRun(t, im, "exception", corpus(t, "perflib-exception.trace"))
+	rows, err := ma.CompareMethods(ctx, "basic", "exception", ByMethod)
+	if err != nil || len(rows) == 0 {
+		t.Fatalf("compare: %v", err)
+	}
+	for _, r := range rows {
+		if strings.HasSuffix(r.Key, "VMDebug.startMethodTracing (Ljava/lang/String;II)V") && (r.A.InclusiveCPU != 3 || r.B.InclusiveCPU != 3 || r.InclCPURate != 1) {
+			t.Errorf("startMethodTracing: %+v", r)
+		}
+	}
+}
+
+func copyGunzip(w *os.File, r *os.File) error {
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(w, zr)
+	return err
+}
