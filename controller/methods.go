@@ -16,6 +16,7 @@ type MethodStore interface {
 	ImportMethodRun(ctx context.Context, name, source string, t *model.MethodTrace) error
 	MethodTrace(ctx context.Context, run string) (*model.MethodTrace, error)
 	CallSpans(ctx context.Context, run string, tid int, from, to uint64, limit int) ([]model.Call, error)
+	CallTree(ctx context.Context, run string) ([]model.CallNode, error)
 }
 
 // MethodGrouping is what a method report has one row per.
@@ -116,8 +117,11 @@ type MethodReport struct {
 // MethodName formats a method as Traceview does: "class.name signature".
 func MethodName(m model.MethodInfo) string {
 	name := m.Class + "." + m.Name
-	if m.Class == "" {
+	switch {
+	case m.Class == "":
 		name = m.Name
+	case m.Name == "": // dmtracedump's synthetic "(toplevel)" and "(unknown)"
+		name = m.Class
 	}
 	if m.Signature != "" {
 		name += " " + m.Signature

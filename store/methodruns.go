@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"androprof/model"
@@ -182,11 +183,64 @@ func (w *methodWriter) write(t *model.MethodTrace) error {
 			return fmt.Errorf("a call of method %#x, which the trace does not name", c.Method)
 		}
 	}
-	return w.exec(`INSERT INTO call_span(thread_id, method_id, depth, start_wall, end_wall, start_cpu, end_cpu) VALUES (?,?,?,?,?,?,?)`,
+	if err := w.exec(`INSERT INTO call_span(thread_id, method_id, depth, start_wall, end_wall, start_cpu, end_cpu) VALUES (?,?,?,?,?,?,?)`,
 		len(t.Spans), func(i int) []any {
 			c := t.Spans[i]
 			return []any{w.threads[c.TID], w.methods[c.Method], c.Depth, int64(c.StartWall), int64(c.EndWall), int64(c.StartCPU), int64(c.EndCPU)}
+		}); err != nil {
+		return err
+	}
+	for _, n := range t.Tree {
+		if _, err := w.thread(n.TID); err != nil {
+			return err
+		}
+		if _, ok := w.methods[n.Path[len(n.Path)-1]]; !ok {
+			return fmt.Errorf("a call path ends in method %#x, which the trace does not name", n.Path[len(n.Path)-1])
+		}
+	}
+	return w.exec(`INSERT INTO call_node(thread_id, path, method_id, depth, calls, excl_cpu, excl_wall) VALUES (?,?,?,?,?,?,?)`,
+		len(t.Tree), func(i int) []any {
+			n := t.Tree[i]
+			return []any{w.threads[n.TID], pathKey(n.Path), w.methods[n.Path[len(n.Path)-1]], len(n.Path) - 1,
+				n.Calls, int64(n.ExclusiveCPU), int64(n.ExclusiveWall)}
 		})
+}
+
+func pathKey(path []uint64) string {
+	parts := make([]string, len(path))
+	for i, id := range path {
+		parts[i] = strconv.FormatUint(id, 16)
+	}
+	return strings.Join(parts, "/")
+}
+
+// CallTree loads a method run's aggregated call tree.
+func (db *DB) CallTree(ctx context.Context, run string) ([]model.CallNode, error) {
+	runID, err := db.methodRunID(ctx, run)
+	if err != nil {
+		return nil, err
+	}
+	var out []model.CallNode
+	err = db.each(ctx, `SELECT t.tid, n.path, n.calls, n.excl_cpu, n.excl_wall FROM call_node n
+		JOIN trace_thread t ON t.id = n.thread_id WHERE t.run_id = ? ORDER BY t.tid, n.path`, []any{runID}, func(rows *sql.Rows) error {
+		var n model.CallNode
+		var path string
+		var ec, ew int64
+		if err := rows.Scan(&n.TID, &path, &n.Calls, &ec, &ew); err != nil {
+			return err
+		}
+		for _, part := range strings.Split(path, "/") {
+			id, err := strconv.ParseUint(part, 16, 64)
+			if err != nil {
+				return fmt.Errorf("call path %q: %w", path, err)
+			}
+			n.Path = append(n.Path, id)
+		}
+		n.ExclusiveCPU, n.ExclusiveWall = uint64(ec), uint64(ew)
+		out = append(out, n)
+		return nil
+	})
+	return out, err
 }
 
 func timesArgs(t model.MethodTimes) []any {

@@ -70,6 +70,17 @@ func runChart(ctx context.Context, args []string, env Env) error {
 			return err
 		}
 		c = chart.FromComparison(rows, m, k)
+	} else if kind, err := runKind(ctx, db, rf.run); err != nil {
+		return err
+	} else if kind == "methods" {
+		if rf.top == 0 && k != chart.Pie {
+			rf.top = 15 // DPA figure 6: the top methods
+		}
+		rep, err := methodReport(ctx, db, rf, "")
+		if err != nil {
+			return err
+		}
+		c = methodChart(rep, *metric, k)
 	} else {
 		opts, err := rf.options(ctx, profiles)
 		if err != nil {

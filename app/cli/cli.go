@@ -52,7 +52,8 @@ usage:
   androprof profile categorize --profile NAME|FILE [--json] LOG...
                                                         instructions seen in QEMU logs, by category
   androprof import [--run NAME] [--arch arm|mips] [--json] FILE|DIR...
-                                                        import QEMU logs or basic-block profiles
+                                                        import QEMU logs, basic-block profiles,
+                                                        or a method trace (Traceview, DPA, RMP)
   androprof run [--run NAME] [--profile P] [--arch A] [--keep DIR] [--json] -- PROGRAM [ARGS...]
                                                         run a guest program under QEMU and import it
   androprof runs [--json] [--delete NAME]               the runs in the workspace
@@ -60,12 +61,15 @@ usage:
   androprof report --run NAME [--profile P] [--by pid|bb|insn|category|function]
                    [--pid N] [--top N] [--frequency-ghz F] [--json]
                                                         cycles, time and energy of a run
+  androprof report --run TRACE [--by method|class|package|thread] [--pid TID] [--find TEXT]
+                   [--top N] [--json]                   the profile table of a method trace
   androprof estimate --instructions N --cpi C [--frequency-ghz F] [--power-w W]
                    [--memory-energy-nj E] [--base-instructions N] [--base-misses N] [--json]
                                                         the calculator of seed figure 5.2
   androprof chart (--run NAME [--by G] [--pid N] | --compare RUN[:PID],...) [--profile P]
                   [--metric cycles|time|energy|instructions] [--kind bar|column|pie] --out FILE.png|.svg
                                                         the analysis window's charts as files
+  androprof export --run NAME --format pprof --out FILE a method trace for go tool pprof
   androprof screenshot --out DIR                        write a PNG of each window and exit
 
 Every command takes --db FILE (default: ` + "%s" + `).
@@ -132,6 +136,8 @@ func run(ctx context.Context, args []string, env Env) error {
 		return runEstimate(args[1:], env)
 	case "chart":
 		return runChart(ctx, args[1:], env)
+	case "export":
+		return runExport(ctx, args[1:], env)
 	case "screenshot":
 		return runScreenshot(args[1:], env)
 	case "help", "-h", "--help":

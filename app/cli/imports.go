@@ -19,7 +19,7 @@ import (
 func progressPrinter(env Env, what string) func(done, total int64) {
 	var last time.Time
 	return func(done, total int64) {
-		if total <= 0 || time.Since(last) < 500*time.Millisecond {
+		if total < 1<<20 || time.Since(last) < 500*time.Millisecond { // small files need no progress
 			return
 		}
 		last = time.Now()
@@ -84,7 +84,11 @@ func printRun(ctx context.Context, db interface {
 			continue
 		}
 		if asJSON {
-			return writeJSON(env.Stdout, map[string]any{"run": r.Name, "processes": r.Processes, "blocks": r.Blocks, "instructions": r.Instructions})
+			return writeJSON(env.Stdout, map[string]any{"run": r.Name, "kind": r.Kind, "processes": r.Processes, "blocks": r.Blocks, "instructions": r.Instructions})
+		}
+		if r.Kind == "methods" {
+			fmt.Fprintf(env.Stdout, "run %q: a method trace (androprof report --run %q --by method)\n", r.Name, r.Name)
+			return nil
 		}
 		fmt.Fprintf(env.Stdout, "run %q: %d processes, %d blocks, %d instructions executed\n", r.Name, r.Processes, r.Blocks, r.Instructions)
 		return nil

@@ -32,6 +32,7 @@ func runRuns(ctx context.Context, args []string, env Env) error {
 	if *asJSON {
 		type item struct {
 			Name         string `json:"name"`
+			Kind         string `json:"kind"`
 			CreatedAt    string `json:"created_at"`
 			Source       string `json:"source"`
 			Processes    int    `json:"processes"`
@@ -40,14 +41,14 @@ func runRuns(ctx context.Context, args []string, env Env) error {
 		}
 		items := []item{}
 		for _, r := range runs {
-			items = append(items, item{r.Name, r.CreatedAt, r.Source, r.Processes, r.Blocks, r.Instructions})
+			items = append(items, item{r.Name, r.Kind, r.CreatedAt, r.Source, r.Processes, r.Blocks, r.Instructions})
 		}
 		return writeJSON(env.Stdout, items)
 	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "RUN\tPROCESSES\tBLOCKS\tINSTRUCTIONS\tCREATED\tSOURCE")
+	fmt.Fprintln(tw, "RUN\tKIND\tPROCESSES\tBLOCKS\tINSTRUCTIONS\tCREATED\tSOURCE")
 	for _, r := range runs {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\n", r.Name, r.Processes, r.Blocks, r.Instructions, r.CreatedAt, r.Source)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\n", r.Name, r.Kind, r.Processes, r.Blocks, r.Instructions, r.CreatedAt, r.Source)
 	}
 	return tw.Flush()
 }
@@ -80,8 +81,9 @@ func runReport(ctx context.Context, args []string, env Env) error {
 	var rf reportFlags
 	fs.StringVar(&rf.run, "run", "", "run `NAME`")
 	fs.StringVar(&rf.profile, "profile", "cortex-a8", "profile `NAME|FILE`")
-	fs.StringVar(&rf.by, "by", "pid", "group by `pid|bb|insn|category|function`")
-	fs.IntVar(&rf.pid, "pid", 0, "only this process")
+	fs.StringVar(&rf.by, "by", "pid", "group by `pid|bb|insn|category|function` (method traces: method|class|package|thread)")
+	fs.IntVar(&rf.pid, "pid", 0, "only this process (method traces: this thread)")
+	find := fs.String("find", "", "method traces: only rows whose name contains `TEXT`")
 	fs.IntVar(&rf.top, "top", 0, "only the `N` most costly rows (totals cover all)")
 	fs.Float64Var(&rf.freq, "frequency-ghz", 0, "clock `GHz` (default: the profile's, else 1)")
 	asJSON := fs.Bool("json", false, "write JSON for scripts")
@@ -93,6 +95,15 @@ func runReport(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer db.Close()
+	if kind, err := runKind(ctx, db, rf.run); err != nil {
+		return err
+	} else if kind == "methods" {
+		rep, err := methodReport(ctx, db, rf, *find)
+		if err != nil {
+			return err
+		}
+		return writeMethodReport(env.Stdout, rep, *asJSON)
+	}
 	opts, err := rf.options(ctx, profiles)
 	if err != nil {
 		return err

@@ -97,3 +97,17 @@ CREATE TABLE call_span (
     end_cpu    INTEGER NOT NULL
 );
 CREATE INDEX call_span_thread ON call_span(thread_id, start_wall);
+
+-- The aggregated call tree: every distinct call path of a thread, with its calls and exclusive
+-- time (what pprof and flame graphs need). path is the trace's method ids, hex, root first,
+-- joined by '/'; method_id is the path's last method.
+CREATE TABLE call_node (
+    thread_id INTEGER NOT NULL REFERENCES trace_thread(id) ON DELETE CASCADE,
+    path      TEXT NOT NULL,
+    method_id INTEGER NOT NULL REFERENCES trace_method(id) ON DELETE CASCADE,
+    depth     INTEGER NOT NULL,
+    calls     INTEGER NOT NULL,
+    excl_cpu  INTEGER NOT NULL,
+    excl_wall INTEGER NOT NULL,
+    PRIMARY KEY (thread_id, path)
+) WITHOUT ROWID;

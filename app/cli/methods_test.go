@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func corpusFile(t *testing.T, name string) string {
+	t.Helper()
+	p := filepath.Join("..", "..", "..", "shared", "corpus", name)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("%s not found: the real-file tests need ../shared beside the project", p)
+	}
+	return p
+}
+
+// A real Traceview trace through the command line: import, the profile table as JSON with
+// dmtracedump's numbers, a hotspot chart, and a pprof file that go tool pprof reads.
+func TestMethodTraceCommands(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "w.db")
+	if code, _, errOut := runCLI(t, db, "import", "--run", "basic", corpusFile(t, "perflib-basic.trace")); code != 0 {
+		t.Fatal(errOut)
+	}
+	if code, _, errOut := runCLI(t, db, "import", "--run", "jag", corpusFile(t, "jag-dmtrace.trace")); code != 0 {
+		t.Fatal(errOut)
+	}
+	code, out, errOut := runCLI(t, db, "report", "--run", "basic", "--by", "method", "--find", "Basic.foo", "--json")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	var rep struct {
+		Rows []struct {
+			Key       string
+			ExclCPUus uint64 `json:"excl_cpu_us"`
+			InclCPUus uint64 `json:"incl_cpu_us"`
+			Calls     int64
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Rows) != 1 || rep.Rows[0].ExclCPUus != 5 || rep.Rows[0].InclCPUus != 7 || rep.Rows[0].Calls != 1 {
+		t.Errorf("Basic.foo = %+v; dmtracedump gives 5/7 µs, 1 call", rep.Rows)
+	}
+	for _, by := range []string{"class", "package", "thread"} {
+		if code, _, errOut := runCLI(t, db, "report", "--run", "jag", "--by", by); code != 0 {
+			t.Errorf("report --by %s: %s", by, errOut)
+		}
+	}
+	svg := filepath.Join(dir, "hot.svg")
+	if code, _, errOut := runCLI(t, db, "chart", "--run", "jag", "--by", "method", "--out", svg); code != 0 {
+		t.Fatal(errOut)
+	}
+	checkXML(t, svg)
+	if code, _, errOut := runCLI(t, db, "chart", "--run", "jag", "--by", "package", "--kind", "pie", "--out", filepath.Join(dir, "pkg.png")); code != 0 {
+		t.Fatal(errOut)
+	}
+
+	pb := filepath.Join(dir, "jag.pb.gz")
+	if code, _, errOut := runCLI(t, db, "export", "--run", "jag", "--format", "pprof", "--out", pb); code != 0 {
+		t.Fatal(errOut)
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go not on PATH to run go tool pprof")
+	}
+	top, err := exec.Command(goTool, "tool", "pprof", "-top", "-sample_index=cpu", pb).CombinedOutput()
+	if err != nil || !strings.Contains(string(top), "flat%") {
+		t.Fatalf("go tool pprof: %v\n%s", err, top)
+	}
+	if code, _, errOut := runCLI(t, db, "export", "--run", "nope", "--format", "pprof", "--out", pb); code != 1 || !strings.Contains(errOut, "nope") {
+		t.Errorf("missing run: %d %q", code, errOut)
+	}
+}
