@@ -52,8 +52,7 @@ func (im Importer) importMethodTrace(ctx context.Context, run, path string, form
 	}
 	b := model.NewCallBuilder()
 	spans := &model.SpanKeeper{}
-	tree := &model.CallTree{}
-	b.OnCall = func(c model.Call) { spans.Add(c); tree.Add(c) }
+	b.OnCall = spans.Add
 	cf := &countingFile{File: f}
 	sink := &methodProgress{MethodSink: b, ctx: ctx, file: cf, size: st.Size(), report: progress}
 	if err := methodFormats[format].feed(cf, path, sink); err != nil {
@@ -62,7 +61,7 @@ func (im Importer) importMethodTrace(ctx context.Context, run, path string, form
 	if progress != nil {
 		progress(st.Size(), st.Size())
 	}
-	t := &model.MethodTrace{Header: sink.header, Profile: b.Finish(), Spans: spans.Calls(), SpanMinMicros: spans.Min, Tree: tree.Nodes()}
+	t := &model.MethodTrace{Header: sink.header, Profile: b.Finish(), Spans: spans.Calls(), SpanMinMicros: spans.Min}
 	if t.Header.Format == "" {
 		t.Header.Format = methodFormats[format].name
 	}

@@ -17,6 +17,7 @@ type MethodStore interface {
 	MethodTrace(ctx context.Context, run string) (*model.MethodTrace, error)
 	CallSpans(ctx context.Context, run string, tid int, from, to uint64, limit int) ([]model.Call, error)
 	CallTree(ctx context.Context, run string) ([]model.CallNode, error)
+	CallEdges(ctx context.Context, run string) (map[model.CallEdge]model.EdgeTimes, error)
 }
 
 // MethodGrouping is what a method report has one row per.
@@ -49,6 +50,7 @@ type MethodAnalysis struct {
 
 	mu    sync.Mutex
 	cache map[string]*model.MethodTrace
+	edges map[string]map[model.CallEdge]model.EdgeTimes
 }
 
 // Load reads a method run, or returns the cached copy.
@@ -76,7 +78,29 @@ func (a *MethodAnalysis) Load(ctx context.Context, run string) (*model.MethodTra
 func (a *MethodAnalysis) Forget(run string) {
 	a.mu.Lock()
 	delete(a.cache, run)
+	delete(a.edges, run)
 	a.mu.Unlock()
+}
+
+// callEdges loads a run's edges once: only expanding a method needs them.
+func (a *MethodAnalysis) callEdges(ctx context.Context, run string) (map[model.CallEdge]model.EdgeTimes, error) {
+	a.mu.Lock()
+	e, ok := a.edges[run]
+	a.mu.Unlock()
+	if ok {
+		return e, nil
+	}
+	e, err := a.Store.CallEdges(ctx, run)
+	if err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	if a.edges == nil {
+		a.edges = map[string]map[model.CallEdge]model.EdgeTimes{}
+	}
+	a.edges[run] = e
+	a.mu.Unlock()
+	return e, nil
 }
 
 // MethodReportOptions chooses what a method report shows.
@@ -236,6 +260,10 @@ func (a *MethodAnalysis) Relatives(ctx context.Context, run string, method uint6
 		return nil, nil, err
 	}
 	p := t.Profile
+	edges, err := a.callEdges(ctx, run)
+	if err != nil {
+		return nil, nil, err
+	}
 	par, chi := map[uint64]*Relative{}, map[uint64]*Relative{}
 	sum := func(m map[uint64]*Relative, id uint64, e model.EdgeTimes) {
 		r, ok := m[id]
@@ -247,7 +275,7 @@ func (a *MethodAnalysis) Relatives(ctx context.Context, run string, method uint6
 		r.InclusiveCPU += e.InclusiveCPU
 		r.InclusiveWall += e.InclusiveWall
 	}
-	for k, e := range p.Edges {
+	for k, e := range edges {
 		if tid != 0 && k.TID != tid {
 			continue
 		}

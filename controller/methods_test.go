@@ -87,6 +87,9 @@ func TestCorpusTracesRoundTripThroughTheStore(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if stored.Profile.Edges, err = db.CallEdges(ctx, "r"); err != nil {
+				t.Fatal(err)
+			}
 			f, _ := os.Open(path)
 			defer f.Close()
 			b := model.NewCallBuilder()

@@ -145,6 +145,9 @@ type Anomalies struct {
 	Mismatched int64 // exits of a method other than the one on top (dmtracedump stops at these)
 	Unclosed   int64 // calls still open at the end of the trace
 	Backwards  int64 // events earlier than the one before on their thread; taken as no time passing
+	// FoldedPaths counts calls whose new call path did not fit in the call tree (MaxPaths) and
+	// were counted in their caller's path.
+	FoldedPaths int64
 }
 
 // CallProfile is what a CallBuilder found.
@@ -157,6 +160,10 @@ type CallProfile struct {
 	Packages  map[ThreadGroup]MethodTimes
 	Edges     map[CallEdge]EdgeTimes
 	Anomalies Anomalies
+	// Tree is every call path of every thread (threads by id, paths in the order first seen),
+	// for pprof and flame graphs. A profile loaded from the workspace leaves it empty: the
+	// store reads it on demand.
+	Tree []CallNode
 }
 
 // ByMethod sums the per-thread table over threads: dmtracedump's method table.
@@ -247,6 +254,11 @@ type CallBuilder struct {
 	OnCall func(Call)
 	// MaxFrames bounds the calls open at once over all threads; 0 means DefaultMaxFrames.
 	MaxFrames int
+	// MaxPaths bounds the call tree's distinct paths over all threads; 0 means DefaultMaxPaths.
+	// Once it is full, a call on a new path is counted in its caller's path (so exclusive time
+	// is never lost, only the detail below a rare path), and Anomalies.FoldedPaths counts them.
+	MaxPaths int
+	paths    int
 
 	clock     Clock
 	methods   map[uint64]*cbMethod
@@ -269,7 +281,9 @@ type cbThread struct {
 	lastCPU       uint64
 	lastWall      uint64
 	stack         []cbFrame
-	top           *cbPair // TopLevelMethod
+	tree          []cbNode            // the thread's call paths; tree[0] is the root, "(toplevel)"
+	treeIdx       map[cbTreeKey]int32 // (parent node, method) → node
+	top           *cbPair             // TopLevelMethod
 	pairs         map[uint64]*cbPair
 	classes, pkgs map[string]*cbGroup
 }
@@ -324,8 +338,49 @@ type cbGroup struct {
 
 type cbFrame struct {
 	p                   *cbPair
+	node                int32 // the call's path in the thread's call tree
 	enterCPU, enterWall uint64
 	exclCPU, exclWall   uint64
+}
+
+// cbNode is one call path of a thread: a method under its parent path, with the calls made
+// along it and their exclusive time. Memory grows with distinct paths, not with calls.
+type cbNode struct {
+	parent                      int32
+	method                      uint64
+	calls                       int64
+	exclusiveCPU, exclusiveWall uint64
+}
+
+type cbTreeKey struct {
+	parent int32
+	method uint64
+}
+
+// DefaultMaxPaths is the call tree's size when CallBuilder.MaxPaths is 0: real traces repeat
+// their paths and stay far below it; random or pathological ones stop growing there.
+const DefaultMaxPaths = 100_000
+
+// node finds or makes the path of method under parent; when the tree is full it answers the
+// parent's path.
+func (b *CallBuilder) node(th *cbThread, parent int32, method uint64) int32 {
+	k := cbTreeKey{parent, method}
+	if i, ok := th.treeIdx[k]; ok {
+		return i
+	}
+	if th.treeIdx == nil {
+		th.treeIdx = map[cbTreeKey]int32{}
+		th.tree = append(th.tree, cbNode{parent: -1, method: TopLevelMethod})
+	}
+	if b.paths >= cmp.Or(b.MaxPaths, DefaultMaxPaths) && parent > 0 {
+		b.anomalies.FoldedPaths++
+		return parent
+	}
+	b.paths++
+	i := int32(len(th.tree))
+	th.tree = append(th.tree, cbNode{parent: parent, method: method})
+	th.treeIdx[k] = i
+	return i
 }
 
 // NewCallBuilder returns an empty builder; set OnCall or MaxFrames before the first event.
@@ -444,7 +499,11 @@ func (b *CallBuilder) Event(e MethodEvent) error {
 		p.onStack++
 		p.cls.onStack++
 		p.pkg.onStack++
-		th.stack = append(th.stack, cbFrame{p: p, enterCPU: cpu, enterWall: wall})
+		parentNode := int32(0)
+		if n := len(th.stack); n > 0 {
+			parentNode = th.stack[n-1].node
+		}
+		th.stack = append(th.stack, cbFrame{p: p, node: b.node(th, parentNode, p.method), enterCPU: cpu, enterWall: wall})
 		b.frames++
 		th.MaxDepth = max(th.MaxDepth, len(th.stack))
 	case Exit, Unroll:
@@ -529,6 +588,10 @@ func (b *CallBuilder) pop(th *cbThread, cpu, wall uint64, end CallEnd) {
 	if n > 0 {
 		parent = th.stack[n-1].p
 	}
+	nd := &th.tree[f.node]
+	nd.calls++
+	nd.exclusiveCPU += f.exclCPU
+	nd.exclusiveWall += f.exclWall
 	b.finish(th, p, parent, Call{TID: th.TID, Method: p.method, ParentMethod: parent.method, Depth: n,
 		StartCPU: f.enterCPU, EndCPU: max(cpu, f.enterCPU), StartWall: f.enterWall, EndWall: max(wall, f.enterWall),
 		ExclusiveCPU: f.exclCPU, ExclusiveWall: f.exclWall, End: end})
@@ -543,6 +606,10 @@ func (b *CallBuilder) orphan(th *cbThread, id, cpu, wall, dc, dw uint64, end Cal
 		p = b.pair(th, id)
 	}
 	chargePair(p, dc, dw)
+	nd := &th.tree[b.node(th, 0, id)]
+	nd.calls++
+	nd.exclusiveCPU += dc
+	nd.exclusiveWall += dw
 	b.finish(th, p, th.top, Call{TID: th.TID, Method: id, ParentMethod: TopLevelMethod,
 		EndCPU: cpu, EndWall: wall, ExclusiveCPU: dc, ExclusiveWall: dw, Orphan: true, End: end})
 }
@@ -630,8 +697,28 @@ func (b *CallBuilder) Finish() *CallProfile {
 				p.Packages[ThreadGroup{tid, name}] = g.MethodTimes
 			}
 		}
+		p.Tree = append(p.Tree, th.callNodes()...)
 	}
 	p.Anomalies = b.anomalies
 	b.profile = p
 	return p
+}
+
+// callNodes lists the thread's call paths, root first in each path.
+func (th *cbThread) callNodes() []CallNode {
+	out := make([]CallNode, 0, max(len(th.tree)-1, 0))
+	for i := 1; i < len(th.tree); i++ {
+		n := th.tree[i]
+		depth := 0
+		for j := int32(i); j > 0; j = th.tree[j].parent {
+			depth++
+		}
+		path := make([]uint64, depth)
+		for j := int32(i); j > 0; j = th.tree[j].parent {
+			depth--
+			path[depth] = th.tree[j].method
+		}
+		out = append(out, CallNode{TID: th.TID, Path: path, Calls: n.calls, ExclusiveCPU: n.exclusiveCPU, ExclusiveWall: n.exclusiveWall})
+	}
+	return out
 }

@@ -88,6 +88,4 @@ type MethodTrace struct {
 	// timeline reads them by time range.
 	Spans         []Call
 	SpanMinMicros uint64
-	// Tree is the aggregated call tree; set on import, read on demand (store.CallTree).
-	Tree []CallNode
 }

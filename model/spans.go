@@ -6,7 +6,7 @@ import "slices"
 // and raises its threshold whenever it holds twice its budget, so memory stays bounded however
 // many calls a trace has, and every call it keeps is at least Min long.
 type SpanKeeper struct {
-	Budget int    // calls to keep at most; 0 means 200,000
+	Budget int    // calls to keep at most; 0 means 20,000 (a timeline shows a few thousand per thread)
 	Min    uint64 // current threshold in µs: shorter calls are dropped
 	calls  []Call
 }
@@ -29,7 +29,7 @@ func (k *SpanKeeper) Add(c Call) {
 	k.calls = append(k.calls, c)
 	budget := k.Budget
 	if budget <= 0 {
-		budget = 200_000
+		budget = 20_000
 	}
 	if len(k.calls) >= 2*budget {
 		k.trim(budget)

@@ -34,9 +34,9 @@ func (db *DB) ImportMethodRun(ctx context.Context, name, source string, t *model
 		runID, _ := res.LastInsertId()
 		h, a := t.Header, p.Anomalies
 		if _, err := tx.ExecContext(ctx, `INSERT INTO trace_info(run_id, format, version, clock, vm, pid, start_us, elapsed_us,
-			span_min_us, properties, orphans, mismatched, unclosed, backwards) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+			span_min_us, properties, orphans, mismatched, unclosed, backwards, folded) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 			runID, h.Format, h.Version, string(p.Clock), h.VM, h.PID, int64(h.StartMicros), int64(h.ElapsedMicro),
-			int64(t.SpanMinMicros), encodeProperties(h.Properties), a.Orphans, a.Mismatched, a.Unclosed, a.Backwards); err != nil {
+			int64(t.SpanMinMicros), encodeProperties(h.Properties), a.Orphans, a.Mismatched, a.Unclosed, a.Backwards, a.FoldedPaths); err != nil {
 			return err
 		}
 		w := &methodWriter{ctx: ctx, tx: tx, runID: runID, threads: map[int]int64{}, methods: map[uint64]int64{}}
@@ -190,7 +190,7 @@ func (w *methodWriter) write(t *model.MethodTrace) error {
 		}); err != nil {
 		return err
 	}
-	for _, n := range t.Tree {
+	for _, n := range p.Tree {
 		if _, err := w.thread(n.TID); err != nil {
 			return err
 		}
@@ -199,8 +199,8 @@ func (w *methodWriter) write(t *model.MethodTrace) error {
 		}
 	}
 	return w.exec(`INSERT INTO call_node(thread_id, path, method_id, depth, calls, excl_cpu, excl_wall) VALUES (?,?,?,?,?,?,?)`,
-		len(t.Tree), func(i int) []any {
-			n := t.Tree[i]
+		len(p.Tree), func(i int) []any {
+			n := p.Tree[i]
 			return []any{w.threads[n.TID], pathKey(n.Path), w.methods[n.Path[len(n.Path)-1]], len(n.Path) - 1,
 				n.Calls, int64(n.ExclusiveCPU), int64(n.ExclusiveWall)}
 		})
@@ -283,7 +283,8 @@ func (db *DB) methodRunID(ctx context.Context, run string) (int64, error) {
 	return id, err
 }
 
-// MethodTrace loads a method run's header and aggregates (not its spans: see CallSpans).
+// MethodTrace loads a method run's header and aggregates: what the profile table needs. Edges,
+// spans and the call tree are read on demand (CallEdges, CallSpans, CallTree).
 func (db *DB) MethodTrace(ctx context.Context, run string) (*model.MethodTrace, error) {
 	runID, err := db.methodRunID(ctx, run)
 	if err != nil {
@@ -296,9 +297,9 @@ func (db *DB) MethodTrace(ctx context.Context, run string) (*model.MethodTrace, 
 	var start, elapsed, spanMin int64
 	var props, clock string
 	if err := db.read.QueryRowContext(ctx, `SELECT format, version, clock, vm, pid, start_us, elapsed_us, span_min_us, properties,
-		orphans, mismatched, unclosed, backwards FROM trace_info WHERE run_id = ?`, runID).Scan(&h.Format, &h.Version, &clock, &h.VM,
+		orphans, mismatched, unclosed, backwards, folded FROM trace_info WHERE run_id = ?`, runID).Scan(&h.Format, &h.Version, &clock, &h.VM,
 		&h.PID, &start, &elapsed, &spanMin, &props, &p.Anomalies.Orphans, &p.Anomalies.Mismatched, &p.Anomalies.Unclosed,
-		&p.Anomalies.Backwards); err != nil {
+		&p.Anomalies.Backwards, &p.Anomalies.FoldedPaths); err != nil {
 		return nil, err
 	}
 	h.Clock, p.Clock = model.Clock(clock), model.Clock(clock)
@@ -365,18 +366,33 @@ func (db *DB) MethodTrace(ctx context.Context, run string) (*model.MethodTrace, 
 	}); err != nil {
 		return nil, err
 	}
-	err = db.each(ctx, `SELECT e.thread_id, e.caller_id, e.callee_id, e.calls, e.incl_cpu, e.incl_wall
-		FROM call_edge e JOIN trace_thread t ON t.id = e.thread_id WHERE t.run_id = ?`, []any{runID}, func(rows *sql.Rows) error {
-		var th, caller, callee, ic, iw int64
+	return t, nil
+}
+
+// CallEdges loads a method run's caller→callee edges (Traceview's parents and children). They
+// are read apart from MethodTrace because the profile table does not need them, and a trace
+// can have many.
+func (db *DB) CallEdges(ctx context.Context, run string) (map[model.CallEdge]model.EdgeTimes, error) {
+	runID, err := db.methodRunID(ctx, run)
+	if err != nil {
+		return nil, err
+	}
+	out := map[model.CallEdge]model.EdgeTimes{}
+	err = db.each(ctx, `SELECT t.tid, mc.trace_id, me.trace_id, e.calls, e.incl_cpu, e.incl_wall
+		FROM call_edge e JOIN trace_thread t ON t.id = e.thread_id
+		JOIN trace_method mc ON mc.id = e.caller_id JOIN trace_method me ON me.id = e.callee_id
+		WHERE t.run_id = ?`, []any{runID}, func(rows *sql.Rows) error {
+		var tid int
+		var caller, callee, ic, iw int64
 		var e model.EdgeTimes
-		if err := rows.Scan(&th, &caller, &callee, &e.Calls, &ic, &iw); err != nil {
+		if err := rows.Scan(&tid, &caller, &callee, &e.Calls, &ic, &iw); err != nil {
 			return err
 		}
 		e.InclusiveCPU, e.InclusiveWall = uint64(ic), uint64(iw)
-		p.Edges[model.CallEdge{TID: tids[th], Caller: methods[caller], Callee: methods[callee]}] = e
+		out[model.CallEdge{TID: tid, Caller: traceID(caller), Callee: traceID(callee)}] = e
 		return nil
 	})
-	return t, err
+	return out, err
 }
 
 // scanTimes scans the leading columns into keys, then the six MethodTimes columns.

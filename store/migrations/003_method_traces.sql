@@ -18,7 +18,8 @@ CREATE TABLE trace_info (
     orphans     INTEGER NOT NULL DEFAULT 0, -- exits with nothing on their thread's stack
     mismatched  INTEGER NOT NULL DEFAULT 0, -- exits of a method other than the one on top
     unclosed    INTEGER NOT NULL DEFAULT 0, -- calls still open at the end of the trace
-    backwards   INTEGER NOT NULL DEFAULT 0  -- events earlier than the one before on their thread
+    backwards   INTEGER NOT NULL DEFAULT 0, -- events earlier than the one before on their thread
+    folded      INTEGER NOT NULL DEFAULT 0  -- calls counted in their caller's path: the call tree was full
 );
 
 CREATE TABLE trace_thread (
