@@ -28,17 +28,21 @@ func DemoLog() (io.Reader, error) {
 	return gzip.NewReader(bytes.NewReader(demoLogGz))
 }
 
-//go:embed demo/*.bbprofile.gz
+//go:embed demo/*.bbprofile.gz demo/*.trace.gz
 var demoRuns embed.FS
 
 // DemoRun is one run of the demo data set: a basic-block profile the real runner wrote
-// (demo/gen) for a sample program.
+// (demo/gen) for a sample program, or a real app's Traceview method trace (demo-methods: the
+// jag-dmtrace.trace of ../shared/corpus, a Dalvik trace of an Android game).
 type DemoRun struct {
 	Name string // the run's name, e.g. "demo-sieve-arm"
 	file string
 }
 
-// Open streams the run's basic-block profile.
+// IsMethodTrace tells a Traceview trace from a basic-block profile.
+func (d DemoRun) IsMethodTrace() bool { return strings.HasSuffix(d.file, ".trace.gz") }
+
+// Open streams the run's file, decompressed.
 func (d DemoRun) Open() (io.ReadCloser, error) {
 	f, err := demoRuns.Open(d.file)
 	if err != nil {
@@ -64,7 +68,8 @@ func DemoRuns() []DemoRun {
 	entries, _ := demoRuns.ReadDir("demo")
 	var out []DemoRun
 	for _, e := range entries {
-		out = append(out, DemoRun{Name: strings.TrimSuffix(e.Name(), ".bbprofile.gz"), file: path.Join("demo", e.Name())})
+		name := strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".bbprofile.gz"), ".trace.gz")
+		out = append(out, DemoRun{Name: name, file: path.Join("demo", e.Name())})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out

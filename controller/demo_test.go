@@ -27,7 +27,7 @@ func TestImportDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(names) < 4 {
+	if len(names) < 5 {
 		t.Fatalf("imported %v", names)
 	}
 	if again, err := im.ImportDemo(ctx, demoRuns()); err != nil || len(again) != 0 {
@@ -35,6 +35,13 @@ func TestImportDemo(t *testing.T) {
 	}
 	a := &Analysis{Store: db}
 	for _, run := range names {
+		if run == "demo-methods" {
+			rep, err := (&MethodAnalysis{Store: db}).Report(ctx, MethodReportOptions{Run: run, By: ByMethod, Top: 3})
+			if err != nil || len(rep.Rows) != 3 || rep.TotalCPU == 0 {
+				t.Errorf("demo method trace: %+v, %v", rep, err)
+			}
+			continue
+		}
 		profile := "cortex-a9"
 		if run == "demo-sieve-mips" {
 			profile = "mips-74k"

@@ -174,6 +174,7 @@ func (im Importer) RunProgram(ctx context.Context, run, program string, args []s
 // DemoRun is a run that ships with the binary.
 type DemoRun interface {
 	Open() (io.ReadCloser, error)
+	IsMethodTrace() bool
 }
 
 // ImportDemo imports the demo runs that the workspace does not have yet, so a first start and
@@ -191,6 +192,12 @@ func (im Importer) ImportDemo(ctx context.Context, demos map[string]DemoRun) ([]
 	}
 	slices.Sort(names)
 	for _, name := range names {
+		if demos[name].IsMethodTrace() {
+			if err := im.importDemoTrace(ctx, name, demos[name]); err != nil {
+				return nil, fmt.Errorf("demo run %s: %w", name, err)
+			}
+			continue
+		}
 		err := im.Store.ImportRun(ctx, name, "demo data set (assets/demo)", func(sink emulator.Sink) error {
 			r, err := demos[name].Open()
 			if err != nil {
@@ -205,4 +212,35 @@ func (im Importer) ImportDemo(ctx context.Context, demos map[string]DemoRun) ([]
 		im.forget(name)
 	}
 	return names, nil
+}
+
+// importDemoTrace imports a demo method trace through the same path as a file the user picks.
+func (im Importer) importDemoTrace(ctx context.Context, name string, d DemoRun) error {
+	r, err := d.Open()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	dir, err := os.MkdirTemp("", "androprof-demo")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, name+".trace")
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, r); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	format, err := methodFormat(path)
+	if err != nil || format < 0 {
+		return fmt.Errorf("%s is not a method trace (%v)", name, err)
+	}
+	return im.importMethodTrace(ctx, name, path, format, nil)
 }
