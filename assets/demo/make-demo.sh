@@ -14,3 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 arm-linux-gnueabihf-gcc -O2 -static -marm -o "$tmp/sieve-arm" assets/samples/sieve.c
 qemu-arm -d in_asm,exec,nochain -D "$tmp/demo.log" "$tmp/sieve-arm" 3000 >/dev/null
 gzip -9 -c "$tmp/demo.log" > assets/demo/sieve-arm.inasm-exec.log.gz
+# demo-methods.trace.gz: a real Android app's Traceview trace (jag-dmtrace.trace of ../shared/corpus).
+if [ -f ../shared/corpus/jag-dmtrace.trace ]; then
+	gzip -9 -n -c ../shared/corpus/jag-dmtrace.trace > assets/demo/demo-methods.trace.gz
+fi
