@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -52,8 +53,8 @@ func newApp() fyne.App {
 // runs, so a first start shows real data rather than empty charts.
 func newWorkbench(a fyne.App, db *store.DB, ed *controller.Editor) (*view.Workbench, error) {
 	ctx := context.Background()
-	analysis := &controller.Analysis{Store: db}
-	im := controller.Importer{Store: db, Analysis: analysis}
+	analysis, methods := &controller.Analysis{Store: db}, &controller.MethodAnalysis{Store: db}
+	im := controller.Importer{Store: db, Analysis: analysis, Methods: methods}
 	if runs, err := db.Runs(ctx); err != nil {
 		return nil, err
 	} else if len(runs) == 0 {
@@ -61,7 +62,9 @@ func newWorkbench(a fyne.App, db *store.DB, ed *controller.Editor) (*view.Workbe
 			return nil, err
 		}
 	}
-	return view.NewWorkbench(a, ed, controller.Profiles{Store: db}, analysis, im), nil
+	wb := view.NewWorkbench(a, ed, controller.Profiles{Store: db}, analysis, im)
+	wb.SetMethodAnalysis(methods)
+	return wb, nil
 }
 
 // Run opens the analysis window; the editor is one menu item away.
@@ -83,8 +86,12 @@ const (
 	screenshotProfile = "ARMv7-A Cortex-A8"
 )
 
+// screenshotMethodRun is the demo method trace (a real Dalvik app trace) the method tabs show.
+const screenshotMethodRun = "demo-methods"
+
 // Screenshot captures the editor (controller.DemoEditor on a real QEMU log of the sieve
-// sample) and every tab of the analysis window on the demo data, one PNG each, and quits.
+// sample), every tab of the analysis window on the demo data and, when the demo data has a
+// method trace, every method tab on it, one PNG each, and quits.
 func (gui) Screenshot(db *store.DB, dir string) ([]string, error) {
 	logPath, err := demoLogFile()
 	if err != nil {
@@ -141,6 +148,24 @@ func (gui) Screenshot(db *store.DB, dir string) ([]string, error) {
 			v.Wait()
 			name := "analysis-" + strings.ToLower(strings.Fields(tab.Text)[0])
 			if !capture(name, w) {
+				return
+			}
+		}
+		if !slices.Contains(v.RunNames(), screenshotMethodRun) {
+			return
+		}
+		fyne.DoAndWait(func() { v.SelectRun(screenshotMethodRun) })
+		v.Wait()
+		m := v.Methods
+		for i, tab := range m.Tabs.Items {
+			fyne.DoAndWait(func() {
+				m.Tabs.SelectIndex(i)
+				if i == 0 {
+					m.Profile.Table.Select(1) // the busiest method, with its parents and children
+				}
+			})
+			v.Wait()
+			if !capture("methods-"+strings.ToLower(tab.Text), w) {
 				return
 			}
 		}

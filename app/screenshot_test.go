@@ -38,9 +38,11 @@ func TestScreenshot(t *testing.T) {
 	if err != nil {
 		t.Fatalf("androprof screenshot: %v\n%s", err, out)
 	}
-	// The editor, and every tab of the analysis window showing the demo data set.
+	// The editor, every tab of the analysis window showing the demo data set, and every method
+	// tab showing its method trace (assets/demo/demo-methods.trace.gz).
 	want := []string{"editor", "analysis-processes", "analysis-basic", "analysis-instructions",
-		"analysis-functions", "analysis-estimate", "analysis-compare", "analysis-profiles"}
+		"analysis-functions", "analysis-estimate", "analysis-compare", "analysis-profiles",
+		"methods-profile", "methods-timeline", "methods-hotspots", "methods-packages", "methods-compare"}
 	printed := strings.Fields(string(out))
 	for _, w := range want {
 		name := w + ".png"

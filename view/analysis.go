@@ -54,6 +54,9 @@ type AnalysisView struct {
 	Estimate  *estimateTab
 	Compare   *compareTab
 	Browser   *profileBrowser
+	Methods   *methodsView // the tabs and top bar shown instead while a method run is selected
+
+	emulatorBar fyne.CanvasObject // the top bar's controls for emulator runs
 
 	analysis *controller.Analysis
 	importer RunImporter
@@ -90,7 +93,7 @@ const (
 var analysisSize = fyne.NewSize(1200, 760)
 
 func newAnalysisView(win fyne.Window, prefs fyne.Preferences, profiles controller.Profiles, analysis *controller.Analysis,
-	importer RunImporter, openEditor func(), edit func(*model.Profile)) *AnalysisView {
+	methods *controller.MethodAnalysis, importer RunImporter, openEditor func(), edit func(*model.Profile)) *AnalysisView {
 	v := &AnalysisView{Window: win, prefs: prefs, profiles: profiles, analysis: analysis, importer: importer,
 		bg: newBackground(), metric: chart.Cycles}
 	v.sel.profile = prefs.String(prefProfile)
@@ -129,6 +132,7 @@ func newAnalysisView(win fyne.Window, prefs fyne.Preferences, profiles controlle
 	v.Estimate = newEstimateTab(v)
 	v.Compare = newCompareTab(v)
 	v.Browser = newProfileBrowser(win, profiles, edit, v.ReloadProfiles)
+	v.Methods = newMethodsView(v, methods)
 	v.Tabs = container.NewAppTabs(
 		container.NewTabItem("Processes", v.Processes.content),
 		container.NewTabItem("Basic blocks", v.Blocks.content),
@@ -147,12 +151,13 @@ func newAnalysisView(win fyne.Window, prefs fyne.Preferences, profiles controlle
 	sized := func(w float32, o fyne.CanvasObject) fyne.CanvasObject {
 		return container.NewGridWrap(fyne.NewSize(w, h), o)
 	}
-	top := container.NewHBox(
+	v.emulatorBar = container.NewHBox(
 		widget.NewLabel("Profile"), sized(250, v.Profile), widget.NewLabel("Process"), sized(180, v.Process),
 		widget.NewLabel("GHz"), sized(90, v.Frequency), sized(150, v.FrequencyNote),
 		widget.NewLabel("Charts"), sized(110, v.Metric))
-	bar := container.NewBorder(nil, nil, nil, toEditor, top)
-	main := container.NewBorder(nil, v.Problem, nil, nil, v.Tabs)
+	bar := container.NewBorder(nil, nil, nil, toEditor, container.NewStack(v.emulatorBar, v.Methods.Bar))
+	main := container.NewBorder(nil, v.Problem, nil, nil, container.NewStack(v.Tabs, v.Methods.Tabs))
+	v.showMethodTabs(false)
 	split := container.NewHSplit(v.Runs.content, main)
 	split.Offset = 0.2
 	win.SetContent(container.NewBorder(bar, nil, nil, nil, split))
@@ -266,6 +271,9 @@ func (v *AnalysisView) recompute() {
 	if v.cancel != nil {
 		v.cancel()
 		v.cancel = nil
+	}
+	if v.routeMethods() {
+		return
 	}
 	if v.analysis == nil || v.sel.run == "" || len(v.infos) == 0 {
 		v.show(nil)

@@ -122,6 +122,9 @@ func (t *compareTab) loadChoices(runs []model.RunInfo) {
 	v.bg.run(func() func() {
 		var choices []compareChoice
 		for _, r := range runs {
+			if r.Kind == MethodRunKind { // compared in the method tabs' own Compare
+				continue
+			}
 			choices = append(choices, compareChoice{controller.CompareItem{Run: r.Name}, r.Name})
 			procs, err := store.Processes(context.Background(), r.Name)
 			if err != nil {

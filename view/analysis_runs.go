@@ -73,6 +73,9 @@ func (p *runsPanel) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 }
 
 func runSummary(r model.RunInfo) string {
+	if r.Kind == MethodRunKind {
+		return "method trace"
+	}
 	procs := fmt.Sprintf("%d processes", r.Processes)
 	if r.Processes == 1 {
 		procs = "1 process"
@@ -170,6 +173,7 @@ func (p *runsPanel) deleteRun(name string) {
 		err := a.Store.DeleteRun(context.Background(), name)
 		a.Forget(name)
 		return func() {
+			v.forgetMethods(name)
 			if err != nil {
 				dialog.ShowError(err, v.Window)
 			}
@@ -185,7 +189,7 @@ func (p *runsPanel) askImport() {
 	v := p.v
 	name := widget.NewEntry()
 	source := widget.NewEntry()
-	source.SetPlaceHolder("a QEMU log, or a folder of them")
+	source.SetPlaceHolder("a QEMU log or a folder of them, or a method trace (.trace, DPA, RMP)")
 	named := false // typed by the user: a new source no longer renames the run
 	name.OnChanged = func(string) { named = true }
 	source.OnChanged = func(s string) {
@@ -317,6 +321,7 @@ func (p *runsPanel) Run(name, program string, args []string, done func(error)) {
 func (p *runsPanel) finished(name string, err error) {
 	v := p.v
 	v.analysis.Forget(name)
+	v.forgetMethods(name)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		dialog.ShowError(err, v.Window)
 	}

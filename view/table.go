@@ -108,6 +108,16 @@ func (t *sortTable[T]) Set(rows []T) {
 	}
 }
 
+// SetColumns replaces the columns, e.g. for a method trace without a CPU clock; the rows go
+// back to the caller's order.
+func (t *sortTable[T]) SetColumns(cols []column[T]) {
+	t.cols, t.sortBy, t.desc = cols, -1, false
+	for i, c := range cols {
+		t.Table.SetColumnWidth(i, c.width)
+	}
+	t.Table.Refresh()
+}
+
 // Rows are the rows in the order shown.
 func (t *sortTable[T]) Rows() []T { return t.rows }
 

@@ -20,6 +20,7 @@ type Workbench struct {
 	ed       *controller.Editor
 	profiles controller.Profiles
 	runs     *controller.Analysis
+	methods  *controller.MethodAnalysis
 	importer RunImporter
 	editor   *EditorView
 	analysis *AnalysisView
@@ -31,6 +32,11 @@ type Workbench struct {
 func NewWorkbench(a fyne.App, ed *controller.Editor, profiles controller.Profiles, analysis *controller.Analysis, importer RunImporter) *Workbench {
 	return &Workbench{app: a, ed: ed, profiles: profiles, runs: analysis, importer: importer}
 }
+
+// SetMethodAnalysis lets the analysis window show method runs (Traceview, DPA, RMP traces)
+// with their own tabs; without it they are listed but cannot be opened. Call it before
+// ShowAnalysis, with the MethodAnalysis the importer forgets imported runs in.
+func (wb *Workbench) SetMethodAnalysis(m *controller.MethodAnalysis) { wb.methods = m }
 
 // ShowEditor shows the instruction-categorization window, creating it on first use.
 func (wb *Workbench) ShowEditor() fyne.Window {
@@ -55,7 +61,7 @@ func (wb *Workbench) ShowAnalysis() fyne.Window {
 	if wb.analysis == nil {
 		win := wb.app.NewWindow("AndroProf — Analysis")
 		win.Resize(analysisSize)
-		v := newAnalysisView(win, wb.app.Preferences(), wb.profiles, wb.runs, wb.importer, func() { wb.ShowEditor() }, wb.Edit)
+		v := newAnalysisView(win, wb.app.Preferences(), wb.profiles, wb.runs, wb.methods, wb.importer, func() { wb.ShowEditor() }, wb.Edit)
 		win.SetOnClosed(func() {
 			if wb.analysis == v {
 				wb.analysis = nil

@@ -83,6 +83,14 @@ type Chart struct {
 	Bars   []Bar
 	Kind   Kind
 	Top    int // most bars drawn; the rest are summed into one "other" bar (0: DefaultTop)
+	// Series name the values of a grouped Bars chart (two traces side by side, DPA figure 7);
+	// with two or more, bar i is drawn as one thin bar per series, of the values in Values[i],
+	// with a legend. Bar.Value still orders the bars, and is what Columns and Pie draw.
+	Series []string
+	Values [][]float64
+	// NoOther drops the bars beyond Top instead of summing them into "other": inclusive times
+	// nest, so their sum means nothing.
+	NoOther bool
 }
 
 // Size limits: below the minimum nothing readable fits, above the maximum an image would
@@ -97,20 +105,23 @@ var ErrBadValue = errors.New("chart values must be finite and ≥ 0")
 
 // item is a bar as drawn: Index points back into Chart.Bars, -1 for "other".
 type item struct {
-	label string
-	value float64
-	index int
+	label  string
+	value  float64
+	values []float64 // a grouped chart's, one per series
+	index  int
 }
 
 // items validates the bars and keeps the largest limit of them, the rest summed as "other".
 func (c Chart) items(limit int) ([]item, error) {
 	var out []item
 	for i, b := range c.Bars {
-		if math.IsNaN(b.Value) || math.IsInf(b.Value, 0) || b.Value < 0 {
-			return nil, fmt.Errorf("bar %q is %v: %w", b.Label, b.Value, ErrBadValue)
+		for _, v := range append([]float64{b.Value}, c.seriesValues(i)...) {
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+				return nil, fmt.Errorf("bar %q is %v: %w", b.Label, v, ErrBadValue)
+			}
 		}
 		if b.Value > 0 {
-			out = append(out, item{b.Label, b.Value, i})
+			out = append(out, item{b.Label, b.Value, c.seriesValues(i), i})
 		}
 	}
 	slices.SortStableFunc(out, func(a, b item) int { return cmp.Compare(b.value, a.value) })
@@ -122,15 +133,34 @@ func (c Chart) items(limit int) ([]item, error) {
 		top = min(top, limit)
 	}
 	top = max(top, 1)
+	if len(out) > top && c.NoOther {
+		out = out[:top]
+	}
 	if len(out) > top {
 		rest := item{index: -1}
+		rest.values = make([]float64, len(c.Series))
 		for _, it := range out[top-1:] {
 			rest.value += it.value
+			for s, v := range it.values {
+				rest.values[s] += v
+			}
 		}
 		rest.label = fmt.Sprintf("%s (%d)", OtherLabel, len(out)-top+1)
 		out = append(out[:top-1], rest)
 	}
 	return out, nil
+}
+
+// seriesValues are bar i's values, one per series (missing ones are 0).
+func (c Chart) seriesValues(i int) []float64 {
+	if len(c.Series) == 0 {
+		return nil
+	}
+	v := make([]float64, len(c.Series))
+	if i < len(c.Values) {
+		copy(v, c.Values[i])
+	}
+	return v
 }
 
 // Empty reports whether the chart would draw as "No data".

@@ -120,7 +120,7 @@ func (d *drawer) noData(r gochart.Renderer) {
 
 // rowLayout places the rows of a Bars chart; BarAt uses it too, so clicks hit what is drawn.
 type rowLayout struct {
-	top, rowH, maxRows int
+	top, rowH, maxRows, maxRowH int
 }
 
 func barRows(c Chart, height int) rowLayout {
@@ -128,17 +128,25 @@ func barRows(c Chart, height int) rowLayout {
 	if c.Title != "" {
 		top += 26
 	}
+	perRow, maxRowH := 14, 28
+	if c.grouped() { // a legend line, and room for every series' bar in a row
+		top += legendH
+		perRow, maxRowH = 6*len(c.Series)+4, 14*len(c.Series)+8
+	}
 	avail := height - top - pad - 20 // 20: the caption under the bars
-	return rowLayout{top: top, rowH: avail, maxRows: max(1, avail/14)}
+	return rowLayout{top: top, rowH: avail, maxRows: max(1, avail/perRow), maxRowH: maxRowH}
 }
 
-// fit sizes n rows: at most 28 px each, so a few bars do not become slabs.
+// fit sizes n rows: at most maxRowH px each, so a few bars do not become slabs.
 func (l rowLayout) fit(n int) rowLayout {
-	l.rowH = min(28, l.rowH/max(n, 1))
+	l.rowH = min(l.maxRowH, l.rowH/max(n, 1))
 	return l
 }
 
 func (d *drawer) bars(r gochart.Renderer) error {
+	if d.c.grouped() {
+		return d.groupedBars(r)
+	}
 	l := barRows(d.c, d.h)
 	items, err := d.c.items(l.maxRows)
 	if err != nil {

@@ -1,0 +1,95 @@
+package chart
+
+import (
+	"fmt"
+	"math"
+
+	gochart "github.com/wcharczuk/go-chart/v2"
+)
+
+// legendH is the line under the title that names a grouped chart's series.
+const legendH = 20
+
+// grouped tells whether the bars carry one value per series (Chart.Series).
+func (c Chart) grouped() bool { return len(c.Series) >= 2 }
+
+// groupedBars draws each bar as one thin bar per series, in series colours, with the labels of
+// a Bars chart on the left: two traces' times for the same method sit next to each other, as
+// in DPA figure 7. The rows are laid out as in bars, so BarAt finds them.
+func (d *drawer) groupedBars(r gochart.Renderer) error {
+	l := barRows(d.c, d.h)
+	items, err := d.c.items(l.maxRows)
+	if err != nil {
+		return err
+	}
+	if len(items) == 0 {
+		d.noData(r)
+		return nil
+	}
+	l = l.fit(len(items))
+	n := len(d.c.Series)
+	gap := max(1, l.rowH/8)
+	thick := max(1, (l.rowH-2*gap)/n)
+	size := min(labelSize, float64(l.rowH)*0.45)
+	valueSize := min(labelSize, float64(thick)*0.85)
+	labelW, valueW := 0, 0
+	peak := 0.0
+	for _, it := range items {
+		labelW = max(labelW, d.measure(r, it.label, size))
+		for _, v := range it.values {
+			valueW = max(valueW, d.measure(r, Compact(v), valueSize))
+			peak = max(peak, v)
+		}
+	}
+	labelW = min(labelW, d.w*2/5)
+	barX := pad + labelW + 8
+	barMax := d.w - pad - valueW - 6 - barX
+	if barMax < 10 {
+		return fmt.Errorf("chart is %d px wide: too narrow for its labels", d.w)
+	}
+	d.legend(r, l.top-legendH+4)
+	for i, it := range items {
+		y := l.top + i*l.rowH
+		base := y + l.rowH/2 + int(size*gochart.DefaultDPI/72)/2 - 1
+		d.text(r, d.truncate(r, it.label, size, labelW), size, textColour, pad+labelW, base, right)
+		for s, v := range it.values {
+			y0 := y + gap + s*thick
+			w := 0
+			if peak > 0 {
+				w = int(math.Round(v / peak * float64(barMax)))
+			}
+			d.rect(r, barX, y0, barX+max(w, 1), y0+max(thick-1, 1), palette[s%len(palette)])
+			if thick >= 7 {
+				d.text(r, Compact(v), valueSize, textColour, barX+max(w, 1)+4, y0+thick/2+int(valueSize*gochart.DefaultDPI/72)/2-1, left)
+			}
+		}
+	}
+	bottom := l.top + len(items)*l.rowH
+	r.SetStrokeColor(axisColour)
+	r.SetStrokeWidth(1)
+	r.MoveTo(barX, l.top)
+	r.LineTo(barX, bottom)
+	r.Stroke()
+	if d.c.YLabel != "" {
+		d.text(r, d.c.YLabel, labelSize, mutedText, barX+barMax/2, bottom+16, center)
+	}
+	return nil
+}
+
+// legend names the series on one line, centred, each after a swatch of its colour.
+func (d *drawer) legend(r gochart.Renderer, y int) {
+	const swatch, space = 10, 16
+	names := make([]string, len(d.c.Series))
+	total := 0
+	for i, s := range d.c.Series {
+		names[i] = d.truncate(r, s, labelSize, max(40, (d.w-2*pad)/len(d.c.Series)-swatch-space-6))
+		total += swatch + 6 + d.measure(r, names[i], labelSize) + space
+	}
+	x := max(pad, (d.w-total+space)/2)
+	for i, s := range names {
+		d.rect(r, x, y, x+swatch, y+swatch, palette[i%len(palette)])
+		x += swatch + 6
+		d.text(r, s, labelSize, textColour, x, y+swatch-1, left)
+		x += d.measure(r, s, labelSize) + space
+	}
+}

@@ -1,0 +1,109 @@
+package view
+
+import (
+	"context"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"androprof/controller"
+	"androprof/view/chart"
+)
+
+// hotspotsTab charts the methods (or classes, packages, threads) with the most exclusive time,
+// for all threads or the one chosen: DPA figure 6. A tap on a bar opens it in the Profile tab.
+type hotspotsTab struct {
+	Chart *chartPanel
+
+	m       *methodsView
+	bars    []chart.Bar // as charted, for taps
+	gen     int
+	content fyne.CanvasObject
+}
+
+func newHotspotsTab(m *methodsView) *hotspotsTab {
+	t := &hotspotsTab{m: m}
+	t.Chart = newChartPanel(m.v.Window, m.v.bg, chart.Bars, func(i int) {
+		if i < len(t.bars) {
+			m.jump(t.bars[i].Label)
+		}
+	})
+	t.content = t.Chart.Content()
+	return t
+}
+
+func (t *hotspotsTab) recompute() {
+	t.gen++
+	m := t.m
+	gen, sel, scope := t.gen, m.sel, m.scope()
+	methodChart(m, controller.MethodReportOptions{Run: sel.run, By: sel.by, TID: sel.tid}, func(rep *controller.MethodReport) {
+		if gen != t.gen {
+			return
+		}
+		c := chart.FromMethodReport(rep, sel.cpu, true, chart.Bars, scope)
+		t.bars = c.Bars
+		t.Chart.Set(c)
+	})
+}
+
+// packagesTab shows how the time divides between packages, or classes: RMP figure 8's pie of
+// execution time by module, exclusive so the slices add up to the whole.
+type packagesTab struct {
+	Level *widget.RadioGroup // Package or Class
+	Chart *chartPanel
+
+	m       *methodsView
+	gen     int
+	content fyne.CanvasObject
+}
+
+const (
+	levelPackage = "Package"
+	levelClass   = "Class"
+)
+
+func newPackagesTab(m *methodsView) *packagesTab {
+	t := &packagesTab{m: m}
+	t.Chart = newChartPanel(m.v.Window, m.v.bg, chart.Pie, nil)
+	t.Level = widget.NewRadioGroup([]string{levelPackage, levelClass}, func(string) {
+		if m.trace != nil {
+			t.recompute()
+		}
+	})
+	t.Level.Horizontal = true
+	t.Level.Required = true
+	t.Level.SetSelected(levelPackage)
+	t.content = container.NewBorder(container.NewHBox(widget.NewLabel("Time by"), t.Level), nil, nil, nil, t.Chart.Content())
+	return t
+}
+
+func (t *packagesTab) recompute() {
+	t.gen++
+	m := t.m
+	by := controller.ByPackage
+	if t.Level.Selected == levelClass {
+		by = controller.ByClass
+	}
+	gen, sel, scope := t.gen, m.sel, m.scope()
+	methodChart(m, controller.MethodReportOptions{Run: sel.run, By: by, TID: sel.tid}, func(rep *controller.MethodReport) {
+		if gen == t.gen {
+			t.Chart.Set(chart.FromMethodReport(rep, sel.cpu, true, chart.Pie, scope))
+		}
+	})
+}
+
+// methodChart makes a report in the background and hands it to show on the UI goroutine.
+func methodChart(m *methodsView, opts controller.MethodReportOptions, show func(*controller.MethodReport)) {
+	a := m.a
+	m.v.bg.run(func() func() {
+		rep, err := a.Report(context.Background(), opts)
+		return func() {
+			if err != nil {
+				m.v.setProblem(err.Error())
+				return
+			}
+			show(rep)
+		}
+	})
+}

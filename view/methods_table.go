@@ -1,0 +1,228 @@
+package view
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"androprof/controller"
+	"androprof/model"
+)
+
+// methodProfileTab is Traceview's profile panel: one row per method (or class, package,
+// thread) with inclusive and exclusive times on each clock the trace has, calls and time per
+// call; a find box; and, for the method selected, who called it and whom it called. A tap on
+// a parent or child goes to that method, as expanding and clicking does in Traceview.
+type methodProfileTab struct {
+	Find     *widget.Entry
+	Table    *sortTable[controller.MethodRow]
+	Selected *widget.Label // whose parents and children are listed, or how to list them
+	Parents  *sortTable[controller.Relative]
+	Children *sortTable[controller.Relative]
+
+	m        *methodsView
+	clock    model.Clock // the columns are the ones of this clock
+	selected string      // key of the row selected; kept across recomputes
+	pending  string      // a key to select once rows arrive (a jump past the find filter)
+	gen      int
+	relGen   int
+	content  fyne.CanvasObject
+}
+
+func newMethodProfileTab(m *methodsView) *methodProfileTab {
+	t := &methodProfileTab{m: m, clock: model.ClockDual}
+	win := m.v.Window
+	t.Find = widget.NewEntry()
+	t.Find.SetPlaceHolder("Find: part of a name")
+	t.Find.OnChanged = func(string) { t.recompute() }
+	t.Table = newSortTable(win, "method-profile", profileColumns(t.clock), t.rowSelected)
+	t.Selected = widget.NewLabel("Select a method to list its parents and children.")
+	t.Selected.Truncation = fyne.TextTruncateEllipsis
+	t.Parents = newSortTable(win, "parents", relativeColumns(t.clock), func(r controller.Relative) { m.jump(r.Name) })
+	t.Children = newSortTable(win, "children", relativeColumns(t.clock), func(r controller.Relative) { m.jump(r.Name) })
+	relatives := container.NewHSplit(
+		container.NewBorder(heading("Parents"), nil, nil, nil, t.Parents.Content()),
+		container.NewBorder(heading("Children"), nil, nil, nil, t.Children.Content()))
+	top := container.NewBorder(t.Find, nil, nil, nil, t.Table.Content())
+	split := container.NewVSplit(top, container.NewBorder(t.Selected, nil, nil, nil, relatives))
+	split.Offset = 0.66
+	t.content = split
+	return t
+}
+
+// profileColumns are Traceview's columns for the clocks a trace has: a trace without a CPU
+// clock shows no CPU columns, which would be all zero.
+func profileColumns(c model.Clock) []column[controller.MethodRow] {
+	type row = controller.MethodRow
+	cpu, wall := c.HasCPU() || !c.HasWall(), c.HasWall() || !c.HasCPU()
+	cols := []column[row]{textCol("Name", 320, func(r row) string { return r.Key })}
+	if cpu {
+		cols = append(cols,
+			usCol("Incl CPU µs", func(r row) uint64 { return r.Times.InclusiveCPU }),
+			pctCol("Incl CPU %", func(r row) float64 { return r.InclCPU }),
+			usCol("Excl CPU µs", func(r row) uint64 { return r.Times.ExclusiveCPU }),
+			pctCol("Excl CPU %", func(r row) float64 { return r.ExclCPU }))
+	}
+	if wall {
+		cols = append(cols,
+			usCol("Incl real µs", func(r row) uint64 { return r.Times.InclusiveWall }),
+			pctCol("Incl real %", func(r row) float64 { return r.InclWall }),
+			usCol("Excl real µs", func(r row) uint64 { return r.Times.ExclusiveWall }),
+			pctCol("Excl real %", func(r row) float64 { return r.ExclWall }))
+	}
+	calls := func(r row) string { return fmt.Sprintf("%d+%d", r.Times.Calls, r.Times.RecursiveCalls) }
+	cols = append(cols, column[row]{title: "Calls+Rec", width: 90, num: true, text: calls,
+		cmp: func(a, b row) int {
+			return cmp.Or(cmp.Compare(a.Times.Calls, b.Times.Calls), cmp.Compare(a.Times.RecursiveCalls, b.Times.RecursiveCalls))
+		}})
+	if cpu {
+		cols = append(cols, perCallCol("CPU/call", func(r row) float64 { return r.Times.CPUPerCall() }))
+	}
+	if wall {
+		cols = append(cols, perCallCol("Real/call", func(r row) float64 { return r.Times.WallPerCall() }))
+	}
+	return cols
+}
+
+// relativeColumns list a parent or child: what the edge between the two methods cost.
+func relativeColumns(c model.Clock) []column[controller.Relative] {
+	type rel = controller.Relative
+	cols := []column[rel]{
+		textCol("Name", 240, func(r rel) string { return r.Name }),
+		intCol("Calls", 70, func(r rel) int64 { return r.Calls }),
+	}
+	if c.HasCPU() || !c.HasWall() {
+		cols = append(cols, usCol("Incl CPU µs", func(r rel) uint64 { return r.InclusiveCPU }))
+	}
+	if c.HasWall() || !c.HasCPU() {
+		cols = append(cols, usCol("Incl real µs", func(r rel) uint64 { return r.InclusiveWall }))
+	}
+	return cols
+}
+
+func usCol[T any](title string, v func(T) uint64) column[T] {
+	return intCol(title, 105, func(r T) int64 { return int64(v(r)) })
+}
+
+func pctCol[T any](title string, v func(T) float64) column[T] {
+	c := floatCol(title, 80, 0, v)
+	c.text = func(r T) string { return strconv.FormatFloat(v(r), 'f', 1, 64) }
+	return c
+}
+
+func perCallCol[T any](title string, v func(T) float64) column[T] {
+	c := floatCol(title, 90, 0, v)
+	c.text = func(r T) string { return strconv.FormatFloat(v(r), 'f', 1, 64) }
+	return c
+}
+
+// recompute makes the table for the selection and the find text, in the background.
+func (t *methodProfileTab) recompute() {
+	m := t.m
+	t.gen++
+	gen, a, sel := t.gen, m.a, m.sel
+	opts := controller.MethodReportOptions{Run: sel.run, By: sel.by, TID: sel.tid, Find: t.Find.Text}
+	clock := m.trace.Profile.Clock
+	m.v.bg.run(func() func() {
+		rep, err := a.Report(context.Background(), opts)
+		return func() {
+			if gen != t.gen {
+				return
+			}
+			if err != nil {
+				m.v.setProblem(err.Error())
+				return
+			}
+			t.show(rep, clock)
+		}
+	})
+}
+
+func (t *methodProfileTab) show(rep *controller.MethodReport, clock model.Clock) {
+	if clock != t.clock {
+		t.clock = clock
+		t.Table.SetColumns(profileColumns(clock))
+		t.Parents.SetColumns(relativeColumns(clock))
+		t.Children.SetColumns(relativeColumns(clock))
+	}
+	t.Table.Set(rep.Rows)
+	total := fmt.Sprintf("%d rows", len(rep.Rows))
+	if clock.HasCPU() {
+		total += " · CPU " + formatMicros(rep.TotalCPU)
+	}
+	if clock.HasWall() {
+		total += " · real " + formatMicros(rep.TotalWall)
+	}
+	t.Table.Count.SetText(total + " (the 100% of the percentages)")
+	want := t.selected
+	if t.pending != "" {
+		want, t.pending = t.pending, ""
+	}
+	if i := slices.IndexFunc(t.Table.Rows(), func(r controller.MethodRow) bool { return r.Key == want }); want != "" && i >= 0 {
+		t.Table.Select(i) // lists its relatives again, for the thread now chosen
+		return
+	}
+	t.showRelatives(nil, nil, "Select a method to list its parents and children.")
+}
+
+// rowSelected lists the parents and children of a method row.
+func (t *methodProfileTab) rowSelected(r controller.MethodRow) {
+	m := t.m
+	t.selected = r.Key
+	t.relGen++
+	if m.sel.by != controller.ByMethod {
+		t.showRelatives(nil, nil, "Parents and children are listed when grouping by method.")
+		return
+	}
+	gen, a, sel := t.relGen, m.a, m.sel
+	m.v.bg.run(func() func() {
+		parents, children, err := a.Relatives(context.Background(), sel.run, r.Method, sel.tid)
+		return func() {
+			if gen != t.relGen {
+				return
+			}
+			if err != nil {
+				t.showRelatives(nil, nil, err.Error())
+				return
+			}
+			t.showRelatives(parents, children, "Parents and children of "+r.Key+" (tap one to go to it)")
+		}
+	})
+}
+
+func (t *methodProfileTab) showRelatives(parents, children []controller.Relative, title string) {
+	t.Selected.SetText(title)
+	t.Parents.Set(parents)
+	t.Children.Set(children)
+}
+
+// jump selects the row of key, clearing the find box (and grouping by method) when they hide it.
+func (t *methodProfileTab) jump(key string) {
+	if i := slices.IndexFunc(t.Table.Rows(), func(r controller.MethodRow) bool { return r.Key == key }); i >= 0 {
+		t.Table.Select(i)
+		return
+	}
+	t.pending = key
+	if t.Find.Text != "" {
+		t.Find.SetText("") // recomputes, then selects pending
+	} else {
+		t.recompute()
+	}
+}
+
+// formatMicros writes a duration for people: 850 µs, 12.35 ms, 4.212 s.
+func formatMicros(us uint64) string {
+	switch {
+	case us < 1000:
+		return fmt.Sprintf("%d µs", us)
+	case us < 1_000_000:
+		return fmt.Sprintf("%.2f ms", float64(us)/1e3)
+	}
+	return fmt.Sprintf("%.3f s", float64(us)/1e6)
+}
