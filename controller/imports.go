@@ -17,14 +17,15 @@ import (
 // Importer brings emulator traces into the workspace: files of any supported format, or a
 // program run under QEMU with the counting plugin. Each import is one transaction.
 type Importer struct {
-	Store    WorkspaceStore
-	Methods  *MethodAnalysis // cached method traces to forget after an import; may be nil
-	Analysis *Analysis       // cached runs to forget after an import; may be nil
-	ISAs     []model.ISA     // what log text without encodings is (nil: decided from the logs)
-	Arch     string          // guest for RunProgram ("arm", "mipsel", …); "" reads the ELF header
-	CacheDir string          // where the plugin is built; "" for the user's cache directory
-	KeepDir  string          // keep the plugin's raw files here; "" to discard them
-	Stdout   io.Writer       // the program's output during RunProgram; nil discards it
+	Store     WorkspaceStore
+	Methods   *MethodAnalysis  // cached method traces to forget after an import; may be nil
+	MethodLog MethodLogOptions // for DPA and RMP logs
+	Analysis  *Analysis        // cached runs to forget after an import; may be nil
+	ISAs      []model.ISA      // what log text without encodings is (nil: decided from the logs)
+	Arch      string           // guest for RunProgram ("arm", "mipsel", …); "" reads the ELF header
+	CacheDir  string           // where the plugin is built; "" for the user's cache directory
+	KeepDir   string           // keep the plugin's raw files here; "" to discard them
+	Stdout    io.Writer        // the program's output during RunProgram; nil discards it
 }
 
 // WorkspaceStore is the database as imports need it: emulator runs and method traces.

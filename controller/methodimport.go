@@ -18,11 +18,29 @@ var methodFormats = []struct {
 	name    string
 	notMine error
 	sniff   func(string) error
-	feed    func(r io.Reader, name string, sink model.MethodSink) error
+	feed    func(r io.Reader, name string, sink model.MethodSink, o MethodLogOptions) error
 }{
-	{"traceview", traceview.ErrNotTraceview, traceview.Sniff, traceview.Read},
-	{"dpa", dpa.ErrNotDPA, dpa.Sniff, func(r io.Reader, name string, s model.MethodSink) error { return dpa.NewReader(r, name).Read(s) }},
-	{"rmp", rmp.ErrNotRMP, rmp.Sniff, func(r io.Reader, name string, s model.MethodSink) error { return rmp.NewReader(r, name).Read(s) }},
+	{"traceview", traceview.ErrNotTraceview, traceview.Sniff, func(r io.Reader, name string, s model.MethodSink, _ MethodLogOptions) error {
+		return traceview.Read(r, name, s)
+	}},
+	{"dpa", dpa.ErrNotDPA, dpa.Sniff, func(r io.Reader, name string, s model.MethodSink, o MethodLogOptions) error {
+		rd := dpa.NewReader(r, name)
+		rd.PID, rd.Measured = o.PID, o.Measured
+		return rd.Read(s)
+	}},
+	{"rmp", rmp.ErrNotRMP, rmp.Sniff, func(r io.Reader, name string, s model.MethodSink, o MethodLogOptions) error {
+		rd := rmp.NewReader(r, name)
+		rd.Round, rd.Measured, rd.Area = o.Round, o.Measured, o.Area
+		return rd.Read(s)
+	}},
+}
+
+// MethodLogOptions choose what of a DPA or RMP log is imported (Traceview ignores them).
+type MethodLogOptions struct {
+	Measured bool                 // keep the times as measured: no clock-read or probe-cost deduction
+	PID      int                  // DPA: the process section to import; 0 the first
+	Round    int                  // RMP: the profiling round to import; 0 the first
+	Area     *model.ProfilingArea // RMP: only spans in this resolution under these callers (zoom-in)
 }
 
 // methodFormat tells which method-trace reader takes path; "" when none does.
@@ -55,7 +73,7 @@ func (im Importer) importMethodTrace(ctx context.Context, run, path string, form
 	b.OnCall = spans.Add
 	cf := &countingFile{File: f}
 	sink := &methodProgress{MethodSink: b, ctx: ctx, file: cf, size: st.Size(), report: progress}
-	if err := methodFormats[format].feed(cf, path, sink); err != nil {
+	if err := methodFormats[format].feed(cf, path, sink, im.MethodLog); err != nil {
 		return err
 	}
 	if progress != nil {

@@ -52,6 +52,7 @@ usage:
   androprof profile categorize --profile NAME|FILE [--json] LOG...
                                                         instructions seen in QEMU logs, by category
   androprof import [--run NAME] [--arch arm|mips] [--json] FILE|DIR...
+                   [--measured] [--pid N] [--round N] [--area RES] [--callers C,...]
                                                         import QEMU logs, basic-block profiles,
                                                         or a method trace (Traceview, DPA, RMP)
   androprof run [--run NAME] [--profile P] [--arch A] [--keep DIR] [--json] -- PROGRAM [ARGS...]

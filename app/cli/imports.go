@@ -45,12 +45,30 @@ func runImport(ctx context.Context, args []string, env Env) error {
 	run := fs.String("run", "", "run `NAME` (default: the first file's name)")
 	arch := fs.String("arch", "", "`arm|mips`: the guest of logs that print no encodings")
 	asJSON := fs.Bool("json", false, "write JSON for scripts")
+	var mlog controller.MethodLogOptions
+	fs.BoolVar(&mlog.Measured, "measured", false, "DPA/RMP: keep times as measured, without the overhead deduction")
+	fs.IntVar(&mlog.PID, "pid", 0, "DPA: the process `PID` to import (default: the first)")
+	fs.IntVar(&mlog.Round, "round", 0, "RMP: the profiling round `N` to import (default: the first)")
+	area := fs.String("area", "", "RMP: only this resolution: `process|thread|method|loop`")
+	callers := fs.String("callers", "", "RMP zoom-in: only what these `CALLER,...` call, directly or not")
 	paths, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(paths) == 0 {
 		return fmt.Errorf("%w: import takes FILE or DIRECTORY...", errUsage)
+	}
+	if *area != "" || *callers != "" {
+		a := &model.ProfilingArea{}
+		if *area != "" {
+			if a.Resolution, err = model.ParseProbeResolution(*area); err != nil {
+				return fmt.Errorf("%w: --area: %v", errUsage, err)
+			}
+		}
+		if *callers != "" {
+			a.Callers = strings.Split(*callers, ",")
+		}
+		mlog.Area = a
 	}
 	isas, err := archISAs(*arch)
 	if err != nil {
@@ -64,7 +82,7 @@ func runImport(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer db.Close()
-	im := controller.Importer{Store: db, ISAs: isas}
+	im := controller.Importer{Store: db, ISAs: isas, MethodLog: mlog}
 	if err := im.ImportFiles(ctx, *run, paths, progressPrinter(env, "importing")); err != nil {
 		return fmt.Errorf("import into run %q failed, the workspace is unchanged: %w", *run, err)
 	}

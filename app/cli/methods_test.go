@@ -77,3 +77,47 @@ func TestMethodTraceCommands(t *testing.T) {
 		t.Errorf("missing run: %d %q", code, errOut)
 	}
 }
+
+// RMP's options on the command line: the seed's probe-cost deduction by default, the measured
+// times with --measured, and the zoom-in filter (only what restoreState's caller chain calls).
+func TestRMPImportOptions(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "w.db")
+	log := "../../formats/rmp/testdata/browser.rmp"
+	for _, c := range [][]string{
+		{"import", "--run", "deducted", log},
+		{"import", "--run", "measured", "--measured", log},
+		{"import", "--run", "zoom", "--area", "method", "--callers", "com.android.browser.BrowserActivity.onCreate", log},
+	} {
+		if code, _, errOut := runCLI(t, db, c...); code != 0 {
+			t.Fatalf("%v: %s", c, errOut)
+		}
+	}
+	total := func(run string) (uint64, int) {
+		code, out, errOut := runCLI(t, db, "report", "--run", run, "--by", "method", "--json")
+		if code != 0 {
+			t.Fatal(errOut)
+		}
+		var rep struct {
+			Rows   []struct{ Key string }
+			Totals struct {
+				RealUS uint64 `json:"real_us"`
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatal(err)
+		}
+		return rep.Totals.RealUS, len(rep.Rows)
+	}
+	deducted, _ := total("deducted")
+	measured, all := total("measured")
+	_, zoomed := total("zoom")
+	if deducted >= measured {
+		t.Errorf("deducted %d µs is not below measured %d µs", deducted, measured)
+	}
+	if zoomed == 0 || zoomed >= all {
+		t.Errorf("the zoom-in kept %d of %d rows", zoomed, all)
+	}
+	if code, _, _ := runCLI(t, db, "import", "--run", "bad", "--area", "galaxy", log); code != 2 {
+		t.Errorf("--area galaxy: exit %d, want 2", code)
+	}
+}
