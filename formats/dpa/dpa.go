@@ -33,13 +33,7 @@ const maxReads = 1 << 62
 var ErrNotDPA = errors.New("not an androprof DPA log")
 
 // SyntaxError locates a problem in a log by file and line.
-type SyntaxError struct {
-	File string
-	Line int64
-	Msg  string
-}
-
-func (e *SyntaxError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+type SyntaxError = lines.SyntaxError
 
 // Kind says which field of a Record is set.
 type Kind uint8
@@ -75,16 +69,13 @@ type Reader struct {
 	// Measured makes Read pass the times as measured instead of deducting clock reads.
 	Measured bool
 
-	ls        *lines.Scanner
-	file      string
-	err       error // sticky: the first error ends the log
+	src       lines.Reader // scanner, file name, fields and sticky error
 	sawHeader bool
 	inHeader  bool // after a header line, before a process: calibrate may follow
 	cost      model.ClockCost
 	pid       int // open section; 0 between sections
 	threads   map[int]*thread
 	methods   map[uint64]bool
-	fields    [][]byte
 }
 
 type thread struct {
@@ -100,76 +91,69 @@ type frame struct {
 
 // NewReader reads r; name is used in errors.
 func NewReader(r io.Reader, name string) *Reader {
-	return &Reader{ls: lines.NewScanner(r), file: name, fields: make([][]byte, 0, 6)}
+	return &Reader{src: lines.NewReader(r, name)}
 }
 
 // Line is the number of the last line read, for progress and messages.
-func (r *Reader) Line() int64 { return r.ls.Line() }
+func (r *Reader) Line() int64 { return r.src.Line() }
 
 // Cost is the calibration read so far; not Known when the log has none.
 func (r *Reader) Cost() model.ClockCost { return r.cost }
 
-func (r *Reader) errorf(format string, args ...any) error {
-	return &SyntaxError{File: r.file, Line: r.ls.Line(), Msg: fmt.Sprintf(format, args...)}
-}
-
 // Next returns the next record, io.EOF after the last, an error wrapping ErrNotDPA when the
 // first record is not the header, or a *SyntaxError. After an error it returns that error.
 func (r *Reader) Next() (Record, error) {
-	if r.err != nil {
-		return Record{}, r.err
+	if err := r.src.Failed(); err != nil {
+		return Record{}, err
 	}
 	rec, err := r.next()
-	if err != nil {
-		r.err = err
-	}
-	return rec, err
+	return rec, r.src.Stick(err)
 }
 
 func (r *Reader) next() (Record, error) {
 	for {
-		ln, ok := r.ls.Next()
+		ln, ok := r.src.Next()
 		if !ok {
 			return Record{}, r.end()
 		}
-		kw, rest := cut(ln)
+		kw, rest := lines.Cut(ln)
 		if !r.sawHeader && kw != Magic {
-			return Record{}, fmt.Errorf("%s: %w", r.file, ErrNotDPA)
+			return Record{}, fmt.Errorf("%s: %w", r.src.File, ErrNotDPA)
 		}
 		switch kw {
 		case Magic:
 			if r.pid != 0 {
-				return Record{}, r.errorf("header inside process %d: its end line is missing", r.pid)
+				return Record{}, r.src.Errorf("header inside process %d: its end line is missing", r.pid)
 			}
 			if v, ok := lines.Uint(rest, math.MaxInt32); !ok || v != Version {
-				return Record{}, r.errorf("unsupported DPA log version %q (this reader knows %d)", lines.Clip(rest), Version)
+				return Record{}, r.src.Errorf("unsupported DPA log version %q (this reader knows %d)", lines.Clip(rest), Version)
 			}
 			r.sawHeader, r.inHeader = true, true
 			continue
 		case "calibrate":
 			if !r.inHeader {
-				return Record{}, r.errorf("calibrate line outside the file header (it must come before the first process)")
+				return Record{}, r.src.Errorf("calibrate line outside the file header (it must come before the first process)")
 			}
-			f, err := r.split(rest, 2, false)
+			f, _, err := r.src.Split(rest, 2, false)
 			if err != nil {
 				return Record{}, err
 			}
 			n, ok1 := lines.Uint(f[0], math.MaxInt64)
 			ns, ok2 := lines.Uint(f[1], math.MaxInt64)
 			if !ok1 || !ok2 || n == 0 || ns == 0 {
-				return Record{}, r.errorf("bad calibration %q %q (want reads ≥ 1 and nanoseconds ≥ 1)", lines.Clip(f[0]), lines.Clip(f[1]))
+				return Record{}, r.src.Errorf("bad calibration %q %q (want reads ≥ 1 and nanoseconds ≥ 1)", lines.Clip(f[0]), lines.Clip(f[1]))
 			}
 			r.cost = model.ClockCost{Reads: int64(n), Elapsed: time.Duration(ns)}
 			return Record{Kind: KindCalibration, Cost: r.cost}, nil
 		case "process":
 			if r.pid != 0 {
-				return Record{}, r.errorf("process line inside process %d: its end line is missing", r.pid)
+				return Record{}, r.src.Errorf("process line inside process %d: its end line is missing", r.pid)
 			}
-			f, name, err := r.splitText(rest, 1)
+			f, name, err := r.src.Split(rest, 1, true)
 			if err != nil {
 				return Record{}, err
 			}
-			pid, err := r.id(f[0], "pid")
+			pid, err := r.src.ID(f[0], "pid")
 			if err != nil {
 				return Record{}, err
 			}
@@ -179,22 +163,22 @@ func (r *Reader) next() (Record, error) {
 		}
 		if r.pid == 0 {
 			if isRecord(kw) {
-				return Record{}, r.errorf("%s line outside a process section", kw)
+				return Record{}, r.src.Errorf("%s line outside a process section", kw)
 			}
-			return Record{}, r.errorf("unknown record %q", lines.Clip([]byte(kw)))
+			return Record{}, r.src.Errorf("unknown record %q", lines.Clip([]byte(kw)))
 		}
 		switch kw {
 		case "thread":
-			f, name, err := r.splitText(rest, 1)
+			f, name, err := r.src.Split(rest, 1, true)
 			if err != nil {
 				return Record{}, err
 			}
-			tid, err := r.id(f[0], "thread id")
+			tid, err := r.src.ID(f[0], "thread id")
 			if err != nil {
 				return Record{}, err
 			}
 			if r.threads[tid] != nil {
-				return Record{}, r.errorf("thread %d declared twice", tid)
+				return Record{}, r.src.Errorf("thread %d declared twice", tid)
 			}
 			r.threads[tid] = &thread{}
 			return Record{Kind: KindThread, PID: r.pid, Thread: model.ThreadInfo{TID: tid, Name: name}}, nil
@@ -206,32 +190,23 @@ func (r *Reader) next() (Record, error) {
 			return r.exit(rest, kw == "unwind")
 		case "end":
 			if len(rest) > 0 {
-				return Record{}, r.errorf("end line with fields")
+				return Record{}, r.src.Errorf("end line with fields")
 			}
 			pid := r.pid
 			r.pid, r.threads, r.methods = 0, nil, nil
 			return Record{Kind: KindEnd, PID: pid}, nil
 		}
-		return Record{}, r.errorf("unknown record %q", lines.Clip([]byte(kw)))
+		return Record{}, r.src.Errorf("unknown record %q", lines.Clip([]byte(kw)))
 	}
 }
 
 // end decides what the end of the input means.
 func (r *Reader) end() error {
-	if err := r.ls.Err(); err != nil {
-		if errors.Is(err, lines.ErrTooLong) && !r.sawHeader {
-			return fmt.Errorf("%s: %w", r.file, ErrNotDPA) // no header in the first MiB
-		}
-		if errors.Is(err, lines.ErrTooLong) {
-			return r.errorf("%v", err)
-		}
-		return fmt.Errorf("%s: %w", r.file, err)
+	if err := r.src.Stopped(r.sawHeader, ErrNotDPA); err != nil {
+		return err
 	}
-	switch {
-	case !r.sawHeader:
-		return fmt.Errorf("%s: %w", r.file, ErrNotDPA)
-	case r.pid != 0:
-		return r.errorf("file ends inside process %d (no end line): truncated", r.pid)
+	if r.pid != 0 {
+		return r.src.Errorf("file ends inside process %d (no end line): truncated", r.pid)
 	}
 	return io.EOF
 }
@@ -244,55 +219,22 @@ func isRecord(kw string) bool {
 	return false
 }
 
-func cut(ln []byte) (string, []byte) {
-	for i, c := range ln {
-		if c == ' ' {
-			return string(ln[:i]), ln[i+1:]
-		}
-	}
-	return string(ln), nil
-}
-
-func (r *Reader) split(ln []byte, n int, text bool) ([][]byte, error) {
-	f, _, err := lines.Split(r.fields, ln, n, text)
-	if err != nil {
-		return nil, r.errorf("%v", err)
-	}
-	return f, nil
-}
-
-func (r *Reader) splitText(ln []byte, n int) ([][]byte, string, error) {
-	f, text, err := lines.Split(r.fields, ln, n, true)
-	if err != nil {
-		return nil, "", r.errorf("%v", err)
-	}
-	return f, string(text), nil
-}
-
-func (r *Reader) id(b []byte, what string) (int, error) {
-	v, ok := lines.Uint(b, math.MaxInt32)
-	if !ok || v == 0 {
-		return 0, r.errorf("bad %s %q", what, lines.Clip(b))
-	}
-	return int(v), nil
-}
-
 func (r *Reader) method(rest []byte) (Record, error) {
-	f, sig, err := lines.Split(r.fields, rest, 3, true)
+	f, sig, err := r.src.Split(rest, 3, true)
 	if err != nil {
-		return Record{}, r.errorf("%v", err)
+		return Record{}, err
 	}
 	for _, c := range sig {
 		if c == ' ' {
-			return Record{}, r.errorf("unexpected %q after the signature", lines.Clip(sig))
+			return Record{}, r.src.Errorf("unexpected %q after the signature", lines.Clip([]byte(sig)))
 		}
 	}
 	id, ok := lines.Uint(f[0], math.MaxUint64)
 	if !ok {
-		return Record{}, r.errorf("bad method id %q", lines.Clip(f[0]))
+		return Record{}, r.src.Errorf("bad method id %q", lines.Clip(f[0]))
 	}
 	if r.methods[id] {
-		return Record{}, r.errorf("method %d declared twice", id)
+		return Record{}, r.src.Errorf("method %d declared twice", id)
 	}
 	r.methods[id] = true
 	return Record{Kind: KindMethod, PID: r.pid, Method: model.MethodInfo{ID: id, Class: string(f[1]),
@@ -311,35 +253,35 @@ type eventLine struct {
 
 // event parses an enter or exit line of n fields: tid, level and time first, method last.
 func (r *Reader) event(rest []byte, n int) (eventLine, error) {
-	f, err := r.split(rest, n, false)
+	f, _, err := r.src.Split(rest, n, false)
 	if err != nil {
 		return eventLine{}, err
 	}
-	tid, err := r.id(f[0], "thread id")
+	tid, err := r.src.ID(f[0], "thread id")
 	if err != nil {
 		return eventLine{}, err
 	}
 	th := r.threads[tid]
 	if th == nil {
-		return eventLine{}, r.errorf("thread %d has no thread line before its events", tid)
+		return eventLine{}, r.src.Errorf("thread %d has no thread line before its events", tid)
 	}
 	level, ok := lines.Uint(f[1], MaxDepth)
 	if !ok || level == 0 {
-		return eventLine{}, r.errorf("bad level %q (want 1…%d)", lines.Clip(f[1]), MaxDepth)
+		return eventLine{}, r.src.Errorf("bad level %q (want 1…%d)", lines.Clip(f[1]), MaxDepth)
 	}
 	t, ok := lines.Uint(f[2], math.MaxInt64)
 	if !ok {
-		return eventLine{}, r.errorf("bad time %q (want nanoseconds)", lines.Clip(f[2]))
+		return eventLine{}, r.src.Errorf("bad time %q (want nanoseconds)", lines.Clip(f[2]))
 	}
 	if time.Duration(t) < th.last {
-		return eventLine{}, r.errorf("time %d on thread %d is before the thread's previous event at %d", t, tid, th.last)
+		return eventLine{}, r.src.Errorf("time %d on thread %d is before the thread's previous event at %d", t, tid, th.last)
 	}
 	m, ok := lines.Uint(f[n-1], math.MaxUint64)
 	if !ok {
-		return eventLine{}, r.errorf("bad method id %q", lines.Clip(f[n-1]))
+		return eventLine{}, r.src.Errorf("bad method id %q", lines.Clip(f[n-1]))
 	}
 	if !r.methods[m] {
-		return eventLine{}, r.errorf("method %d has no method line before its events", m)
+		return eventLine{}, r.src.Errorf("method %d has no method line before its events", m)
 	}
 	return eventLine{th: th, tid: tid, level: int(level), t: time.Duration(t), method: m, fields: f}, nil
 }
@@ -351,7 +293,7 @@ func (r *Reader) enter(rest []byte) (Record, error) {
 	}
 	th := e.th
 	if e.level != len(th.open)+1 {
-		return Record{}, r.errorf("enter at level %d, but thread %d has %d open calls (want level %d)", e.level, e.tid, len(th.open), len(th.open)+1)
+		return Record{}, r.src.Errorf("enter at level %d, but thread %d has %d open calls (want level %d)", e.level, e.tid, len(th.open), len(th.open)+1)
 	}
 	th.open = append(th.open, frame{method: e.method, entry: e.t})
 	th.last = e.t
@@ -365,17 +307,17 @@ func (r *Reader) exit(rest []byte, unwound bool) (Record, error) {
 	}
 	reads, ok := lines.Uint(e.fields[3], maxReads)
 	if !ok {
-		return Record{}, r.errorf("bad clock-read count %q", lines.Clip(e.fields[3]))
+		return Record{}, r.src.Errorf("bad clock-read count %q", lines.Clip(e.fields[3]))
 	}
 	th := e.th
 	n := len(th.open)
 	switch {
 	case n == 0:
-		return Record{}, r.errorf("exit of method %d, but thread %d has no open call", e.method, e.tid)
+		return Record{}, r.src.Errorf("exit of method %d, but thread %d has no open call", e.method, e.tid)
 	case e.level != n:
-		return Record{}, r.errorf("exit at level %d, but thread %d has %d open calls", e.level, e.tid, n)
+		return Record{}, r.src.Errorf("exit at level %d, but thread %d has %d open calls", e.level, e.tid, n)
 	case th.open[n-1].method != e.method:
-		return Record{}, r.errorf("exit of method %d, but the open call on thread %d is method %d", e.method, e.tid, th.open[n-1].method)
+		return Record{}, r.src.Errorf("exit of method %d, but the open call on thread %d is method %d", e.method, e.tid, th.open[n-1].method)
 	}
 	fr := th.open[n-1]
 	th.open = th.open[:n-1]
@@ -414,14 +356,14 @@ func (r *Reader) Read(sink model.MethodSink) error {
 			err = r.feed(sink, rec, timeline, &active)
 		}
 		if err != nil {
-			return fmt.Errorf("%s:%d: %w", r.file, r.Line(), err)
+			return fmt.Errorf("%s:%d: %w", r.src.File, r.Line(), err)
 		}
 	}
 	switch {
 	case chosen != 0:
 		return nil
 	case r.PID != 0:
-		return fmt.Errorf("%s: no process %d in the log", r.file, r.PID)
+		return fmt.Errorf("%s: no process %d in the log", r.src.File, r.PID)
 	}
 	return sink.Header(model.TraceHeader{Format: "dpa", Version: Version, Clock: model.ClockWall, VM: "dalvik"})
 }

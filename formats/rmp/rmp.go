@@ -32,13 +32,7 @@ const MaxDepth = 1 << 16
 var ErrNotRMP = errors.New("not an androprof RMP log")
 
 // SyntaxError locates a problem in a log by file and line.
-type SyntaxError struct {
-	File string
-	Line int64
-	Msg  string
-}
-
-func (e *SyntaxError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+type SyntaxError = lines.SyntaxError
 
 // Probe is an entry of the probe list: "each probe is recorded in a probe list with its probe
 // name, resolution definition, and on/off status" (seed 002 §3.2), and its kind, which decides
@@ -101,9 +95,7 @@ type Reader struct {
 	// zoom-in); the deduction still counts every probe in the log.
 	Area *model.ProfilingArea
 
-	ls        *lines.Scanner
-	file      string
-	err       error
+	src       lines.Reader // scanner, file name, fields and sticky error
 	sawHeader bool
 	stage     stage
 	rounds    int
@@ -111,7 +103,6 @@ type Reader struct {
 	cost      model.ProbeCost
 	probes    map[uint64]*Probe
 	threads   map[int]*thread
-	fields    [][]byte
 }
 
 type thread struct {
@@ -129,48 +120,41 @@ type span struct {
 
 // NewReader reads r; name is used in errors.
 func NewReader(r io.Reader, name string) *Reader {
-	return &Reader{ls: lines.NewScanner(r), file: name, fields: make([][]byte, 0, 6)}
+	return &Reader{src: lines.NewReader(r, name)}
 }
 
 // Line is the number of the last line read, for progress and messages.
-func (r *Reader) Line() int64 { return r.ls.Line() }
+func (r *Reader) Line() int64 { return r.src.Line() }
 
 // Cost is the probe cost of the current round: its cost lines, or the seed's where it has none.
 func (r *Reader) Cost() model.ProbeCost { return r.cost }
 
-func (r *Reader) errorf(format string, args ...any) error {
-	return &SyntaxError{File: r.file, Line: r.ls.Line(), Msg: fmt.Sprintf(format, args...)}
-}
-
 // Next returns the next record, io.EOF after the last, an error wrapping ErrNotRMP when the
 // first record is not the header, or a *SyntaxError. After an error it returns that error.
 func (r *Reader) Next() (Record, error) {
-	if r.err != nil {
-		return Record{}, r.err
+	if err := r.src.Failed(); err != nil {
+		return Record{}, err
 	}
 	rec, err := r.next()
-	if err != nil {
-		r.err = err
-	}
-	return rec, err
+	return rec, r.src.Stick(err)
 }
 
 func (r *Reader) next() (Record, error) {
 	for {
-		ln, ok := r.ls.Next()
+		ln, ok := r.src.Next()
 		if !ok {
 			return Record{}, r.end()
 		}
-		kw, rest := cut(ln)
+		kw, rest := lines.Cut(ln)
 		if !r.sawHeader && kw != Magic {
-			return Record{}, fmt.Errorf("%s: %w", r.file, ErrNotRMP)
+			return Record{}, fmt.Errorf("%s: %w", r.src.File, ErrNotRMP)
 		}
 		if kw == Magic {
 			if r.stage != stageNone {
-				return Record{}, r.errorf("header inside round %d: its end line is missing", r.rounds)
+				return Record{}, r.src.Errorf("header inside round %d: its end line is missing", r.rounds)
 			}
 			if v, ok := lines.Uint(rest, math.MaxInt32); !ok || v != Version {
-				return Record{}, r.errorf("unsupported RMP log version %q (this reader knows %d)", lines.Clip(rest), Version)
+				return Record{}, r.src.Errorf("unsupported RMP log version %q (this reader knows %d)", lines.Clip(rest), Version)
 			}
 			r.sawHeader, r.stage = true, stageHead
 			r.rounds++
@@ -180,13 +164,13 @@ func (r *Reader) next() (Record, error) {
 		}
 		want, known := stageOf[kw]
 		if !known {
-			return Record{}, r.errorf("unknown record %q", lines.Clip([]byte(kw)))
+			return Record{}, r.src.Errorf("unknown record %q", lines.Clip([]byte(kw)))
 		}
 		if r.stage == stageNone {
-			return Record{}, r.errorf("%s line after the round's end line (a new round starts with a header)", kw)
+			return Record{}, r.src.Errorf("%s line after the round's end line (a new round starts with a header)", kw)
 		}
 		if want < r.stage {
-			return Record{}, r.errorf("%s line after the %s", kw, stageNames[r.stage])
+			return Record{}, r.src.Errorf("%s line after the %s", kw, stageNames[r.stage])
 		}
 		r.stage = want
 		switch kw {
@@ -210,7 +194,7 @@ func (r *Reader) next() (Record, error) {
 			return r.out(rest)
 		case "end":
 			if len(rest) > 0 {
-				return Record{}, r.errorf("end line with fields")
+				return Record{}, r.src.Errorf("end line with fields")
 			}
 			r.stage, r.probes, r.threads = stageNone, nil, nil
 			return Record{Kind: KindEnd}, nil
@@ -227,63 +211,29 @@ var stageOf = map[string]stage{
 var stageNames = [...]string{"", "", "probe list", "first thread or event"}
 
 func (r *Reader) end() error {
-	if err := r.ls.Err(); err != nil {
-		if errors.Is(err, lines.ErrTooLong) && !r.sawHeader {
-			return fmt.Errorf("%s: %w", r.file, ErrNotRMP) // no header in the first MiB
-		}
-		if errors.Is(err, lines.ErrTooLong) {
-			return r.errorf("%v", err)
-		}
-		return fmt.Errorf("%s: %w", r.file, err)
+	if err := r.src.Stopped(r.sawHeader, ErrNotRMP); err != nil {
+		return err
 	}
-	switch {
-	case !r.sawHeader:
-		return fmt.Errorf("%s: %w", r.file, ErrNotRMP)
-	case r.stage != stageNone:
-		return r.errorf("file ends inside round %d (no end line): truncated", r.rounds)
+	if r.stage != stageNone {
+		return r.src.Errorf("file ends inside round %d (no end line): truncated", r.rounds)
 	}
 	return io.EOF
 }
 
-func cut(ln []byte) (string, []byte) {
-	for i, c := range ln {
-		if c == ' ' {
-			return string(ln[:i]), ln[i+1:]
-		}
-	}
-	return string(ln), nil
-}
-
-func (r *Reader) split(ln []byte, n int, text bool) ([][]byte, string, error) {
-	f, t, err := lines.Split(r.fields, ln, n, text)
-	if err != nil {
-		return nil, "", r.errorf("%v", err)
-	}
-	return f, string(t), nil
-}
-
 func (r *Reader) text(ln []byte) (string, error) {
-	_, t, err := r.split(ln, 0, true)
+	_, t, err := r.src.Split(ln, 0, true)
 	return t, err
-}
-
-func (r *Reader) id(b []byte, what string) (int, error) {
-	v, ok := lines.Uint(b, math.MaxInt32)
-	if !ok || v == 0 {
-		return 0, r.errorf("bad %s %q", what, lines.Clip(b))
-	}
-	return int(v), nil
 }
 
 func (r *Reader) process(rest []byte) (Record, error) {
 	if r.pid != 0 {
-		return Record{}, r.errorf("second process line in a round (process %d)", r.pid)
+		return Record{}, r.src.Errorf("second process line in a round (process %d)", r.pid)
 	}
-	f, name, err := r.split(rest, 1, true)
+	f, name, err := r.src.Split(rest, 1, true)
 	if err != nil {
 		return Record{}, err
 	}
-	pid, err := r.id(f[0], "pid")
+	pid, err := r.src.ID(f[0], "pid")
 	if err != nil {
 		return Record{}, err
 	}
@@ -292,17 +242,17 @@ func (r *Reader) process(rest []byte) (Record, error) {
 }
 
 func (r *Reader) costLine(rest []byte) (Record, error) {
-	f, _, err := r.split(rest, 2, false)
+	f, _, err := r.src.Split(rest, 2, false)
 	if err != nil {
 		return Record{}, err
 	}
 	k, err := model.ParseProbeKind(string(f[0]))
 	if err != nil {
-		return Record{}, r.errorf("%v", err)
+		return Record{}, r.src.Errorf("%v", err)
 	}
 	ns, ok := lines.Uint(f[1], math.MaxInt64)
 	if !ok {
-		return Record{}, r.errorf("bad cost %q (want nanoseconds)", lines.Clip(f[1]))
+		return Record{}, r.src.Errorf("bad cost %q (want nanoseconds)", lines.Clip(f[1]))
 	}
 	if k == model.FrameworkProbe {
 		r.cost.Framework = time.Duration(ns)
@@ -313,24 +263,24 @@ func (r *Reader) costLine(rest []byte) (Record, error) {
 }
 
 func (r *Reader) probe(rest []byte) (Record, error) {
-	f, name, err := r.split(rest, 4, true)
+	f, name, err := r.src.Split(rest, 4, true)
 	if err != nil {
 		return Record{}, err
 	}
 	id, ok := lines.Uint(f[0], math.MaxUint64)
 	if !ok {
-		return Record{}, r.errorf("bad probe id %q", lines.Clip(f[0]))
+		return Record{}, r.src.Errorf("bad probe id %q", lines.Clip(f[0]))
 	}
 	if r.probes[id] != nil {
-		return Record{}, r.errorf("probe %d declared twice", id)
+		return Record{}, r.src.Errorf("probe %d declared twice", id)
 	}
 	res, err := model.ParseProbeResolution(string(f[1]))
 	if err != nil {
-		return Record{}, r.errorf("%v", err)
+		return Record{}, r.src.Errorf("%v", err)
 	}
 	k, err := model.ParseProbeKind(string(f[2]))
 	if err != nil {
-		return Record{}, r.errorf("%v", err)
+		return Record{}, r.src.Errorf("%v", err)
 	}
 	var on bool
 	switch string(f[3]) {
@@ -338,10 +288,10 @@ func (r *Reader) probe(rest []byte) (Record, error) {
 		on = true
 	case "off":
 	default:
-		return Record{}, r.errorf("bad probe state %q (want on or off)", lines.Clip(f[3]))
+		return Record{}, r.src.Errorf("bad probe state %q (want on or off)", lines.Clip(f[3]))
 	}
 	if name == "" {
-		return Record{}, r.errorf("probe %d has no name", id)
+		return Record{}, r.src.Errorf("probe %d has no name", id)
 	}
 	p := &Probe{ID: id, Resolution: res, Kind: k, On: on, Name: name}
 	r.probes[id] = p
@@ -349,16 +299,16 @@ func (r *Reader) probe(rest []byte) (Record, error) {
 }
 
 func (r *Reader) thread(rest []byte) (Record, error) {
-	f, name, err := r.split(rest, 1, true)
+	f, name, err := r.src.Split(rest, 1, true)
 	if err != nil {
 		return Record{}, err
 	}
-	tid, err := r.id(f[0], "thread id")
+	tid, err := r.src.ID(f[0], "thread id")
 	if err != nil {
 		return Record{}, err
 	}
 	if r.threads[tid] != nil {
-		return Record{}, r.errorf("thread %d declared twice", tid)
+		return Record{}, r.src.Errorf("thread %d declared twice", tid)
 	}
 	r.threads[tid] = &thread{}
 	return Record{Kind: KindThread, Thread: model.ThreadInfo{TID: tid, Name: name}}, nil
@@ -366,37 +316,37 @@ func (r *Reader) thread(rest []byte) (Record, error) {
 
 // event parses the tid, time and probe that in and out lines start with.
 func (r *Reader) event(f [][]byte) (*thread, int, time.Duration, *Probe, error) {
-	tid, err := r.id(f[0], "thread id")
+	tid, err := r.src.ID(f[0], "thread id")
 	if err != nil {
 		return nil, 0, 0, nil, err
 	}
 	th := r.threads[tid]
 	if th == nil {
-		return nil, 0, 0, nil, r.errorf("thread %d has no thread line before its events", tid)
+		return nil, 0, 0, nil, r.src.Errorf("thread %d has no thread line before its events", tid)
 	}
 	t, ok := lines.Uint(f[1], math.MaxInt64)
 	if !ok {
-		return nil, 0, 0, nil, r.errorf("bad time %q (want nanoseconds)", lines.Clip(f[1]))
+		return nil, 0, 0, nil, r.src.Errorf("bad time %q (want nanoseconds)", lines.Clip(f[1]))
 	}
 	if time.Duration(t) < th.last {
-		return nil, 0, 0, nil, r.errorf("time %d on thread %d is before the thread's previous event at %d", t, tid, th.last)
+		return nil, 0, 0, nil, r.src.Errorf("time %d on thread %d is before the thread's previous event at %d", t, tid, th.last)
 	}
 	id, ok := lines.Uint(f[2], math.MaxUint64)
 	if !ok {
-		return nil, 0, 0, nil, r.errorf("bad probe id %q", lines.Clip(f[2]))
+		return nil, 0, 0, nil, r.src.Errorf("bad probe id %q", lines.Clip(f[2]))
 	}
 	p := r.probes[id]
 	switch {
 	case p == nil:
-		return nil, 0, 0, nil, r.errorf("probe %d is not in the probe list", id)
+		return nil, 0, 0, nil, r.src.Errorf("probe %d is not in the probe list", id)
 	case !p.On:
-		return nil, 0, 0, nil, r.errorf("event of probe %d, which is off", id)
+		return nil, 0, 0, nil, r.src.Errorf("event of probe %d, which is off", id)
 	}
 	return th, tid, time.Duration(t), p, nil
 }
 
 func (r *Reader) in(rest []byte) (Record, error) {
-	f, caller, err := r.split(rest, 3, true)
+	f, caller, err := r.src.Split(rest, 3, true)
 	if err != nil {
 		return Record{}, err
 	}
@@ -405,7 +355,7 @@ func (r *Reader) in(rest []byte) (Record, error) {
 		return Record{}, err
 	}
 	if len(th.open) >= MaxDepth {
-		return Record{}, r.errorf("probes nested deeper than %d on thread %d", MaxDepth, tid)
+		return Record{}, r.src.Errorf("probes nested deeper than %d on thread %d", MaxDepth, tid)
 	}
 	outer := th.outer[p.Resolution] == 0
 	th.outer[p.Resolution]++
@@ -416,7 +366,7 @@ func (r *Reader) in(rest []byte) (Record, error) {
 }
 
 func (r *Reader) out(rest []byte) (Record, error) {
-	f, _, err := r.split(rest, 3, false)
+	f, _, err := r.src.Split(rest, 3, false)
 	if err != nil {
 		return Record{}, err
 	}
@@ -427,9 +377,9 @@ func (r *Reader) out(rest []byte) (Record, error) {
 	n := len(th.open)
 	switch {
 	case n == 0:
-		return Record{}, r.errorf("out of probe %d, but thread %d has no open probe", p.ID, tid)
+		return Record{}, r.src.Errorf("out of probe %d, but thread %d has no open probe", p.ID, tid)
 	case th.open[n-1].probe != p:
-		return Record{}, r.errorf("out of probe %d, but the innermost open probe on thread %d is %d", p.ID, tid, th.open[n-1].probe.ID)
+		return Record{}, r.src.Errorf("out of probe %d, but the innermost open probe on thread %d is %d", p.ID, tid, th.open[n-1].probe.ID)
 	}
 	sp := th.open[n-1]
 	th.open = th.open[:n-1]
@@ -494,15 +444,15 @@ func (r *Reader) Read(sink model.MethodSink) error {
 		if !sent {
 			sent = true
 			if err := sink.Header(r.header(process, roots)); err != nil {
-				return fmt.Errorf("%s:%d: %w", r.file, r.Line(), err)
+				return fmt.Errorf("%s:%d: %w", r.src.File, r.Line(), err)
 			}
 		}
 		if err := r.feed(sink, rec, timeline, filter); err != nil {
-			return fmt.Errorf("%s:%d: %w", r.file, r.Line(), err)
+			return fmt.Errorf("%s:%d: %w", r.src.File, r.Line(), err)
 		}
 	}
 	if r.rounds < want {
-		return fmt.Errorf("%s: no round %d in the log (it has %d)", r.file, want, r.rounds)
+		return fmt.Errorf("%s: no round %d in the log (it has %d)", r.src.File, want, r.rounds)
 	}
 	return nil
 }
