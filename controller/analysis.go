@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"androprof/emulator"
 	"androprof/model"
@@ -55,8 +54,7 @@ func ParseGrouping(s string) (Grouping, error) {
 type Analysis struct {
 	Store RunStore
 
-	mu    sync.Mutex
-	cache map[string]*RunData
+	runs runCache[*RunData]
 }
 
 // RunData is a run loaded for analysis: small enough to keep (one entry per block).
@@ -107,36 +105,21 @@ func newRunData(run string, procs []model.ProcessSummary, blocks []model.BlockSu
 
 // Load reads a run, or returns the cached copy.
 func (a *Analysis) Load(ctx context.Context, run string) (*RunData, error) {
-	a.mu.Lock()
-	if d, ok := a.cache[run]; ok {
-		a.mu.Unlock()
-		return d, nil
-	}
-	a.mu.Unlock()
-	procs, err := a.Store.Processes(ctx, run)
-	if err != nil {
-		return nil, err
-	}
-	blocks, err := a.Store.Blocks(ctx, run)
-	if err != nil {
-		return nil, err
-	}
-	d := newRunData(run, procs, blocks)
-	a.mu.Lock()
-	if a.cache == nil {
-		a.cache = map[string]*RunData{}
-	}
-	a.cache[run] = d
-	a.mu.Unlock()
-	return d, nil
+	return a.runs.get(run, func() (*RunData, error) {
+		procs, err := a.Store.Processes(ctx, run)
+		if err != nil {
+			return nil, err
+		}
+		blocks, err := a.Store.Blocks(ctx, run)
+		if err != nil {
+			return nil, err
+		}
+		return newRunData(run, procs, blocks), nil
+	})
 }
 
 // Forget drops a cached run after it changed (an import into it, or its deletion).
-func (a *Analysis) Forget(run string) {
-	a.mu.Lock()
-	delete(a.cache, run)
-	a.mu.Unlock()
-}
+func (a *Analysis) Forget(run string) { a.runs.forget(run) }
 
 // ReportOptions chooses what a report shows.
 type ReportOptions struct {

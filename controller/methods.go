@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"androprof/model"
 )
@@ -48,59 +47,24 @@ func ParseMethodGrouping(s string) (MethodGrouping, error) {
 type MethodAnalysis struct {
 	Store MethodStore
 
-	mu    sync.Mutex
-	cache map[string]*model.MethodTrace
-	edges map[string]map[model.CallEdge]model.EdgeTimes
+	traces runCache[*model.MethodTrace]
+	edges  runCache[map[model.CallEdge]model.EdgeTimes]
 }
 
 // Load reads a method run, or returns the cached copy.
 func (a *MethodAnalysis) Load(ctx context.Context, run string) (*model.MethodTrace, error) {
-	a.mu.Lock()
-	t, ok := a.cache[run]
-	a.mu.Unlock()
-	if ok {
-		return t, nil
-	}
-	t, err := a.Store.MethodTrace(ctx, run)
-	if err != nil {
-		return nil, err
-	}
-	a.mu.Lock()
-	if a.cache == nil {
-		a.cache = map[string]*model.MethodTrace{}
-	}
-	a.cache[run] = t
-	a.mu.Unlock()
-	return t, nil
+	return a.traces.get(run, func() (*model.MethodTrace, error) { return a.Store.MethodTrace(ctx, run) })
 }
 
 // Forget drops a cached trace after its run changed or was deleted.
 func (a *MethodAnalysis) Forget(run string) {
-	a.mu.Lock()
-	delete(a.cache, run)
-	delete(a.edges, run)
-	a.mu.Unlock()
+	a.traces.forget(run)
+	a.edges.forget(run)
 }
 
 // callEdges loads a run's edges once: only expanding a method needs them.
 func (a *MethodAnalysis) callEdges(ctx context.Context, run string) (map[model.CallEdge]model.EdgeTimes, error) {
-	a.mu.Lock()
-	e, ok := a.edges[run]
-	a.mu.Unlock()
-	if ok {
-		return e, nil
-	}
-	e, err := a.Store.CallEdges(ctx, run)
-	if err != nil {
-		return nil, err
-	}
-	a.mu.Lock()
-	if a.edges == nil {
-		a.edges = map[string]map[model.CallEdge]model.EdgeTimes{}
-	}
-	a.edges[run] = e
-	a.mu.Unlock()
-	return e, nil
+	return a.edges.get(run, func() (map[model.CallEdge]model.EdgeTimes, error) { return a.Store.CallEdges(ctx, run) })
 }
 
 // MethodReportOptions chooses what a method report shows.
