@@ -67,3 +67,26 @@ type BlockInstruction struct {
 	Operands    string
 	Instruction Instruction // normalised
 }
+
+// The kinds of run (RunInfo.Kind).
+const (
+	RunKindEmulator = "emulator" // basic-block counts from QEMU
+	RunKindMethods  = "methods"  // a method trace: Traceview, DPA, RMP
+	RunKindHeap     = "heap"     // a heap log
+	RunKindHeapDump = "heapdump" // an HPROF heap dump
+)
+
+// RunKindText names a kind of run for messages.
+func RunKindText(kind string) string {
+	switch kind {
+	case RunKindEmulator:
+		return "an emulator run"
+	case RunKindMethods:
+		return "a method trace"
+	case RunKindHeap:
+		return "a heap log"
+	case RunKindHeapDump:
+		return "a heap dump"
+	}
+	return "a run of kind " + kind
+}

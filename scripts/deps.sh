@@ -11,6 +11,7 @@ packages=(
 	xvfb xauth                                                 # windows without a screen (tests, screenshots)
 	qemu-user gcc-arm-linux-gnueabihf gcc-mipsel-linux-gnu     # real guests for the emulator tests
 	sqlite3                                                    # users (and a test) open the workspace with it
+	openjdk-17-jdk-headless                                    # the JVMTI heap agent: jvmti.h, java, javac
 	ca-certificates git
 )
 

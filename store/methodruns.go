@@ -19,19 +19,12 @@ func traceID(v int64) uint64 { return uint64(v) }
 
 // ImportMethodRun stores a method trace as a new run of kind "methods", in one transaction.
 func (db *DB) ImportMethodRun(ctx context.Context, name, source string, t *model.MethodTrace) error {
-	if name == "" {
-		return errors.New("a run needs a name")
-	}
 	p := t.Profile
 	return db.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO run(name, source, kind) VALUES (?, ?, 'methods')`, name, source)
+		runID, err := insertRun(ctx, tx, name, source, model.RunKindMethods)
 		if err != nil {
-			if isUniqueViolation(err) {
-				return fmt.Errorf("a run named %q exists already: method traces are imported into a new run", name)
-			}
 			return err
 		}
-		runID, _ := res.LastInsertId()
 		h, a := t.Header, p.Anomalies
 		if _, err := tx.ExecContext(ctx, `INSERT INTO trace_info(run_id, format, version, clock, vm, pid, start_us, elapsed_us,
 			span_min_us, properties, orphans, mismatched, unclosed, backwards, folded) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
@@ -54,18 +47,23 @@ type methodWriter struct {
 
 // exec runs one prepared statement over n rows; args gives row i's values.
 func (w *methodWriter) exec(query string, n int, args func(i int) []any) error {
-	st, err := w.tx.PrepareContext(w.ctx, query)
+	return execRows(w.ctx, w.tx, query, n, args)
+}
+
+// execRows runs one prepared statement over n rows, checking for cancellation between batches.
+func execRows(ctx context.Context, tx *sql.Tx, query string, n int, args func(i int) []any) error {
+	st, err := tx.PrepareContext(ctx, query)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	for i := 0; i < n; i++ {
 		if i%4096 == 0 {
-			if err := w.ctx.Err(); err != nil {
+			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		if _, err := st.ExecContext(w.ctx, args(i)...); err != nil {
+		if _, err := st.ExecContext(ctx, args(i)...); err != nil {
 			return err
 		}
 	}
@@ -271,16 +269,36 @@ func decodeProperties(s string) map[string]string {
 }
 
 func (db *DB) methodRunID(ctx context.Context, run string) (int64, error) {
+	return db.runIDOfKind(ctx, run, model.RunKindMethods)
+}
+
+// runIDOfKind finds a run, saying so when it is of another kind than the caller reads.
+func (db *DB) runIDOfKind(ctx context.Context, run, want string) (int64, error) {
 	var id int64
 	var kind string
 	err := db.read.QueryRowContext(ctx, `SELECT id, kind FROM run WHERE name = ?`, run).Scan(&id, &kind)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, fmt.Errorf("run %q: %w", run, model.ErrNotFound)
 	}
-	if err == nil && kind != "methods" {
-		err = fmt.Errorf("run %q is an emulator run, not a method trace", run)
+	if err == nil && kind != want {
+		err = fmt.Errorf("run %q is %s, not %s", run, model.RunKindText(kind), model.RunKindText(want))
 	}
 	return id, err
+}
+
+// insertRun adds the run row of an import; runs are never merged, so a taken name is an error.
+func insertRun(ctx context.Context, tx *sql.Tx, name, source, kind string) (int64, error) {
+	if name == "" {
+		return 0, errors.New("a run needs a name")
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO run(name, source, kind) VALUES (?, ?, ?)`, name, source, kind)
+	if err != nil {
+		if isUniqueViolation(err) {
+			return 0, fmt.Errorf("a run named %q exists already: %s is imported into a new run", name, model.RunKindText(kind))
+		}
+		return 0, err
+	}
+	return res.LastInsertId()
 }
 
 // MethodTrace loads a method run's header and aggregates: what the profile table needs. Edges,
