@@ -17,7 +17,7 @@ type HeapEventKind uint8
 
 // The records of a heap log (docs/heaplog-format.md).
 const (
-	HeapClass       HeapEventKind = iota + 1 // Class, Name: a class declared (loaded or first allocated)
+	HeapClass       HeapEventKind = iota + 1 // Class, Name, Array: a class declared (loaded or first allocated)
 	HeapThreadStart                          // Thread, Name, Group, Time
 	HeapThreadEnd                            // Thread, Time
 	HeapAlloc                                // Object, Time (birth), Size, Thread, Class, Array
