@@ -1,0 +1,493 @@
+package hprof
+
+import (
+	"cmp"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math/bits"
+	"os"
+	"slices"
+	"strings"
+
+	"androprof/model"
+)
+
+// DefaultHeap names the heap of objects no HEAP_DUMP_INFO places: all of a 1.0.2 dump's.
+const DefaultHeap = "default"
+
+// maxDepth bounds a walk up the superclass chain, so a damaged dump whose classes form a
+// cycle still ends; no real hierarchy comes near it.
+const maxDepth = 1024
+
+// checkEvery is how many records go by between looks at the context and progress reports.
+const checkEvery = 4096
+
+// Summarize reads the dump at path (plain or gzip-compressed) and counts its objects per class
+// and heap, their sizes and the distances of their references (docs/hprof.md). It reads the
+// file twice, because class layouts may come after the instances that need them: first the
+// class names and layouts, then the objects. progress, when not nil, is told the bytes of the
+// file read so far over both passes (total is twice the file's size). Cancelling ctx stops it
+// between records with ctx.Err().
+func Summarize(ctx context.Context, path string, progress func(done, total int64)) (*model.HeapDump, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	open := func() (io.ReadCloser, error) { return os.Open(path) }
+	return summarize(ctx, path, st.Size(), open, progress)
+}
+
+// summarize is Summarize on whatever open opens, size bytes each time.
+func summarize(ctx context.Context, name string, size int64, open func() (io.ReadCloser, error), progress func(done, total int64)) (*model.HeapDump, error) {
+	s := &summary{
+		classes: map[uint64]*classInfo{},
+		needed:  map[uint64]bool{},
+		strs:    map[uint64]string{},
+		heapIdx: map[heapKey]int{},
+		cur:     -1,
+	}
+	p := passer{ctx: ctx, name: name, size: size, open: open, progress: progress}
+	if err := p.run(0, s); err != nil {
+		return nil, err
+	}
+	s.hdr = p.hdr
+	s.link()
+	if err := p.run(1, s); err != nil {
+		return nil, err
+	}
+	if progress != nil {
+		progress(2*size, 2*size)
+	}
+	return s.result(), nil
+}
+
+// passer reads the file once per pass, handing every record to the summary.
+type passer struct {
+	ctx      context.Context
+	name     string
+	size     int64
+	open     func() (io.ReadCloser, error)
+	progress func(done, total int64)
+	hdr      Header
+}
+
+func (p *passer) run(pass int, s *summary) error {
+	if err := p.ctx.Err(); err != nil {
+		return err
+	}
+	f, err := p.open()
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	cr := &countingReader{r: f}
+	r, err := newReader(cr, p.name, p.size)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	if pass == 0 {
+		p.hdr = r.Header()
+	} else if r.Header() != p.hdr {
+		return fmt.Errorf("%s: the file changed between the two passes of its summary", p.name)
+	}
+	base := int64(pass) * p.size
+	for n := 1; ; n++ {
+		rec, err := r.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if pass == 0 {
+			s.collect(r, &rec) // direct calls: rec stays on the stack
+		} else if err := s.count(r, &rec); err != nil {
+			return err
+		}
+		if n%checkEvery == 0 {
+			if err := p.ctx.Err(); err != nil {
+				return err
+			}
+			if p.progress != nil {
+				p.progress(base+min(cr.n, p.size), 2*p.size)
+			}
+		}
+	}
+}
+
+// countingReader counts the bytes of the file read, for progress.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.n += int64(n)
+	return n, err
+}
+
+// classInfo is what the summary knows of one class object id.
+type classInfo struct {
+	loaded bool   // a LOAD_CLASS names it
+	name   uint64 // its name string
+	dumped bool   // a CLASS_DUMP describes it
+	size   uint32 // instance size
+	super  uint64
+	sup    *classInfo // the superclass's info, when dumped
+	bytes  int        // field bytes of its own instance fields
+	refs   []int      // offsets of its own object fields among them
+
+	inst, arr []model.DumpCount // instances, and arrays of it as an array class, per heap index
+}
+
+// heapKey tells heaps apart as the dump names them (merged by name at the end).
+type heapKey struct {
+	named bool
+	id    uint32
+	name  uint64
+}
+
+// Size classes come from model.SizeClass: up to 256 bytes by 8 (33 values), then powers of
+// two from 512 (56 values).
+const sizeSlots = 33 + 56
+
+func sizeSlot(class uint64) int {
+	if class <= 256 {
+		return int(class / 8)
+	}
+	return 24 + bits.TrailingZeros64(class)
+}
+
+// Pointer distance buckets run from -64 to 63.
+const bucketBias = 64
+
+// heapState is the counts of one heap.
+type heapState struct {
+	key   heapKey
+	sizes [sizeSlots][2]model.DumpCount // instances, arrays
+	ptrs  [2 * bucketBias]uint64
+	prim  [TypeLong + 1]model.DumpCount // primitive arrays by element type
+}
+
+type summary struct {
+	hdr        Header
+	classes    map[uint64]*classInfo
+	loadNames  []uint64 // the name string of every LOAD_CLASS record
+	classDumps int
+	needed     map[uint64]bool   // strings to keep: class and heap names
+	strs       map[uint64]string // the kept strings
+	heaps      []*heapState
+	heapIdx    map[heapKey]int
+	curKey     heapKey
+	cur        int // index of the heap curKey names, -1 until an object needs it
+	roots      int
+}
+
+func (s *summary) class(id uint64) *classInfo {
+	ci := s.classes[id]
+	if ci == nil {
+		ci = &classInfo{}
+		s.classes[id] = ci
+	}
+	return ci
+}
+
+// collect is the first pass: class names and layouts, and which strings to keep.
+func (s *summary) collect(r *Reader, rec *Record) {
+	switch rec.Kind {
+	case KindLoadClass:
+		ci := s.class(rec.ID)
+		ci.loaded, ci.name = true, rec.Name
+		s.loadNames = append(s.loadNames, rec.Name)
+		s.needed[rec.Name] = true
+	case KindClassDump:
+		s.classDumps++
+		ci := s.class(rec.ID)
+		ci.dumped, ci.size, ci.super = true, rec.Size, rec.Super
+		ci.bytes, ci.refs = 0, ci.refs[:0]
+		for _, f := range rec.Fields {
+			if f.Type == TypeObject {
+				ci.refs = append(ci.refs, ci.bytes)
+			}
+			ci.bytes += f.Type.Size(r.hdr.IDSize)
+		}
+	case KindHeapInfo:
+		s.needed[rec.Name] = true
+	}
+}
+
+// link resolves superclasses after the first pass.
+func (s *summary) link() {
+	for _, ci := range s.classes {
+		if ci.dumped && ci.super != 0 {
+			if sup := s.classes[ci.super]; sup != nil && sup.dumped {
+				ci.sup = sup
+			}
+		}
+	}
+}
+
+// heap returns the index of the heap objects are in now.
+func (s *summary) heap() int {
+	if s.cur < 0 {
+		i, ok := s.heapIdx[s.curKey]
+		if !ok {
+			i = len(s.heaps)
+			s.heapIdx[s.curKey] = i
+			s.heaps = append(s.heaps, &heapState{key: s.curKey})
+		}
+		s.cur = i
+	}
+	return s.cur
+}
+
+func add(counts []model.DumpCount, h int, bytes uint64) []model.DumpCount {
+	for len(counts) <= h {
+		counts = append(counts, model.DumpCount{})
+	}
+	counts[h].Objects++
+	counts[h].Bytes += bytes
+	return counts
+}
+
+func (hs *heapState) addSize(bytes uint64, array int) {
+	c := &hs.sizes[sizeSlot(model.SizeClass(bytes))][array]
+	c.Objects++
+	c.Bytes += bytes
+}
+
+func (hs *heapState) pointer(source, target uint64) {
+	hs.ptrs[model.DistanceBucket(int64(target-source))+bucketBias]++
+}
+
+// count is the second pass: objects, sizes and references.
+func (s *summary) count(r *Reader, rec *Record) error {
+	id := r.hdr.IDSize
+	switch rec.Kind {
+	case KindString:
+		if s.needed[rec.ID] {
+			s.strs[rec.ID] = string(rec.Bytes)
+		}
+	case KindHeapDump:
+		// A new heap dump record starts in the default heap, as ART and Dalvik write them and
+		// perflib reads them.
+		s.curKey, s.cur = heapKey{}, -1
+	case KindHeapInfo:
+		s.curKey, s.cur = heapKey{named: true, id: rec.Serial, name: rec.Name}, -1
+	case KindRoot:
+		s.roots++
+	case KindInstance:
+		h := s.heap()
+		hs := s.heaps[h]
+		ci := s.class(rec.Class)
+		bytes := uint64(rec.Len)
+		if ci.dumped {
+			bytes = uint64(ci.size)
+		}
+		ci.inst = add(ci.inst, h, bytes)
+		hs.addSize(bytes, 0)
+		vals, base := rec.Bytes, 0
+		for c, d := ci, 0; c != nil && c.dumped && d < maxDepth && base < len(vals); c, d = c.sup, d+1 {
+			for _, off := range c.refs {
+				at := base + off
+				if at+id > len(vals) {
+					break
+				}
+				if t := idAt(vals[at:], id); t != 0 {
+					hs.pointer(rec.ID, t)
+				}
+			}
+			base += c.bytes
+		}
+	case KindObjArray:
+		h := s.heap()
+		hs := s.heaps[h]
+		bytes := uint64(rec.Len) * uint64(id)
+		ci := s.class(rec.Class)
+		ci.arr = add(ci.arr, h, bytes)
+		hs.addSize(bytes, 1)
+		for {
+			b, err := r.Elements()
+			if err != nil {
+				return err
+			}
+			if b == nil {
+				break
+			}
+			for i := 0; i+id <= len(b); i += id {
+				if t := idAt(b[i:], id); t != 0 {
+					hs.pointer(rec.ID, t)
+				}
+			}
+		}
+	case KindPrimArray:
+		h := s.heap()
+		hs := s.heaps[h]
+		bytes := uint64(rec.Len) * uint64(rec.Type.Size(id))
+		c := &hs.prim[rec.Type]
+		c.Objects++
+		c.Bytes += bytes
+		hs.addSize(bytes, 1)
+	}
+	return nil
+}
+
+func idAt(b []byte, size int) uint64 {
+	if size == 4 {
+		return uint64(binary.BigEndian.Uint32(b))
+	}
+	return binary.BigEndian.Uint64(b)
+}
+
+// jvmDescriptors are the one-letter descriptors of the primitive types, for the names
+// HotSpot gives primitive array classes ("[I").
+var jvmDescriptors = [TypeLong + 1]string{TypeBoolean: "Z", TypeChar: "C", TypeFloat: "F", TypeDouble: "D",
+	TypeByte: "B", TypeShort: "S", TypeInt: "I", TypeLong: "J"}
+
+// IsArrayClass tells whether a class name as a dump gives it names an array class, in
+// HotSpot's form ("[I", "[Ljava.lang.Object;") or ART's ("int[]", "java.lang.Object[]").
+func IsArrayClass(name string) bool {
+	return strings.HasPrefix(name, "[") || strings.HasSuffix(name, "[]")
+}
+
+type classKey struct {
+	name  string
+	heap  int
+	array bool
+}
+
+// result turns the counts into the summary, names resolved and slices sorted.
+func (s *summary) result() *model.HeapDump {
+	d := &model.HeapDump{Version: s.hdr.Version, IDSize: s.hdr.IDSize, Timestamp: s.hdr.Timestamp, Roots: s.roots}
+	d.LoadedClasses = max(len(s.loadNames), s.classDumps)
+	loaded := map[string]bool{}
+	for _, n := range s.loadNames {
+		name, ok := s.strs[n]
+		if !ok {
+			continue
+		}
+		loaded[name] = true
+		if IsArrayClass(name) {
+			d.ArrayClasses++
+		}
+	}
+
+	// Heaps, merged by name in the order of their first object.
+	heapOf := make([]int, len(s.heaps))
+	final := map[string]int{}
+	for i, hs := range s.heaps {
+		name := DefaultHeap
+		if hs.key.named {
+			var ok bool
+			if name, ok = s.strs[hs.key.name]; !ok {
+				name = fmt.Sprintf("heap %d", hs.key.id)
+			}
+		}
+		j, ok := final[name]
+		if !ok {
+			j = len(d.Heaps)
+			final[name] = j
+			d.Heaps = append(d.Heaps, name)
+		}
+		heapOf[i] = j
+	}
+
+	classes := map[classKey]model.DumpCount{}
+	put := func(name string, h int, array bool, c model.DumpCount) {
+		if c.Objects == 0 {
+			return
+		}
+		k := classKey{name, heapOf[h], array}
+		old := classes[k]
+		classes[k] = model.DumpCount{Objects: old.Objects + c.Objects, Bytes: old.Bytes + c.Bytes}
+	}
+	for id, ci := range s.classes {
+		if len(ci.inst) == 0 && len(ci.arr) == 0 {
+			continue
+		}
+		name := fmt.Sprintf("class@%#x", id)
+		if n, ok := s.strs[ci.name]; ci.loaded && ok {
+			name = n
+		}
+		for h, c := range ci.inst {
+			put(name, h, false, c)
+		}
+		for h, c := range ci.arr {
+			put(name, h, true, c)
+		}
+	}
+	var primNames [TypeLong + 1]string
+	for t := TypeBoolean; t <= TypeLong; t++ {
+		art, jvm := t.String()+"[]", "["+jvmDescriptors[t]
+		primNames[t] = art
+		if !loaded[art] && loaded[jvm] {
+			primNames[t] = jvm
+		}
+	}
+
+	sizes := map[[2]uint64]*model.DumpSize{}
+	pointers := map[[2]int]uint64{}
+	for h, hs := range s.heaps {
+		for t := TypeBoolean; t <= TypeLong; t++ {
+			put(primNames[t], h, true, hs.prim[t])
+		}
+		heap := heapOf[h]
+		for slot, c := range hs.sizes {
+			if c[0].Objects == 0 && c[1].Objects == 0 {
+				continue
+			}
+			class := uint64(slot) * 8
+			if slot > 32 {
+				class = 1 << (slot - 24)
+			}
+			k := [2]uint64{uint64(heap), class}
+			ds := sizes[k]
+			if ds == nil {
+				ds = &model.DumpSize{Heap: d.Heaps[heap], SizeClass: class}
+				sizes[k] = ds
+			}
+			ds.Instances = model.DumpCount{Objects: ds.Instances.Objects + c[0].Objects, Bytes: ds.Instances.Bytes + c[0].Bytes}
+			ds.Arrays = model.DumpCount{Objects: ds.Arrays.Objects + c[1].Objects, Bytes: ds.Arrays.Bytes + c[1].Bytes}
+		}
+		for i, n := range hs.ptrs {
+			if n != 0 {
+				pointers[[2]int{heap, i - bucketBias}] += n
+			}
+		}
+	}
+
+	for k, c := range classes {
+		d.Classes = append(d.Classes, model.DumpClass{Name: k.name, Heap: d.Heaps[k.heap], Array: k.array, DumpCount: c})
+	}
+	heapRank := func(name string) int { return final[name] }
+	slices.SortFunc(d.Classes, func(a, b model.DumpClass) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), cmp.Compare(heapRank(a.Heap), heapRank(b.Heap)), boolCmp(a.Array, b.Array))
+	})
+	for _, ds := range sizes {
+		d.Sizes = append(d.Sizes, *ds)
+	}
+	slices.SortFunc(d.Sizes, func(a, b model.DumpSize) int {
+		return cmp.Or(cmp.Compare(heapRank(a.Heap), heapRank(b.Heap)), cmp.Compare(a.SizeClass, b.SizeClass))
+	})
+	for k, n := range pointers {
+		d.Pointers = append(d.Pointers, model.DumpPointers{Heap: d.Heaps[k[0]], Bucket: k[1], Count: n})
+	}
+	slices.SortFunc(d.Pointers, func(a, b model.DumpPointers) int {
+		return cmp.Or(cmp.Compare(heapRank(a.Heap), heapRank(b.Heap)), cmp.Compare(a.Bucket, b.Bucket))
+	})
+	return d
+}
+
+func boolCmp(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
