@@ -19,6 +19,8 @@ import (
 type Importer struct {
 	Store     WorkspaceStore
 	Methods   *MethodAnalysis  // cached method traces to forget after an import; may be nil
+	Heap      *HeapAnalysis    // cached heap runs to forget after an import; may be nil
+	Cohort    uint64           // bytes of allocation per cohort for heap logs; 0: model.DefaultCohort
 	MethodLog MethodLogOptions // for DPA and RMP logs
 	Analysis  *Analysis        // cached runs to forget after an import; may be nil
 	ISAs      []model.ISA      // what log text without encodings is (nil: decided from the logs)
@@ -32,16 +34,27 @@ type Importer struct {
 type WorkspaceStore interface {
 	RunStore
 	MethodStore
+	HeapStore
 }
 
 // ImportFiles imports files or directories into run: QEMU logs are read together (a
 // translation log and an exec log may be separate files), basic-block profiles one by one, and
-// a method trace (Traceview, DPA, RMP) becomes a method run of its own.
+// a method trace (Traceview, DPA, RMP), a heap log or an HPROF dump becomes a run of its own.
 func (im Importer) ImportFiles(ctx context.Context, run string, paths []string, progress func(done, total int64)) error {
 	if len(paths) == 0 {
 		return errors.New("nothing to import")
 	}
 	if st, err := os.Stat(paths[0]); err == nil && !st.IsDir() {
+		heap, err := heapFormat(paths[0])
+		if err != nil {
+			return err
+		}
+		if heap != "" {
+			if len(paths) > 1 {
+				return errMixed
+			}
+			return im.importHeap(ctx, run, paths[0], heap, progress)
+		}
 		format, err := methodFormat(paths[0])
 		if err != nil {
 			return err

@@ -143,4 +143,4 @@ func (m *methodProgress) Event(e model.MethodEvent) error {
 	return m.MethodSink.Event(e)
 }
 
-var errMixed = errors.New("a method trace is imported on its own, into a run of its own")
+var errMixed = errors.New("a method trace, heap log or heap dump is imported on its own, into a run of its own")

@@ -1,0 +1,357 @@
+// Package jvm runs Java programs on OpenJDK under the project's JVMTI heap agent, which writes
+// the heap log of docs/heaplog-format.md: seed 001's allocation, death, thread and GC records,
+// measured on a stock JVM instead of an instrumented Dalvik. The agent is C, carried by the
+// binary and built with gcc against the JDK's headers on first use, like the QEMU plugin of
+// package emulator.
+package jvm
+
+import (
+	"context"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// agentSource is the JVMTI agent; Debian's JDK ships its headers, never a build of it.
+//
+//go:embed agent/heaplog_agent.c
+var agentSource []byte
+
+// agentCFlags are part of the cache key, so changing them rebuilds.
+var agentCFlags = []string{"-std=c99", "-shared", "-fPIC", "-O2", "-Wall", "-Wextra", "-Werror", "-fvisibility=hidden"}
+
+// agentPrefix starts every message the agent writes (to stderr, for real errors only).
+const agentPrefix = "androprof heap agent:"
+
+// jdkPackage is the Debian package that provides java, javac and the JVMTI headers.
+const jdkPackage = "openjdk-17-jdk-headless"
+
+// MissingToolError says a program or file the runner needs is not installed, and which
+// Debian package provides it, so the user can act on the message as it is.
+type MissingToolError struct {
+	Tool    string // e.g. javac
+	Package string // e.g. openjdk-17-jdk-headless
+	Purpose string
+}
+
+// Error says what to install.
+func (e *MissingToolError) Error() string {
+	return fmt.Sprintf("%s is not installed (needed %s): install the Debian package %s (apt-get install %s)",
+		e.Tool, e.Purpose, e.Package, e.Package)
+}
+
+// JDK is one installed Java kit: the java that runs programs, the javac that compiles the
+// samples and the headers that build the agent. A runtime-only install has no Javac or Include.
+type JDK struct {
+	Home    string // e.g. /usr/lib/jvm/java-17-openjdk-amd64
+	Java    string // Home/bin/java
+	Javac   string // Home/bin/javac, "" when missing
+	Include string // Home/include holding jvmti.h, "" when missing
+}
+
+// JDKOf finds the kit a java command belongs to, following the symlinks that Debian's
+// alternatives put on PATH (/usr/bin/java → /usr/lib/jvm/…/bin/java).
+func JDKOf(java string) (*JDK, error) {
+	path, err := exec.LookPath(java)
+	if err != nil {
+		return nil, &MissingToolError{Tool: java, Package: jdkPackage, Purpose: "to run Java programs"}
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil, fmt.Errorf("finding the JDK of %s: %w", path, err)
+	}
+	if real, err = filepath.Abs(real); err != nil {
+		return nil, err
+	}
+	home := filepath.Dir(filepath.Dir(real))
+	j := &JDK{Home: home, Java: real}
+	if isFile(filepath.Join(home, "bin", "javac")) {
+		j.Javac = filepath.Join(home, "bin", "javac")
+	}
+	if isFile(filepath.Join(home, "include", "jvmti.h")) {
+		j.Include = filepath.Join(home, "include")
+	}
+	return j, nil
+}
+
+// FindJDK picks the kit to use when none is named: $JAVA_HOME, then Debian's OpenJDK 17
+// (/usr/lib/jvm/java-17-openjdk-*), then the java on PATH. It wants a full JDK (javac and
+// headers) and falls back to a runtime only when no JDK is found.
+func FindJDK() (*JDK, error) {
+	var candidates []string
+	if home := os.Getenv("JAVA_HOME"); home != "" {
+		candidates = append(candidates, filepath.Join(home, "bin", "java"))
+	}
+	debian, _ := filepath.Glob("/usr/lib/jvm/java-17-openjdk-*/bin/java")
+	sort.Strings(debian)
+	candidates = append(append(candidates, debian...), "java")
+	var runtime *JDK
+	for _, c := range candidates {
+		j, err := JDKOf(c)
+		if err != nil {
+			continue
+		}
+		if j.Javac != "" && j.Include != "" {
+			return j, nil
+		}
+		if runtime == nil {
+			runtime = j
+		}
+	}
+	if runtime != nil {
+		return runtime, nil
+	}
+	return nil, &MissingToolError{Tool: "java", Package: jdkPackage, Purpose: "to run Java programs"}
+}
+
+// headers finds jvmti.h: in the JDK of the java that will load the agent when it has them,
+// else in any JDK (JVMTI's headers are compatible across versions).
+func headers(jdk *JDK) (string, error) {
+	if jdk != nil && jdk.Include != "" {
+		return jdk.Include, nil
+	}
+	if j, err := FindJDK(); err == nil && j.Include != "" {
+		return j.Include, nil
+	}
+	any, _ := filepath.Glob("/usr/lib/jvm/*/include/jvmti.h")
+	sort.Strings(any)
+	if len(any) > 0 {
+		return filepath.Dir(any[0]), nil
+	}
+	return "", &MissingToolError{Tool: "jvmti.h (the JDK's headers)", Package: jdkPackage, Purpose: "to build the heap agent"}
+}
+
+// BuildAgent compiles the embedded agent with gcc against the headers of FindJDK's kit into
+// cacheDir, once per version of its source and headers, and returns the shared object's path.
+func BuildAgent(cacheDir string) (string, error) {
+	jdk, _ := FindJDK()
+	include, err := headers(jdk)
+	if err != nil {
+		return "", err
+	}
+	return BuildAgentWith(cacheDir, include)
+}
+
+// BuildAgentWith is BuildAgent against the headers in include (a JDK's include directory).
+func BuildAgentWith(cacheDir, include string) (string, error) {
+	jvmti, err := os.ReadFile(filepath.Join(include, "jvmti.h"))
+	if err != nil {
+		return "", &MissingToolError{Tool: filepath.Join(include, "jvmti.h"), Package: jdkPackage, Purpose: "to build the heap agent"}
+	}
+	h := sha256.New()
+	h.Write(agentSource)
+	h.Write([]byte(strings.Join(agentCFlags, " ") + "\x00" + include + "\x00"))
+	h.Write(jvmti)
+	so := filepath.Join(cacheDir, "heaplog-agent-"+hex.EncodeToString(h.Sum(nil))[:16]+".so")
+	if _, err := os.Stat(so); err == nil {
+		return so, nil
+	}
+	gcc, err := exec.LookPath("gcc")
+	if err != nil {
+		return "", &MissingToolError{Tool: "gcc", Package: "gcc", Purpose: "to build the heap agent"}
+	}
+	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+		return "", fmt.Errorf("agent cache: %w", err)
+	}
+	tmp, err := os.MkdirTemp(cacheDir, "build-")
+	if err != nil {
+		return "", fmt.Errorf("agent cache: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	src := filepath.Join(tmp, "heaplog_agent.c")
+	if err := os.WriteFile(src, agentSource, 0o644); err != nil {
+		return "", fmt.Errorf("agent cache: %w", err)
+	}
+	out := filepath.Join(tmp, "heaplog_agent.so")
+	args := append(append([]string{}, agentCFlags...),
+		"-I", include, "-I", filepath.Join(include, "linux"), "-o", out, src)
+	if msg, err := exec.Command(gcc, args...).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building the heap agent with gcc: %v\n%s", err, msg)
+	}
+	// Rename is atomic, so concurrent runs never load a half-written agent.
+	if err := os.Rename(out, so); err != nil {
+		return "", fmt.Errorf("agent cache: %w", err)
+	}
+	return so, nil
+}
+
+// RunOptions says which Java program to run under the heap agent and where its log goes.
+type RunOptions struct {
+	Java string   // the java command; "" is java on PATH
+	Args []string // java's arguments: options, then the main class or -jar and the program's arguments
+	Log  string   // the heap log to write
+	// SnapshotEvery, when not 0, adds a heap snapshot each time that many more bytes were
+	// allocated; there is always one at exit.
+	SnapshotEvery uint64
+	// CacheDir holds built agents; default os.UserCacheDir()/androprof.
+	CacheDir string
+	// Stdin, Stdout and Stderr are the program's; nil means /dev/null.
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+}
+
+// ExitError reports a Java program that did not exit with status 0. A program that called
+// System.exit or died of an exception still wrote a whole log; one killed by a signal, a
+// log cut short.
+type ExitError struct {
+	Java     string
+	ExitCode int    // -1 when killed by a signal
+	Signal   string // e.g. "SIGKILL (killed)"; "" for a normal exit
+	Detail   string // the program's last line on stderr
+}
+
+// Error says how the program ended and its last word.
+func (e *ExitError) Error() string {
+	var sb strings.Builder
+	if e.Signal != "" {
+		fmt.Fprintf(&sb, "%s was killed by signal %s", e.Java, e.Signal)
+	} else {
+		fmt.Fprintf(&sb, "%s exited with status %d", e.Java, e.ExitCode)
+	}
+	if e.Detail != "" {
+		fmt.Fprintf(&sb, ": %s", e.Detail)
+	}
+	return sb.String()
+}
+
+// Command splits the command line of `androprof heap -- java ARGS...`: a first word naming
+// java (a path whose base name is java) is the java to run; otherwise every word is an
+// argument of the default java.
+func Command(argv []string) (java string, args []string, err error) {
+	if len(argv) == 0 {
+		return "", nil, errors.New("no Java command: want java [options] MAINCLASS [args] or java [options] -jar JAR [args]")
+	}
+	base := strings.TrimSuffix(filepath.Base(argv[0]), ".exe")
+	if base == "java" {
+		java, argv = argv[0], argv[1:]
+	}
+	if len(argv) == 0 {
+		return "", nil, errors.New("java needs a main class or -jar JAR")
+	}
+	return java, append([]string(nil), argv...), nil
+}
+
+// Run runs a Java program with the heap agent writing opts.Log, building the agent first if
+// needed. Cancelling ctx kills the JVM and returns the context's error (the log is then cut
+// short). A program that exits non-zero gives an *ExitError.
+func Run(ctx context.Context, opts RunOptions) error {
+	if opts.Log == "" {
+		return errors.New("no heap log file given")
+	}
+	java := opts.Java
+	if java == "" {
+		java = "java"
+	}
+	jdk, err := JDKOf(java)
+	if err != nil {
+		return err
+	}
+	include, err := headers(jdk)
+	if err != nil {
+		return err
+	}
+	cacheDir := opts.CacheDir
+	if cacheDir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return fmt.Errorf("no cache directory for the heap agent: %w", err)
+		}
+		cacheDir = filepath.Join(base, "androprof")
+	}
+	so, err := BuildAgentWith(cacheDir, include)
+	if err != nil {
+		return err
+	}
+	if strings.Contains(so, "=") {
+		return fmt.Errorf("the heap agent's path %s holds '=', which java's -agentpath cannot take: choose another cache directory", so)
+	}
+	log, err := filepath.Abs(opts.Log)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(log), 0o755); err != nil {
+		return fmt.Errorf("heap log: %w", err)
+	}
+	agent := "-agentpath:" + so + "="
+	if opts.SnapshotEvery != 0 {
+		agent += "snapshot=" + strconv.FormatUint(opts.SnapshotEvery, 10) + ","
+	}
+	agent += "out=" + log // last: the agent takes the rest as the path
+
+	cmd := exec.CommandContext(ctx, jdk.Java, append([]string{agent}, opts.Args...)...)
+	cmd.Stdin, cmd.Stdout = opts.Stdin, opts.Stdout
+	tail := &tailBuffer{max: 4096}
+	cmd.Stderr = tail
+	if opts.Stderr != nil {
+		cmd.Stderr = io.MultiWriter(opts.Stderr, tail)
+	}
+	killGroup(cmd)
+	cmd.WaitDelay = 5 * time.Second
+	runErr := cmd.Run()
+	if ctx.Err() != nil {
+		return fmt.Errorf("run of %s: %w", java, ctx.Err())
+	}
+	var exitErr *exec.ExitError
+	if runErr != nil && !errors.As(runErr, &exitErr) {
+		return fmt.Errorf("starting %s: %w", jdk.Java, runErr)
+	}
+	if exitErr != nil {
+		detail := tail.agentMessage()
+		if detail == "" {
+			detail = tail.lastLine()
+		}
+		return &ExitError{Java: java, ExitCode: exitErr.ExitCode(), Signal: signalOf(exitErr.ProcessState), Detail: detail}
+	}
+	if msg := tail.agentMessage(); msg != "" {
+		return fmt.Errorf("%s ran, but the heap log may be incomplete: %s", java, msg)
+	}
+	if st, err := os.Stat(log); err != nil || st.Size() == 0 {
+		return fmt.Errorf("%s ran, but the heap agent wrote no log to %s", java, log)
+	}
+	return nil
+}
+
+func isFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// tailBuffer keeps the end of the program's stderr for error messages.
+type tailBuffer struct {
+	max int
+	b   []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = append(t.b[:0], t.b[len(t.b)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) lastLine() string {
+	lines := strings.Split(strings.TrimSpace(string(t.b)), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// agentMessage is the agent's last error, "" when it had none.
+func (t *tailBuffer) agentMessage() string {
+	lines := strings.Split(string(t.b), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); strings.HasPrefix(l, agentPrefix) {
+			return l
+		}
+	}
+	return ""
+}

@@ -1,0 +1,73 @@
+package jvm
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"androprof/assets"
+)
+
+// samplesDir is where assets keeps the Java samples.
+const samplesDir = "samples/java"
+
+// Samples names the main classes of the Java sample workloads (assets/samples/java), ready
+// for `java -cp DIR NAME`: demo.Cache, demo.Garbage, demo.Threads.
+func Samples() []string {
+	ents, _ := fs.ReadDir(assets.JavaSamples, samplesDir)
+	var names []string
+	for _, e := range ents {
+		names = append(names, "demo."+strings.TrimSuffix(e.Name(), ".java"))
+	}
+	return names
+}
+
+// CompileSamples compiles the Java samples into dir (class files under dir/demo) with javac,
+// "" meaning FindJDK's. They are compiled for Java 11, so any later java runs them.
+func CompileSamples(ctx context.Context, javac, dir string) error {
+	if javac == "" {
+		jdk, err := FindJDK()
+		if err != nil {
+			return err
+		}
+		if jdk.Javac == "" {
+			return &MissingToolError{Tool: "javac", Package: jdkPackage, Purpose: "to compile the Java samples"}
+		}
+		javac = jdk.Javac
+	} else if _, err := exec.LookPath(javac); err != nil {
+		return &MissingToolError{Tool: javac, Package: jdkPackage, Purpose: "to compile the Java samples"}
+	}
+	src, err := os.MkdirTemp("", "androprof-java-samples-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(src)
+	ents, err := fs.ReadDir(assets.JavaSamples, samplesDir)
+	if err != nil {
+		return err
+	}
+	args := []string{"--release", "11", "-d", dir}
+	for _, e := range ents {
+		b, err := fs.ReadFile(assets.JavaSamples, path.Join(samplesDir, e.Name()))
+		if err != nil {
+			return err
+		}
+		f := filepath.Join(src, e.Name())
+		if err := os.WriteFile(f, b, 0o644); err != nil {
+			return err
+		}
+		args = append(args, f)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if msg, err := exec.CommandContext(ctx, javac, args...).CombinedOutput(); err != nil {
+		return fmt.Errorf("compiling the Java samples with %s: %v\n%s", javac, err, msg)
+	}
+	return nil
+}
