@@ -1,0 +1,191 @@
+package chart
+
+import (
+	"fmt"
+	"image"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"androprof/model"
+)
+
+// Drawing is any chart the window shows and saves: bars, lines, stacked columns.
+type Drawing interface {
+	Image(width, height int) (*image.RGBA, error)
+	Render(w io.Writer, format Format, width, height int) error
+	Empty() bool
+}
+
+// Heap charts keep this many lines or stacks; the rest are summed into "other". The seed's
+// figures show every cohort, but a hundred bands are not readable on a screen.
+const heapMaxSeries = 24
+
+// HeapFigure is one chart of a heap log's analysis, named after the seed figure it reproduces.
+type HeapFigure struct {
+	Name  string // for the command line: "cohort-volume"
+	Seed  string // seed 001's figure number: "5.1"
+	Tab   string // the analysis window tab that shows it
+	Title string
+	draw  func(p *model.HeapProfile) Drawing
+}
+
+// Draw makes the figure for a run's profile; run names the run in the title.
+func (f HeapFigure) Draw(p *model.HeapProfile, run string) Drawing {
+	d := f.draw(p)
+	title := fmt.Sprintf("%s — %s (seed fig. %s)", f.Title, run, f.Seed)
+	switch c := d.(type) {
+	case Lines:
+		c.Title = title
+		return c
+	case StackedColumns:
+		c.Title = title
+		return c
+	}
+	return d
+}
+
+// The tabs of a heap log's analysis.
+const (
+	TabCohorts  = "Cohorts"
+	TabSizes    = "Sizes"
+	TabThreads  = "Threads"
+	TabClasses  = "Classes"
+	TabPointers = "Pointers"
+)
+
+// HeapFigures are the charts of seed 001 chapter 5, in its order.
+var HeapFigures = []HeapFigure{
+	{"cohort-volume", "5.1", TabCohorts, "Heap volume by cohort", scopeLines(model.ScopeCohort, model.LiveBytes)},
+	{"cohort-objects", "5.2", TabCohorts, "Live objects per cohort", scopeLines(model.ScopeCohort, model.LiveObjects)},
+	{"cohort-array-volume", "5.3", TabCohorts, "Arrays total volume by cohort", scopeLines(model.ScopeCohort, model.LiveArrayBytes)},
+	{"cohort-arrays", "5.4", TabCohorts, "Live arrays per cohort", scopeLines(model.ScopeCohort, model.LiveArrayObjects)},
+	{"cohort-lifetime", "5.5", TabCohorts, "Average lifetime per cohort", scopeLines(model.ScopeCohort, model.AvgLifetime)},
+	{"cohort-array-lifetime", "5.6", TabCohorts, "Average lifetime of arrays per cohort", scopeLines(model.ScopeCohort, model.AvgArrayLifetime)},
+	{"size-allocated", "5.7", TabSizes, "Allocated objects by size (% of objects, by cohort)", sizeHistogram(false)},
+	{"size-live", "5.8", TabSizes, "Objects live at the end by size (% of objects, by cohort)", sizeHistogram(true)},
+	{"size-objects", "5.9", TabSizes, "Live objects by size", scopeLines(model.ScopeSize, model.LiveObjects)},
+	{"size-volume", "5.10", TabSizes, "Live volume by size", scopeLines(model.ScopeSize, model.LiveBytes)},
+	{"thread-volume", "5.11", TabThreads, "Heap volume by thread", scopeLines(model.ScopeThread, model.LiveBytes)},
+	{"thread-objects", "5.12", TabThreads, "Live objects per thread", scopeLines(model.ScopeThread, model.LiveObjects)},
+	{"thread-array-volume", "5.13", TabThreads, "Arrays total volume per thread", scopeLines(model.ScopeThread, model.LiveArrayBytes)},
+	{"thread-arrays", "5.14", TabThreads, "Live arrays per thread", scopeLines(model.ScopeThread, model.LiveArrayObjects)},
+	{"thread-lifetime", "5.15", TabThreads, "Average lifetime per thread", scopeLines(model.ScopeThread, model.AvgLifetime)},
+	{"thread-array-lifetime", "5.16", TabThreads, "Average lifetime of arrays per thread", scopeLines(model.ScopeThread, model.AvgArrayLifetime)},
+	{"class-volume", "5.17", TabClasses, "Heap volume by class", scopeLines(model.ScopeClass, model.LiveBytes)},
+	{"class-objects", "5.18", TabClasses, "Live objects per class", scopeLines(model.ScopeClass, model.LiveObjects)},
+	{"class-lifetime", "5.19", TabClasses, "Average lifetime per class", scopeLines(model.ScopeClass, model.AvgLifetime)},
+	{"array-class-volume", "5.20", TabClasses, "Heap volume by array class", scopeLines(model.ScopeClass, model.LiveArrayBytes)},
+	{"array-classes", "5.21", TabClasses, "Live arrays per array class", scopeLines(model.ScopeClass, model.LiveArrayObjects)},
+	{"pointer-mutations", "5.22", TabPointers, "Pointer mutation distances over time", pointerLines(false)},
+	{"pointer-snapshots", "5.23", TabPointers, "Pointer distances in heap snapshots", pointerLines(true)},
+}
+
+// FindHeapFigure looks a figure up by name or seed number ("cohort-volume" or "5.1").
+func FindHeapFigure(s string) (HeapFigure, error) {
+	for _, f := range HeapFigures {
+		if f.Name == s || f.Seed == s || "fig"+f.Seed == s {
+			return f, nil
+		}
+	}
+	names := make([]string, len(HeapFigures))
+	for i, f := range HeapFigures {
+		names[i] = f.Name
+	}
+	return HeapFigure{}, fmt.Errorf("unknown heap figure %q (want a seed number 5.1–5.23 or one of %s)", s, strings.Join(names, ", "))
+}
+
+// FiguresOf lists the figures of one tab.
+func FiguresOf(tab string) []HeapFigure {
+	var out []HeapFigure
+	for _, f := range HeapFigures {
+		if f.Tab == tab {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// scopeLines draws a metric by scope over allocation time: stacked bands for volumes and
+// counts (the top line is the whole heap), plain lines for averages, as the seed does.
+func scopeLines(scope model.HeapScope, m model.HeapMetric) func(*model.HeapProfile) Drawing {
+	return func(p *model.HeapProfile) Drawing {
+		times, series := p.Series(scope, m, heapMaxSeries)
+		avg := m == model.AvgLifetime || m == model.AvgArrayLifetime
+		l := Lines{XLabel: "time (bytes allocated)", YLabel: m.String(), XBytes: true, Stacked: !avg,
+			YBytes: m == model.LiveBytes || m == model.LiveArrayBytes || avg}
+		if avg {
+			l.YLabel += " (bytes allocated)"
+		}
+		l.X = make([]float64, len(times))
+		for i, t := range times {
+			l.X[i] = float64(t)
+		}
+		for _, s := range series {
+			l.Series = append(l.Series, LineSeries{Label: s.Label, Values: s.Values})
+		}
+		if avg {
+			// An average is unknown until the first death: a gap, not a zero lifetime.
+			for _, s := range l.Series {
+				for i := range s.Values {
+					if s.Values[i] == 0 {
+						s.Values[i] = math.NaN()
+					}
+				}
+			}
+		}
+		return l
+	}
+}
+
+func sizeHistogram(live bool) func(*model.HeapProfile) Drawing {
+	return func(p *model.HeapProfile) Drawing {
+		sizes, cohorts := p.SizeHistogram(live, heapMaxSeries)
+		c := StackedColumns{XLabel: "object size (bytes, up to)", YLabel: "objects (%)", YPercent: true}
+		for _, s := range sizes {
+			c.Labels = append(c.Labels, strconv.FormatUint(s, 10))
+		}
+		for _, s := range cohorts {
+			c.Series = append(c.Series, LineSeries{Label: "cohort " + s.Label, Values: s.Values})
+		}
+		return c
+	}
+}
+
+// pointerLines draws the share of each distance bucket over time (figures 5.22, 5.23); with a
+// single time (one snapshot) it is a histogram.
+func pointerLines(snapshot bool) func(*model.HeapProfile) Drawing {
+	return func(p *model.HeapProfile) Drawing {
+		times, buckets, percent := p.PointerSeries(snapshot)
+		if len(times) == 1 {
+			c := StackedColumns{XLabel: "distance (bytes of allocation, target − source)", YLabel: "pointers (%)", YPercent: true}
+			s := LineSeries{Label: "snapshot at " + model.HumanBytes(times[0]), Values: percent[0]}
+			for _, b := range buckets {
+				c.Labels = append(c.Labels, DistanceLabel(b))
+			}
+			c.Series = []LineSeries{s}
+			return c
+		}
+		l := Lines{XLabel: "time (bytes allocated)", YLabel: "pointers (%)", XBytes: true, YPercent: true}
+		for _, t := range times {
+			l.X = append(l.X, float64(t))
+		}
+		for j, b := range buckets {
+			s := LineSeries{Label: DistanceLabel(b), Values: make([]float64, len(times))}
+			for i := range times {
+				s.Values[i] = percent[i][j]
+			}
+			l.Series = append(l.Series, s)
+		}
+		return l
+	}
+}
+
+// DistanceLabel names a signed power-of-two distance bucket by its bound: "≤ 2^4", "≥ -2^10".
+func DistanceLabel(bucket int) string {
+	if bucket > 0 {
+		return fmt.Sprintf("< 2^%d", bucket)
+	}
+	return fmt.Sprintf("> -2^%d", -bucket)
+}
