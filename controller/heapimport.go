@@ -36,6 +36,10 @@ func heapFormat(path string) (string, error) {
 	return "", nil
 }
 
+// heapMaxCells bounds a heap profile (about 136 bytes a cell): a longer log gets larger cohorts,
+// so import memory and the workspace stay small whatever the log's length.
+const heapMaxCells = 1 << 19
+
 // importHeap imports one heap log or dump into a run of its own.
 func (im Importer) importHeap(ctx context.Context, run, path, format string, progress func(done, total int64)) error {
 	var err error
@@ -62,6 +66,7 @@ func (im Importer) importHeapLog(ctx context.Context, run, path, source string, 
 	defer r.Close()
 	size := fileSize(path)
 	b := model.NewHeapBuilder(im.Cohort)
+	b.MaxCells = heapMaxCells
 	if err := b.HeapHeader(r.Header()); err != nil {
 		return err
 	}

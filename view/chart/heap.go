@@ -5,6 +5,7 @@ import (
 	"image"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -188,4 +189,134 @@ func DistanceLabel(bucket int) string {
 		return fmt.Sprintf("< 2^%d", bucket)
 	}
 	return fmt.Sprintf("> -2^%d", -bucket)
+}
+
+// DumpFigure is one chart of a heap dump (HPROF), of one heap or of all ("").
+type DumpFigure struct {
+	Name  string // for the command line: "dump-sizes"
+	Title string
+	draw  func(d *model.HeapDump, heap string) Drawing
+}
+
+// Draw makes the figure; run names the run in the title.
+func (f DumpFigure) Draw(d *model.HeapDump, heap, run string) Drawing {
+	title := fmt.Sprintf("%s — %s", f.Title, run)
+	if heap != "" {
+		title += ", heap " + heap
+	}
+	switch c := f.draw(d, heap).(type) {
+	case Chart:
+		c.Title = title
+		return c
+	case StackedColumns:
+		c.Title = title
+		return c
+	default:
+		return c
+	}
+}
+
+// DumpFigures are the charts of a heap dump: the snapshot questions of seed 001 (classes,
+// packages, object sizes, figure 5.23's pointer distances by address).
+var DumpFigures = []DumpFigure{
+	{"dump-classes", "Bytes by class", func(d *model.HeapDump, heap string) Drawing {
+		return dumpBars(d.DumpRows(heap, false), Bars)
+	}},
+	{"dump-packages", "Bytes by package", func(d *model.HeapDump, heap string) Drawing {
+		return dumpBars(d.DumpRows(heap, true), Pie)
+	}},
+	{"dump-sizes", "Objects by size (% of objects)", dumpSizes},
+	{"dump-pointers", "Pointer distances by address (seed fig. 5.23)", dumpPointers},
+}
+
+// FindDumpFigure looks a dump figure up by name.
+func FindDumpFigure(s string) (DumpFigure, error) {
+	names := make([]string, len(DumpFigures))
+	for i, f := range DumpFigures {
+		if f.Name == s {
+			return f, nil
+		}
+		names[i] = f.Name
+	}
+	return DumpFigure{}, fmt.Errorf("unknown heap dump figure %q (want one of %s)", s, strings.Join(names, ", "))
+}
+
+func dumpBars(rows []model.DumpRow, kind Kind) Chart {
+	c := Chart{YLabel: "bytes", Kind: kind}
+	for _, r := range rows {
+		c.Bars = append(c.Bars, Bar{Label: r.Name, Value: float64(r.Bytes())})
+	}
+	return c
+}
+
+func dumpSizes(d *model.HeapDump, heap string) Drawing {
+	type parts struct{ instances, arrays uint64 }
+	by := map[uint64]*parts{}
+	var sizes []uint64
+	var total uint64
+	for _, s := range d.Sizes {
+		if heap != "" && s.Heap != heap {
+			continue
+		}
+		p := by[s.SizeClass]
+		if p == nil {
+			p = &parts{}
+			by[s.SizeClass] = p
+			sizes = append(sizes, s.SizeClass)
+		}
+		p.instances += s.Instances.Objects
+		p.arrays += s.Arrays.Objects
+		total += s.Instances.Objects + s.Arrays.Objects
+	}
+	slices.Sort(sizes)
+	c := StackedColumns{XLabel: "object size (bytes, up to)", YLabel: "objects (%)", YPercent: true,
+		Series: []LineSeries{{Label: "instances"}, {Label: "arrays"}}}
+	for _, s := range sizes {
+		c.Labels = append(c.Labels, strconv.FormatUint(s, 10))
+		c.Series[0].Values = append(c.Series[0].Values, percent(by[s].instances, total))
+		c.Series[1].Values = append(c.Series[1].Values, percent(by[s].arrays, total))
+	}
+	return c
+}
+
+func dumpPointers(d *model.HeapDump, heap string) Drawing {
+	var buckets []int
+	counts := map[string]map[int]uint64{}
+	var total uint64
+	for _, p := range d.Pointers {
+		if heap != "" && p.Heap != heap {
+			continue
+		}
+		if counts[p.Heap] == nil {
+			counts[p.Heap] = map[int]uint64{}
+		}
+		if !slices.Contains(buckets, p.Bucket) {
+			buckets = append(buckets, p.Bucket)
+		}
+		counts[p.Heap][p.Bucket] += p.Count
+		total += p.Count
+	}
+	slices.Sort(buckets)
+	c := StackedColumns{XLabel: "distance (bytes of address, target − source)", YLabel: "pointers (%)", YPercent: true}
+	for _, b := range buckets {
+		c.Labels = append(c.Labels, DistanceLabel(b))
+	}
+	for _, h := range d.Heaps {
+		if counts[h] == nil {
+			continue
+		}
+		s := LineSeries{Label: "from heap " + h}
+		for _, b := range buckets {
+			s.Values = append(s.Values, percent(counts[h][b], total))
+		}
+		c.Series = append(c.Series, s)
+	}
+	return c
+}
+
+func percent(part, whole uint64) float64 {
+	if whole == 0 {
+		return 0
+	}
+	return 100 * float64(part) / float64(whole)
 }
