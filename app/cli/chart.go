@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"androprof/controller"
+	"androprof/model"
 	"androprof/view/chart"
 )
 
@@ -27,6 +28,9 @@ func runChart(ctx context.Context, args []string, env Env) error {
 	width := fs.Int("width", 1200, "width in pixels")
 	height := fs.Int("height", 700, "height in pixels")
 	asJSON := fs.Bool("json", false, "write JSON for scripts")
+	var hf heapFlags
+	hf.add(fs)
+	figure := fs.String("figure", "", "heap runs: the seed figure `5.1..5.23|NAME` (dumps: dump-classes|dump-packages|dump-sizes|dump-pointers)")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -52,6 +56,17 @@ func runChart(ctx context.Context, args []string, env Env) error {
 	defer db.Close()
 	analysis := &controller.Analysis{Store: db}
 	var c chart.Chart
+	if *compare == "" && rf.run != "" {
+		if kind, err := runKind(ctx, db, rf.run); err != nil {
+			return err
+		} else if kind == model.RunKindHeap || kind == model.RunKindHeapDump {
+			d, err := heapDrawing(ctx, db, kind, rf.run, *figure, hf)
+			if err != nil {
+				return err
+			}
+			return writeDrawing(d, *out, format, *width, *height, *asJSON, env)
+		}
+	}
 	if *compare != "" {
 		var items []controller.CompareItem
 		for _, s := range strings.Split(*compare, ",") {
@@ -92,21 +107,26 @@ func runChart(ctx context.Context, args []string, env Env) error {
 		}
 		c = chart.FromReport(rep, m, k, nil)
 	}
-	f, err := os.Create(*out)
+	return writeDrawing(c, *out, format, *width, *height, *asJSON, env)
+}
+
+// writeDrawing writes a chart to path; a chart that cannot be drawn leaves no file behind.
+func writeDrawing(d chart.Drawing, path string, format chart.Format, width, height int, asJSON bool, env Env) error {
+	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := c.Render(f, format, *width, *height); err != nil {
+	if err := d.Render(f, format, width, height); err != nil {
 		f.Close()
-		os.Remove(*out)
-		return fmt.Errorf("%s: %w", *out, err)
+		os.Remove(path)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	if err := f.Close(); err != nil {
 		return err
 	}
-	if *asJSON {
-		return writeJSON(env.Stdout, map[string]any{"out": *out, "title": c.Title, "bars": len(c.Bars)})
+	if asJSON {
+		return writeJSON(env.Stdout, map[string]any{"out": path, "empty": d.Empty()})
 	}
-	fmt.Fprintln(env.Stdout, *out)
+	fmt.Fprintln(env.Stdout, path)
 	return nil
 }

@@ -52,11 +52,15 @@ usage:
   androprof profile categorize --profile NAME|FILE [--json] LOG...
                                                         instructions seen in QEMU logs, by category
   androprof import [--run NAME] [--arch arm|mips] [--json] FILE|DIR...
-                   [--measured] [--pid N] [--round N] [--area RES] [--callers C,...]
+                   [--measured] [--pid N] [--round N] [--area RES] [--callers C,...] [--cohort SIZE]
                                                         import QEMU logs, basic-block profiles,
-                                                        or a method trace (Traceview, DPA, RMP)
+                                                        a method trace (Traceview, DPA, RMP),
+                                                        a heap log or an HPROF heap dump
   androprof run [--run NAME] [--profile P] [--arch A] [--keep DIR] [--json] -- PROGRAM [ARGS...]
                                                         run a guest program under QEMU and import it
+  androprof heap [--run NAME] [--cohort SIZE] [--keep DIR] [--json] -- java [ARGS...]
+                                                        run a Java program under the heap agent
+                                                        and import its heap log
   androprof runs [--json] [--delete NAME]               the runs in the workspace
   androprof demo                                        import the demo runs (sample programs)
   androprof report --run NAME [--profile P] [--by pid|bb|insn|category|function]
@@ -64,12 +68,19 @@ usage:
                                                         cycles, time and energy of a run
   androprof report --run TRACE [--by method|class|package|thread] [--pid TID] [--find TEXT]
                    [--top N] [--json]                   the profile table of a method trace
+  androprof report --run HEAP [--by summary|cohort|thread|class|package|size] [--cohort SIZE]
+                   [--find TEXT] [--top N] [--json]     a heap log's tables (seed 001 tables 4.x, 5.1–5.3)
+  androprof report --run DUMP [--by summary|class|package] [--heap NAME] [--find TEXT] [--top N] [--json]
+                                                        a heap dump's classes and packages
   androprof estimate --instructions N --cpi C [--frequency-ghz F] [--power-w W]
                    [--memory-energy-nj E] [--base-instructions N] [--base-misses N] [--json]
                                                         the calculator of seed figure 5.2
   androprof chart (--run NAME [--by G] [--pid N] | --compare RUN[:PID],...) [--profile P]
                   [--metric cycles|time|energy|instructions] [--kind bar|column|pie] --out FILE.png|.svg
                                                         the analysis window's charts as files
+  androprof chart --run HEAP --figure 5.1..5.23|NAME [--cohort SIZE] --out FILE.png|.svg
+  androprof chart --run DUMP --figure dump-classes|dump-packages|dump-sizes|dump-pointers [--heap NAME] --out F
+                                                        the heap figures of seed 001 chapter 5
   androprof export --run NAME --format pprof --out FILE a method trace for go tool pprof
   androprof screenshot --out DIR                        write a PNG of each window and exit
 
@@ -127,6 +138,8 @@ func run(ctx context.Context, args []string, env Env) error {
 		return runImport(ctx, args[1:], env)
 	case "run":
 		return runProgram(ctx, args[1:], env)
+	case "heap":
+		return runHeap(ctx, args[1:], env)
 	case "runs":
 		return runRuns(ctx, args[1:], env)
 	case "demo":

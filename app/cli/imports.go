@@ -12,6 +12,7 @@ import (
 	"androprof/controller"
 	"androprof/emulator"
 	"androprof/model"
+	"androprof/store"
 )
 
 // progressPrinter prints "what: N%" to stderr at most every half second, so a long import on a
@@ -51,6 +52,8 @@ func runImport(ctx context.Context, args []string, env Env) error {
 	fs.IntVar(&mlog.Round, "round", 0, "RMP: the profiling round `N` to import (default: the first)")
 	area := fs.String("area", "", "RMP: only this resolution: `process|thread|method|loop`")
 	callers := fs.String("callers", "", "RMP zoom-in: only what these `CALLER,...` call, directly or not")
+	var cohort cohortFlag
+	fs.Var(&cohort, "cohort", "heap logs: bytes of allocation per cohort, e.g. `256K` (default 256K)")
 	paths, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -82,7 +85,7 @@ func runImport(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer db.Close()
-	im := controller.Importer{Store: db, ISAs: isas, MethodLog: mlog}
+	im := controller.Importer{Store: db, ISAs: isas, MethodLog: mlog, Cohort: cohort.bytes}
 	if err := im.ImportFiles(ctx, *run, paths, progressPrinter(env, "importing")); err != nil {
 		return fmt.Errorf("import into run %q failed, the workspace is unchanged: %w", *run, err)
 	}
@@ -90,9 +93,7 @@ func runImport(ctx context.Context, args []string, env Env) error {
 }
 
 // printRun says what a run now holds.
-func printRun(ctx context.Context, db interface {
-	Runs(context.Context) ([]model.RunInfo, error)
-}, run string, asJSON bool, env Env) error {
+func printRun(ctx context.Context, db *store.DB, run string, asJSON bool, env Env) error {
 	runs, err := db.Runs(ctx)
 	if err != nil {
 		return err
@@ -101,12 +102,18 @@ func printRun(ctx context.Context, db interface {
 		if r.Name != run {
 			continue
 		}
+		if asJSON && (r.Kind == model.RunKindHeap || r.Kind == model.RunKindHeapDump) {
+			return writeJSON(env.Stdout, heapRunJSON(ctx, db, r))
+		}
 		if asJSON {
 			return writeJSON(env.Stdout, map[string]any{"run": r.Name, "kind": r.Kind, "processes": r.Processes, "blocks": r.Blocks, "instructions": r.Instructions})
 		}
-		if r.Kind == "methods" {
+		switch r.Kind {
+		case model.RunKindMethods:
 			fmt.Fprintf(env.Stdout, "run %q: a method trace (androprof report --run %q --by method)\n", r.Name, r.Name)
 			return nil
+		case model.RunKindHeap, model.RunKindHeapDump:
+			return printHeapRun(ctx, db, r, env)
 		}
 		fmt.Fprintf(env.Stdout, "run %q: %d processes, %d blocks, %d instructions executed\n", r.Name, r.Processes, r.Blocks, r.Instructions)
 		return nil

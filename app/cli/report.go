@@ -87,6 +87,8 @@ func runReport(ctx context.Context, args []string, env Env) error {
 	fs.IntVar(&rf.top, "top", 0, "only the `N` most costly rows (totals cover all)")
 	fs.Float64Var(&rf.freq, "frequency-ghz", 0, "clock `GHz` (default: the profile's, else 1)")
 	asJSON := fs.Bool("json", false, "write JSON for scripts")
+	var hf heapFlags
+	hf.add(fs)
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -97,6 +99,8 @@ func runReport(ctx context.Context, args []string, env Env) error {
 	defer db.Close()
 	if kind, err := runKind(ctx, db, rf.run); err != nil {
 		return err
+	} else if kind == model.RunKindHeap || kind == model.RunKindHeapDump {
+		return heapReport(ctx, db, kind, rf, *find, hf, *asJSON, env)
 	} else if kind == "methods" {
 		rep, err := methodReport(ctx, db, rf, *find)
 		if err != nil {
