@@ -28,19 +28,20 @@ func DemoLog() (io.Reader, error) {
 	return gzip.NewReader(bytes.NewReader(demoLogGz))
 }
 
-//go:embed demo/*.bbprofile.gz demo/*.trace.gz
+//go:embed demo/*.bbprofile.gz demo/*.trace.gz demo/*.heaplog.gz demo/*.hprof.gz
 var demoRuns embed.FS
 
 // DemoRun is one run of the demo data set: a basic-block profile the real runner wrote
-// (demo/gen) for a sample program, or a real app's Traceview method trace (demo-methods: the
-// jag-dmtrace.trace of ../shared/corpus, a Dalvik trace of an Android game).
+// (demo/gen) for a sample program, a real app's Traceview method trace (demo-methods: the
+// jag-dmtrace.trace of ../shared/corpus, a Dalvik trace of an Android game), or a heap log and
+// heap dump that the Java samples wrote under the real JVMTI agent and HotSpot (demo/gen).
 type DemoRun struct {
 	Name string // the run's name, e.g. "demo-sieve-arm"
 	file string
 }
 
-// IsMethodTrace tells a Traceview trace from a basic-block profile.
-func (d DemoRun) IsMethodTrace() bool { return strings.HasSuffix(d.file, ".trace.gz") }
+// IsBBProfile tells a basic-block profile from the files imported by format detection.
+func (d DemoRun) IsBBProfile() bool { return strings.HasSuffix(d.file, ".bbprofile.gz") }
 
 // Open streams the run's file, decompressed.
 func (d DemoRun) Open() (io.ReadCloser, error) {
@@ -68,7 +69,7 @@ func DemoRuns() []DemoRun {
 	entries, _ := demoRuns.ReadDir("demo")
 	var out []DemoRun
 	for _, e := range entries {
-		name := strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".bbprofile.gz"), ".trace.gz")
+		name := e.Name()[:strings.Index(e.Name(), ".")]
 		out = append(out, DemoRun{Name: name, file: path.Join("demo", e.Name())})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })

@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"androprof/assets"
@@ -34,7 +35,25 @@ func TestImportDemo(t *testing.T) {
 		t.Errorf("second ImportDemo imported %v, %v", again, err)
 	}
 	a := &Analysis{Store: db}
+	heap := &HeapAnalysis{Store: db}
 	for _, run := range names {
+		if run == "demo-heap-dump" {
+			d, err := heap.Dump(ctx, run)
+			if err != nil || d.IDSize != 8 || d.Characteristics().Objects < 10_000 {
+				t.Errorf("demo heap dump: %v", err)
+			}
+			continue
+		}
+		if strings.HasPrefix(run, "demo-heap-") {
+			p, err := heap.Profile(ctx, run, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ch := p.Characteristics(); ch.TotalObjects < 10_000 || ch.GCs == 0 || ch.FreedObjects == 0 {
+				t.Errorf("demo heap log %s: %+v", run, ch)
+			}
+			continue
+		}
 		if run == "demo-methods" {
 			rep, err := (&MethodAnalysis{Store: db}).Report(ctx, MethodReportOptions{Run: run, By: ByMethod, Top: 3})
 			if err != nil || len(rep.Rows) != 3 || rep.TotalCPU == 0 {

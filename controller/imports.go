@@ -188,7 +188,7 @@ func (im Importer) RunProgram(ctx context.Context, run, program string, args []s
 // DemoRun is a run that ships with the binary.
 type DemoRun interface {
 	Open() (io.ReadCloser, error)
-	IsMethodTrace() bool
+	IsBBProfile() bool // else a file imported by format detection
 }
 
 // ImportDemo imports the demo runs that the workspace does not have yet, so a first start and
@@ -206,8 +206,8 @@ func (im Importer) ImportDemo(ctx context.Context, demos map[string]DemoRun) ([]
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		if demos[name].IsMethodTrace() {
-			if err := im.importDemoTrace(ctx, name, demos[name]); err != nil {
+		if !demos[name].IsBBProfile() {
+			if err := im.importDemoFile(ctx, name, demos[name]); err != nil {
 				return nil, fmt.Errorf("demo run %s: %w", name, err)
 			}
 			continue
@@ -228,8 +228,9 @@ func (im Importer) ImportDemo(ctx context.Context, demos map[string]DemoRun) ([]
 	return names, nil
 }
 
-// importDemoTrace imports a demo method trace through the same path as a file the user picks.
-func (im Importer) importDemoTrace(ctx context.Context, name string, d DemoRun) error {
+// importDemoFile imports a demo trace, heap log or dump through the same path as a file the
+// user picks.
+func (im Importer) importDemoFile(ctx context.Context, name string, d DemoRun) error {
 	r, err := d.Open()
 	if err != nil {
 		return err
@@ -240,7 +241,7 @@ func (im Importer) importDemoTrace(ctx context.Context, name string, d DemoRun) 
 		return err
 	}
 	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, name+".trace")
+	path := filepath.Join(dir, name)
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -252,9 +253,5 @@ func (im Importer) importDemoTrace(ctx context.Context, name string, d DemoRun) 
 	if err := f.Close(); err != nil {
 		return err
 	}
-	format, err := methodFormat(path)
-	if err != nil || format < 0 {
-		return fmt.Errorf("%s is not a method trace (%v)", name, err)
-	}
-	return im.importMethodTrace(ctx, name, path, format, nil)
+	return im.ImportFiles(ctx, name, []string{path}, nil)
 }

@@ -2,6 +2,9 @@
 # Regenerates the demo data set from assets/samples with Debian's cross-compilers and qemu-user
 # (packages gcc-arm-linux-gnueabihf, gcc-mipsel-linux-gnu, qemu-user):
 #  - demo-*.bbprofile.gz: basic-block profiles written by the real runner (assets/demo/gen);
+#  - demo-heap-*.heaplog.gz and demo-heap-dump.hprof.gz: the Java samples (assets/samples/java) run
+#    under the JVMTI heap agent, and HotSpot's heap dump of the cache sample (assets/demo/gen;
+#    needs openjdk-17-jdk-headless and gcc);
 #  - sieve-arm.inasm-exec.log.gz: a real `qemu-arm -d in_asm,exec,nochain` log, whose counts the
 #    categorization editor shows. The ARM build runs ARM code in main and Thumb-2 in the static
 #    glibc, so both show both instruction sets.

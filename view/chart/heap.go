@@ -19,9 +19,26 @@ type Drawing interface {
 	Empty() bool
 }
 
-// Heap charts keep this many lines or stacks; the rest are summed into "other". The seed's
-// figures show every cohort, but a hundred bands are not readable on a screen.
-const heapMaxSeries = 24
+// Heap charts keep this many lines or stacks of threads or classes; the rest are summed into
+// "other". Cohorts are never summed into "other", which would pile young and old together:
+// past heapMaxCohorts, adjacent cohorts are merged into larger ones instead, as the seed's
+// cohort size parameter would.
+const (
+	heapMaxSeries  = 24
+	heapMaxCohorts = 64
+)
+
+// fitCohorts regroups a profile whose run spans more than heapMaxCohorts cohorts.
+func fitCohorts(p *model.HeapProfile) *model.HeapProfile {
+	if p.Cohort == 0 {
+		return p
+	}
+	n := (p.End + p.Cohort - 1) / p.Cohort
+	if n <= heapMaxCohorts {
+		return p
+	}
+	return p.Regroup(int((n + heapMaxCohorts - 1) / heapMaxCohorts))
+}
 
 // HeapFigure is one chart of a heap log's analysis, named after the seed figure it reproduces.
 type HeapFigure struct {
@@ -112,7 +129,11 @@ func FiguresOf(tab string) []HeapFigure {
 // counts (the top line is the whole heap), plain lines for averages, as the seed does.
 func scopeLines(scope model.HeapScope, m model.HeapMetric) func(*model.HeapProfile) Drawing {
 	return func(p *model.HeapProfile) Drawing {
-		times, series := p.Series(scope, m, heapMaxSeries)
+		limit := heapMaxSeries
+		if scope == model.ScopeCohort {
+			p, limit = fitCohorts(p), 0
+		}
+		times, series := p.Series(scope, m, limit)
 		avg := m == model.AvgLifetime || m == model.AvgArrayLifetime
 		l := Lines{XLabel: "time (bytes allocated)", YLabel: m.String(), XBytes: true, Stacked: !avg,
 			YBytes: m == model.LiveBytes || m == model.LiveArrayBytes || avg}
@@ -142,7 +163,7 @@ func scopeLines(scope model.HeapScope, m model.HeapMetric) func(*model.HeapProfi
 
 func sizeHistogram(live bool) func(*model.HeapProfile) Drawing {
 	return func(p *model.HeapProfile) Drawing {
-		sizes, cohorts := p.SizeHistogram(live, heapMaxSeries)
+		sizes, cohorts := fitCohorts(p).SizeHistogram(live, 0)
 		c := StackedColumns{XLabel: "object size (bytes, up to)", YLabel: "objects (%)", YPercent: true}
 		for _, s := range sizes {
 			c.Labels = append(c.Labels, strconv.FormatUint(s, 10))

@@ -8,7 +8,10 @@ import java.util.Map;
  * lookups that allocate only short-lived keys (the live heap stays flat), so live bytes rise
  * in stairs. Past its capacity the cache evicts its least recently used entries.
  *
- *   java -cp DIR demo.Cache [steps=10] [perStep=20000] [capacity=150000]
+ *   java -cp DIR demo.Cache [steps=10] [perStep=20000] [capacity=150000] [dump.hprof]
+ *
+ * With a fourth argument it writes a heap dump (HotSpot's HPROF) of the live objects at the end:
+ * the demo data set's heap dump is this program's.
  */
 public final class Cache {
     static final class Blob {
@@ -25,7 +28,7 @@ public final class Cache {
     // The cache lives as long as the program, so it is still reachable at exit.
     static Map<String, Blob> cache;
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws java.io.IOException {
         int steps = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         int perStep = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
         int capacity = args.length > 2 ? Integer.parseInt(args[2]) : 150_000;
@@ -51,6 +54,11 @@ public final class Cache {
                     misses++;
                 }
             }
+        }
+        if (args.length > 3) {
+            java.lang.management.ManagementFactory
+                    .getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class)
+                    .dumpHeap(args[3], true);
         }
         System.out.println("cache: " + steps + " steps of " + perStep + " entries, " + cache.size()
                 + " cached, " + hits + " hits, " + misses + " misses");
