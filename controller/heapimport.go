@@ -38,7 +38,7 @@ func heapFormat(path string) (string, error) {
 
 // heapMaxCells bounds a heap profile (about 136 bytes a cell): a longer log gets larger cohorts,
 // so import memory and the workspace stay small whatever the log's length.
-const heapMaxCells = 1 << 19
+const heapMaxCells = 1 << 17
 
 // importHeap imports one heap log or dump into a run of its own.
 func (im Importer) importHeap(ctx context.Context, run, path, format string, progress func(done, total int64)) error {

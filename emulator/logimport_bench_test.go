@@ -6,12 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/metrics"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"androprof/emulator/qemutest"
+	"androprof/internal/benchmem"
 	"androprof/model"
 )
 
@@ -40,7 +38,8 @@ func BenchmarkImportLog1GB(b *testing.B) {
 		b.SetBytes(written)
 		b.ReportAllocs()
 		runtime.GC()
-		peak, stop := peakMemory()
+		var peak uint64
+		stop := benchmem.Sample(&peak)
 		b.ResetTimer()
 		for range b.N {
 			c := NewCollector()
@@ -53,7 +52,7 @@ func BenchmarkImportLog1GB(b *testing.B) {
 		}
 		b.StopTimer()
 		stop()
-		b.ReportMetric(float64(*peak)/(1<<20), "peak-MB")
+		b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
 	})
 }
 
@@ -81,32 +80,4 @@ func repeatFile(b *testing.B, src, dst string, size int64) int64 {
 		b.Fatal(err)
 	}
 	return n
-}
-
-// peakMemory samples the memory the Go runtime holds from the OS (mapped and not released:
-// heap, stacks, runtime structures) every millisecond until stop is called, and keeps the
-// largest value seen. runtime/metrics reads it without stopping the world.
-func peakMemory() (peak *int64, stop func()) {
-	peak = new(int64)
-	samples := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
-	var quit atomic.Bool
-	done := make(chan struct{})
-	measure := func() {
-		metrics.Read(samples)
-		if v := int64(samples[0].Value.Uint64() - samples[1].Value.Uint64()); v > *peak {
-			*peak = v
-		}
-	}
-	go func() {
-		defer close(done)
-		for !quit.Load() {
-			measure()
-			time.Sleep(time.Millisecond)
-		}
-	}()
-	return peak, func() {
-		quit.Store(true)
-		<-done
-		measure()
-	}
 }

@@ -5,11 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/metrics"
-	"sync"
 	"testing"
-	"time"
 
+	"androprof/internal/benchmem"
 	"androprof/model"
 )
 
@@ -32,7 +30,7 @@ func BenchmarkImport500MB(b *testing.B) {
 	b.SetBytes(st.Size())
 	var peak uint64
 	for b.Loop() {
-		stop := sampleMemory(&peak)
+		stop := benchmem.Sample(&peak)
 		f, err := os.Open(path)
 		if err != nil {
 			b.Fatal(err)
@@ -94,34 +92,4 @@ func writeBigTrace(b *testing.B, path string, size int64) int64 {
 		b.Fatal(err)
 	}
 	return events
-}
-
-// sampleMemory records into peak the most memory the runtime held from the OS (mapped less
-// released) until stop is called.
-func sampleMemory(peak *uint64) (stop func()) {
-	samples := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	read := func() {
-		metrics.Read(samples)
-		if v := samples[0].Value.Uint64() - samples[1].Value.Uint64(); v > *peak {
-			*peak = v
-		}
-	}
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(5 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				read()
-				return
-			case <-t.C:
-				read()
-			}
-		}
-	}()
-	return func() { close(done); wg.Wait() }
 }

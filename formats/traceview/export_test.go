@@ -6,5 +6,4 @@ import "testing"
 // package imports this one, so the benchmark cannot live here).
 var (
 	WriteBigTrace = func(b *testing.B, path string, size int64) int64 { return writeBigTrace(b, path, size) }
-	SampleMemory  = sampleMemory
 )

@@ -9,6 +9,7 @@ import (
 
 	"androprof/controller"
 	"androprof/formats/traceview"
+	"androprof/internal/benchmem"
 	"androprof/store"
 )
 
@@ -36,7 +37,7 @@ func BenchmarkWorkbenchImport500MB(b *testing.B) {
 			b.Fatal(err)
 		}
 		run := "big" + string(rune('a'+n))
-		stop := traceview.SampleMemory(&peak)
+		stop := benchmem.Sample(&peak)
 		if err := (controller.Importer{Store: db}).ImportFiles(context.Background(), run, []string{path}, nil); err != nil {
 			b.Fatal(err)
 		}

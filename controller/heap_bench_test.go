@@ -1,0 +1,151 @@
+package controller_test
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"androprof/controller"
+	"androprof/formats/heaplog/heaplogtest"
+	"androprof/formats/hprof/hproftest"
+	"androprof/internal/benchmem"
+	"androprof/store"
+	"androprof/view/chart"
+)
+
+// writeSynthetic writes a heap log of about events records for a benchmark.
+func writeSynthetic(b *testing.B, path string, events int) {
+	b.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	if err := heaplogtest.Synthetic(w, events, 1); err != nil {
+		b.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkImportHeapLog is the issue's measure: a heap log of 10 million events imported by
+// `androprof import`'s code (reader, cohort builder, one SQLite transaction) in under 30 s with
+// flat memory; the 2.5 M case beside it shows the peak does not grow with the log. Then the run
+// is opened from the workspace (load-ms, once per run, as the window does) and every figure
+// drawn at the export size, each in under 200 ms (max-figure-ms).
+func BenchmarkImportHeapLog(b *testing.B) {
+	for _, events := range []int{2_500_000, 10_000_000, 20_000_000} {
+		b.Run(map[int]string{2_500_000: "2.5M", 10_000_000: "10M", 20_000_000: "20M"}[events], func(b *testing.B) {
+			dir := b.TempDir()
+			path := filepath.Join(dir, "big.heaplog")
+			writeSynthetic(b, path, events)
+			runtime.GC()
+			var peak uint64
+			var worst, load time.Duration
+			var worstFig string
+			var cells int
+			var cohort uint64
+			n := 0
+			for b.Loop() {
+				db, err := store.Open(filepath.Join(dir, "w.db"))
+				if err != nil {
+					b.Fatal(err)
+				}
+				run := "big" + string(rune('a'+n))
+				stop := benchmem.Sample(&peak)
+				if err := (controller.Importer{Store: db}).ImportFiles(context.Background(), run, []string{path}, nil); err != nil {
+					b.Fatal(err)
+				}
+				stop()
+				b.StopTimer()
+				t0 := time.Now()
+				p, err := (&controller.HeapAnalysis{Store: db}).Profile(context.Background(), run, 1)
+				if err != nil {
+					b.Fatal(err)
+				}
+				load = time.Since(t0)
+				cells, cohort = len(p.Cells), p.Cohort
+				for _, f := range chart.HeapFigures {
+					t0 := time.Now()
+					if _, err := f.Draw(p, run).Image(1200, 700); err != nil {
+						b.Fatalf("figure %s: %v", f.Seed, err)
+					}
+					if d := time.Since(t0); d > worst {
+						worst, worstFig = d, f.Seed
+					}
+				}
+				db.Close()
+				n++
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(events)/b.Elapsed().Seconds()*float64(n)/1e6, "M-events/s")
+			b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
+			b.ReportMetric(float64(worst.Milliseconds()), "max-figure-ms")
+			b.ReportMetric(float64(load.Milliseconds()), "load-ms")
+			b.Logf("slowest figure: %s; cells %d, cohort %d", worstFig, cells, cohort)
+		})
+	}
+}
+
+// BenchmarkImportHPROF100MB: a 100 MB Android dump imported in under 10 s with a peak under
+// 500 MB, then each dump figure drawn.
+func BenchmarkImportHPROF100MB(b *testing.B) {
+	dir := b.TempDir()
+	path := filepath.Join(dir, "big.hprof")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	if _, err := hproftest.Generate(w, hproftest.Options{Version: "1.0.3"}, 100<<20, 1); err != nil {
+		b.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	runtime.GC()
+	b.SetBytes(100 << 20)
+	var peak uint64
+	var worst time.Duration
+	n := 0
+	for b.Loop() {
+		db, err := store.Open(filepath.Join(dir, "w.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		run := "dump" + string(rune('a'+n))
+		stop := benchmem.Sample(&peak)
+		if err := (controller.Importer{Store: db}).ImportFiles(context.Background(), run, []string{path}, nil); err != nil {
+			b.Fatal(err)
+		}
+		stop()
+		b.StopTimer()
+		d, err := (&controller.HeapAnalysis{Store: db}).Dump(context.Background(), run)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, fig := range chart.DumpFigures {
+			t0 := time.Now()
+			if _, err := fig.Draw(d, "", run).Image(1200, 700); err != nil {
+				b.Fatalf("%s: %v", fig.Name, err)
+			}
+			worst = max(worst, time.Since(t0))
+		}
+		db.Close()
+		n++
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
+	b.ReportMetric(float64(worst.Milliseconds()), "max-figure-ms")
+}
