@@ -3,10 +3,8 @@ package emulator
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"debug/elf"
 	_ "embed"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"androprof/internal/cbuild"
 	"androprof/model"
 )
 
@@ -138,39 +137,11 @@ func GuestArch(program string) (string, error) {
 // BuildPlugin compiles the embedded plugin with gcc into cacheDir, once per version of its
 // source, and returns the shared object's path.
 func BuildPlugin(cacheDir string) (string, error) {
-	h := sha256.New()
-	h.Write(pluginSource)
-	h.Write([]byte(strings.Join(pluginCFlags, " ")))
-	so := filepath.Join(cacheDir, "plugin-"+hex.EncodeToString(h.Sum(nil))[:16]+".so")
-	if _, err := os.Stat(so); err == nil {
-		return so, nil
-	}
-	gcc, err := exec.LookPath("gcc")
-	if err != nil {
+	so, err := cbuild.Build(cacheDir, cbuild.Source{Name: "bbcount", Code: pluginSource, Flags: pluginCFlags, What: "the QEMU plugin"})
+	if errors.Is(err, cbuild.ErrNoGCC) {
 		return "", &MissingToolError{Tool: "gcc", Package: "gcc", Purpose: "to build the QEMU plugin"}
 	}
-	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
-		return "", fmt.Errorf("plugin cache: %w", err)
-	}
-	tmp, err := os.MkdirTemp(cacheDir, "build-")
-	if err != nil {
-		return "", fmt.Errorf("plugin cache: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	src := filepath.Join(tmp, "bbcount.c")
-	if err := os.WriteFile(src, pluginSource, 0o644); err != nil {
-		return "", fmt.Errorf("plugin cache: %w", err)
-	}
-	out := filepath.Join(tmp, "bbcount.so")
-	args := append(append([]string{}, pluginCFlags...), "-o", out, src)
-	if msg, err := exec.Command(gcc, args...).CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building the QEMU plugin with gcc: %v\n%s", err, msg)
-	}
-	// Rename is atomic, so concurrent runs never load a half-written plugin.
-	if err := os.Rename(out, so); err != nil {
-		return "", fmt.Errorf("plugin cache: %w", err)
-	}
-	return so, nil
+	return so, err
 }
 
 // Run runs one program under qemu-user with the basic-block plugin and streams every process

@@ -7,9 +7,7 @@ package jvm
 
 import (
 	"context"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -20,6 +18,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"androprof/internal/cbuild"
 )
 
 // agentSource is the JVMTI agent; Debian's JDK ships its headers, never a build of it.
@@ -148,41 +148,12 @@ func BuildAgentWith(cacheDir, include string) (string, error) {
 	if err != nil {
 		return "", &MissingToolError{Tool: filepath.Join(include, "jvmti.h"), Package: jdkPackage, Purpose: "to build the heap agent"}
 	}
-	h := sha256.New()
-	h.Write(agentSource)
-	h.Write([]byte(strings.Join(agentCFlags, " ") + "\x00" + include + "\x00"))
-	h.Write(jvmti)
-	so := filepath.Join(cacheDir, "heaplog-agent-"+hex.EncodeToString(h.Sum(nil))[:16]+".so")
-	if _, err := os.Stat(so); err == nil {
-		return so, nil
-	}
-	gcc, err := exec.LookPath("gcc")
-	if err != nil {
+	flags := append(append([]string{}, agentCFlags...), "-I", include, "-I", filepath.Join(include, "linux"))
+	so, err := cbuild.Build(cacheDir, cbuild.Source{Name: "heaplog_agent", Code: agentSource, Flags: flags, Key: jvmti, What: "the heap agent"})
+	if errors.Is(err, cbuild.ErrNoGCC) {
 		return "", &MissingToolError{Tool: "gcc", Package: "gcc", Purpose: "to build the heap agent"}
 	}
-	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
-		return "", fmt.Errorf("agent cache: %w", err)
-	}
-	tmp, err := os.MkdirTemp(cacheDir, "build-")
-	if err != nil {
-		return "", fmt.Errorf("agent cache: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	src := filepath.Join(tmp, "heaplog_agent.c")
-	if err := os.WriteFile(src, agentSource, 0o644); err != nil {
-		return "", fmt.Errorf("agent cache: %w", err)
-	}
-	out := filepath.Join(tmp, "heaplog_agent.so")
-	args := append(append([]string{}, agentCFlags...),
-		"-I", include, "-I", filepath.Join(include, "linux"), "-o", out, src)
-	if msg, err := exec.Command(gcc, args...).CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building the heap agent with gcc: %v\n%s", err, msg)
-	}
-	// Rename is atomic, so concurrent runs never load a half-written agent.
-	if err := os.Rename(out, so); err != nil {
-		return "", fmt.Errorf("agent cache: %w", err)
-	}
-	return so, nil
+	return so, err
 }
 
 // RunOptions says which Java program to run under the heap agent and where its log goes.

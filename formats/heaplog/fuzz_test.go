@@ -3,14 +3,12 @@ package heaplog_test
 import (
 	"bytes"
 	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"androprof/formats/heaplog"
 	"androprof/formats/heaplog/heaplogtest"
 	"androprof/formats/internal/lines"
+	"androprof/internal/fuzzseed"
 	"androprof/model"
 )
 
@@ -99,22 +97,7 @@ func rewriteAndCompare(t *testing.T, h model.HeapHeader, evs []model.HeapEvent) 
 // TestWriteFuzzSeeds keeps the seed corpus in testdata/fuzz/FuzzReader: logs the writer made,
 // gzip-compressed and cut ones, and a few near misses (go test -run WriteFuzzSeeds -update).
 func TestWriteFuzzSeeds(t *testing.T) {
-	seeds := fuzzSeeds(t)
-	dir := filepath.Join("testdata", "fuzz", "FuzzReader")
-	if *update {
-		os.MkdirAll(dir, 0o755)
-		for name, data := range seeds {
-			content := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", data)
-			if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	for name := range seeds {
-		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
-			t.Errorf("seed %s missing: run go test -run WriteFuzzSeeds -update", name)
-		}
-	}
+	fuzzseed.Keep(t, fuzzSeeds(t), *update)
 }
 
 func fuzzSeeds(t *testing.T) map[string][]byte {

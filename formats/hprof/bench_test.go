@@ -7,13 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/metrics"
 	"strconv"
-	"sync"
 	"testing"
-	"time"
 
 	"androprof/formats/hprof/hproftest"
+	"androprof/internal/benchmem"
 )
 
 // BenchmarkSummarize100MB summarises a 100 MB Android dump made by hproftest before the timed
@@ -52,7 +50,7 @@ func BenchmarkSummarize100MB(b *testing.B) {
 	b.SetBytes(st.Size())
 	var peak uint64
 	for b.Loop() {
-		stop := sampleMemory(&peak)
+		stop := benchmem.Sample(&peak)
 		d, err := Summarize(context.Background(), path, nil)
 		stop()
 		if err != nil {
@@ -86,34 +84,4 @@ func vmHWM() uint64 {
 		}
 	}
 	return 0
-}
-
-// sampleMemory records into peak the most memory the runtime held from the OS (mapped less
-// released) until stop is called.
-func sampleMemory(peak *uint64) (stop func()) {
-	samples := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	read := func() {
-		metrics.Read(samples)
-		if v := samples[0].Value.Uint64() - samples[1].Value.Uint64(); v > *peak {
-			*peak = v
-		}
-	}
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(5 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				read()
-				return
-			case <-t.C:
-				read()
-			}
-		}
-	}()
-	return func() { close(done); wg.Wait() }
 }

@@ -5,13 +5,11 @@ import (
 	"compress/gzip"
 	"context"
 	"flag"
-	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"androprof/formats/hprof/hproftest"
+	"androprof/internal/fuzzseed"
 )
 
 var update = flag.Bool("update", false, "rewrite the seed corpus in testdata/fuzz/FuzzReader")
@@ -90,22 +88,7 @@ func countRecords(data []byte) (objects, refs uint64, err error) {
 // TestWriteFuzzSeeds keeps the seed corpus: small dumps of every kind made by the writer
 // (go test -run WriteFuzzSeeds -update).
 func TestWriteFuzzSeeds(t *testing.T) {
-	seeds := fuzzSeeds(t)
-	dir := filepath.Join("testdata", "fuzz", "FuzzReader")
-	if *update {
-		os.MkdirAll(dir, 0o755)
-		for name, data := range seeds {
-			content := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", data)
-			if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	for name := range seeds {
-		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
-			t.Errorf("seed %s missing: run go test -run WriteFuzzSeeds -update", name)
-		}
-	}
+	fuzzseed.Keep(t, fuzzSeeds(t), *update)
 }
 
 func fuzzSeeds(t *testing.T) map[string][]byte {

@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"compress/gzip"
 	"flag"
-	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
+	"androprof/internal/fuzzseed"
 	"androprof/model"
 )
 
@@ -88,22 +86,7 @@ func rewriteAndCompare(t *testing.T, r *Reader, got *collector) {
 // TestWriteFuzzSeeds keeps the seed corpus: small traces of every layout made by the writer,
 // among them replicas of the real corpus files' records (go test -run WriteFuzzSeeds -update).
 func TestWriteFuzzSeeds(t *testing.T) {
-	seeds := fuzzSeeds(t)
-	dir := filepath.Join("testdata", "fuzz", "FuzzReader")
-	if *update {
-		os.MkdirAll(dir, 0o755)
-		for name, data := range seeds {
-			content := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", data)
-			if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	for name := range seeds {
-		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
-			t.Errorf("seed %s missing: run go test -run WriteFuzzSeeds -update", name)
-		}
-	}
+	fuzzseed.Keep(t, fuzzSeeds(t), *update)
 }
 
 func fuzzSeeds(t *testing.T) map[string][]byte {
