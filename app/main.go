@@ -21,6 +21,7 @@ import (
 	"androprof/app/cli"
 	"androprof/assets"
 	"androprof/controller"
+	"androprof/model"
 	"androprof/store"
 	"androprof/view"
 )
@@ -54,7 +55,8 @@ func newApp() fyne.App {
 func newWorkbench(a fyne.App, db *store.DB, ed *controller.Editor) (*view.Workbench, error) {
 	ctx := context.Background()
 	analysis, methods := &controller.Analysis{Store: db}, &controller.MethodAnalysis{Store: db}
-	im := controller.Importer{Store: db, Analysis: analysis, Methods: methods}
+	heap := &controller.HeapAnalysis{Store: db}
+	im := controller.Importer{Store: db, Analysis: analysis, Methods: methods, Heap: heap}
 	if runs, err := db.Runs(ctx); err != nil {
 		return nil, err
 	} else if len(runs) == 0 {
@@ -64,6 +66,7 @@ func newWorkbench(a fyne.App, db *store.DB, ed *controller.Editor) (*view.Workbe
 	}
 	wb := view.NewWorkbench(a, ed, controller.Profiles{Store: db}, analysis, im)
 	wb.SetMethodAnalysis(methods)
+	wb.SetHeapAnalysis(heap)
 	return wb, nil
 }
 
@@ -89,9 +92,14 @@ const (
 // screenshotMethodRun is the demo method trace (a real Dalvik app trace) the method tabs show.
 const screenshotMethodRun = "demo-methods"
 
+// screenshotHeapRun is the demo heap log the heap tabs show when the workspace has it;
+// otherwise the first heap log run, and the first heap dump run for the dump tabs.
+const screenshotHeapRun = "demo-heap-cache"
+
 // Screenshot captures the editor (controller.DemoEditor on a real QEMU log of the sieve
 // sample), every tab of the analysis window on the demo data and, when the demo data has a
-// method trace, every method tab on it, one PNG each, and quits.
+// method trace, a heap log or a heap dump, every tab (and every heap figure) on it, one PNG
+// each, and quits.
 func (gui) Screenshot(db *store.DB, dir string) ([]string, error) {
 	logPath, err := demoLogFile()
 	if err != nil {
@@ -151,27 +159,84 @@ func (gui) Screenshot(db *store.DB, dir string) ([]string, error) {
 				return
 			}
 		}
-		if !slices.Contains(v.RunNames(), screenshotMethodRun) {
-			return
-		}
-		fyne.DoAndWait(func() { v.SelectRun(screenshotMethodRun) })
-		v.Wait()
-		m := v.Methods
-		for i, tab := range m.Tabs.Items {
-			fyne.DoAndWait(func() {
-				m.Tabs.SelectIndex(i)
-				if i == 0 {
-					m.Profile.Table.Select(1) // the busiest method, with its parents and children
-				}
-			})
+		if slices.Contains(v.RunNames(), screenshotMethodRun) {
+			fyne.DoAndWait(func() { v.SelectRun(screenshotMethodRun) })
 			v.Wait()
-			if !capture("methods-"+strings.ToLower(tab.Text), w) {
-				return
+			m := v.Methods
+			for i, tab := range m.Tabs.Items {
+				fyne.DoAndWait(func() {
+					m.Tabs.SelectIndex(i)
+					if i == 0 {
+						m.Profile.Table.Select(1) // the busiest method, with its parents and children
+					}
+				})
+				v.Wait()
+				if !capture("methods-"+strings.ToLower(tab.Text), w) {
+					return
+				}
 			}
 		}
+		if !captureHeapTabs(v, w, capture) {
+			return
+		}
+		captureDumpTabs(v, w, capture)
 	}()
 	a.Run()
 	return files, capErr
+}
+
+// captureHeapTabs captures every tab of a heap log run, and every figure of the tabs with a
+// figure chooser (heap-5.1 … heap-5.23); it reports false when a capture failed.
+func captureHeapTabs(v *view.AnalysisView, w fyne.Window, capture func(string, fyne.Window) bool) bool {
+	runs := v.RunsOfKind(model.RunKindHeap)
+	if len(runs) == 0 {
+		return true
+	}
+	run := runs[0]
+	if slices.Contains(runs, screenshotHeapRun) {
+		run = screenshotHeapRun
+	}
+	fyne.DoAndWait(func() { v.SelectRun(run) })
+	v.Wait()
+	h := v.Heap
+	for i, tab := range h.Tabs.Items {
+		fyne.DoAndWait(func() { h.Tabs.SelectIndex(i) })
+		v.Wait()
+		figures := h.FigureChooser(i)
+		if figures == nil {
+			if !capture("heap-"+strings.ToLower(tab.Text), w) {
+				return false
+			}
+			continue
+		}
+		for j, opt := range figures.Options {
+			fyne.DoAndWait(func() { figures.SetSelectedIndex(j) })
+			v.Wait()
+			if !capture("heap-"+strings.Fields(opt)[0], w) {
+				return false
+			}
+		}
+		fyne.DoAndWait(func() { figures.SetSelectedIndex(0) })
+	}
+	return true
+}
+
+// captureDumpTabs captures every tab of the first heap dump run.
+func captureDumpTabs(v *view.AnalysisView, w fyne.Window, capture func(string, fyne.Window) bool) {
+	runs := v.RunsOfKind(model.RunKindHeapDump)
+	if len(runs) == 0 {
+		return
+	}
+	fyne.DoAndWait(func() { v.SelectRun(runs[0]) })
+	v.Wait()
+	d := v.Dump
+	for i, tab := range d.Tabs.Items {
+		fyne.DoAndWait(func() { d.Tabs.SelectIndex(i) })
+		v.Wait()
+		if !capture("dump-"+strings.ToLower(tab.Text), w) {
+			return
+		}
+	}
 }
 
 func writePNG(path string, w fyne.Window) error {

@@ -38,11 +38,13 @@ func TestScreenshot(t *testing.T) {
 	if err != nil {
 		t.Fatalf("androprof screenshot: %v\n%s", err, out)
 	}
-	// The editor, every tab of the analysis window showing the demo data set, and every method
-	// tab showing its method trace (assets/demo/demo-methods.trace.gz).
+	// The editor, every tab of the analysis window showing the demo data set, every method
+	// tab showing its method trace (assets/demo/demo-methods.trace.gz), and heap tabs and
+	// figures on the demo heap log and dump.
 	want := []string{"editor", "analysis-processes", "analysis-basic", "analysis-instructions",
 		"analysis-functions", "analysis-estimate", "analysis-compare", "analysis-profiles",
-		"methods-profile", "methods-timeline", "methods-hotspots", "methods-packages", "methods-compare"}
+		"methods-profile", "methods-timeline", "methods-hotspots", "methods-packages", "methods-compare",
+		"heap-summary", "heap-5.1", "heap-5.7", "heap-5.23", "heap-packages", "dump-summary", "dump-classes", "dump-pointers"}
 	printed := strings.Fields(string(out))
 	for _, w := range want {
 		name := w + ".png"

@@ -11,7 +11,7 @@ import (
 type DumpRow struct {
 	Name       string
 	Heap       string // "" when the row sums every heap
-	Classes    int    // packages: how many classes
+	Classes    int    // packages: how many classes (a class in two heaps counts once)
 	Instances  DumpCount
 	Arrays     DumpCount
 	Percent    float64 // of all objects counted, 0–100
@@ -26,6 +26,7 @@ func (r DumpRow) Bytes() uint64   { return r.Instances.Bytes + r.Arrays.Bytes }
 // or of every heap when heap is "", most bytes first.
 func (d *HeapDump) DumpRows(heap string, byPackage bool) []DumpRow {
 	rows := map[string]*DumpRow{}
+	seen := map[[2]string]bool{} // (row, class): a class in two heaps counts once
 	var objects, bytes uint64
 	for _, c := range d.Classes {
 		if heap != "" && c.Heap != heap {
@@ -40,7 +41,10 @@ func (d *HeapDump) DumpRows(heap string, byPackage bool) []DumpRow {
 			r = &DumpRow{Name: name, Heap: heap}
 			rows[name] = r
 		}
-		r.Classes++
+		if !seen[[2]string{name, c.Name}] {
+			seen[[2]string{name, c.Name}] = true
+			r.Classes++
+		}
 		part := &r.Instances
 		if c.Array {
 			part = &r.Arrays

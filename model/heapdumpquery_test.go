@@ -31,6 +31,9 @@ func TestDumpRows(t *testing.T) {
 	if jl := app[1]; jl.Instances.Objects != 5 || jl.Arrays.Objects != 1 || jl.Classes != 2 {
 		t.Errorf("java.lang in app = %+v", jl)
 	}
+	if pk := d.DumpRows("", true); pk[1].Name != "java.lang" || pk[1].Classes != 2 {
+		t.Errorf("java.lang of every heap = %+v: String in two heaps is one class", pk[1])
+	}
 	ch := d.Characteristics()
 	if ch.Objects != 21 || ch.Bytes != 1016 || ch.Arrays.Objects != 6 || ch.Instances.Bytes != 300 {
 		t.Errorf("characteristics = %+v", ch)

@@ -55,8 +55,11 @@ type AnalysisView struct {
 	Compare   *compareTab
 	Browser   *profileBrowser
 	Methods   *methodsView // the tabs and top bar shown instead while a method run is selected
+	Heap      *heapView    // … while a heap log run is selected
+	Dump      *dumpView    // … while a heap dump run is selected
 
 	emulatorBar fyne.CanvasObject // the top bar's controls for emulator runs
+	tabSets     tabSetObjects     // each tab set's tabs and top bar; one is shown
 
 	analysis *controller.Analysis
 	importer RunImporter
@@ -93,7 +96,8 @@ const (
 var analysisSize = fyne.NewSize(1200, 760)
 
 func newAnalysisView(win fyne.Window, prefs fyne.Preferences, profiles controller.Profiles, analysis *controller.Analysis,
-	methods *controller.MethodAnalysis, importer RunImporter, openEditor func(), edit func(*model.Profile)) *AnalysisView {
+	methods *controller.MethodAnalysis, heap *controller.HeapAnalysis, importer RunImporter, openEditor func(),
+	edit func(*model.Profile)) *AnalysisView {
 	v := &AnalysisView{Window: win, prefs: prefs, profiles: profiles, analysis: analysis, importer: importer,
 		bg: newBackground(), metric: chart.Cycles}
 	v.sel.profile = prefs.String(prefProfile)
@@ -133,6 +137,8 @@ func newAnalysisView(win fyne.Window, prefs fyne.Preferences, profiles controlle
 	v.Compare = newCompareTab(v)
 	v.Browser = newProfileBrowser(win, profiles, edit, v.ReloadProfiles)
 	v.Methods = newMethodsView(v, methods)
+	v.Heap = newHeapView(v, heap)
+	v.Dump = newDumpView(v, heap)
 	v.Tabs = container.NewAppTabs(
 		container.NewTabItem("Processes", v.Processes.content),
 		container.NewTabItem("Basic blocks", v.Blocks.content),
@@ -155,9 +161,15 @@ func newAnalysisView(win fyne.Window, prefs fyne.Preferences, profiles controlle
 		widget.NewLabel("Profile"), sized(250, v.Profile), widget.NewLabel("Process"), sized(180, v.Process),
 		widget.NewLabel("GHz"), sized(90, v.Frequency), sized(150, v.FrequencyNote),
 		widget.NewLabel("Charts"), sized(110, v.Metric))
-	bar := container.NewBorder(nil, nil, nil, toEditor, container.NewStack(v.emulatorBar, v.Methods.Bar))
-	main := container.NewBorder(nil, v.Problem, nil, nil, container.NewStack(v.Tabs, v.Methods.Tabs))
-	v.showMethodTabs(false)
+	v.tabSets = tabSetObjects{emulatorTabs: {v.Tabs, v.emulatorBar}, methodTabs: {v.Methods.Tabs, v.Methods.Bar},
+		heapTabs: {v.Heap.Tabs, v.Heap.Bar}, dumpTabs: {v.Dump.Tabs, v.Dump.Bar}}
+	var tabs, bars []fyne.CanvasObject
+	for _, s := range v.tabSets {
+		tabs, bars = append(tabs, s[0]), append(bars, s[1])
+	}
+	bar := container.NewBorder(nil, nil, nil, toEditor, container.NewStack(bars...))
+	main := container.NewBorder(nil, v.Problem, nil, nil, container.NewStack(tabs...))
+	v.showTabSet(emulatorTabs)
 	split := container.NewHSplit(v.Runs.content, main)
 	split.Offset = 0.2
 	win.SetContent(container.NewBorder(bar, nil, nil, nil, split))
@@ -272,7 +284,7 @@ func (v *AnalysisView) recompute() {
 		v.cancel()
 		v.cancel = nil
 	}
-	if v.routeMethods() {
+	if v.route() {
 		return
 	}
 	if v.analysis == nil || v.sel.run == "" || len(v.infos) == 0 {

@@ -122,7 +122,7 @@ func (t *compareTab) loadChoices(runs []model.RunInfo) {
 	v.bg.run(func() func() {
 		var choices []compareChoice
 		for _, r := range runs {
-			if r.Kind == MethodRunKind { // compared in the method tabs' own Compare
+			if tabSetOf(r.Kind) != emulatorTabs { // method traces are compared in their own tabs; heap runs have no costs
 				continue
 			}
 			choices = append(choices, compareChoice{controller.CompareItem{Run: r.Name}, r.Name})

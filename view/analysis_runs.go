@@ -73,8 +73,13 @@ func (p *runsPanel) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 }
 
 func runSummary(r model.RunInfo) string {
-	if r.Kind == MethodRunKind {
+	switch r.Kind {
+	case MethodRunKind:
 		return "method trace"
+	case model.RunKindHeap:
+		return "heap log"
+	case model.RunKindHeapDump:
+		return "heap dump"
 	}
 	procs := fmt.Sprintf("%d processes", r.Processes)
 	if r.Processes == 1 {
@@ -173,7 +178,7 @@ func (p *runsPanel) deleteRun(name string) {
 		err := a.Store.DeleteRun(context.Background(), name)
 		a.Forget(name)
 		return func() {
-			v.forgetMethods(name)
+			v.forgetRun(name)
 			if err != nil {
 				dialog.ShowError(err, v.Window)
 			}
@@ -189,7 +194,7 @@ func (p *runsPanel) askImport() {
 	v := p.v
 	name := widget.NewEntry()
 	source := widget.NewEntry()
-	source.SetPlaceHolder("a QEMU log or a folder of them, or a method trace (.trace, DPA, RMP)")
+	source.SetPlaceHolder("a QEMU log or a folder of them, a method trace (.trace, DPA, RMP), a heap log or an HPROF dump")
 	named := false // typed by the user: a new source no longer renames the run
 	name.OnChanged = func(string) { named = true }
 	source.OnChanged = func(s string) {
@@ -227,7 +232,8 @@ func (p *runsPanel) askImport() {
 
 // suggest names a run after its source file, made unique among the runs.
 func (p *runsPanel) suggest(path string) string {
-	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	base := strings.TrimSuffix(filepath.Base(path), ".gz") // x.heaplog.gz, x.trace.gz: x
+	base = strings.TrimSuffix(base, filepath.Ext(base))
 	if base == "" || base == "." || base == string(filepath.Separator) {
 		base = "run"
 	}
@@ -321,7 +327,7 @@ func (p *runsPanel) Run(name, program string, args []string, done func(error)) {
 func (p *runsPanel) finished(name string, err error) {
 	v := p.v
 	v.analysis.Forget(name)
-	v.forgetMethods(name)
+	v.forgetRun(name)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		dialog.ShowError(err, v.Window)
 	}

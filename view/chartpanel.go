@@ -23,7 +23,9 @@ var chartKinds = []struct {
 }{{"Bars", chart.Bars}, {"Columns", chart.Columns}, {"Pie", chart.Pie}}
 
 // chartPanel is every chart of the analysis window: the image drawn at the size shown (in a
-// goroutine, style.md 14), a choice of kind, "Save PNG…"/"Save SVG…", and clicks on bars.
+// goroutine, style.md 14), a choice of kind, "Save PNG…"/"Save SVG…", and clicks on bars. It
+// also shows any other chart.Drawing (the heap figures' lines and stacked columns), with no
+// kind to choose and nothing to click.
 type chartPanel struct {
 	Kind    *widget.Select
 	SavePNG *widget.Button
@@ -34,6 +36,9 @@ type chartPanel struct {
 	bg      *background
 	area    *chartArea
 	spec    chart.Chart
+	fig     chart.Drawing // shown instead of spec when not nil (SetDrawing)
+	title   string        // fig's title, for the file name it is saved as
+	hidKind bool          // SetDrawing hid the Kind chooser; Set shows it again
 	has     bool
 	size    fyne.Size // of the area, when last laid out
 	px      [2]int    // pixel size of the image shown
@@ -52,7 +57,7 @@ func newChartPanel(win fyne.Window, bg *background, kind chart.Kind, onBar func(
 	}
 	p.Kind = widget.NewSelect(names, func(name string) {
 		for _, k := range chartKinds {
-			if k.name == name && p.spec.Kind != k.kind {
+			if k.name == name && p.spec.Kind != k.kind && p.fig == nil {
 				p.spec.Kind = k.kind
 				p.render()
 			}
@@ -84,12 +89,39 @@ func (p *chartPanel) Set(c chart.Chart) {
 			c.Kind = k.kind
 		}
 	}
-	p.spec, p.has = c, true
+	p.spec, p.fig, p.has = c, nil, true
+	if p.hidKind {
+		p.Kind.Show()
+		p.hidKind = false
+	}
 	p.render()
 }
 
-// Chart is the chart shown.
+// SetDrawing shows any chart. Lines and stacked columns hide the Kind chooser, take no taps,
+// and Save PNG/SVG write them under title; a bar chart goes to Set, chooser and taps included.
+func (p *chartPanel) SetDrawing(d chart.Drawing, title string) {
+	if c, ok := d.(chart.Chart); ok {
+		p.Set(c)
+		return
+	}
+	if p.Kind.Visible() {
+		p.Kind.Hide()
+		p.hidKind = true
+	}
+	p.fig, p.title, p.has = d, title, true
+	p.render()
+}
+
+// Chart is the bar chart shown (the last Set).
 func (p *chartPanel) Chart() chart.Chart { return p.spec }
+
+// Drawing is what the panel shows: the last SetDrawing, or the bar chart of the last Set.
+func (p *chartPanel) Drawing() chart.Drawing {
+	if p.fig != nil {
+		return p.fig
+	}
+	return p.spec
+}
 
 // resized is called by the area's layout; the chart is redrawn for the new size.
 func (p *chartPanel) resized(s fyne.Size) {
@@ -108,7 +140,7 @@ func (p *chartPanel) render() {
 		p.stale = true
 		return
 	}
-	spec := p.spec
+	spec := p.Drawing()
 	scale := p.win.Canvas().Scale()
 	w, h := int(p.size.Width*scale), int(p.size.Height*scale)
 	if !p.has || w < chart.MinWidth || h < chart.MinHeight {
@@ -140,7 +172,7 @@ func (p *chartPanel) render() {
 
 // tapped turns a tap into the bar under it.
 func (p *chartPanel) tapped(pos fyne.Position) {
-	if p.onBar == nil || p.size.Width <= 0 || p.size.Height <= 0 || p.px[0] == 0 {
+	if p.onBar == nil || p.fig != nil || p.size.Width <= 0 || p.size.Height <= 0 || p.px[0] == 0 {
 		return
 	}
 	x := int(pos.X / p.size.Width * float32(p.px[0]))
@@ -151,12 +183,15 @@ func (p *chartPanel) tapped(pos fyne.Position) {
 }
 
 func (p *chartPanel) askSave(f chart.Format, ext string) {
-	spec := p.spec
-	askSavePath(p.win, slug(spec.Title, "chart")+ext, ext, func(path string) error { return saveChart(spec, f, path) })
+	d, title := p.Drawing(), p.spec.Title
+	if p.fig != nil {
+		title = p.title
+	}
+	askSavePath(p.win, slug(title, "chart")+ext, ext, func(path string) error { return saveChart(d, f, path) })
 }
 
 // saveChart writes a chart at the export size.
-func saveChart(c chart.Chart, f chart.Format, path string) error {
+func saveChart(c chart.Drawing, f chart.Format, path string) error {
 	return writeFile(path, func(w io.Writer) error { return c.Render(w, f, exportWidth, exportHeight) })
 }
 

@@ -108,57 +108,13 @@ func newMethodsView(v *AnalysisView, a *controller.MethodAnalysis) *methodsView 
 	return m
 }
 
-// isMethodRun tells whether a listed run is a method trace.
-func (v *AnalysisView) isMethodRun(name string) bool {
-	for _, r := range v.Runs.runs {
-		if r.Name == name {
-			return r.Kind == MethodRunKind
-		}
+// forget drops a method run's cached trace after it was imported again or deleted.
+func (m *methodsView) forget(run string) {
+	if m.a != nil {
+		m.a.Forget(run)
 	}
-	return false
-}
-
-// routeMethods shows the method tabs when the selected run is a method trace, and reports
-// whether it did; otherwise it puts the emulator tabs back for the emulator computation.
-func (v *AnalysisView) routeMethods() bool {
-	on := v.sel.run != "" && v.isMethodRun(v.sel.run)
-	v.showMethodTabs(on)
-	if !on {
-		return false
-	}
-	if v.Methods.a == nil {
-		v.setProblem("This session cannot read method traces.")
-		return true
-	}
-	v.Methods.load(v.sel.run)
-	return true
-}
-
-// forgetMethods drops a method run's cached trace after it was imported again or deleted.
-func (v *AnalysisView) forgetMethods(run string) {
-	if v.Methods.a != nil {
-		v.Methods.a.Forget(run)
-	}
-	if v.Methods.sel.run == run {
-		v.Methods.sel.run, v.Methods.trace = "", nil
-	}
-}
-
-// showMethodTabs swaps the tabs and the top bar between emulator and method runs.
-func (v *AnalysisView) showMethodTabs(on bool) {
-	for _, o := range []fyne.CanvasObject{v.Methods.Tabs, v.Methods.Bar} {
-		if on {
-			o.Show()
-		} else {
-			o.Hide()
-		}
-	}
-	for _, o := range []fyne.CanvasObject{v.Tabs, v.emulatorBar} {
-		if on {
-			o.Hide()
-		} else {
-			o.Show()
-		}
+	if m.sel.run == run {
+		m.sel.run, m.trace = "", nil
 	}
 }
 

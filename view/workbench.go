@@ -21,6 +21,7 @@ type Workbench struct {
 	profiles controller.Profiles
 	runs     *controller.Analysis
 	methods  *controller.MethodAnalysis
+	heap     *controller.HeapAnalysis
 	importer RunImporter
 	editor   *EditorView
 	analysis *AnalysisView
@@ -37,6 +38,11 @@ func NewWorkbench(a fyne.App, ed *controller.Editor, profiles controller.Profile
 // with their own tabs; without it they are listed but cannot be opened. Call it before
 // ShowAnalysis, with the MethodAnalysis the importer forgets imported runs in.
 func (wb *Workbench) SetMethodAnalysis(m *controller.MethodAnalysis) { wb.methods = m }
+
+// SetHeapAnalysis lets the analysis window show heap runs (heap logs and HPROF dumps) with
+// their own tabs, as SetMethodAnalysis does for method traces. Call it before ShowAnalysis,
+// with the HeapAnalysis the importer forgets imported runs in (Importer.Heap).
+func (wb *Workbench) SetHeapAnalysis(h *controller.HeapAnalysis) { wb.heap = h }
 
 // ShowEditor shows the instruction-categorization window, creating it on first use.
 func (wb *Workbench) ShowEditor() fyne.Window {
@@ -61,7 +67,7 @@ func (wb *Workbench) ShowAnalysis() fyne.Window {
 	if wb.analysis == nil {
 		win := wb.app.NewWindow("AndroProf — Analysis")
 		win.Resize(analysisSize)
-		v := newAnalysisView(win, wb.app.Preferences(), wb.profiles, wb.runs, wb.methods, wb.importer, func() { wb.ShowEditor() }, wb.Edit)
+		v := newAnalysisView(win, wb.app.Preferences(), wb.profiles, wb.runs, wb.methods, wb.heap, wb.importer, func() { wb.ShowEditor() }, wb.Edit)
 		win.SetOnClosed(func() {
 			if wb.analysis == v {
 				wb.analysis = nil

@@ -1,0 +1,329 @@
+package view
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"androprof/controller"
+	"androprof/model"
+	"androprof/view/chart"
+)
+
+// allHeaps is the Heap chooser's first option.
+const allHeaps = "All heaps"
+
+// dumpView is the analysis window for a heap dump run (HPROF): one moment of the heap, so the
+// seed's tables 4.1–4.3 and 5.1–5.3 for that moment, object sizes and figure 5.23's pointer
+// distances by address, for every heap or the one chosen (Android dumps have an image, a
+// zygote and an app heap). It replaces the other tabs while a dump run is selected.
+type dumpView struct {
+	Heap *widget.Select // all heaps or one
+	Tabs *container.AppTabs
+	Bar  *fyne.Container // the top bar's controls for dump runs
+
+	Summary  *sortTable[heapFact]
+	Classes  *dumpRowsTab
+	Packages *dumpRowsTab
+	Sizes    *dumpFigureTab
+	Pointers *dumpFigureTab
+
+	v    *AnalysisView
+	a    *controller.HeapAnalysis
+	run  string          // the run shown, or being loaded
+	dump *model.HeapDump // of run; nil until loaded
+	heap string          // "" for every heap
+	gen  int
+	sgen int
+}
+
+func newDumpView(v *AnalysisView, a *controller.HeapAnalysis) *dumpView {
+	d := &dumpView{v: v, a: a}
+	d.Heap = widget.NewSelect([]string{allHeaps}, func(opt string) {
+		heap := opt
+		if opt == allHeaps {
+			heap = ""
+		}
+		if heap != d.heap {
+			d.heap = heap
+			d.refresh()
+		}
+	})
+	d.Heap.SetSelected(allHeaps)
+	d.Summary = newSortTable(v.Window, "dump-summary", factColumns(), nil)
+	d.Classes = newDumpRowsTab(d, "dump-classes", false)
+	d.Packages = newDumpRowsTab(d, "dump-packages", true)
+	d.Sizes = newDumpFigureTab(d, "dump-sizes")
+	d.Pointers = newDumpFigureTab(d, "dump-pointers")
+	d.Tabs = container.NewAppTabs(
+		container.NewTabItem("Summary", d.Summary.Content()),
+		container.NewTabItem("Classes", d.Classes.content),
+		container.NewTabItem("Packages", d.Packages.content),
+		container.NewTabItem("Sizes", d.Sizes.Chart.Content()),
+		container.NewTabItem("Pointers", d.Pointers.Chart.Content()),
+	)
+	d.Bar = container.NewHBox(widget.NewLabel("Heap"), container.NewGridWrap(fyne.NewSize(200, d.Heap.MinSize().Height), d.Heap))
+	return d
+}
+
+// open shows a dump run, unless it is shown already.
+func (d *dumpView) open(run string) {
+	if run == d.run && d.dump != nil {
+		d.v.setProblem("")
+		return
+	}
+	d.run, d.dump = run, nil
+	d.gen++
+	gen, a := d.gen, d.a
+	d.v.bg.run(func() func() {
+		dump, err := a.Dump(context.Background(), run)
+		return func() {
+			if gen != d.gen {
+				return
+			}
+			if err != nil {
+				d.v.setProblem(err.Error())
+				return
+			}
+			d.v.setProblem("")
+			d.dump = dump
+			d.setChoices()
+			d.refresh()
+		}
+	})
+}
+
+// forget drops a run's dump after it was imported again or deleted.
+func (d *dumpView) forget(run string) {
+	if d.a != nil {
+		d.a.Forget(run)
+	}
+	if d.run == run {
+		d.run, d.dump = "", nil
+	}
+}
+
+// setChoices offers the dump's heaps, keeping the heap chosen when this dump has it too.
+func (d *dumpView) setChoices() {
+	if !slices.Contains(d.dump.Heaps, d.heap) {
+		d.heap = ""
+	}
+	d.Heap.Options = append([]string{allHeaps}, d.dump.Heaps...)
+	if d.heap == "" {
+		d.Heap.SetSelected(allHeaps)
+	} else {
+		d.Heap.SetSelected(d.heap)
+	}
+	d.Heap.Refresh()
+}
+
+// refresh recomputes every tab for the dump and heap chosen.
+func (d *dumpView) refresh() {
+	if d.dump == nil {
+		return
+	}
+	d.sgen++
+	gen, dump := d.sgen, d.dump
+	d.v.bg.run(func() func() {
+		facts := dumpFacts(dump)
+		return func() {
+			if gen == d.sgen {
+				d.Summary.Set(facts)
+			}
+		}
+	})
+	d.Classes.recompute()
+	d.Packages.recompute()
+	d.Sizes.recompute()
+	d.Pointers.recompute()
+}
+
+// dumpFacts sums a dump up as the seed's tables 4.1–4.3 do for one moment, every heap apart.
+func dumpFacts(d *model.HeapDump) []heapFact {
+	ch := d.Characteristics()
+	when := "(not stated)"
+	if d.Timestamp != 0 {
+		when = time.UnixMilli(int64(d.Timestamp)).UTC().Format("2006-01-02 15:04:05 UTC")
+	}
+	part := func(c model.DumpCount) string {
+		return fmt.Sprintf("%s objects, %s", grouped(int64(c.Objects)), model.HumanBytes(c.Bytes))
+	}
+	facts := []heapFact{
+		{Name: "Version", Value: d.Version},
+		{Name: "Identifier size", Value: fmt.Sprintf("%d bytes", d.IDSize)},
+		{Name: "Timestamp", Value: when, raw: fmt.Sprint(d.Timestamp)},
+		{Name: "Heaps", Value: strings.Join(d.Heaps, ", ")},
+		{Name: "Loaded classes", Value: grouped(int64(ch.LoadedClasses))},
+		{Name: "Array classes", Value: grouped(int64(ch.ArrayClasses))},
+		{Name: "Objects", Value: part(model.DumpCount{Objects: ch.Objects, Bytes: ch.Bytes}), raw: fmt.Sprint(ch.Objects)},
+		{Name: "Instances", Value: part(ch.Instances), raw: fmt.Sprint(ch.Instances.Objects)},
+		{Name: "Arrays", Value: part(ch.Arrays), raw: fmt.Sprint(ch.Arrays.Objects)},
+		{Name: "GC roots", Value: grouped(int64(d.Roots))},
+	}
+	for _, h := range d.Heaps {
+		var in, ar model.DumpCount
+		for _, c := range d.Classes {
+			if c.Heap != h {
+				continue
+			}
+			p := &in
+			if c.Array {
+				p = &ar
+			}
+			p.Objects += c.Objects
+			p.Bytes += c.Bytes
+		}
+		facts = append(facts, heapFact{Name: "Heap " + h, Value: fmt.Sprintf("%s instances (%s), %s arrays (%s)",
+			grouped(int64(in.Objects)), model.HumanBytes(in.Bytes), grouped(int64(ar.Objects)), model.HumanBytes(ar.Bytes))})
+	}
+	return facts
+}
+
+// dumpRowsTab is a dump's class (or package) table with its bar chart; a tap on a bar selects
+// its row.
+type dumpRowsTab struct {
+	Find  *widget.Entry // classes only
+	Chart *chartPanel
+	Table *sortTable[model.DumpRow]
+
+	d         *dumpView
+	fig       chart.DumpFigure
+	byPackage bool
+	rows      []model.DumpRow
+	gen       int
+	content   fyne.CanvasObject
+}
+
+func newDumpRowsTab(d *dumpView, figure string, byPackage bool) *dumpRowsTab {
+	t := &dumpRowsTab{d: d, byPackage: byPackage}
+	t.fig, _ = chart.FindDumpFigure(figure)
+	kind := chart.Bars
+	name := "Class"
+	if byPackage {
+		kind, name = chart.Pie, "Package"
+	}
+	t.Chart = newChartPanel(d.v.Window, d.v.bg, kind, t.barTapped)
+	t.Table = newSortTable(d.v.Window, figure, dumpColumns(name), nil)
+	table := t.Table.Content()
+	if !byPackage {
+		t.Find = widget.NewEntry()
+		t.Find.SetPlaceHolder("Find: part of a class name")
+		t.Find.OnChanged = func(string) { t.filter() }
+		table = container.NewBorder(t.Find, nil, nil, nil, table)
+	}
+	split := container.NewVSplit(t.Chart.Content(), table)
+	split.Offset = 0.5
+	t.content = split
+	return t
+}
+
+func (t *dumpRowsTab) recompute() {
+	d := t.d
+	t.gen++
+	gen, dump, heap, run, fig, byPackage := t.gen, d.dump, d.heap, d.run, t.fig, t.byPackage
+	d.v.bg.run(func() func() {
+		rows := dump.DumpRows(heap, byPackage)
+		c := fig.Draw(dump, heap, run)
+		return func() {
+			if gen == t.gen {
+				t.rows = rows
+				t.filter()
+				t.Chart.SetDrawing(c, fig.Name+" "+run)
+			}
+		}
+	})
+}
+
+func (t *dumpRowsTab) filter() {
+	rows := t.rows
+	if t.Find != nil && t.Find.Text != "" {
+		text := strings.ToLower(t.Find.Text)
+		rows = nil
+		for _, r := range t.rows {
+			if strings.Contains(strings.ToLower(r.Name), text) {
+				rows = append(rows, r)
+			}
+		}
+	}
+	t.Table.Set(rows)
+	if len(rows) != len(t.rows) {
+		t.Table.Count.SetText(fmt.Sprintf("%d of %d rows", len(rows), len(t.rows)))
+	}
+}
+
+// barTapped selects the row of the bar tapped, clearing Find when it hides it.
+func (t *dumpRowsTab) barTapped(i int) {
+	bars := t.Chart.Chart().Bars
+	if i >= len(bars) {
+		return
+	}
+	name := bars[i].Label
+	find := func() int {
+		return slices.IndexFunc(t.Table.Rows(), func(r model.DumpRow) bool { return r.Name == name })
+	}
+	j := find()
+	if j < 0 && t.Find != nil && t.Find.Text != "" {
+		t.Find.SetText("")
+		j = find()
+	}
+	if j >= 0 {
+		t.Table.Select(j)
+	}
+}
+
+// dumpColumns are a dump table's: name, heap, instances, arrays, objects and bytes with shares.
+// (No class count per package: model.DumpRow.Classes counts a class once per heap it is in.)
+func dumpColumns(name string) []column[model.DumpRow] {
+	type row = model.DumpRow
+	return []column[row]{
+		textCol(name, 310, func(r row) string { return r.Name }),
+		textCol("Heap", 70, func(r row) string {
+			if r.Heap == "" {
+				return "all"
+			}
+			return r.Heap
+		}),
+		countCol("Instances", 90, func(r row) uint64 { return r.Instances.Objects }),
+		countCol("Arrays", 80, func(r row) uint64 { return r.Arrays.Objects }),
+		countCol("Objects", 90, func(r row) uint64 { return r.Objects() }),
+		widthOf(pctCol("%", func(r row) float64 { return r.Percent }), 60),
+		bytesCol("Bytes", 90, func(r row) uint64 { return r.Bytes() }),
+		widthOf(pctCol("Bytes %", func(r row) float64 { return r.BytesShare }), 75),
+	}
+}
+
+// dumpFigureTab is one dump figure for the heap chosen.
+type dumpFigureTab struct {
+	Chart *chartPanel
+
+	d   *dumpView
+	fig chart.DumpFigure
+	gen int
+}
+
+func newDumpFigureTab(d *dumpView, figure string) *dumpFigureTab {
+	t := &dumpFigureTab{d: d}
+	t.fig, _ = chart.FindDumpFigure(figure)
+	t.Chart = newChartPanel(d.v.Window, d.v.bg, chart.Bars, nil)
+	return t
+}
+
+func (t *dumpFigureTab) recompute() {
+	d := t.d
+	t.gen++
+	gen, dump, heap, run, fig := t.gen, d.dump, d.heap, d.run, t.fig
+	d.v.bg.run(func() func() {
+		c := fig.Draw(dump, heap, run)
+		return func() {
+			if gen == t.gen {
+				t.Chart.SetDrawing(c, fig.Name+" "+run)
+			}
+		}
+	})
+}

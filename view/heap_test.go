@@ -1,0 +1,636 @@
+package view
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"androprof/controller"
+	"androprof/formats/heaplog/heaplogtest"
+	"androprof/formats/hprof/hproftest"
+	"androprof/model"
+	"androprof/store"
+	"androprof/store/storetest"
+	"androprof/view/chart"
+)
+
+// The heap workspace: a synthetic heap log (heaplogtest, never shown as a measurement) imported
+// at 32 KB cohorts, so it has about twenty; an Android-shaped synthetic dump (hproftest) with
+// image, zygote and app heaps; the emulator run "small"; and, when ../shared/corpus is there, a
+// method trace and a real dump, all through the real importer and store.
+const (
+	heapRun     = "heap"
+	dumpRun     = "dump"
+	heapCohort  = 32 << 10
+	heapEvents  = 20000
+	corpusDump  = "perflib-dialer.hprof"
+	corpusTrace = "jag-dmtrace.trace"
+)
+
+var heapDB struct {
+	once  sync.Once
+	dir   string // also holds the logs and dumps, for tests that import them again
+	path  string
+	extra []string // corpus runs imported: "methods", "dialer"
+	err   error
+}
+
+// heapFile writes a synthetic heap log of events records into dir.
+func heapFile(dir, name string, events int, seed int64) (string, error) {
+	path := filepath.Join(dir, name)
+	f, err := os.Create(path)
+	if err != nil {
+		return "", err
+	}
+	if err := heaplogtest.Synthetic(f, events, seed); err != nil {
+		f.Close()
+		return "", err
+	}
+	return path, f.Close()
+}
+
+func heapWorkspace(t *testing.T) (path, dir string, extra []string) {
+	t.Helper()
+	heapDB.once.Do(func() {
+		heapDB.dir, heapDB.err = os.MkdirTemp("", "androprof-heap")
+		if heapDB.err != nil {
+			return
+		}
+		cleanups = append(cleanups, func() { os.RemoveAll(heapDB.dir) })
+		heapDB.path = filepath.Join(heapDB.dir, "w.db")
+		heapDB.extra, heapDB.err = importHeapRuns(heapDB.dir, heapDB.path)
+	})
+	if heapDB.err != nil {
+		t.Fatal(heapDB.err)
+	}
+	data, err := os.ReadFile(heapDB.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path = filepath.Join(t.TempDir(), "w.db")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, heapDB.dir, heapDB.extra
+}
+
+func importHeapRuns(dir, path string) ([]string, error) {
+	logPath, err := heapFile(dir, "syn.heaplog", heapEvents, 1)
+	if err != nil {
+		return nil, err
+	}
+	dumpPath := filepath.Join(dir, "syn.hprof")
+	f, err := os.Create(dumpPath)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := hproftest.Generate(f, hproftest.Options{Version: "1.0.3"}, 200<<10, 1); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := f.Close(); err != nil {
+		return nil, err
+	}
+	db, err := store.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	ctx := context.Background()
+	im := controller.Importer{Store: db, Cohort: heapCohort}
+	if err := im.ImportFiles(ctx, heapRun, []string{logPath}, nil); err != nil {
+		return nil, err
+	}
+	if err := im.ImportFiles(ctx, dumpRun, []string{dumpPath}, nil); err != nil {
+		return nil, err
+	}
+	if err := db.ImportRun(ctx, "small", "test", storetest.SmallRun); err != nil {
+		return nil, err
+	}
+	var extra []string
+	for run, file := range map[string]string{"methods": corpusTrace, "dialer": corpusDump} {
+		p := filepath.Join(corpusDir, file)
+		if _, err := os.Stat(p); err != nil {
+			continue
+		}
+		if err := im.ImportFiles(ctx, run, []string{p}, nil); err != nil {
+			return nil, err
+		}
+		extra = append(extra, run)
+	}
+	return extra, nil
+}
+
+// openHeap opens the analysis window on a copy of the heap workspace with the heap run selected.
+func openHeap(t *testing.T) (*AnalysisView, *controller.HeapAnalysis) {
+	t.Helper()
+	path, _, _ := heapWorkspace(t)
+	db, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	analysis, methods, heap := &controller.Analysis{Store: db}, &controller.MethodAnalysis{Store: db}, &controller.HeapAnalysis{Store: db}
+	im := controller.Importer{Store: db, Analysis: analysis, Methods: methods, Heap: heap, Cohort: heapCohort}
+	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{Store: db}, analysis, im)
+	wb.SetMethodAnalysis(methods)
+	wb.SetHeapAnalysis(heap)
+	w := wb.ShowAnalysis()
+	w.Resize(analysisSize)
+	v := wb.AnalysisView()
+	v.Wait()
+	v.SelectRun(heapRun)
+	v.Wait()
+	return v, heap
+}
+
+// loaded is a run's profile as the controller gives it, for the expected values.
+func loaded(t *testing.T, heap *controller.HeapAnalysis, run string, factor int) *model.HeapProfile {
+	t.Helper()
+	p, err := heap.Profile(context.Background(), run, factor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// showTabOf selects a tab and lays the window out, which draws its charts.
+func showTabOf(v *AnalysisView, tabs interface{ SelectIndex(int) }, i int) {
+	tabs.SelectIndex(i)
+	v.Window.Resize(analysisSize.Add(fyne.NewSize(0, 1)))
+	v.Window.Resize(analysisSize)
+	v.Wait()
+}
+
+// fact is the Value of a Summary row.
+func fact(tb *sortTable[heapFact], name string) string {
+	for _, f := range tb.Rows() {
+		if f.Name == name {
+			return f.Value
+		}
+	}
+	return ""
+}
+
+func TestHeapRunShowsHeapTabs(t *testing.T) {
+	v, heap := openHeap(t)
+	h := v.Heap
+	visible := func() []bool {
+		var out []bool
+		for _, s := range v.tabSets {
+			out = append(out, s[0].Visible() && s[1].Visible())
+		}
+		return out
+	}
+	if !slices.Equal(visible(), []bool{false, false, true, false}) {
+		t.Fatalf("a heap run shows tab sets %v", visible())
+	}
+	p := loaded(t, heap, heapRun, 1)
+	if p.Cohort != heapCohort || h.profile == nil || h.profile.Allocated != p.Allocated {
+		t.Fatalf("heap tabs show %+v", h.profile)
+	}
+	want := []string{"32 KB", "64 KB", "128 KB", "256 KB", "512 KB", "1 MB"}
+	if !slices.Equal(h.Cohort.Options, want) || h.Cohort.Selected != "32 KB" {
+		t.Errorf("cohorts %v, selected %q", h.Cohort.Options, h.Cohort.Selected)
+	}
+	var tabs []string
+	for _, it := range h.Tabs.Items {
+		tabs = append(tabs, it.Text)
+	}
+	if !slices.Equal(tabs, []string{"Summary", "Cohorts", "Sizes", "Threads", "Classes", "Packages", "Pointers"}) {
+		t.Errorf("tabs %v", tabs)
+	}
+
+	// An emulator run, the dump, a method trace, and back: each shows its own tabs.
+	steps := []struct {
+		run  string
+		want []bool
+	}{{"small", []bool{true, false, false, false}}, {dumpRun, []bool{false, false, false, true}}}
+	if slices.Contains(v.RunNames(), "methods") {
+		steps = append(steps, struct {
+			run  string
+			want []bool
+		}{"methods", []bool{false, true, false, false}})
+	}
+	steps = append(steps, struct {
+		run  string
+		want []bool
+	}{heapRun, []bool{false, false, true, false}})
+	for _, s := range steps {
+		v.SelectRun(s.run)
+		v.Wait()
+		if got := visible(); !slices.Equal(got, s.want) || v.Problem.Visible() {
+			t.Errorf("run %s shows tab sets %v (problem %q)", s.run, got, v.Problem.Text)
+		}
+	}
+	if len(v.Processes.Table.Rows()) != 2 {
+		t.Errorf("the emulator run after the heap run: %d processes", len(v.Processes.Table.Rows()))
+	}
+	for _, c := range v.Compare.choices {
+		if c.item.Run == heapRun || c.item.Run == dumpRun {
+			t.Errorf("the emulator Compare offers heap run %s", c.item.Run)
+		}
+	}
+	if h.profile == nil || h.run != heapRun {
+		t.Errorf("back on the heap run: %q %v", h.run, h.profile != nil)
+	}
+}
+
+// Every figure of every tab is offered by its seed number and title, and draws.
+func TestHeapFigureChoosersDrawEveryFigure(t *testing.T) {
+	v, heap := openHeap(t)
+	h := v.Heap
+	p := loaded(t, heap, heapRun, 1)
+	seen := 0
+	for i, item := range h.Tabs.Items {
+		var tab *heapFigureTab
+		for _, ft := range h.figureTabs() {
+			if ft.content == item.Content {
+				tab = ft
+			}
+		}
+		if tab == nil {
+			continue
+		}
+		figs := chart.FiguresOf(item.Text)
+		var want []string
+		for _, f := range figs {
+			want = append(want, figureOption(f))
+		}
+		if len(figs) == 0 || !slices.Equal(tab.Figure.Options, want) {
+			t.Errorf("tab %s offers %v, want %v", item.Text, tab.Figure.Options, want)
+		}
+		for j, f := range figs {
+			tab.Figure.SetSelectedIndex(j)
+			showTabOf(v, h.Tabs, i)
+			seen++
+			d := tab.Chart.Drawing()
+			if tab.Chart.Problem.Text != "" || v.Problem.Visible() {
+				t.Errorf("figure %s: %q %q", f.Seed, tab.Chart.Problem.Text, v.Problem.Text)
+			}
+			if tab.Chosen().Seed != f.Seed || tab.Chart.Kind.Visible() {
+				t.Errorf("figure %s: chosen %s, kind chooser shown %v", f.Seed, tab.Chosen().Seed, tab.Chart.Kind.Visible())
+			}
+			if want := f.Draw(p, heapRun); fmt.Sprintf("%T", d) != fmt.Sprintf("%T", want) || d.Empty() != want.Empty() {
+				t.Errorf("figure %s drew %T (empty %v), want %T (empty %v)", f.Seed, d, d.Empty(), want, want.Empty())
+			}
+			if d.Empty() {
+				if !tab.Note.Visible() || tab.Note.Text == "" {
+					t.Errorf("figure %s is empty and does not say why", f.Seed)
+				}
+				continue
+			}
+			if tab.Note.Visible() || tab.Chart.area.img.Image == nil {
+				t.Errorf("figure %s: note %q, image %v", f.Seed, tab.Note.Text, tab.Chart.area.img.Image != nil)
+			} else if c := countColours(tab.Chart.area.img.Image); c < 4 {
+				t.Errorf("figure %s image has %d colours", f.Seed, c)
+			}
+		}
+	}
+	if seen != len(chart.HeapFigures) {
+		t.Errorf("the tabs offer %d figures of %d", seen, len(chart.HeapFigures))
+	}
+}
+
+func TestHeapSummary(t *testing.T) {
+	v, heap := openHeap(t)
+	s := v.Heap.Summary
+	p := loaded(t, heap, heapRun, 1)
+	ch := p.Characteristics()
+	if got := fact(s.Table, "Total allocation"); !strings.HasPrefix(got, model.HumanBytes(ch.TotalAllocation)+" (") ||
+		!strings.Contains(got, grouped(int64(ch.TotalAllocation))+" bytes") {
+		t.Errorf("total allocation %q, want %s", got, model.HumanBytes(ch.TotalAllocation))
+	}
+	for name, want := range map[string]string{
+		"Maximum live":          model.HumanBytes(ch.MaxLive),
+		"Live objects (at end)": grouped(int64(ch.LiveObjects)),
+		"Loaded classes":        fmt.Sprint(ch.LoadedClasses),
+		"Array classes":         fmt.Sprint(ch.ArrayClasses),
+		"Threads":               fmt.Sprint(ch.Threads),
+		"Pointer mutations":     grouped(int64(ch.Mutations)),
+		"Cohort size":           "32 KB",
+		"VM":                    p.Header.VM,
+		"Property synthetic":    "true",
+	} {
+		if got := fact(s.Table, name); !strings.HasPrefix(got, want) {
+			t.Errorf("%s: %q, want %q", name, got, want)
+		}
+	}
+	if !s.Note.Visible() || !strings.Contains(s.Note.Text, "synthetic") || strings.Contains(s.Note.Text, "5.22") {
+		t.Errorf("note %q", s.Note.Text)
+	}
+	var csv strings.Builder
+	if err := s.Table.WriteCSV(&csv); err != nil || !strings.Contains(csv.String(), fmt.Sprintf("Total allocation,%d\n", ch.TotalAllocation)) {
+		t.Errorf("CSV: %v\n%s", err, csv.String())
+	}
+
+	// A JVMTI log without mutations says what it lacks.
+	q := *p
+	q.Pointers = nil
+	q.Header.VM = "OpenJDK 64-Bit Server VM 17.0.9 (androprof heap agent 1)"
+	q.UnknownFrees = 3
+	_, notes := heapFacts(&q, 1)
+	all := strings.Join(notes, "\n")
+	for _, want := range []string{"cannot record pointer mutations (JVMTI has no write barrier event): figure 5.22 is empty",
+		"figure 5.23 is empty", "3 deaths of objects never allocated"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("notes %q lack %q", all, want)
+		}
+	}
+}
+
+func TestHeapClassTableAndFind(t *testing.T) {
+	v, heap := openHeap(t)
+	c := v.Heap.ClassTable
+	p := loaded(t, heap, heapRun, 1)
+	want := p.Table(model.ScopeClass)
+	if len(c.Table.Rows()) != len(want) || len(want) < 40 {
+		t.Fatalf("%d class rows, want %d", len(c.Table.Rows()), len(want))
+	}
+	i := slices.IndexFunc(c.Table.Rows(), func(r model.HeapRow) bool { return r.Name == "java/lang/String" })
+	j := slices.IndexFunc(want, func(r model.HeapRow) bool { return r.Name == "java/lang/String" })
+	if i < 0 || c.Table.Cell(i, colIndex(c.Table, "Live")) != grouped(int64(want[j].Live.Objects)) ||
+		c.Table.Cell(i, colIndex(c.Table, "Size")) != model.HumanBytes(want[j].Total.Bytes) {
+		t.Errorf("String row %d: %+v", i, want[j])
+	}
+	if k := slices.IndexFunc(c.Table.Rows(), func(r model.HeapRow) bool { return r.Name == "[C" }); k < 0 || c.Table.Cell(k, colIndex(c.Table, "Array")) != "yes" {
+		t.Error("[C is not an array row")
+	}
+	// Table 5.2: the app's own classes.
+	test.Type(c.Find, "quadrant")
+	v.Wait()
+	rows := c.Table.Rows()
+	if len(rows) != len(model.FilterHeapRows(want, "quadrant")) || len(rows) == 0 || !strings.Contains(c.Table.Count.Text, fmt.Sprintf("of %d", len(want))) {
+		t.Errorf("find quadrant: %d rows, count %q", len(rows), c.Table.Count.Text)
+	}
+	for _, r := range rows {
+		if !strings.Contains(r.Name, "quadrant") {
+			t.Errorf("row %q does not match", r.Name)
+		}
+	}
+	c.Find.SetText("")
+	c.Table.SortBy(colIndex(c.Table, "Size"))
+	if r := c.Table.Rows(); r[0].Total.Bytes < r[len(r)-1].Total.Bytes {
+		t.Error("Size does not sort largest first")
+	}
+	var csv strings.Builder
+	if err := c.Table.WriteCSV(&csv); err != nil || !strings.HasPrefix(csv.String(), "Class name,Live,Live %,Total,Size,Live bytes,Avg lifetime,Array\n") {
+		t.Errorf("CSV: %v %.100s", err, csv.String())
+	}
+}
+
+func TestHeapThreadsAndPackages(t *testing.T) {
+	v, heap := openHeap(t)
+	h := v.Heap
+	p := loaded(t, heap, heapRun, 1)
+	threads := p.Table(model.ScopeThread)
+	if len(h.ThreadTable.Table.Rows()) != len(threads) || !slices.ContainsFunc(h.ThreadTable.Table.Rows(), func(r model.HeapRow) bool { return r.Name == "main" }) {
+		t.Errorf("thread rows %+v", h.ThreadTable.Table.Rows())
+	}
+	pk := h.Packages
+	want := p.Packages()
+	if len(pk.Table.Rows()) != len(want) || pk.Table.Rows()[0].Name != want[0].Name {
+		t.Fatalf("package rows %d, want %d", len(pk.Table.Rows()), len(want))
+	}
+	c := pk.Chart.Chart()
+	if len(c.Bars) != len(want) || c.Bars[0].Value != float64(want[0].Live.Objects) || !pk.Chart.Kind.Visible() {
+		t.Errorf("package chart %+v", c)
+	}
+	pk.Measure.SetSelected(measureAllocated)
+	pk.Chart.Kind.SetSelected("Pie")
+	showTabOf(v, h.Tabs, 5)
+	c = pk.Chart.Chart()
+	if c.Kind != chart.Pie || c.Bars[0].Value != float64(want[0].Total.Bytes) || pk.Chart.Problem.Text != "" || pk.Chart.area.img.Image == nil {
+		t.Errorf("bytes allocated by package: %+v", c)
+	}
+}
+
+// The Cohort chooser regroups every chart and table at twice the cohort.
+func TestHeapCohortChooserRegroups(t *testing.T) {
+	v, heap := openHeap(t)
+	h := v.Heap
+	before := h.Cohorts.Chart.Drawing().(chart.Lines)
+	h.Cohort.SetSelected("64 KB")
+	v.Wait()
+	p2 := loaded(t, heap, heapRun, 2)
+	if h.factor != 2 || h.profile.Cohort != 2*heapCohort {
+		t.Fatalf("factor %d, cohort %d", h.factor, h.profile.Cohort)
+	}
+	after := h.Cohorts.Chart.Drawing().(chart.Lines)
+	want := chart.FiguresOf(chart.TabCohorts)[0].Draw(p2, heapRun).(chart.Lines)
+	if len(after.Series) != len(want.Series) || len(after.Series) >= len(before.Series) {
+		t.Errorf("5.1 at 64 KB: %d series, want %d (%d at 32 KB)", len(after.Series), len(want.Series), len(before.Series))
+	}
+	if got := fact(h.Summary.Table, "Cohort size"); got != "64 KB (2 × the 32 KB imported)" {
+		t.Errorf("summary cohort %q", got)
+	}
+	if !slices.Equal(h.Cohort.Options[:2], []string{"32 KB", "64 KB"}) {
+		t.Errorf("options after regrouping %v", h.Cohort.Options)
+	}
+	// Another run and back keeps the cohort chosen.
+	v.SelectRun("small")
+	v.Wait()
+	v.SelectRun(heapRun)
+	v.Wait()
+	if h.Cohort.Selected != "64 KB" || h.factor != 2 {
+		t.Errorf("back on the run: %q ×%d", h.Cohort.Selected, h.factor)
+	}
+}
+
+func TestDumpTabs(t *testing.T) {
+	v, heap := openHeap(t)
+	d := v.Dump
+	v.SelectRun(dumpRun)
+	v.Wait()
+	dump, err := heap.Dump(context.Background(), dumpRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(d.Heap.Options, []string{allHeaps, "image", "zygote", "app"}) || d.Heap.Selected != allHeaps {
+		t.Fatalf("heaps %v", d.Heap.Options)
+	}
+	all := dump.DumpRows("", false)
+	if len(d.Classes.Table.Rows()) != len(all) || len(all) < 10 || d.Classes.Table.Cell(0, 0) != all[0].Name ||
+		d.Classes.Table.Cell(0, colIndex(d.Classes.Table, "Heap")) != "all" {
+		t.Fatalf("%d class rows, want %d", len(d.Classes.Table.Rows()), len(all))
+	}
+	ch := dump.Characteristics()
+	if got := fact(d.Summary, "Objects"); !strings.HasPrefix(got, grouped(int64(ch.Objects))+" objects") || fact(d.Summary, "Heap app") == "" {
+		t.Errorf("summary objects %q", got)
+	}
+	for _, tab := range []*dumpFigureTab{d.Sizes, d.Pointers} {
+		if tab.Chart.Drawing().Empty() {
+			t.Errorf("%s is empty", tab.fig.Name)
+		}
+	}
+	if c := d.Classes.Chart.Chart(); len(c.Bars) != len(all) || !strings.Contains(c.Title, "Bytes by class") {
+		t.Errorf("class chart %+v", c.Title)
+	}
+	if c := d.Packages.Chart.Chart(); c.Kind != chart.Pie || len(d.Packages.Table.Rows()) != len(dump.DumpRows("", true)) {
+		t.Errorf("package chart kind %v, %d rows", c.Kind, len(d.Packages.Table.Rows()))
+	}
+	// One heap.
+	d.Heap.SetSelected("app")
+	v.Wait()
+	app := dump.DumpRows("app", false)
+	if len(d.Classes.Table.Rows()) != len(app) || d.Classes.Table.Cell(0, colIndex(d.Classes.Table, "Heap")) != "app" ||
+		!strings.Contains(d.Sizes.Chart.Drawing().(chart.StackedColumns).Title, "heap app") {
+		t.Errorf("heap app: %d rows, want %d", len(d.Classes.Table.Rows()), len(app))
+	}
+	test.Type(d.Classes.Find, "String")
+	v.Wait()
+	for _, r := range d.Classes.Table.Rows() {
+		if !strings.Contains(r.Name, "String") {
+			t.Errorf("row %q does not match", r.Name)
+		}
+	}
+	// A tap on a bar the find box hides selects its row all the same.
+	d.Classes.barTapped(0)
+	if top := d.Classes.Chart.Chart().Bars[0].Label; !strings.Contains(top, "String") && d.Classes.Find.Text != "" {
+		t.Errorf("find %q after a tap on the top bar", d.Classes.Find.Text)
+	}
+	for i := range d.Tabs.Items {
+		showTabOf(v, d.Tabs, i)
+		if v.Problem.Visible() {
+			t.Errorf("dump tab %d: %s", i, v.Problem.Text)
+		}
+	}
+	if d.Pointers.Chart.Problem.Text != "" || d.Pointers.Chart.area.img.Image == nil {
+		t.Errorf("pointers: %q", d.Pointers.Chart.Problem.Text)
+	}
+
+	// A real dump, when the corpus is there.
+	if !slices.Contains(v.RunNames(), "dialer") {
+		t.Log(corpusDump + " is absent: only the synthetic dump was shown")
+		return
+	}
+	v.SelectRun("dialer")
+	v.Wait()
+	real, err := heap.Dump(context.Background(), "dialer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(d.Heap.Options, append([]string{allHeaps}, real.Heaps...)) || len(d.Classes.Table.Rows()) == 0 || d.heap != "" && !slices.Contains(real.Heaps, d.heap) {
+		t.Errorf("dialer: heaps %v, %d rows", d.Heap.Options, len(d.Classes.Table.Rows()))
+	}
+}
+
+// A heap log imported through the window opens in the heap tabs; deleting it and importing
+// another log under the same name shows the new one, not the cached profile; Cancel stops an
+// import of a heap log.
+func TestHeapImportDeleteAndCancel(t *testing.T) {
+	v, heap := openHeap(t)
+	_, dir, _ := heapWorkspace(t)
+	other, err := heapFile(t.TempDir(), "other.heaplog", 5000, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.Runs.deleteRun(heapRun)
+	v.Wait()
+	if slices.Contains(v.RunNames(), heapRun) || v.Heap.run == heapRun {
+		t.Fatalf("after delete: runs %v, heap view on %q", v.RunNames(), v.Heap.run)
+	}
+	var got error = errors.New("never finished")
+	v.Runs.ImportFrom(heapRun, other, func(err error) { got = err })
+	v.Wait()
+	p := loaded(t, heap, heapRun, 1)
+	if got != nil || v.sel.run != heapRun || !v.Heap.Tabs.Visible() || v.Heap.profile.Allocated != p.Allocated {
+		t.Fatalf("import: %v, selected %q", got, v.sel.run)
+	}
+	if total := fact(v.Heap.Summary.Table, "Total allocation"); !strings.HasPrefix(total, model.HumanBytes(p.Allocated.Bytes)+" (") {
+		t.Errorf("summary of the new log: %q, want %s", total, model.HumanBytes(p.Allocated.Bytes))
+	}
+	if v.Runs.suggest(filepath.Join(dir, "x.heaplog.gz")) != "x" {
+		t.Errorf("suggested %q", v.Runs.suggest(filepath.Join(dir, "x.heaplog.gz")))
+	}
+
+	big, err := heapFile(t.TempDir(), "big.heaplog", 200000, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := v.RunNames()
+	v.Runs.ImportFrom("big", big, func(err error) { got = err })
+	tapDialogButton(t, v.Window, "Cancel")
+	v.Wait()
+	if !errors.Is(got, context.Canceled) || !slices.Equal(v.RunNames(), runs) {
+		t.Errorf("cancelled import: %v, runs %v", got, v.RunNames())
+	}
+}
+
+// A chart panel shows any drawing: lines hide the kind chooser and take no taps, bars bring
+// it back; Save writes either.
+func TestChartPanelShowsDrawings(t *testing.T) {
+	v, _ := openHeap(t)
+	p := v.Heap.Cohorts.Chart
+	if p.Kind.Visible() {
+		t.Fatal("a heap figure shows the kind chooser")
+	}
+	tapped := false
+	p.onBar = func(int) { tapped = true }
+	p.tapped(fyne.NewPos(10, 10))
+	p.Set(chart.Chart{Title: "bars", Bars: []chart.Bar{{Label: "a", Value: 1}}})
+	if !p.Kind.Visible() || tapped || p.Drawing().(chart.Chart).Title != "bars" {
+		t.Errorf("after Set: kind %v, tapped %v", p.Kind.Visible(), tapped)
+	}
+	lines := chart.Lines{Title: "lines", X: []float64{0, 1}, Series: []chart.LineSeries{{Label: "x", Values: []float64{1, 2}}}}
+	p.SetDrawing(lines, "lines")
+	dir := t.TempDir()
+	for _, f := range []struct {
+		f   chart.Format
+		ext string
+	}{{chart.PNG, ".png"}, {chart.SVG, ".svg"}} {
+		out := filepath.Join(dir, "l"+f.ext)
+		if err := saveChart(p.Drawing(), f.f, out); err != nil {
+			t.Fatal(err)
+		}
+		if st, err := os.Stat(out); err != nil || st.Size() < 500 {
+			t.Errorf("%s: %v", out, err)
+		}
+	}
+}
+
+// TestHeapScreens draws every heap and dump tab with the software painter and checks it is not
+// blank; with ANALYSIS_SHOTS=DIR it also writes them there to look at.
+func TestHeapScreens(t *testing.T) {
+	v, _ := openHeap(t)
+	dir := os.Getenv("ANALYSIS_SHOTS")
+	shoot := func(name string) {
+		img := v.Window.Canvas().Capture()
+		if colours := countColours(img); colours < 8 {
+			t.Errorf("%s looks blank: %d colours", name, colours)
+		}
+		if dir == "" {
+			return
+		}
+		f, err := os.Create(filepath.Join(dir, name+".png"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		png.Encode(f, img)
+		f.Close()
+	}
+	h := v.Heap
+	for i, item := range h.Tabs.Items {
+		if i == 4 {
+			test.Type(h.ClassTable.Find, "quadrant")
+		}
+		showTabOf(v, h.Tabs, i)
+		shoot("heap-" + slug(item.Text, "tab"))
+	}
+	v.SelectRun(dumpRun)
+	v.Wait()
+	for i, item := range v.Dump.Tabs.Items {
+		showTabOf(v, v.Dump.Tabs, i)
+		shoot("dump-" + slug(item.Text, "tab"))
+	}
+}
