@@ -128,24 +128,12 @@ func (h *heapView) forget(run string) {
 // load reads the run's profile at the cohort chosen (the controller keeps the stored one;
 // regrouping is done here, off the UI goroutine) and shows it in every tab.
 func (h *heapView) load() {
-	h.gen++
-	gen, a, run, factor := h.gen, h.a, h.run, h.factor
-	h.v.bg.run(func() func() {
-		p, err := a.Profile(context.Background(), run, factor)
-		return func() {
-			if gen != h.gen {
-				return
-			}
-			if err != nil {
-				h.v.setProblem(err.Error())
-				return
-			}
-			h.v.setProblem("")
-			h.profile = p
-			h.imported = p.Cohort / uint64(max(factor, 1))
-			h.setChoices()
-			h.refresh()
-		}
+	a, run, factor := h.a, h.run, h.factor
+	loadRun(h.v, &h.gen, func() (*model.HeapProfile, error) { return a.Profile(context.Background(), run, factor) }, func(p *model.HeapProfile) {
+		h.profile = p
+		h.imported = p.Cohort / uint64(max(factor, 1))
+		h.setChoices()
+		h.refresh()
 	})
 }
 

@@ -79,23 +79,11 @@ func (d *dumpView) open(run string) {
 		return
 	}
 	d.run, d.dump = run, nil
-	d.gen++
-	gen, a := d.gen, d.a
-	d.v.bg.run(func() func() {
-		dump, err := a.Dump(context.Background(), run)
-		return func() {
-			if gen != d.gen {
-				return
-			}
-			if err != nil {
-				d.v.setProblem(err.Error())
-				return
-			}
-			d.v.setProblem("")
-			d.dump = dump
-			d.setChoices()
-			d.refresh()
-		}
+	a := d.a
+	loadRun(d.v, &d.gen, func() (*model.HeapDump, error) { return a.Dump(context.Background(), run) }, func(dump *model.HeapDump) {
+		d.dump = dump
+		d.setChoices()
+		d.refresh()
 	})
 }
 

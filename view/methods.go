@@ -120,24 +120,34 @@ func (m *methodsView) forget(run string) {
 
 // load reads the run's trace (the controller keeps it) and shows it in every tab.
 func (m *methodsView) load(run string) {
-	m.gen++
-	gen, a := m.gen, m.a
-	m.v.bg.run(func() func() {
-		t, err := a.Load(context.Background(), run)
+	a := m.a
+	loadRun(m.v, &m.gen, func() (*model.MethodTrace, error) { return a.Load(context.Background(), run) }, func(t *model.MethodTrace) {
+		if run != m.sel.run || t != m.trace {
+			m.sel.run, m.trace = run, t
+			m.setChoices()
+		}
+		m.refresh()
+	})
+}
+
+// loadRun reads what a tab set shows of a run in the background and hands it to show on the UI
+// goroutine, unless a newer load superseded it (*gen counts loads); errors go to the window's
+// problem line.
+func loadRun[T any](v *AnalysisView, gen *int, load func() (T, error), show func(T)) {
+	*gen++
+	mine := *gen
+	v.bg.run(func() func() {
+		x, err := load()
 		return func() {
-			if gen != m.gen {
+			if mine != *gen {
 				return
 			}
 			if err != nil {
-				m.v.setProblem(err.Error())
+				v.setProblem(err.Error())
 				return
 			}
-			m.v.setProblem("")
-			if run != m.sel.run || t != m.trace {
-				m.sel.run, m.trace = run, t
-				m.setChoices()
-			}
-			m.refresh()
+			v.setProblem("")
+			show(x)
 		}
 	})
 }
