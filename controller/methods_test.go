@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"androprof/internal/corpus"
 	"compress/gzip"
 	"context"
 	"io"
@@ -13,16 +14,6 @@ import (
 	"androprof/formats/traceview"
 	"androprof/model"
 )
-
-// corpus returns a file of ../shared/corpus, skipping when it is absent (CI always has it).
-func corpus(t *testing.T, name string) string {
-	t.Helper()
-	p := filepath.Join("..", "..", "shared", "corpus", name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s not found: the real-file tests need ../shared beside the project", p)
-	}
-	return p
-}
 
 func importMethodRun(t *testing.T, im Importer, run, path string) {
 	t.Helper()
@@ -39,7 +30,7 @@ func TestMethodReportMatchesDmtracedump(t *testing.T) {
 	db := openStore(t)
 	ma := &MethodAnalysis{Store: db}
 	im := Importer{Store: db, Methods: ma}
-	importMethodRun(t, im, "basic", corpus(t, "perflib-basic.trace"))
+	importMethodRun(t, im, "basic", corpus.File(t, "perflib-basic.trace"))
 	rep, err := ma.Report(ctx, MethodReportOptions{Run: "basic", By: ByMethod, Find: "Basic."})
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +67,7 @@ func TestCorpusTracesRoundTripThroughTheStore(t *testing.T) {
 	for _, name := range []string{"perflib-basic.trace", "perflib-exception.trace", "perflib-mismatched.trace",
 		"jag-dmtrace.trace", "sns-logout.trace", "art-trace-regular.trace.gz"} {
 		t.Run(name, func(t *testing.T) {
-			path := corpus(t, name)
+			path := corpus.File(t, name)
 			if strings.HasSuffix(name, ".gz") {
 				path = gunzipTo(t, path)
 			}
@@ -148,7 +139,7 @@ func TestBadTraceChangesNothing(t *testing.T) {
 	ctx := context.Background()
 	db := openStore(t)
 	im := Importer{Store: db}
-	full, err := os.ReadFile(corpus(t, "jag-dmtrace.trace"))
+	full, err := os.ReadFile(corpus.File(t, "jag-dmtrace.trace"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,8 +159,8 @@ func TestCompareMethods(t *testing.T) {
 	db := openStore(t)
 	ma := &MethodAnalysis{Store: db}
 	im := Importer{Store: db, Methods: ma}
-	importMethodRun(t, im, "basic", corpus(t, "perflib-basic.trace"))
-	importMethodRun(t, im, "exception", corpus(t, "perflib-exception.trace"))
+	importMethodRun(t, im, "basic", corpus.File(t, "perflib-basic.trace"))
+	importMethodRun(t, im, "exception", corpus.File(t, "perflib-exception.trace"))
 	rows, err := ma.CompareMethods(ctx, "basic", "exception", ByMethod)
 	if err != nil || len(rows) == 0 {
 		t.Fatalf("compare: %v", err)

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"androprof/internal/corpus"
 	"context"
 	"errors"
 	"fmt"
@@ -119,7 +120,7 @@ func importHeapRuns(dir, path string) ([]string, error) {
 	}
 	var extra []string
 	for run, file := range map[string]string{"methods": corpusTrace, "dialer": corpusDump} {
-		p := filepath.Join(corpusDir, file)
+		p := filepath.Join(corpus.Dir(), file)
 		if _, err := os.Stat(p); err != nil {
 			continue
 		}

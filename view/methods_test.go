@@ -1,6 +1,7 @@
 package view
 
 import (
+	"androprof/internal/corpus"
 	"context"
 	"fmt"
 	"image/png"
@@ -22,18 +23,6 @@ import (
 	"androprof/view/chart"
 )
 
-// corpusDir holds real traces written by Android's own tools (../shared/corpus/README.md).
-const corpusDir = "../../shared/corpus"
-
-func corpusFile(t testing.TB, name string) string {
-	t.Helper()
-	p := filepath.Join(corpusDir, name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s is absent: the method-trace window tests need ../shared/corpus next to the project (CI has it)", p)
-	}
-	return p
-}
-
 // methodRuns are the method traces of openMethods: run name → corpus file.
 var methodRuns = [][2]string{{"jag", "jag-dmtrace.trace"}, {"jag2", "jag-dmtrace.trace"},
 	{"art", "art-trace-regular.trace.gz"}, {"sns", "sns-logout.trace"}}
@@ -50,7 +39,7 @@ var methodsDB struct {
 func methodsWorkspace(t *testing.T) string {
 	t.Helper()
 	for _, r := range methodRuns {
-		corpusFile(t, r[1])
+		corpus.File(t, r[1])
 	}
 	methodsDB.once.Do(func() {
 		dir, err := os.MkdirTemp("", "androprof-methods")
@@ -85,7 +74,7 @@ func importMethodRuns(path string) error {
 	ctx := context.Background()
 	im := controller.Importer{Store: db}
 	for _, r := range methodRuns {
-		if err := im.ImportFiles(ctx, r[0], []string{filepath.Join(corpusDir, r[1])}, nil); err != nil {
+		if err := im.ImportFiles(ctx, r[0], []string{filepath.Join(corpus.Dir(), r[1])}, nil); err != nil {
 			return err
 		}
 	}
@@ -447,7 +436,7 @@ func TestCompareTwoTraces(t *testing.T) {
 func TestImportMethodTraceThroughWindow(t *testing.T) {
 	v, _ := openMethods(t)
 	var got error = fmt.Errorf("never finished")
-	v.Runs.ImportFrom("basic", corpusFile(t, "perflib-basic.trace"), func(err error) { got = err })
+	v.Runs.ImportFrom("basic", corpus.File(t, "perflib-basic.trace"), func(err error) { got = err })
 	v.Wait()
 	rep, err := v.Methods.a.Report(context.Background(), controller.MethodReportOptions{Run: "basic", By: controller.ByMethod})
 	if err != nil {

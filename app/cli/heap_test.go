@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"androprof/internal/corpus"
 	"context"
 	"encoding/json"
 	"errors"
@@ -217,10 +218,7 @@ func TestImportCorpusDumps(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "w.db")
 	for _, name := range []string{"ahat-RI.hprof", "perflib-dialer.hprof"} {
-		path := filepath.Join("..", "..", "..", "shared", "corpus", name)
-		if _, err := exec.Command("test", "-f", path).Output(); err != nil {
-			t.Skipf("%s is absent: ../shared/corpus is not beside the project", path)
-		}
+		path := corpus.File(t, name)
 		code, out, errOut := runCLI(t, db, "import", "--run", name, path)
 		if code != 0 {
 			t.Fatalf("import %s: exit %d\n%s%s", name, code, out, errOut)

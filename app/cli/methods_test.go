@@ -1,32 +1,23 @@
 package cli
 
 import (
+	"androprof/internal/corpus"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-func corpusFile(t *testing.T, name string) string {
-	t.Helper()
-	p := filepath.Join("..", "..", "..", "shared", "corpus", name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s not found: the real-file tests need ../shared beside the project", p)
-	}
-	return p
-}
-
 // A real Traceview trace through the command line: import, the profile table as JSON with
 // dmtracedump's numbers, a hotspot chart, and a pprof file that go tool pprof reads.
 func TestMethodTraceCommands(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "w.db")
-	if code, _, errOut := runCLI(t, db, "import", "--run", "basic", corpusFile(t, "perflib-basic.trace")); code != 0 {
+	if code, _, errOut := runCLI(t, db, "import", "--run", "basic", corpus.File(t, "perflib-basic.trace")); code != 0 {
 		t.Fatal(errOut)
 	}
-	if code, _, errOut := runCLI(t, db, "import", "--run", "jag", corpusFile(t, "jag-dmtrace.trace")); code != 0 {
+	if code, _, errOut := runCLI(t, db, "import", "--run", "jag", corpus.File(t, "jag-dmtrace.trace")); code != 0 {
 		t.Fatal(errOut)
 	}
 	code, out, errOut := runCLI(t, db, "report", "--run", "basic", "--by", "method", "--find", "Basic.foo", "--json")

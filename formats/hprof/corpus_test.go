@@ -1,30 +1,16 @@
 package hprof
 
 import (
+	"androprof/internal/corpus"
 	"bytes"
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"androprof/model"
 )
-
-// corpusDir holds real dumps written by other tools (../shared/corpus/README.md).
-const corpusDir = "../../../shared/corpus"
-
-// corpusFile returns the path of a corpus file, skipping the test when the shared folder is
-// not there (a clone of this project alone); CI always has it.
-func corpusFile(t testing.TB, name string) string {
-	t.Helper()
-	p := filepath.Join(corpusDir, name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s is absent: the real-file tests need ../shared/corpus next to the project (CI has it)", p)
-	}
-	return p
-}
 
 // plainDump is a dump as a deliberately plain second reader sees it: the whole file in
 // memory, every object kept, nothing streamed. It shares no code with the package, so the
@@ -305,7 +291,7 @@ func compareCounts[V comparable](t *testing.T, what string, got, want map[string
 func TestCorpusAgainstPlainReader(t *testing.T) {
 	for _, name := range []string{"ahat-RI.hprof", "perflib-dialer.hprof"} {
 		t.Run(name, func(t *testing.T) {
-			path := corpusFile(t, name)
+			path := corpus.File(t, name)
 			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
@@ -350,7 +336,7 @@ func TestCorpusFacts(t *testing.T) {
 		{"perflib-dialer.hprof", "JAVA PROFILE 1.0.3", 1405028182739, []string{"zygote", "app"}, 3571, 149, 11193, 40116, 11556, "byte[]", 43687},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			d, err := Summarize(context.Background(), corpusFile(t, tc.file), nil)
+			d, err := Summarize(context.Background(), corpus.File(t, tc.file), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

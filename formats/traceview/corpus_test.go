@@ -1,26 +1,12 @@
 package traceview
 
 import (
+	"androprof/internal/corpus"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"androprof/model"
 )
-
-// corpusDir holds real traces written by Android's own tools (../shared/corpus/README.md).
-const corpusDir = "../../../shared/corpus"
-
-// corpusFile returns the path of a corpus file, skipping the test when the shared folder is
-// not there (a clone of this project alone); CI always has it.
-func corpusFile(t testing.TB, name string) string {
-	t.Helper()
-	p := filepath.Join(corpusDir, name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s is absent: the real-file tests need ../shared/corpus next to the project (CI has it)", p)
-	}
-	return p
-}
 
 // counter is a MethodSink that counts what a reader yields.
 type counter struct {
@@ -82,7 +68,7 @@ func (t teeSink) Event(v model.MethodEvent) error {
 // readCorpus reads a corpus file into a counter and a CallBuilder.
 func readCorpus(t *testing.T, name string) (*counter, *model.CallProfile) {
 	t.Helper()
-	f, err := os.Open(corpusFile(t, name))
+	f, err := os.Open(corpus.File(t, name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package traceview
 
 import (
+	"androprof/internal/corpus"
 	"cmp"
 	"fmt"
 	"os"
@@ -216,7 +217,7 @@ func TestCorpusInvariants(t *testing.T) {
 	for _, file := range []string{"perflib-basic.trace", "perflib-exception.trace", "perflib-mismatched.trace",
 		"jag-dmtrace.trace", "sns-logout.trace", "art-trace-regular.trace.gz"} {
 		t.Run(file, func(t *testing.T) {
-			f, err := os.Open(corpusFile(t, file))
+			f, err := os.Open(corpus.File(t, file))
 			if err != nil {
 				t.Fatal(err)
 			}
