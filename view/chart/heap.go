@@ -137,9 +137,6 @@ func scopeLines(scope model.HeapScope, m model.HeapMetric) func(*model.HeapProfi
 		avg := m == model.AvgLifetime || m == model.AvgArrayLifetime
 		l := Lines{XLabel: "time (bytes allocated)", YLabel: m.String(), XBytes: true, Stacked: !avg,
 			YBytes: m == model.LiveBytes || m == model.LiveArrayBytes || avg}
-		if avg {
-			l.YLabel += " (bytes allocated)"
-		}
 		l.X = make([]float64, len(times))
 		for i, t := range times {
 			l.X[i] = float64(t)
