@@ -3,6 +3,7 @@ package controller_test
 import (
 	"bufio"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -17,15 +18,15 @@ import (
 	"androprof/view/chart"
 )
 
-// writeSynthetic writes a heap log of about events records for a benchmark.
-func writeSynthetic(b *testing.B, path string, events int) {
+// writeBuffered writes a benchmark's input file through write.
+func writeBuffered(b *testing.B, path string, write func(io.Writer) error) {
 	b.Helper()
 	f, err := os.Create(path)
 	if err != nil {
 		b.Fatal(err)
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	if err := heaplogtest.Synthetic(w, events, 1); err != nil {
+	if err := write(w); err != nil {
 		b.Fatal(err)
 	}
 	if err := w.Flush(); err != nil {
@@ -34,6 +35,24 @@ func writeSynthetic(b *testing.B, path string, events int) {
 	if err := f.Close(); err != nil {
 		b.Fatal(err)
 	}
+}
+
+// importTimed imports path as the n-th run of the workspace in dir, as `androprof import`
+// does, keeping the peak memory meanwhile, and stops the benchmark's timer after it.
+func importTimed(b *testing.B, dir, path string, n int, peak *uint64) (*store.DB, string) {
+	b.Helper()
+	db, err := store.Open(filepath.Join(dir, "w.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	run := "run" + string(rune('a'+n))
+	stop := benchmem.Sample(peak)
+	if err := (controller.Importer{Store: db}).ImportFiles(context.Background(), run, []string{path}, nil); err != nil {
+		b.Fatal(err)
+	}
+	stop()
+	b.StopTimer()
+	return db, run
 }
 
 // BenchmarkImportHeapLog is the issue's measure: a heap log of 10 million events imported by
@@ -46,7 +65,7 @@ func BenchmarkImportHeapLog(b *testing.B) {
 		b.Run(map[int]string{2_500_000: "2.5M", 10_000_000: "10M", 20_000_000: "20M"}[events], func(b *testing.B) {
 			dir := b.TempDir()
 			path := filepath.Join(dir, "big.heaplog")
-			writeSynthetic(b, path, events)
+			writeBuffered(b, path, func(w io.Writer) error { return heaplogtest.Synthetic(w, events, 1) })
 			runtime.GC()
 			var peak uint64
 			var worst, load time.Duration
@@ -55,17 +74,7 @@ func BenchmarkImportHeapLog(b *testing.B) {
 			var cohort uint64
 			n := 0
 			for b.Loop() {
-				db, err := store.Open(filepath.Join(dir, "w.db"))
-				if err != nil {
-					b.Fatal(err)
-				}
-				run := "big" + string(rune('a'+n))
-				stop := benchmem.Sample(&peak)
-				if err := (controller.Importer{Store: db}).ImportFiles(context.Background(), run, []string{path}, nil); err != nil {
-					b.Fatal(err)
-				}
-				stop()
-				b.StopTimer()
+				db, run := importTimed(b, dir, path, n, &peak)
 				t0 := time.Now()
 				p, err := (&controller.HeapAnalysis{Store: db}).Profile(context.Background(), run, 1)
 				if err != nil {
@@ -100,37 +109,17 @@ func BenchmarkImportHeapLog(b *testing.B) {
 func BenchmarkImportHPROF100MB(b *testing.B) {
 	dir := b.TempDir()
 	path := filepath.Join(dir, "big.hprof")
-	f, err := os.Create(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	if _, err := hproftest.Generate(w, hproftest.Options{Version: "1.0.3"}, 100<<20, 1); err != nil {
-		b.Fatal(err)
-	}
-	if err := w.Flush(); err != nil {
-		b.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		b.Fatal(err)
-	}
+	writeBuffered(b, path, func(w io.Writer) error {
+		_, err := hproftest.Generate(w, hproftest.Options{Version: "1.0.3"}, 100<<20, 1)
+		return err
+	})
 	runtime.GC()
 	b.SetBytes(100 << 20)
 	var peak uint64
 	var worst time.Duration
 	n := 0
 	for b.Loop() {
-		db, err := store.Open(filepath.Join(dir, "w.db"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		run := "dump" + string(rune('a'+n))
-		stop := benchmem.Sample(&peak)
-		if err := (controller.Importer{Store: db}).ImportFiles(context.Background(), run, []string{path}, nil); err != nil {
-			b.Fatal(err)
-		}
-		stop()
-		b.StopTimer()
+		db, run := importTimed(b, dir, path, n, &peak)
 		d, err := (&controller.HeapAnalysis{Store: db}).Dump(context.Background(), run)
 		if err != nil {
 			b.Fatal(err)

@@ -2,9 +2,9 @@ package emulator
 
 import (
 	"context"
-	"io"
 	"sort"
 
+	"androprof/internal/countio"
 	"androprof/isaprofiles"
 	"androprof/model"
 )
@@ -18,16 +18,7 @@ type InsnCount struct {
 }
 
 // CountingReader counts bytes read so long work can report progress.
-type CountingReader struct {
-	R io.Reader
-	N int64
-}
-
-func (c *CountingReader) Read(p []byte) (int, error) {
-	n, err := c.R.Read(p)
-	c.N += int64(n)
-	return n, err
-}
+type CountingReader = countio.Reader
 
 // CountLogInstructions reads `-d in_asm` logs, optionally with `exec,nochain` Trace lines in the
 // same or separate files, and counts every instruction: statically per translated block and,

@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"bytes"
 	"context"
 	"debug/elf"
 	_ "embed"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"androprof/internal/cbuild"
+	"androprof/internal/proc"
 	"androprof/model"
 )
 
@@ -205,12 +205,12 @@ func Run(ctx context.Context, opts RunOptions, sink Sink, progress func(string))
 	args = append(append(args, opts.Program), opts.Args...)
 	cmd := exec.CommandContext(ctx, qemu, args...)
 	cmd.Stdin, cmd.Stdout = opts.Stdin, opts.Stdout
-	tail := &tailBuffer{max: 4096}
+	tail := &proc.Tail{Max: 4096}
 	cmd.Stderr = tail
 	if opts.Stderr != nil {
 		cmd.Stderr = io.MultiWriter(opts.Stderr, tail)
 	}
-	killGroup(cmd)
+	proc.KillGroup(cmd)
 	cmd.WaitDelay = 5 * time.Second
 
 	say("running %s under %s", name, qemuName)
@@ -245,16 +245,16 @@ func Run(ctx context.Context, opts RunOptions, sink Sink, progress func(string))
 		}
 		imported++
 	}
-	if exitErr != nil && imported == 0 && strings.Contains(tail.qemuMessage(), "Could not load plugin") {
-		return fmt.Errorf("%s could not load the profiling plugin %s: %s", qemuName, plugin, tail.qemuMessage())
+	if exitErr != nil && imported == 0 && strings.Contains(tail.LastWith(qemuPrefixes...), "Could not load plugin") {
+		return fmt.Errorf("%s could not load the profiling plugin %s: %s", qemuName, plugin, tail.LastWith(qemuPrefixes...))
 	}
 	if exitErr != nil {
 		pe := &ProgramExitError{Program: name, QEMU: qemuName, ExitCode: exitErr.ExitCode(),
-			Signal: signalOf(exitErr.ProcessState), Imported: imported, Detail: tail.qemuMessage()}
+			Signal: proc.SignalOf(exitErr.ProcessState), Imported: imported, Detail: tail.LastWith(qemuPrefixes...)}
 		return pe
 	}
 	if imported == 0 {
-		return fmt.Errorf("%s ran %s but the plugin wrote no profile: %s", qemuName, name, tail.lastLine())
+		return fmt.Errorf("%s ran %s but the plugin wrote no profile: %s", qemuName, name, tail.LastLine())
 	}
 	return nil
 }
@@ -344,32 +344,6 @@ func importProfile(ctx context.Context, path string, modes *ELFModes, sink Sink)
 	}
 }
 
-// tailBuffer keeps the end of QEMU's stderr for error messages.
-type tailBuffer struct {
-	max int
-	b   []byte
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.b = append(t.b, p...)
-	if len(t.b) > t.max {
-		t.b = append(t.b[:0], t.b[len(t.b)-t.max:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) lastLine() string {
-	lines := strings.Split(strings.TrimSpace(string(t.b)), "\n")
-	return strings.TrimSpace(lines[len(lines)-1])
-}
-
-// qemuMessage is QEMU's own last word ("qemu: uncaught target signal 11 ..."), not the guest's.
-func (t *tailBuffer) qemuMessage() string {
-	lines := bytes.Split(t.b, []byte("\n"))
-	for i := len(lines) - 1; i >= 0; i-- {
-		if l := strings.TrimSpace(string(lines[i])); strings.HasPrefix(l, "qemu") || strings.HasPrefix(l, "bbcount plugin") {
-			return l
-		}
-	}
-	return ""
-}
+// qemuPrefixes start QEMU's and the plugin's own words ("qemu: uncaught target signal 11 ..."),
+// not the guest's.
+var qemuPrefixes = []string{"qemu", "bbcount plugin"}

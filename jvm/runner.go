@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"androprof/internal/cbuild"
+	"androprof/internal/proc"
 )
 
 // agentSource is the JVMTI agent; Debian's JDK ships its headers, never a build of it.
@@ -261,12 +262,12 @@ func Run(ctx context.Context, opts RunOptions) error {
 
 	cmd := exec.CommandContext(ctx, jdk.Java, append([]string{agent}, opts.Args...)...)
 	cmd.Stdin, cmd.Stdout = opts.Stdin, opts.Stdout
-	tail := &tailBuffer{max: 4096}
+	tail := &proc.Tail{Max: 4096}
 	cmd.Stderr = tail
 	if opts.Stderr != nil {
 		cmd.Stderr = io.MultiWriter(opts.Stderr, tail)
 	}
-	killGroup(cmd)
+	proc.KillGroup(cmd)
 	cmd.WaitDelay = 5 * time.Second
 	runErr := cmd.Run()
 	if ctx.Err() != nil {
@@ -277,13 +278,13 @@ func Run(ctx context.Context, opts RunOptions) error {
 		return fmt.Errorf("starting %s: %w", jdk.Java, runErr)
 	}
 	if exitErr != nil {
-		detail := tail.agentMessage()
+		detail := tail.LastWith(agentPrefix)
 		if detail == "" {
-			detail = tail.lastLine()
+			detail = tail.LastLine()
 		}
-		return &ExitError{Java: java, ExitCode: exitErr.ExitCode(), Signal: signalOf(exitErr.ProcessState), Detail: detail}
+		return &ExitError{Java: java, ExitCode: exitErr.ExitCode(), Signal: proc.SignalOf(exitErr.ProcessState), Detail: detail}
 	}
-	if msg := tail.agentMessage(); msg != "" {
+	if msg := tail.LastWith(agentPrefix); msg != "" {
 		return fmt.Errorf("%s ran, but the heap log may be incomplete: %s", java, msg)
 	}
 	if st, err := os.Stat(log); err != nil || st.Size() == 0 {
@@ -295,34 +296,4 @@ func Run(ctx context.Context, opts RunOptions) error {
 func isFile(path string) bool {
 	st, err := os.Stat(path)
 	return err == nil && st.Mode().IsRegular()
-}
-
-// tailBuffer keeps the end of the program's stderr for error messages.
-type tailBuffer struct {
-	max int
-	b   []byte
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.b = append(t.b, p...)
-	if len(t.b) > t.max {
-		t.b = append(t.b[:0], t.b[len(t.b)-t.max:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) lastLine() string {
-	lines := strings.Split(strings.TrimSpace(string(t.b)), "\n")
-	return strings.TrimSpace(lines[len(lines)-1])
-}
-
-// agentMessage is the agent's last error, "" when it had none.
-func (t *tailBuffer) agentMessage() string {
-	lines := strings.Split(string(t.b), "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		if l := strings.TrimSpace(lines[i]); strings.HasPrefix(l, agentPrefix) {
-			return l
-		}
-	}
-	return ""
 }

@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"androprof/formats/internal/lines"
+	"androprof/internal/countio"
 	"androprof/model"
 )
 
@@ -64,9 +65,9 @@ var shapes = [256]shape{
 // Reader streams one heap log. Next returns its records one by one; Read hands them all to a
 // model.HeapSink. Memory holds the declared class and thread ids, never objects or events.
 type Reader struct {
-	src     lines.Reader // scanner, file name and sticky error
-	in      *counter     // the input as stored
-	spy     *spy         // the input as the scanner reads it
+	src     lines.Reader    // scanner, file name and sticky error
+	in      *countio.Reader // the input as stored
+	spy     *spy            // the input as the scanner reads it
 	closers []io.Closer
 	header  model.HeapHeader
 	pending []byte // the first record, read with the header
@@ -76,18 +77,6 @@ type Reader struct {
 	total   uint64              // bytes allocated so far: the next allocation's time
 	threads map[uint32]struct{} // declared thread ids
 	classes map[uint32]string   // declared class ids and their names
-}
-
-// counter counts the bytes read from the input as stored, for progress.
-type counter struct {
-	r io.Reader
-	n int64
-}
-
-func (c *counter) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // spy remembers the error that ended the input, so a line that failed only because the input
@@ -125,7 +114,7 @@ func Open(path string) (*Reader, error) {
 // name is used in errors. It returns an error wrapping ErrNotHeapLog when in holds something
 // else, and a *SyntaxError when the header is damaged or of another version.
 func NewReader(in io.Reader, name string) (*Reader, error) {
-	r := &Reader{in: &counter{r: in}, threads: map[uint32]struct{}{}, classes: map[uint32]string{}}
+	r := &Reader{in: &countio.Reader{R: in}, threads: map[uint32]struct{}{}, classes: map[uint32]string{}}
 	src, gz, err := decompress(r.in, name)
 	if err != nil {
 		return nil, err
@@ -247,7 +236,7 @@ func (r *Reader) Line() int64 { return r.src.Line() }
 // Offset is how many bytes of the input as stored (compressed, for a gzip file) the reader has
 // taken, so progress can be shown against the file's size. Reading is buffered: Offset runs
 // up to a buffer (64 KiB) ahead of Line and reaches the input's size at the end.
-func (r *Reader) Offset() int64 { return r.in.n }
+func (r *Reader) Offset() int64 { return r.in.N }
 
 // Close closes the gzip stream and, for a Reader from Open, the file. It does not close the
 // io.Reader given to NewReader.

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"androprof/internal/countio"
 	"androprof/model"
 )
 
@@ -82,7 +83,7 @@ func (p *passer) run(pass int, s *summary) error {
 		return err
 	}
 	defer f.Close()
-	cr := &countingReader{r: f}
+	cr := &countio.Reader{R: f}
 	r, err := newReader(cr, p.name, p.size)
 	if err != nil {
 		return err
@@ -112,22 +113,10 @@ func (p *passer) run(pass int, s *summary) error {
 				return err
 			}
 			if p.progress != nil {
-				p.progress(base+min(cr.n, p.size), 2*p.size)
+				p.progress(base+min(cr.N, p.size), 2*p.size)
 			}
 		}
 	}
-}
-
-// countingReader counts the bytes of the file read, for progress.
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(b []byte) (int, error) {
-	n, err := c.r.Read(b)
-	c.n += int64(n)
-	return n, err
 }
 
 // classInfo is what the summary knows of one class object id.

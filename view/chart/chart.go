@@ -222,18 +222,7 @@ func (c Chart) Render(w io.Writer, format Format, width, height int) (err error)
 
 // Image draws the chart for a window, without a PNG encode and decode in between.
 func (c Chart) Image(width, height int) (*image.RGBA, error) {
-	var iw gochart.ImageWriter
-	if err := c.Render(&iw, PNG, width, height); err != nil {
-		return nil, err
-	}
-	img, err := iw.Image()
-	if err != nil {
-		return nil, err
-	}
-	if rgba, ok := img.(*image.RGBA); ok {
-		return rgba, nil
-	}
-	return nil, fmt.Errorf("chart renderer returned %T", img)
+	return imageOf(c.Render, width, height)
 }
 
 // BarAt tells which bar of Chart.Bars is drawn at pixel (x, y) of a width×height Bars chart,

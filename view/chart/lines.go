@@ -100,7 +100,7 @@ func (l Lines) check() (peak float64, err error) {
 	}
 	if l.Stacked {
 		for i := range l.X {
-			t := l.total(i)
+			t := stackTotal(l.Series, i)
 			if math.IsInf(t, 0) {
 				return 0, fmt.Errorf("the total at x=%v overflows: %w", l.X[i], ErrBadValue)
 			}
@@ -110,10 +110,10 @@ func (l Lines) check() (peak float64, err error) {
 	return peak, nil
 }
 
-// total is the stack's height at X[i].
-func (l Lines) total(i int) float64 {
+// stackTotal is the height of a stack of series at index i: its positive values summed.
+func stackTotal(series []LineSeries, i int) float64 {
 	t := 0.0
-	for _, s := range l.Series {
+	for _, s := range series {
 		if v := valueAt(s.Values, i); v > 0 {
 			t += v
 		}
@@ -255,7 +255,7 @@ func decimate(x []float64, y func(int) float64, f frame) []int {
 func (l Lines) drawStacked(r gochart.Renderer, d *drawer, f frame, img *image.RGBA) {
 	totals := make([]float64, len(l.X))
 	for i := range totals {
-		totals[i] = l.total(i)
+		totals[i] = stackTotal(l.Series, i)
 	}
 	keep := decimate(l.X, func(i int) float64 { return totals[i] }, f)
 	xs := make([]float64, len(keep))
@@ -508,23 +508,13 @@ func (c StackedColumns) check() (peak float64, err error) {
 		}
 	}
 	for i := range c.Labels {
-		t := c.total(i)
+		t := stackTotal(c.Series, i)
 		if math.IsInf(t, 0) {
 			return 0, fmt.Errorf("column %q overflows: %w", c.Labels[i], ErrBadValue)
 		}
 		peak = max(peak, t)
 	}
 	return peak, nil
-}
-
-func (c StackedColumns) total(i int) float64 {
-	t := 0.0
-	for _, s := range c.Series {
-		if v := valueAt(s.Values, i); v > 0 {
-			t += v
-		}
-	}
-	return t
 }
 
 // Empty reports whether the chart would draw as "No data": no column above zero.

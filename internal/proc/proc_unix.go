@@ -1,6 +1,6 @@
 //go:build unix
 
-package emulator
+package proc
 
 import (
 	"fmt"
@@ -9,15 +9,16 @@ import (
 	"syscall"
 )
 
-// killGroup runs QEMU in its own process group and makes cancellation kill the whole group:
-// a forked guest child is a separate QEMU process that would otherwise outlive the run.
-func killGroup(cmd *exec.Cmd) {
+// KillGroup runs a command in its own process group and makes cancellation kill the whole
+// group: a forked guest child is a separate QEMU process, and a JVM may start programs, that
+// would otherwise outlive the run.
+func KillGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 }
 
-// signalOf names the signal that killed a process, "" when it exited.
-func signalOf(ps *os.ProcessState) string {
+// SignalOf names the signal that killed a process, "" when it exited.
+func SignalOf(ps *os.ProcessState) string {
 	ws, ok := ps.Sys().(syscall.WaitStatus)
 	if !ok || !ws.Signaled() {
 		return ""
@@ -30,7 +31,7 @@ func signalOf(ps *os.ProcessState) string {
 	return name + " (" + sig.String() + ")"
 }
 
-// signalNames are the signals a crashing or stopped guest dies of.
+// signalNames are the signals a crashing or stopped program dies of.
 var signalNames = map[syscall.Signal]string{
 	syscall.SIGSEGV: "SIGSEGV", syscall.SIGBUS: "SIGBUS", syscall.SIGILL: "SIGILL",
 	syscall.SIGFPE: "SIGFPE", syscall.SIGABRT: "SIGABRT", syscall.SIGTRAP: "SIGTRAP",

@@ -1,0 +1,41 @@
+// Package proc holds what the runners of external programs (qemu-user, java) share: a process
+// group that cancellation kills whole, the name of the signal a process died of, and the end
+// of its stderr for error messages.
+package proc
+
+import "strings"
+
+// Tail keeps the last Max bytes written to it: a program's stderr, for error messages.
+type Tail struct {
+	Max int
+	b   []byte
+}
+
+func (t *Tail) Write(p []byte) (int, error) {
+	t.b = append(t.b, p...)
+	if len(t.b) > t.Max {
+		t.b = append(t.b[:0], t.b[len(t.b)-t.Max:]...)
+	}
+	return len(p), nil
+}
+
+// LastLine is the last line that is not blank.
+func (t *Tail) LastLine() string {
+	lines := strings.Split(strings.TrimSpace(string(t.b)), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// LastWith is the last line that starts with one of prefixes (a tool's own words among the
+// program's), "" when there is none.
+func (t *Tail) LastWith(prefixes ...string) string {
+	lines := strings.Split(string(t.b), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimSpace(lines[i])
+		for _, p := range prefixes {
+			if strings.HasPrefix(l, p) {
+				return l
+			}
+		}
+	}
+	return ""
+}
