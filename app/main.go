@@ -44,7 +44,12 @@ func demoRuns() map[string]controller.DemoRun {
 
 type gui struct{}
 
+// newApp declares FyneApp.toml's metadata in code, so a plain `go build ./app` makes the same
+// program as `fyne build`: above all the fyneDo migration (UI work from other goroutines goes
+// through fyne.Do), which otherwise only the migrated_fynedo build tag declares.
 func newApp() fyne.App {
+	app.SetMetadata(fyne.AppMetadata{ID: "dev.androprof.workbench", Name: "AndroProf", Version: "0.1.0", Build: 1,
+		Migrations: map[string]bool{"fyneDo": true}})
 	a := app.NewWithID("dev.androprof.workbench")
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	return a

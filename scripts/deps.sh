@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# Installs what the workbench and its tests need on Debian 12, when missing. Shared by
-# workbench.sh, test.sh and .ci/run so the three never disagree.
+# Installs what the workbench and its tests need on Debian 12, then checks that each tool works.
+# Shared (sourced) by workbench.sh, test.sh and .ci/run so the three never disagree.
+# Every package is named: apt runs with --no-install-recommends, so nothing comes by luck (the
+# cross compilers' C libraries, for one, are only Recommends of gcc-*-cross).
 set -euo pipefail
 
 packages=(
-	gcc libc6-dev pkg-config                                   # cgo for Fyne's GL driver
+	gcc libc6-dev pkg-config                                   # cgo for Fyne's GL driver, the plugin and the agent
 	libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev    # X11/GL headers (style.md)
 	libxinerama-dev libxi-dev libxxf86vm-dev
 	libwayland-dev libxkbcommon-dev wayland-protocols          # Fyne 2.8's GLFW builds Wayland too
 	xvfb xauth                                                 # windows without a screen (tests, screenshots)
-	qemu-user gcc-arm-linux-gnueabihf gcc-mipsel-linux-gnu     # real guests for the emulator tests
+	qemu-user                                                  # real guests: qemu-arm, qemu-mipsel
+	gcc-arm-linux-gnueabihf binutils-arm-linux-gnueabihf libc6-dev-armhf-cross
+	gcc-mipsel-linux-gnu binutils-mipsel-linux-gnu libc6-dev-mipsel-cross
 	sqlite3                                                    # users (and a test) open the workspace with it
 	openjdk-17-jdk-headless                                    # the JVMTI heap agent: jvmti.h, java, javac
 	ca-certificates git
@@ -35,3 +39,43 @@ if ! command -v go >/dev/null 2>&1; then
 		exit 1
 	fi
 fi
+
+# Each promise, tried: a package can be installed and still not work (a missing header is
+# only found by compiling). Takes about a second.
+deps_check() {
+	local dir broken=()
+	dir=$(mktemp -d)
+	printf '#include <stdio.h>\nint main(void) { puts("ok"); return 0; }\n' >"$dir/ok.c"
+	printf 'class Ok { public static void main(String[] a) { System.out.println("ok"); } }\n' >"$dir/Ok.java"
+
+	go version 2>/dev/null | grep -Eq 'go1\.(2[6-9]|[3-9][0-9])' || broken+=("Go 1.26+ (found: $(go version 2>&1))")
+	gcc -o "$dir/host" "$dir/ok.c" 2>"$dir/err" && [ "$("$dir/host")" = ok ] ||
+		broken+=("gcc for this machine: $(tail -n 1 "$dir/err")")
+	pkg-config --exists gl x11 xcursor xrandr xinerama xi xxf86vm wayland-client xkbcommon 2>/dev/null ||
+		broken+=("X11/GL/Wayland headers for Fyne (pkg-config finds: $(pkg-config --list-all 2>/dev/null | grep -Ec '^(gl|x11|xcursor|xrandr|xinerama|xi|xxf86vm|wayland-client|xkbcommon) ') of 9)")
+	local cc qemu
+	for pair in arm-linux-gnueabihf-gcc:qemu-arm mipsel-linux-gnu-gcc:qemu-mipsel; do
+		cc=${pair%%:*} qemu=${pair##*:}
+		if ! "$cc" -static -o "$dir/$cc" "$dir/ok.c" 2>"$dir/err"; then
+			broken+=("$cc cannot build a C program: $(grep -m 1 -i error "$dir/err" || tail -n 1 "$dir/err")")
+		elif [ "$("$qemu" "$dir/$cc" 2>"$dir/err")" != ok ]; then
+			broken+=("$qemu cannot run a program $cc built: $(tail -n 1 "$dir/err")")
+		fi
+	done
+	command -v arm-linux-gnueabihf-strip >/dev/null || broken+=("arm-linux-gnueabihf-strip")
+	if ! (cd "$dir" && javac Ok.java 2>err && [ "$(java -cp . Ok)" = ok ]); then
+		broken+=("java/javac 17: $(tail -n 1 "$dir/err" 2>/dev/null)")
+	elif [ ! -f "$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")/include/jvmti.h" ]; then
+		broken+=("jvmti.h next to javac (the heap agent is built against it)")
+	fi
+	command -v xvfb-run >/dev/null && command -v Xvfb >/dev/null && command -v xauth >/dev/null ||
+		broken+=("xvfb-run, Xvfb and xauth")
+	command -v sqlite3 >/dev/null || broken+=("sqlite3")
+	rm -rf "$dir"
+	if [ ${#broken[@]} -gt 0 ]; then
+		echo "scripts/deps.sh: installed, but these do not work:" >&2
+		printf '  - %s\n' "${broken[@]}" >&2
+		return 1
+	fi
+}
+deps_check

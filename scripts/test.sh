@@ -11,19 +11,21 @@ unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go')
 if [ -n "$unformatted" ]; then
 	echo "not gofmt-formatted:"; echo "$unformatted"; exit 1
 fi
-go vet -tags migrated_fynedo ./...
-go test -tags migrated_fynedo -race -count=1 -timeout 30m ./...
+# go.mod names what the code imports, and nothing else: tidy must have nothing to change.
+go mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy and commit the result"; exit 1; }
+go vet ./...
+go test -race -count=1 -timeout 30m ./...
 # Benchmarks with numbers in the issues, each printed once (short -benchtime keeps CI quick):
 # built-in profile load < 20 ms, editor filter < 10 ms per keystroke, report or profile switch
 # on 100,000 blocks < 50 ms, plugin run ≤ 1.5× plain qemu, 1 GB log import ≥ 300 MB/s in < 100 MB,
 # a 500 MB method trace imported < 60 s in < 400 MB with its profile table open < 300 ms.
-go test -tags migrated_fynedo -run '^$' -bench 'LoadBuiltin|FilterKeystroke' -benchtime 200x -count=1 ./isaprofiles/ ./controller/
-go test -tags migrated_fynedo -run '^$' -bench 'Report100kBlocks' -benchtime 10x -count=1 ./controller/
-go test -tags migrated_fynedo -run '^$' -bench 'PluginOverhead' -benchtime 3x -count=1 ./emulator/
-go test -tags migrated_fynedo -run '^$' -bench 'ImportLog1GB' -benchtime 1x -count=1 -timeout 20m ./emulator/
+go test -run '^$' -bench 'LoadBuiltin|FilterKeystroke' -benchtime 200x -count=1 ./isaprofiles/ ./controller/
+go test -run '^$' -bench 'Report100kBlocks' -benchtime 10x -count=1 ./controller/
+go test -run '^$' -bench 'PluginOverhead' -benchtime 3x -count=1 ./emulator/
+go test -run '^$' -bench 'ImportLog1GB' -benchtime 1x -count=1 -timeout 20m ./emulator/
 # Method traces: a 500 MB v3 trace through the importer < 60 s and < 400 MB; its table < 300 ms.
-go test -tags migrated_fynedo -run '^$' -bench 'WorkbenchImport500MB' -benchtime 1x -count=1 -timeout 20m ./formats/traceview/
+go test -run '^$' -bench 'WorkbenchImport500MB' -benchtime 1x -count=1 -timeout 20m ./formats/traceview/
 # Heap behaviour: heap logs of 2.5, 10 and 20 million events imported < 30 s with a peak that
 # stops growing (the profile is bounded), every figure drawn < 200 ms; a 100 MB HPROF
 # imported < 10 s in < 500 MB.
-go test -tags migrated_fynedo -run '^$' -bench 'ImportHeapLog|ImportHPROF100MB' -benchtime 1x -count=1 -timeout 20m ./controller/
+go test -run '^$' -bench 'ImportHeapLog|ImportHPROF100MB' -benchtime 1x -count=1 -timeout 20m ./controller/

@@ -4,5 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
-go build -tags migrated_fynedo -o bin/androprof ./app
+go build -o bin/androprof ./app
 exec bin/androprof "$@"

@@ -142,6 +142,12 @@ func (db *DB) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
+		// database/sql rolls a transaction back itself when its context is cancelled, and the
+		// import then fails on a closed statement or transaction, depending on timing: the
+		// cause the user should see is the cancellation.
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
 		return err
 	}
 	if err := ctx.Err(); err != nil {

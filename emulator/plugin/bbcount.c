@@ -123,9 +123,12 @@ struct thread {
  * bump one shared address per block, while an exec callback (about 1.7x) knows the vCPU:
  *   single: one live guest thread; every block adds inline into first's counters.
  *   multi:  from the second thread on; blocks call on_exec, which counts per thread.
- * The switch flushes QEMU's code cache (qemu_plugin_reset) so every block is re-instrumented.
- * Blocks a new thread runs before the flush completes are counted for the first thread:
- * totals stay exact, attribution is off by those few blocks.
+ * The switch flushes QEMU's code cache (qemu_plugin_reset), which QEMU does later, when every
+ * vCPU has left the code cache. Until then the new thread still runs inline-counted blocks, so
+ * the switch keeps a copy of first's counters from the moment the thread was created (QEMU
+ * calls on_vcpu_init in the creating thread, before the new one runs) and, in on_reset, moves
+ * everything counted since then to the new thread. That is exact: the creating thread was
+ * kicked by the reset request and runs no block between its clone and the flush.
  */
 static struct thread *first;		/* the process's first thread */
 static struct thread *vcpus[MAX_VCPUS]; /* multi mode: live threads by vCPU index */
@@ -133,6 +136,12 @@ static struct thread *done;		/* threads that ended */
 static bool multi, switching;
 static int live; /* live vCPUs */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The switch in progress: the thread being created, its vCPU, first's counters before it. */
+static struct thread *pending;
+static unsigned int pending_vcpu;
+static bool pending_ended; /* it ended before the flush; its tid is known */
+static uint64_t *before[MAX_CHUNKS];
 
 static const char *outdir;
 static const char *arch; /* QEMU's target name: arm, armeb, mipsel, mips, i386, x86_64 */
@@ -178,9 +187,19 @@ static __attribute__((noinline)) struct thread *thread_start(unsigned int vcpu)
 		die("more than 1024 live guest threads");
 	/* In user mode every guest thread is a host thread, and gettid passes through. */
 	pid_t tid = gettid_();
-	struct thread *t = first->tid == tid ? first : xcalloc(1, sizeof *t);
+	pthread_mutex_lock(&lock);
+	struct thread *t;
+	if (first->tid == tid) {
+		t = first;
+	} else if (pending && pending_vcpu == vcpu && !switching) {
+		t = pending; /* its blocks from before the switch are in already */
+		pending = NULL;
+	} else {
+		t = xcalloc(1, sizeof *t);
+	}
 	t->tid = tid;
 	vcpus[vcpu] = t;
+	pthread_mutex_unlock(&lock);
 	return t;
 }
 
@@ -200,15 +219,32 @@ static void on_exec(unsigned int vcpu, void *udata)
 
 static void on_reset(qemu_plugin_id_t id);
 
+/* Runs in the creating thread while the new one waits to start (QEMU 7.2 user mode). */
 static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 {
-	(void)vcpu;
 	pthread_mutex_lock(&lock);
 	bool go = ++live > 1 && !multi && !switching;
-	switching |= go;
+	if (go) {
+		switching = true;
+		pending = xcalloc(1, sizeof *pending);
+		pending_vcpu = vcpu;
+		pending_ended = false;
+		for (unsigned c = 0; c < MAX_CHUNKS; c++) {
+			if (first->chunks[c]) {
+				before[c] = xcalloc(CHUNK, sizeof(uint64_t));
+				memcpy(before[c], first->chunks[c], CHUNK * sizeof(uint64_t));
+			}
+		}
+	}
 	pthread_mutex_unlock(&lock);
 	if (go)
 		qemu_plugin_reset(id, on_reset);
+}
+
+static void keep_done(struct thread *t)
+{
+	t->next_done = done;
+	done = t;
 }
 
 /* Runs on the ending thread: keep its counts, free its vCPU index for reuse. */
@@ -218,13 +254,41 @@ static void on_vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu)
 	pthread_mutex_lock(&lock);
 	live--;
 	if (vcpu < MAX_VCPUS && vcpus[vcpu]) {
-		if (vcpus[vcpu] != first) {
-			vcpus[vcpu]->next_done = done;
-			done = vcpus[vcpu];
-		}
+		if (vcpus[vcpu] != first)
+			keep_done(vcpus[vcpu]);
 		vcpus[vcpu] = NULL;
+	} else if (pending && pending_vcpu == vcpu) {
+		/* It ran no block since the switch (or the switch is still to come). */
+		pending->tid = gettid_();
+		if (switching) {
+			pending_ended = true;
+		} else {
+			keep_done(pending);
+			pending = NULL;
+		}
 	}
 	pthread_mutex_unlock(&lock);
+}
+
+/* Moves what first's counters gained since the pending thread was created to that thread. */
+static void settle_pending(void)
+{
+	for (unsigned c = 0; c < MAX_CHUNKS; c++) {
+		uint64_t *now = first->chunks[c];
+		for (uint32_t i = 0; now && pending && i < CHUNK; i++) {
+			uint64_t was = before[c] ? before[c][i] : 0;
+			if (now[i] != was) {
+				chunk(pending, c << CHUNK_BITS)[i] = now[i] - was;
+				now[i] = was;
+			}
+		}
+		free(before[c]);
+		before[c] = NULL;
+	}
+	if (pending && pending_ended) {
+		keep_done(pending);
+		pending = NULL;
+	}
 }
 
 /* ---- translation: record the catalogue ---- */
@@ -358,6 +422,8 @@ static void write_profile(qemu_plugin_id_t id, void *udata)
 	setvbuf(f, buf, _IOFBF, sizeof buf);
 
 	pthread_mutex_lock(&lock);
+	if (switching && pending_ended)
+		settle_pending(); /* the new thread ran and ended before QEMU flushed */
 	size_t nt = 0, cap = 1 + MAX_VCPUS;
 	for (struct thread *t = done; t; t = t->next_done)
 		cap++;
@@ -405,10 +471,11 @@ static void register_all(qemu_plugin_id_t id)
 	qemu_plugin_register_atexit_cb(id, write_profile, NULL);
 }
 
-/* The code cache is empty now: blocks translated from here on count per thread. */
+/* The code cache is empty and every vCPU stopped: blocks translated from here on count per thread. */
 static void on_reset(qemu_plugin_id_t id)
 {
 	pthread_mutex_lock(&lock);
+	settle_pending();
 	multi = true;
 	switching = false;
 	pthread_mutex_unlock(&lock);
@@ -438,6 +505,14 @@ static void after_fork_child(void)
 		if (vcpus[v] && vcpus[v] != first)
 			free_thread(vcpus[v]);
 		vcpus[v] = NULL; /* the next execution records the child's thread id */
+	}
+	if (pending) {
+		free_thread(pending); /* the thread being created is not in the child */
+		pending = NULL;
+	}
+	for (unsigned c = 0; c < MAX_CHUNKS; c++) {
+		free(before[c]);
+		before[c] = NULL;
 	}
 	while (done) {
 		struct thread *t = done;
