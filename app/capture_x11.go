@@ -59,12 +59,21 @@ func captureWindow(w fyne.Window) (image.Image, error) {
 	if handle == 0 {
 		return w.Canvas().Capture(), nil
 	}
+	img, err := grabX11(handle)
+	if err != nil {
+		return nil, fmt.Errorf("window %q: %w", w.Title(), err)
+	}
+	return img, nil
+}
+
+// grabX11 reads the pixels of X window id from the display $DISPLAY names.
+func grabX11(id uintptr) (*image.RGBA, error) {
 	const maxBytes = 8192 * 8192 * 4
 	buf := C.malloc(maxBytes)
 	defer C.free(buf)
 	var width, height C.int
-	if rc := C.grab(C.ulong(handle), (*C.uchar)(buf), &width, &height, maxBytes); rc != 0 {
-		return nil, fmt.Errorf("window %q: reading its pixels from the X server failed (step %d)", w.Title(), int(rc))
+	if rc := C.grab(C.ulong(id), (*C.uchar)(buf), &width, &height, maxBytes); rc != 0 {
+		return nil, fmt.Errorf("reading its pixels from the X server failed (step %d)", int(rc))
 	}
 	img := image.NewRGBA(image.Rect(0, 0, int(width), int(height)))
 	copy(img.Pix, unsafe.Slice((*byte)(buf), len(img.Pix)))

@@ -10,7 +10,7 @@ packages=(
 	libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev    # X11/GL headers (style.md)
 	libxinerama-dev libxi-dev libxxf86vm-dev
 	libwayland-dev libxkbcommon-dev wayland-protocols          # Fyne 2.8's GLFW builds Wayland too
-	xvfb xauth                                                 # windows without a screen (tests, screenshots)
+	xvfb xauth xdotool                                         # windows without a screen, driven by real key presses and clicks (tests)
 	qemu-user                                                  # real guests: qemu-arm, qemu-mipsel
 	gcc-arm-linux-gnueabihf binutils-arm-linux-gnueabihf libc6-dev-armhf-cross
 	gcc-mipsel-linux-gnu binutils-mipsel-linux-gnu libc6-dev-mipsel-cross
@@ -68,8 +68,8 @@ deps_check() {
 	elif [ ! -f "$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")/include/jvmti.h" ]; then
 		broken+=("jvmti.h next to javac (the heap agent is built against it)")
 	fi
-	command -v xvfb-run >/dev/null && command -v Xvfb >/dev/null && command -v xauth >/dev/null ||
-		broken+=("xvfb-run, Xvfb and xauth")
+	command -v xvfb-run >/dev/null && command -v Xvfb >/dev/null && command -v xauth >/dev/null &&
+		command -v xdotool >/dev/null || broken+=("xvfb-run, Xvfb, xauth and xdotool")
 	command -v sqlite3 >/dev/null || broken+=("sqlite3")
 	rm -rf "$dir"
 	if [ ${#broken[@]} -gt 0 ]; then

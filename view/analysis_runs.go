@@ -204,10 +204,10 @@ func (p *runsPanel) askImport() {
 		}
 	}
 	file := widget.NewButton("File…", func() {
-		dialog.NewFileOpen(chosenPath[fyne.URIReadCloser](v.Window, source.SetText), v.Window).Show()
+		showLarge(dialog.NewFileOpen(chosenPath[fyne.URIReadCloser](v.Window, source.SetText), v.Window))
 	})
 	folder := widget.NewButton("Folder…", func() {
-		dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
+		showLarge(dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
 			if err != nil {
 				dialog.ShowError(err, v.Window)
 				return
@@ -215,7 +215,7 @@ func (p *runsPanel) askImport() {
 			if u != nil {
 				source.SetText(u.Path())
 			}
-		}, v.Window).Show()
+		}, v.Window))
 	})
 	items := []*widget.FormItem{
 		widget.NewFormItem("Source", container.NewBorder(nil, nil, nil, container.NewHBox(file, folder), source)),
@@ -228,6 +228,23 @@ func (p *runsPanel) askImport() {
 	}, v.Window)
 	d.Resize(fyne.NewSize(620, d.MinSize().Height))
 	d.Show()
+}
+
+// nameFor checks an import's or a run's form: without a source it says what is missing (a form
+// that closes doing nothing looks broken), and an empty name becomes one made from the source,
+// as on the command line.
+func (p *runsPanel) nameFor(name, source, what string) (string, bool) {
+	if p.v.importer == nil {
+		return "", false
+	}
+	if source == "" {
+		dialog.ShowInformation("Nothing chosen", "Choose "+what+" first.", p.v.Window)
+		return "", false
+	}
+	if name == "" {
+		name = p.suggest(source)
+	}
+	return name, true
 }
 
 // suggest names a run after its source file, made unique among the runs.
@@ -248,7 +265,8 @@ func (p *runsPanel) suggest(path string) string {
 // selects the new run. done, when not nil, runs on the UI goroutine at the end.
 func (p *runsPanel) ImportFrom(name, source string, done func(error)) {
 	v := p.v
-	if v.importer == nil || name == "" || source == "" {
+	name, ok := p.nameFor(name, source, "a file or folder to import")
+	if !ok {
 		return
 	}
 	if _, err := os.Stat(source); err != nil {
@@ -279,10 +297,10 @@ func (p *runsPanel) askRunProgram() {
 	args := widget.NewEntry()
 	args.SetPlaceHolder("arguments, separated by spaces")
 	browse := widget.NewButton("Browse…", func() {
-		dialog.NewFileOpen(chosenPath[fyne.URIReadCloser](v.Window, func(path string) {
+		showLarge(dialog.NewFileOpen(chosenPath[fyne.URIReadCloser](v.Window, func(path string) {
 			program.SetText(path)
 			name.SetText(p.suggest(path))
-		}), v.Window).Show()
+		}), v.Window))
 	})
 	items := []*widget.FormItem{
 		widget.NewFormItem("Program", container.NewBorder(nil, nil, nil, browse, program)),
@@ -302,7 +320,8 @@ func (p *runsPanel) askRunProgram() {
 // selects the new run. done, when not nil, runs on the UI goroutine at the end.
 func (p *runsPanel) Run(name, program string, args []string, done func(error)) {
 	v := p.v
-	if v.importer == nil || name == "" || program == "" {
+	name, ok := p.nameFor(name, program, "a program to run")
+	if !ok {
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())

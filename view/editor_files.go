@@ -75,8 +75,7 @@ func (v *EditorView) askOpen() {
 	v.settle(func() {
 		fd := dialog.NewFileOpen(chosenPath[fyne.URIReadCloser](v.Window, v.Open), v.Window)
 		fd.SetFilter(storage.NewExtensionFileFilter([]string{".xml"}))
-		v.prepareFileDialog(fd)
-		fd.Show()
+		v.showFileDialog(fd)
 	})
 }
 
@@ -162,8 +161,7 @@ func (v *EditorView) saveAs(after func()) {
 	}), v.Window)
 	fd.SetFilter(storage.NewExtensionFileFilter([]string{".xml"}))
 	fd.SetFileName(fileName(v.ed.Profile().Name))
-	v.prepareFileDialog(fd)
-	fd.Show()
+	v.showFileDialog(fd)
 }
 
 // fileName suggests a file for a profile: "ARMv7-A Cortex-A8" → "armv7-a-cortex-a8.xml".
@@ -177,14 +175,14 @@ func fileName(profile string) string {
 	return slug + ".xml"
 }
 
-// prepareFileDialog opens file dialogs large and next to the current profile file.
-func (v *EditorView) prepareFileDialog(fd *dialog.FileDialog) {
-	fd.Resize(fyne.NewSize(800, 560))
+// showFileDialog opens a file dialog large and next to the current profile file.
+func (v *EditorView) showFileDialog(fd *dialog.FileDialog) {
 	if p := v.ed.Path(); p != "" {
 		if dir, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(p))); err == nil {
 			fd.SetLocation(dir)
 		}
 	}
+	showLarge(fd)
 }
 
 // keepInWorkspace stores the profile in the database so analyses can name it.

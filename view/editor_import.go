@@ -27,8 +27,7 @@ func (v *EditorView) askImportLog() {
 		return
 	}
 	fd := dialog.NewFileOpen(chosenPath[fyne.URIReadCloser](v.Window, func(path string) { v.ImportLog(path, nil) }), v.Window)
-	v.prepareFileDialog(fd)
-	fd.Show()
+	v.showFileDialog(fd)
 }
 
 // ImportLog counts the instructions of a QEMU `-d in_asm[,exec,nochain]` log in the background

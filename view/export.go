@@ -27,8 +27,15 @@ func askSavePath(win fyne.Window, suggested, ext string, write func(path string)
 	}), win)
 	fd.SetFilter(storage.NewExtensionFileFilter([]string{ext}))
 	fd.SetFileName(suggested)
-	fd.Resize(fyne.NewSize(800, 560))
+	showLarge(fd)
+}
+
+// showLarge shows a file dialog big enough to list more than a handful of files. Resize must
+// come after Show: Fyne 2.8's FileDialog.Resize reads the window that Show creates and panics
+// (killing the program) without it.
+func showLarge(fd *dialog.FileDialog) {
 	fd.Show()
+	fd.Resize(fyne.NewSize(800, 560))
 }
 
 // writeFile writes a file through a buffer and reports the first error, the close included.
