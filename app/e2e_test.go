@@ -3,225 +3,390 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"encoding/xml"
 	"fmt"
-	"image"
+	"image/png"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
+	"regexp"
+	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"androprof/emulator/qemutest"
+	"androprof/isaprofiles"
+	"androprof/model"
+	"androprof/view"
 )
 
-// The real program in a real window, driven as a person drives it: a private Xvfb, real key
-// presses and clicks from xdotool, and the window's pixels read back from the X server. A
-// program that dies fails the test with what it printed (its panic's stack).
-//
-// Every keyboard way into a file dialog must open one (a large part of the window changes:
-// the dialog and the shade behind it) and its Cancel button must close it again. In Fyne 2.8 each of
-// these killed the program (FileDialog resized before it was shown).
-func TestRealWindowFileDialogs(t *testing.T) {
+// TestRealWindow is the workbench as a person uses it: the built program in a real window,
+// real clicks and keys, outcomes checked on disk and on screen. One program runs through every
+// step in order, as one session would (a first start imports the demo runs once). With
+// ANDROPROF_E2E_SHOTS=DIR each window is also saved as PNG at 900×600 and 1920×1080.
+func TestRealWindow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the real program on a private X server")
+	}
 	d := startDisplay(t)
-	app := d.startApp(t)
-	analysis := d.waitWindow(t, app, "Analysis")
-	w, _ := d.size(t, analysis)
-	d.click(t, analysis, w-45, 47) // the Editor button, right end of the toolbar
-	editor := d.waitWindow(t, app, "Instruction categorization")
+	p := d.startApp(t)
+	analysis := p.waitWindow(t, "Analysis")
+	work := t.TempDir()
 
-	ew, eh := d.size(t, editor)
-	// The file dialog (800×560) is centred; its Cancel button sits 697, 536 into it.
-	cancelX, cancelY := (ew-800)/2+697, (eh-560)/2+536
-	for _, keys := range []string{"ctrl+o", "ctrl+shift+s", "ctrl+i"} {
-		before := d.grab(t, editor)
-		d.key(t, editor, keys)
-		if !d.waitFor(t, app, editor, before, func(diff float64) bool { return diff > 0.2 }) {
-			t.Fatalf("%s opened no dialog", keys)
+	t.Run("every file dialog of the analysis window opens and cancels", func(t *testing.T) {
+		for _, button := range []string{"Save PNG…", "Save SVG…", "Save CSV…"} {
+			analysis.click(t, button)
+			browseAndCancel(t, analysis, button)
 		}
-		d.click(t, editor, cancelX, cancelY)
-		if !d.waitFor(t, app, editor, before, func(diff float64) bool { return diff < 0.01 }) {
-			t.Fatalf("Cancel did not close the dialog %s opened", keys)
-		}
-	}
-	app.check(t)
-}
-
-// display is a private X server for one test.
-type display struct{ name string }
-
-func startDisplay(t *testing.T) *display {
-	t.Helper()
-	for _, tool := range []string{"Xvfb", "xdotool"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is not installed; scripts/deps.sh must install it", tool)
-			}
-			t.Skipf("%s is not installed (apt-get install xvfb xdotool)", tool)
-		}
-	}
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	// -displayfd: Xvfb picks a free display and writes its number once it accepts clients.
-	x := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x1024x24", "-nolisten", "tcp")
-	x.ExtraFiles = []*os.File{w}
-	if err := x.Start(); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	t.Cleanup(func() { x.Process.Kill(); x.Wait() })
-	line, err := bufio.NewReader(r).ReadString('\n')
-	r.Close()
-	if err != nil {
-		t.Fatalf("Xvfb gave no display: %v", err)
-	}
-	d := &display{name: ":" + strings.TrimSpace(line)}
-	t.Setenv("DISPLAY", d.name) // for grabX11 in this process
-	return d
-}
-
-// program is the workbench under test: this test binary standing in for androprof (TestMain).
-type program struct {
-	cmd    *exec.Cmd
-	mu     sync.Mutex
-	out    bytes.Buffer
-	exited chan struct{}
-}
-
-func (p *program) Write(b []byte) (int, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.out.Write(b)
-}
-
-func (p *program) output() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.out.String()
-}
-
-func (d *display) startApp(t *testing.T) *program {
-	t.Helper()
-	home := t.TempDir()
-	p := &program{exited: make(chan struct{})}
-	p.cmd = exec.Command(os.Args[0], "--db", filepath.Join(home, "w.db"))
-	p.cmd.Env = append(os.Environ(), "ANDROPROF_AS_MAIN=1", "DISPLAY="+d.name, "HOME="+home,
-		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "XDG_DATA_HOME="+filepath.Join(home, ".local/share"))
-	p.cmd.Stdout, p.cmd.Stderr = p, p
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { p.cmd.Wait(); close(p.exited) }()
-	t.Cleanup(func() {
-		p.cmd.Process.Kill()
-		<-p.exited
 	})
-	return p
-}
+	t.Run("Save PNG, SVG and CSV write valid files", func(t *testing.T) {
+		for _, f := range []struct {
+			button, file string
+			valid        func([]byte) error
+		}{
+			{"Save PNG…", "processes.png", validPNG},
+			{"Save SVG…", "processes.svg", validSVG},
+			{"Save CSV…", "processes.csv", validCSV},
+		} {
+			path := filepath.Join(work, f.file)
+			analysis.click(t, f.button)
+			analysis.typeText(t, path)
+			analysis.key(t, "Return")
+			waitFile(t, p, path, f.valid)
+		}
+	})
 
-// check fails the test when the program has ended.
-func (p *program) check(t *testing.T) {
-	t.Helper()
+	t.Run("import a method trace by dialog", func(t *testing.T) {
+		trace, err := filepath.Abs("../../shared/corpus/sns-logout.trace")
+		if err != nil {
+			t.Fatal(err)
+		}
+		analysis.key(t, "ctrl+i")
+		analysis.typeText(t, trace) // the source; the run is named after it
+		analysis.key(t, "Return")
+		if _, ok := analysis.row(t, "sns-logout", 60*time.Second); !ok {
+			t.Fatalf("the runs list shows no sns-logout:\n%s", analysis.describe(t))
+		}
+		// Its hottest method: sorted by exclusive CPU time, the top row is the one the command
+		// line's report puts first by the same measure.
+		want := hottestMethod(t, p, "sns-logout")
+		analysis.click(t, "Excl CPU µs")
+		if analysis.topCell(t, "Name") != want {
+			analysis.click(t, "Excl CPU µs") // the first click sorted ascending
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for analysis.topCell(t, "Name") != want && time.Now().Before(deadline) {
+			time.Sleep(200 * time.Millisecond)
+		}
+		if top := analysis.topCell(t, "Name"); top != want {
+			analysis.screenshot(t, "failed-hottest-method")
+			t.Fatalf("sorted by Excl CPU µs the top method is %q, want %q", top, want)
+		}
+		analysis.screenshot(t, "journey-import-trace")
+	})
+	t.Run("run a program by dialog, for ARM and for MIPS", func(t *testing.T) {
+		src := filepath.Join(qemutest.SamplesDir(), "sieve.c")
+		for _, tg := range []qemutest.Target{qemutest.Targets[0], qemutest.Targets[2]} {
+			bin := qemutest.Build(t, tg, src)
+			analysis.key(t, "ctrl+r")
+			analysis.typeText(t, bin)
+			analysis.click(t, "arguments, separated by spaces")
+			analysis.typeText(t, "5000")
+			analysis.key(t, "Tab") // to the run's name
+			analysis.typeText(t, "sieve-"+tg.Name)
+			analysis.key(t, "Return")
+			if _, ok := analysis.row(t, "sieve-"+tg.Name, 120*time.Second); !ok {
+				t.Fatalf("the runs list shows no sieve-%s:\n%s", tg.Name, analysis.describe(t))
+			}
+		}
+		analysis.screenshot(t, "journey-run-programs")
+	})
+
+	t.Run("compare the ARM and the MIPS run, each priced for its own processor", func(t *testing.T) {
+		analysis.key(t, "ctrl+6") // Compare
+		for _, run := range []string{"sieve-arm", "sieve-mips"} {
+			c, ok := analysis.findBy(t, 10*time.Second, func(c view.WidgetPos) bool { return c.Text == run && c.Type == "*widget.Check" },
+				leftmost)
+			if !ok {
+				t.Fatalf("Compare lists no %s:\n%s", run, analysis.describe(t))
+			}
+			analysis.clickAt(t, c)
+		}
+		deadline := time.Now().Add(20 * time.Second)
+		var profiles []string
+		for ; time.Now().Before(deadline); time.Sleep(300 * time.Millisecond) {
+			if profiles = analysis.column(t, "Profile"); len(profiles) == 2 {
+				break
+			}
+		}
+		analysis.screenshot(t, "journey-compare")
+		if len(profiles) != 2 || profiles[0] == profiles[1] {
+			t.Fatalf("Compare priced the ARM and the MIPS run with %q", profiles)
+		}
+	})
+	t.Run("the figure 5.2 estimate, explained and rounded", func(t *testing.T) {
+		analysis.clickAt(t, analysis.runRow(t, "demo-sieve-arm"))
+		analysis.click(t, "ARMv7-A Cortex-A15") // the Profile chooser: the first ARM profile
+		analysis.click(t, "ARMv7-A Cortex-A8")  // the seed's processor, with its measured CPI
+		analysis.key(t, "ctrl+5")               // Estimate
+		if _, ok := analysis.findBy(t, 10*time.Second, func(c view.WidgetPos) bool { return strings.HasPrefix(c.Text, "Why they differ") },
+			leftmost); !ok {
+			t.Fatalf("the Estimate tab does not say why its two estimates differ:\n%s", analysis.describe(t))
+		}
+		cycles := regexp.MustCompile(`^[0-9.]+ [kMG]? ?cycles$`)
+		if _, ok := analysis.findBy(t, 10*time.Second, func(c view.WidgetPos) bool { return cycles.MatchString(c.Text) },
+			leftmost); !ok {
+			t.Fatalf("the Estimate tab shows no rounded cycles:\n%s", analysis.describe(t))
+		}
+		analysis.screenshot(t, "journey-estimate")
+	})
+
+	analysis.key(t, "ctrl+e")
+	editor := p.waitWindow(t, "Instruction categorization")
+	t.Run("every file dialog of the editor opens and cancels, by shortcut and by button", func(t *testing.T) {
+		for _, way := range []struct{ keys, button string }{
+			{"ctrl+o", ""}, {"ctrl+shift+s", ""}, {"ctrl+i", ""},
+			{"", "Open…"}, {"", "Save As…"}, {"", "Import log…"},
+		} {
+			if way.keys != "" {
+				editor.key(t, way.keys)
+			} else {
+				editor.click(t, way.button)
+			}
+			browseAndCancel(t, editor, way.keys+way.button)
+		}
+	})
+	profile := filepath.Join(work, "journey.xml")
+	t.Run("editor: new, categorize, save as, reopen gives the same profile", func(t *testing.T) {
+		editor.key(t, "ctrl+n")
+		editor.typeText(t, "Journey A8")
+		editor.key(t, "Return")
+		if !editor.waitDialogs(t, 0) || !strings.Contains(editor.widgets(t).Title, "Journey A8") {
+			t.Fatalf("New profile: title %q", editor.widgets(t).Title)
+		}
+		// A log of the program brings its most executed instructions to the top of the left list.
+		tg := qemutest.Targets[0]
+		log := qemutest.Log(t, tg, qemutest.Build(t, tg, filepath.Join(qemutest.SamplesDir(), "sieve.c")),
+			[]string{"-d", "in_asm,exec,nochain"}, "3000")
+		before := editor.firstRow(t)
+		editor.key(t, "ctrl+i")
+		editor.typeText(t, log)
+		editor.key(t, "Return")
+		for deadline := time.Now().Add(60 * time.Second); editor.firstRow(t) == before && time.Now().Before(deadline); {
+			time.Sleep(300 * time.Millisecond)
+		}
+		if after := editor.firstRow(t); after == before || editor.dialogs(t) != 0 {
+			t.Fatalf("after importing %s the list still starts with %q (%d dialogs):\n%s", log, after, editor.dialogs(t), editor.describe(t))
+		} else {
+			t.Logf("the uncategorised list started with %s; after the log, with %s", before, after)
+		}
+		newCategory(t, editor, "Loads", "3")
+		editor.clickWhere(t, "Search mnemonic or description", leftmost)
+		editor.typeText(t, "LDR")
+		editor.clickWhere(t, "LDR", leftRow) // ticks the row
+		editor.click(t, "Add")
+		if _, ok := editor.find(t, "LDR", true, 10*time.Second); !ok {
+			t.Fatal("LDR is not listed in Loads after Add")
+		}
+		editor.key(t, "ctrl+shift+s")
+		editor.typeText(t, profile)
+		editor.key(t, "Return")
+		waitFile(t, p, profile, hasCategory("Journey A8", "Loads", 3, "LDR"))
+
+		editor.key(t, "ctrl+n")
+		editor.typeText(t, "Other")
+		editor.key(t, "Return")
+		editor.waitDialogs(t, 0)
+		editor.key(t, "ctrl+o")
+		editor.click(t, "Discard") // "Other" was never saved
+		editor.typeText(t, profile)
+		editor.key(t, "Return")
+		if !editor.waitDialogs(t, 0) || !strings.Contains(editor.widgets(t).Title, "Journey A8") {
+			t.Fatalf("reopened: title %q", editor.widgets(t).Title)
+		}
+		editor.clickWidest(t, "*widget.Select") // the category chooser
+		editor.click(t, "Loads")
+		if _, ok := editor.find(t, "LDR", true, 10*time.Second); !ok {
+			t.Fatalf("reopened Loads does not list LDR:\n%s", editor.describe(t))
+		}
+	})
+	t.Run("editor: the unsaved-changes prompt's Save saves", func(t *testing.T) {
+		newCategory(t, editor, "Stores", "2")
+		editor.key(t, "ctrl+o")
+		if !editor.waitDialogs(t, 1) {
+			t.Fatal("Open with unsaved changes asks nothing")
+		}
+		editor.click(t, "Save") // the prompt's; the profile has its file
+		waitFile(t, p, profile, hasCategory("Journey A8", "Stores", 2))
+		if _, ok := editor.find(t, "Browse…", true, 10*time.Second); !ok {
+			t.Fatal("after saving, Open asks for no file")
+		}
+		editor.click(t, "Cancel")
+		if !editor.waitDialogs(t, 0) {
+			t.Fatal("Cancel left the Open dialog open")
+		}
+	})
+	// Each tab set at both sizes is checked in view/layout_test.go; here the real windows, with
+	// the real menu bar and fonts, as the session left them.
+	t.Run("both windows at 900x600 and 1920x1080: every control reachable", func(t *testing.T) {
+		for _, w := range []struct {
+			win  *window
+			name string
+		}{{analysis, "analysis"}, {editor, "editor"}} {
+			for _, size := range [][2]int{{900, 600}, {1920, 1080}} {
+				m := w.win.resize(t, size[0], size[1])
+				for _, problem := range view.LayoutProblems(m.Widgets, m.Width, m.Height) {
+					t.Errorf("%s %dx%d: %s", w.name, size[0], size[1], problem)
+				}
+				w.win.screenshot(t, fmt.Sprintf("%s-%dx%d", w.name, size[0], size[1]))
+			}
+			w.win.resize(t, 1200, 760)
+		}
+	})
+	// Ctrl+Q in the analysis window is the File menu's Quit: both windows close, the program ends.
+	editor.key(t, "ctrl+s") // nothing unsaved to ask about
+	analysis.key(t, "ctrl+q")
 	select {
 	case <-p.exited:
-		t.Fatalf("androprof ended (%v):\n%s", p.cmd.ProcessState, p.output())
-	default:
+		if !p.cmd.ProcessState.Success() {
+			t.Errorf("Ctrl+Q ended the program with %v:\n%s", p.cmd.ProcessState, p.output())
+		}
+	case <-time.After(15 * time.Second):
+		t.Errorf("Ctrl+Q left the program running:\n%s", analysis.describe(t))
 	}
 }
 
-func (d *display) xdotool(t *testing.T, args ...string) string {
+// hottestMethod asks the command line, on the program's workspace, for the method of a trace
+// run with the most exclusive CPU time.
+func hottestMethod(t *testing.T, p *program, run string) string {
 	t.Helper()
-	cmd := exec.Command("xdotool", args...)
-	cmd.Env = append(os.Environ(), "DISPLAY="+d.name)
+	cmd := exec.Command(os.Args[0], "report", "--db", p.db, "--run", run, "--by", "method", "--json")
+	cmd.Env = append(os.Environ(), "ANDROPROF_AS_MAIN=1")
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("xdotool %s: %v", strings.Join(args, " "), err)
+		t.Fatalf("androprof report: %v", err)
 	}
-	return strings.TrimSpace(string(out))
-}
-
-// waitWindow waits for a window whose title holds name, and gives it the keyboard. name is
-// ASCII: without a UTF-8 locale (CI's fresh machine has none) xdotool matches no "—". The
-// first start imports the demo runs first, which takes about 40 s under -race on a cold
-// 2-core machine.
-func (d *display) waitWindow(t *testing.T, p *program, name string) string {
-	t.Helper()
-	for deadline := time.Now().Add(4 * time.Minute); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
-		p.check(t)
-		cmd := exec.Command("xdotool", "search", "--name", name)
-		cmd.Env = append(os.Environ(), "DISPLAY="+d.name)
-		if out, err := cmd.Output(); err == nil && len(out) > 0 {
-			id := strings.Fields(string(out))[0]
-			time.Sleep(time.Second) // first paint
-			d.xdotool(t, "windowfocus", "--sync", id)
-			return id
+	var rep struct {
+		Rows []struct {
+			Key       string `json:"key"`
+			ExclCPUUs int64  `json:"excl_cpu_us"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal(out[bytes.IndexByte(out, '{'):], &rep); err != nil {
+		t.Fatalf("androprof report --json: %v\n%s", err, out)
+	}
+	best := rep.Rows[0]
+	for _, r := range rep.Rows {
+		if r.ExclCPUUs > best.ExclCPUUs {
+			best = r
 		}
 	}
-	t.Fatalf("no window %q appeared:\n%s", name, p.output())
-	return ""
+	return best.Key
 }
 
-func (d *display) size(t *testing.T, id string) (w, h int) {
+// newCategory makes a category with the editor's New… beside the category chooser, typing its
+// name and cycles and pressing Enter.
+func newCategory(t *testing.T, editor *window, name, cycles string) {
 	t.Helper()
-	for _, l := range strings.Split(d.xdotool(t, "getwindowgeometry", "--shell", id), "\n") {
-		if v, ok := strings.CutPrefix(l, "WIDTH="); ok {
-			w, _ = strconv.Atoi(v)
-		} else if v, ok := strings.CutPrefix(l, "HEIGHT="); ok {
-			h, _ = strconv.Atoi(v)
+	editor.click(t, "New…") // the rightmost: the category's, not the profile's
+	editor.typeText(t, name)
+	editor.key(t, "Tab")
+	editor.typeText(t, cycles)
+	editor.key(t, "Return")
+	if !editor.waitDialogs(t, 0) {
+		t.Fatalf("New category %q did not close:\n%s", name, editor.describe(t))
+	}
+}
+
+// hasCategory checks a saved profile file: its name, and a category with its cycles holding
+// the mnemonics given.
+func hasCategory(profile, category string, cycles float64, mnemonics ...string) func([]byte) error {
+	return func(b []byte) error {
+		pr, err := isaprofiles.Read(bytes.NewReader(b), "saved profile")
+		if err != nil {
+			return err
+		}
+		if pr.Name != profile {
+			return fmt.Errorf("profile %q, want %q", pr.Name, profile)
+		}
+		for _, c := range pr.Categories {
+			if c.Name != category {
+				continue
+			}
+			if c.Cycles != cycles {
+				return fmt.Errorf("%s costs %g cycles, want %g", category, c.Cycles, cycles)
+			}
+			for _, m := range mnemonics {
+				if !slices.ContainsFunc(c.Instructions, func(in model.Instruction) bool { return in.Mnemonic == m }) {
+					return fmt.Errorf("%s holds %v, not %s", category, c.Instructions, m)
+				}
+			}
+			return nil
+		}
+		return fmt.Errorf("no category %q", category)
+	}
+}
+
+// browseAndCancel: a path dialog is shown; its Browse… opens Fyne's file dialog over it, whose
+// Cancel closes it, and the path dialog's Cancel closes that. Each of these file dialogs killed
+// the program in Fyne 2.8 (resized before it was shown).
+func browseAndCancel(t *testing.T, w *window, way string) {
+	t.Helper()
+	if !w.waitDialogs(t, 1) {
+		t.Fatalf("%s: no path dialog; the window shows:\n%s", way, w.describe(t))
+	}
+	w.click(t, "Browse…")
+	if !w.waitDialogs(t, 2) {
+		t.Fatalf("%s: Browse… opened no file dialog; the window shows:\n%s", way, w.describe(t))
+	}
+	w.click(t, "Cancel") // the topmost: the file dialog's
+	if !w.waitDialogs(t, 1) {
+		t.Fatalf("%s: the file dialog's Cancel did not close it", way)
+	}
+	w.click(t, "Cancel")
+	if !w.waitDialogs(t, 0) {
+		t.Fatalf("%s: the path dialog's Cancel did not close it", way)
+	}
+}
+
+func validPNG(b []byte) error {
+	img, err := png.Decode(bytes.NewReader(b))
+	if err == nil && img.Bounds().Dx() < 100 {
+		err = fmt.Errorf("a %v image", img.Bounds())
+	}
+	return err
+}
+
+func validSVG(b []byte) error {
+	dec := xml.NewDecoder(bytes.NewReader(b))
+	root := ""
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if se, ok := tok.(xml.StartElement); ok && root == "" {
+			root = se.Name.Local
 		}
 	}
-	return w, h
+	if root != "svg" {
+		return fmt.Errorf("root element %q, not svg", root)
+	}
+	return nil
 }
 
-func (d *display) click(t *testing.T, id string, x, y int) {
-	d.xdotool(t, "mousemove", "--window", id, strconv.Itoa(x), strconv.Itoa(y), "click", "1")
-}
-
-func (d *display) key(t *testing.T, id, keys string) {
-	d.xdotool(t, "windowfocus", "--sync", id)
-	d.xdotool(t, "key", "--window", id, keys)
-}
-
-func (d *display) grab(t *testing.T, id string) *image.RGBA {
-	t.Helper()
-	n, err := strconv.ParseUint(id, 10, 64)
-	if err != nil {
-		t.Fatal(err)
+func validCSV(b []byte) error {
+	recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err == nil && len(recs) < 2 {
+		err = fmt.Errorf("%d records", len(recs))
 	}
-	img, err := grabX11(uintptr(n))
-	if err != nil {
-		t.Fatal(fmt.Errorf("window %s: %w", id, err))
-	}
-	return img
-}
-
-// waitFor waits up to ten seconds until the share of the window's pixels that differ from
-// before satisfies ok.
-func (d *display) waitFor(t *testing.T, p *program, id string, before *image.RGBA, ok func(diff float64) bool) bool {
-	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
-		p.check(t)
-		if ok(changed(before, d.grab(t, id))) {
-			return true
-		}
-	}
-	return false
-}
-
-// changed is the share of pixels that differ between two captures of one window.
-func changed(a, b *image.RGBA) float64 {
-	if a.Bounds() != b.Bounds() {
-		return 1
-	}
-	n := 0
-	for i := 0; i+3 < len(a.Pix); i += 4 {
-		if !bytes.Equal(a.Pix[i:i+3], b.Pix[i:i+3]) {
-			n++
-		}
-	}
-	return float64(n) / float64(len(a.Pix)/4)
+	return err
 }

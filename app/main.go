@@ -70,6 +70,7 @@ func newWorkbench(a fyne.App, db *store.DB, ed *controller.Editor) (*view.Workbe
 		}
 	}
 	wb := view.NewWorkbench(a, ed, controller.Profiles{Store: db}, analysis, im)
+	wb.SetFirstRun("demo-sieve-arm") // a first start opens on a priced emulator run, not a raw heap dump
 	wb.SetMethodAnalysis(methods)
 	wb.SetHeapAnalysis(heap)
 	return wb, nil
@@ -83,6 +84,7 @@ func (gui) Run(db *store.DB) error {
 		return err
 	}
 	wb.ShowAnalysis()
+	startWidgetReports()
 	a.Run()
 	return nil
 }

@@ -43,6 +43,9 @@ type DemoRun struct {
 // IsBBProfile tells a basic-block profile from the files imported by format detection.
 func (d DemoRun) IsBBProfile() bool { return strings.HasSuffix(d.file, ".bbprofile.gz") }
 
+// File is the name of the run's file, as it was before it was compressed into the binary.
+func (d DemoRun) File() string { return strings.TrimSuffix(path.Base(d.file), ".gz") }
+
 // Open streams the run's file, decompressed.
 func (d DemoRun) Open() (io.ReadCloser, error) {
 	f, err := demoRuns.Open(d.file)

@@ -154,6 +154,9 @@ type Report struct {
 	FrequencyAssumed bool // no frequency given and none in the profile
 	Rows             []ReportRow
 	Total            ReportRow
+	// Coverage says how much of Total the profile really prices (instructions in Undefined,
+	// another processor's instruction set, unknown power), for the warning beside the numbers.
+	Coverage model.Coverage
 }
 
 // group accumulates one report row before its key is formatted.
@@ -197,6 +200,7 @@ func (a *Analysis) Report(ctx context.Context, opts ReportOptions) (*Report, err
 	cycles := make([]float64, len(d.insns))
 	joules := make([]float64, len(d.insns)) // energy of one execution
 	cats := make([]int, len(d.insns))
+	executed := make([]int64, len(d.insns)) // per instruction, for the coverage
 	for i, in := range d.insns {
 		c := cl.Classify(in)
 		cycles[i], joules[i], cats[i] = c.Cycles, c.Cycles/hz*c.PowerMW/1000, catIndex[c.Name]
@@ -264,6 +268,7 @@ func (a *Analysis) Report(ctx context.Context, opts ReportOptions) (*Report, err
 				g := get(key, bi)
 				g.insn, g.category = idx, cats[idx]
 				n := d.mixN[k]
+				executed[idx] += b.Executions * n
 				add(g, bi, b.Executions, n, float64(n)*cycles[idx], float64(n)*joules[idx])
 			}
 		default:
@@ -274,6 +279,7 @@ func (a *Analysis) Report(ctx context.Context, opts ReportOptions) (*Report, err
 				c += float64(d.mixN[k]) * cycles[idx]
 				e += float64(d.mixN[k]) * joules[idx]
 				n += d.mixN[k]
+				executed[idx] += b.Executions * d.mixN[k]
 			}
 			var key int64
 			switch opts.By {
@@ -301,6 +307,13 @@ func (a *Analysis) Report(ctx context.Context, opts ReportOptions) (*Report, err
 		rep.Total.EnergyJ += g.row.EnergyJ
 	}
 	rep.Total.Key = "total"
+	counts := make([]model.InstructionCount, 0, len(executed))
+	for i, n := range executed {
+		if n > 0 {
+			counts = append(counts, model.InstructionCount{Instruction: d.insns[i], Count: n})
+		}
+	}
+	rep.Coverage = model.NewCoverage(cl, counts)
 	rep.Total.TimeS = rep.Total.Cycles / hz
 	for _, p := range d.Processes {
 		if opts.PID == 0 || p.PID == opts.PID {
@@ -509,6 +522,9 @@ func (c CompareItem) String() string {
 // ratios to the first item.
 type CompareRow struct {
 	Item             string
+	Profile          string         // the profile that priced this row
+	FrequencyGHz     float64        // the clock it was priced at
+	Coverage         model.Coverage // what of the row's cost is a guess
 	Instructions     int64
 	Blocks           int64
 	InsnsPerBlock    float64
@@ -520,16 +536,27 @@ type CompareRow struct {
 	EnergyRatio      float64
 }
 
-// Compare puts runs or processes side by side under one profile.
-func (a *Analysis) Compare(ctx context.Context, items []CompareItem, p *model.Profile, frequencyGHz float64) ([]CompareRow, error) {
+// Compare puts runs or processes side by side, each priced with the profile profileFor gives
+// for the instruction set it executed most: an ARM run and a MIPS run are each priced by a
+// core of their own architecture, and each row names its profile.
+func (a *Analysis) Compare(ctx context.Context, items []CompareItem, profileFor ProfileFor, frequencyGHz float64) ([]CompareRow, error) {
 	var out []CompareRow
 	for _, it := range items {
+		d, err := a.Load(ctx, it.Run)
+		if err != nil {
+			return nil, err
+		}
+		p, err := profileFor(ctx, d.MainISA(it.PID))
+		if err != nil {
+			return nil, err
+		}
 		rep, err := a.Report(ctx, ReportOptions{Run: it.Run, Profile: p, By: ByCategory, PID: it.PID, FrequencyGHz: frequencyGHz})
 		if err != nil {
 			return nil, err
 		}
 		t := rep.Total
-		r := CompareRow{Item: it.String(), Instructions: t.Instructions, Blocks: t.Blocks, Cycles: t.Cycles, TimeS: t.TimeS, EnergyJ: t.EnergyJ}
+		r := CompareRow{Item: it.String(), Profile: p.Name, FrequencyGHz: rep.FrequencyGHz, Coverage: rep.Coverage,
+			Instructions: t.Instructions, Blocks: t.Blocks, Cycles: t.Cycles, TimeS: t.TimeS, EnergyJ: t.EnergyJ}
 		if t.Blocks > 0 {
 			r.InsnsPerBlock = float64(t.Instructions) / float64(t.Blocks)
 		}

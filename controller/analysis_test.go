@@ -86,7 +86,7 @@ func TestReportGroupings(t *testing.T) {
 	if rep.Rows[0].Key != "1:work" {
 		t.Errorf("function rows = %+v", rep.Rows)
 	}
-	cmp, err := a.Compare(ctx, []CompareItem{{Run: "r", PID: 1}, {Run: "r", PID: 2}}, a8, 2)
+	cmp, err := a.Compare(ctx, []CompareItem{{Run: "r", PID: 1}, {Run: "r", PID: 2}}, Only(a8), 2)
 	if err != nil || len(cmp) != 2 || cmp[0].InsnsPerBlock != 3 || cmp[1].InstructionRatio != 20.0/3000 || cmp[0].TimeS != wantPID1/2e9 {
 		t.Errorf("compare = %+v, %v", cmp, err)
 	}

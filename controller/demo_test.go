@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 
@@ -33,6 +34,16 @@ func TestImportDemo(t *testing.T) {
 	}
 	if again, err := im.ImportDemo(ctx, demoRuns()); err != nil || len(again) != 0 {
 		t.Errorf("second ImportDemo imported %v, %v", again, err)
+	}
+	// Each run names the demo file a user can find, not the temporary copy it was read from.
+	runs, err := db.Runs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		if want := "demo: " + r.Name + "."; !strings.HasPrefix(r.Source, want) || !strings.HasSuffix(r.Source, " (built in)") || strings.Contains(r.Source, os.TempDir()) {
+			t.Errorf("run %s: source %q", r.Name, r.Source)
+		}
 	}
 	a := &Analysis{Store: db}
 	heap := &HeapAnalysis{Store: db}

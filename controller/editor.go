@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
 
 	"androprof/emulator"
 	"androprof/isaprofiles"
@@ -41,11 +42,40 @@ type Editor struct {
 	where   map[model.Instruction]string
 }
 
+// UnnamedProfile is what a profile is called until its user names it. The workspace keys
+// profiles by name, so keeping two profiles under it would silently replace the first.
+const UnnamedProfile = "New profile"
+
 // NewEditor starts with an empty ARM+Thumb profile, the most common case.
 func NewEditor() *Editor {
 	e := &Editor{}
-	e.setProfile(model.NewProfile("New profile", model.ARM, model.Thumb), "")
+	e.setProfile(model.NewProfile(UnnamedProfile, model.ARM, model.Thumb), "")
 	return e
+}
+
+// CheckProfileName says why name cannot name a profile, so a dialog can say it while the user
+// types: it must have a visible character and no control characters, which a profile file
+// and a window title cannot show. Leading and trailing spaces are dropped, not refused.
+func CheckProfileName(name string) error {
+	if strings.TrimSpace(name) == "" {
+		return errors.New("a profile needs a name")
+	}
+	if strings.ContainsFunc(name, unicode.IsControl) {
+		return errors.New("no tabs or line breaks in a name")
+	}
+	return nil
+}
+
+// SetName renames the profile being edited; a name CheckProfileName refuses changes nothing.
+func (e *Editor) SetName(name string) error {
+	if err := CheckProfileName(name); err != nil {
+		return err
+	}
+	if name = strings.TrimSpace(name); name != e.profile.Name {
+		e.profile.Name = name
+		e.dirty = true
+	}
+	return nil
 }
 
 // Profile is the profile being edited. Callers must change it only through the Editor.
@@ -59,10 +89,13 @@ func (e *Editor) Dirty() bool { return e.dirty }
 
 // NewProfile replaces the profile with an empty one for the given instruction sets.
 func (e *Editor) NewProfile(name string, isas ...model.ISA) error {
+	if err := CheckProfileName(name); err != nil {
+		return err
+	}
 	if len(isas) == 0 {
 		return errors.New("choose at least one instruction set")
 	}
-	e.setProfile(model.NewProfile(name, isas...), "")
+	e.setProfile(model.NewProfile(strings.TrimSpace(name), isas...), "")
 	e.dirty = true
 	return nil
 }
@@ -208,6 +241,16 @@ func (e *Editor) CategoryOf(in model.Instruction) string {
 	return model.UndefinedCategory
 }
 
+// CheckCategoryName says why name cannot name a new category (or rename old to it; old is ""
+// for a new one), so a dialog can say it while the user types instead of after the click.
+func (e *Editor) CheckCategoryName(old, name string) error {
+	name = strings.TrimSpace(name)
+	if old != "" && strings.EqualFold(old, name) {
+		return nil
+	}
+	return e.checkNewName(name)
+}
+
 // AddCategory creates an empty category.
 func (e *Editor) AddCategory(name string, cycles, powerMW float64) error {
 	name = strings.TrimSpace(name)
@@ -226,6 +269,9 @@ func (e *Editor) checkNewName(name string) error {
 	if name == "" {
 		return errors.New("a category needs a name")
 	}
+	if strings.ContainsFunc(name, unicode.IsControl) {
+		return errors.New("no tabs or line breaks in a name")
+	}
 	if strings.EqualFold(name, model.UndefinedCategory) {
 		return fmt.Errorf("%q is the default category's name", model.UndefinedCategory)
 	}
@@ -243,13 +289,10 @@ func (e *Editor) RenameCategory(old, name string) error {
 	if c == nil {
 		return fmt.Errorf("no category %q to rename", old)
 	}
-	name = strings.TrimSpace(name)
-	if !strings.EqualFold(old, name) {
-		if err := e.checkNewName(name); err != nil {
-			return err
-		}
+	if err := e.CheckCategoryName(old, name); err != nil {
+		return err
 	}
-	c.Name = name
+	c.Name = strings.TrimSpace(name)
 	e.reindex()
 	e.dirty = true
 	return nil
@@ -302,7 +345,8 @@ func checkCosts(cycles, powerMW float64) error {
 	return nil
 }
 
-// Move puts instructions into a category; moving to Undefined takes them out of every category.
+// Move puts instructions into a category, taking them out of the one they were in, so moving
+// between two categories is one step; moving to Undefined takes them out of every category.
 func (e *Editor) Move(ins []model.Instruction, to string) error {
 	var dest *model.Category
 	if to != model.UndefinedCategory {

@@ -149,3 +149,64 @@ func BenchmarkFilterKeystroke(b *testing.B) {
 		e.Uncategorized(Filter{Query: queries[i%len(queries)]})
 	}
 }
+
+// A profile is named through the editor: refused names change nothing, a new name marks it modified.
+func TestSetName(t *testing.T) {
+	e := NewEditor()
+	for _, bad := range []string{"", "   ", "My\tA8", "line\nbreak", "bell\a"} {
+		if err := e.SetName(bad); err == nil {
+			t.Errorf("SetName(%q) accepted", bad)
+		}
+		if err := e.NewProfile(bad, model.ARM); err == nil {
+			t.Errorf("NewProfile(%q) accepted", bad)
+		}
+	}
+	if e.Dirty() || e.Profile().Name != UnnamedProfile {
+		t.Fatalf("refused names changed the profile: %q, dirty %v", e.Profile().Name, e.Dirty())
+	}
+	must(t, e.SetName("  My A8 "))
+	if e.Profile().Name != "My A8" || !e.Dirty() {
+		t.Errorf("after SetName: %q, dirty %v", e.Profile().Name, e.Dirty())
+	}
+}
+
+// The category dialogs ask CheckCategoryName while the user types; it must agree with what
+// AddCategory and RenameCategory refuse.
+func TestCheckCategoryName(t *testing.T) {
+	e := NewEditor()
+	must(t, e.AddCategory("Load", 1, 1))
+	for _, c := range []struct {
+		old, name string
+		ok        bool
+	}{{"", "Store", true}, {"", " load ", false}, {"", "undefined", false}, {"", "a\tb", false}, {"", " ", false},
+		{"Load", "LOAD", true}, {"Load", "Loads", true}, {"Load", "", false}} {
+		if err := e.CheckCategoryName(c.old, c.name); (err == nil) != c.ok {
+			t.Errorf("CheckCategoryName(%q, %q) = %v", c.old, c.name, err)
+		}
+	}
+}
+
+// Moving ticked instructions from one category to another takes one call and leaves the first.
+func TestMoveBetweenCategories(t *testing.T) {
+	e := NewEditor()
+	must(t, e.AddCategory("Load", 1, 1))
+	must(t, e.AddCategory("Memory", 2, 2))
+	must(t, e.Move([]model.Instruction{armLDR, thumbLDR, armBEQ}, "Load"))
+	must(t, e.Move([]model.Instruction{armLDR, thumbLDR}, "Memory"))
+	if got := e.CategoryRows("Load", Filter{}); len(got) != 1 || got[0].Instruction != armBEQ {
+		t.Errorf("Load holds %v, want only BEQ", got)
+	}
+	if e.CategoryOf(armLDR) != "Memory" || e.CategoryOf(thumbLDR) != "Memory" {
+		t.Errorf("LDR in %q and %q", e.CategoryOf(armLDR), e.CategoryOf(thumbLDR))
+	}
+	if probs := e.Problems(); len(probs) > 0 {
+		t.Errorf("after the move: %v", probs)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

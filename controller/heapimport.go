@@ -44,11 +44,11 @@ const heapMaxCells = 1 << 17
 func (im Importer) importHeap(ctx context.Context, run, path, format string, progress func(done, total int64)) error {
 	var err error
 	if format == heapLogFormat {
-		err = im.importHeapLog(ctx, run, path, "import "+path, progress)
+		err = im.importHeapLog(ctx, run, path, im.sourceOr("import "+path), progress)
 	} else {
 		var d *model.HeapDump
 		if d, err = hprof.Summarize(ctx, path, progress); err == nil {
-			err = im.Store.ImportDumpRun(ctx, run, "import "+path, d)
+			err = im.Store.ImportDumpRun(ctx, run, im.sourceOr("import "+path), d)
 		}
 	}
 	if im.Heap != nil {

@@ -28,6 +28,16 @@ type Importer struct {
 	CacheDir  string           // where the plugin is built; "" for the user's cache directory
 	KeepDir   string           // keep the plugin's raw files here; "" to discard them
 	Stdout    io.Writer        // the program's output during RunProgram; nil discards it
+
+	source string // the imported runs' source as people know it; "" names the files read
+}
+
+// sourceOr is the source recorded for a run imported from files: im.source, else files.
+func (im Importer) sourceOr(files string) string {
+	if im.source != "" {
+		return im.source
+	}
+	return files
 }
 
 // WorkspaceStore is the database as imports need it: emulator runs and method traces.
@@ -82,7 +92,7 @@ func (im Importer) ImportFiles(ctx context.Context, run string, paths []string, 
 		}
 	}
 	total := totalSize(profiles)
-	err := im.Store.ImportRun(ctx, run, "import "+strings.Join(paths, " "), func(sink emulator.Sink) error {
+	err := im.Store.ImportRun(ctx, run, im.sourceOr("import "+strings.Join(paths, " ")), func(sink emulator.Sink) error {
 		var done int64
 		for _, p := range profiles {
 			if err := readBBProfile(ctx, p, sink, func(n int64) {
@@ -189,7 +199,12 @@ func (im Importer) RunProgram(ctx context.Context, run, program string, args []s
 type DemoRun interface {
 	Open() (io.ReadCloser, error)
 	IsBBProfile() bool // else a file imported by format detection
+	File() string      // the file's name, e.g. "demo-methods.trace"
 }
+
+// demoSource is a demo run's source as the runs list shows it: the file a user can find in
+// assets/demo, not the temporary copy it was imported from.
+func demoSource(d DemoRun) string { return "demo: " + d.File() + " (built in)" }
 
 // ImportDemo imports the demo runs that the workspace does not have yet, so a first start and
 // `androprof screenshot` show real data. It returns the names it imported.
@@ -212,7 +227,7 @@ func (im Importer) ImportDemo(ctx context.Context, demos map[string]DemoRun) ([]
 			}
 			continue
 		}
-		err := im.Store.ImportRun(ctx, name, "demo data set (assets/demo)", func(sink emulator.Sink) error {
+		err := im.Store.ImportRun(ctx, name, demoSource(demos[name]), func(sink emulator.Sink) error {
 			r, err := demos[name].Open()
 			if err != nil {
 				return err
@@ -253,5 +268,6 @@ func (im Importer) importDemoFile(ctx context.Context, name string, d DemoRun) e
 	if err := f.Close(); err != nil {
 		return err
 	}
+	im.source = demoSource(d)
 	return im.ImportFiles(ctx, name, []string{path}, nil)
 }

@@ -83,7 +83,7 @@ func (im Importer) importMethodTrace(ctx context.Context, run, path string, form
 	if t.Header.Format == "" {
 		t.Header.Format = methodFormats[format].name
 	}
-	if err := im.Store.ImportMethodRun(ctx, run, "import "+path, t); err != nil {
+	if err := im.Store.ImportMethodRun(ctx, run, im.sourceOr("import "+path), t); err != nil {
 		return err
 	}
 	if im.Methods != nil {

@@ -88,6 +88,7 @@ type Costing struct {
 	TimeS        float64
 	EnergyJ      float64
 	PowerW       float64 // average: energy / time
+	Coverage     Coverage
 }
 
 // InstructionCount is how often one instruction ran.
@@ -128,5 +129,6 @@ func Cost(c *Classifier, counts []InstructionCount, frequencyGHz float64) Costin
 	if out.TimeS > 0 {
 		out.PowerW = out.EnergyJ / out.TimeS
 	}
+	out.Coverage = NewCoverage(c, counts)
 	return out
 }

@@ -58,8 +58,12 @@ type AnalysisView struct {
 	Heap      *heapView    // … while a heap log run is selected
 	Dump      *dumpView    // … while a heap dump run is selected
 
+	Hint *startHint // where to begin, until dismissed
+
 	emulatorBar fyne.CanvasObject // the top bar's controls for emulator runs
 	tabSets     tabSetObjects     // each tab set's tabs and top bar; one is shown
+	root        *fyne.Container   // the window's content: top bar above runs and tabs
+	commands    []*command        // the menus' and keys' actions (analysis_commands.go)
 
 	analysis *controller.Analysis
 	importer RunImporter
@@ -86,10 +90,12 @@ type selection struct {
 	pid      int
 }
 
-// Preference keys: the window reopens on the last run and profile.
+// Preference keys: the window reopens on the last run and profile, and shows the "Start here"
+// hint until it is dismissed.
 const (
-	prefRun     = "analysis.run"
-	prefProfile = "analysis.profile"
+	prefRun      = "analysis.run"
+	prefProfile  = "analysis.profile"
+	prefHintDone = "analysis.hintDismissed"
 )
 
 // Window size: a runs list beside a chart above a table.
@@ -149,30 +155,34 @@ func newAnalysisView(win fyne.Window, prefs fyne.Preferences, profiles controlle
 		container.NewTabItem("Profiles", v.Browser.content),
 	)
 
-	win.SetMainMenu(fyne.NewMainMenu(
-		fyne.NewMenu("Window", fyne.NewMenuItem("Instruction categorization editor", openEditor)),
-	))
 	toEditor := widget.NewButtonWithIcon("Editor", theme.ListIcon(), openEditor)
 	h := v.Frequency.MinSize().Height
 	sized := func(w float32, o fyne.CanvasObject) fyne.CanvasObject {
 		return container.NewGridWrap(fyne.NewSize(w, h), o)
 	}
-	v.emulatorBar = container.NewHBox(
-		widget.NewLabel("Profile"), sized(250, v.Profile), widget.NewLabel("Process"), sized(180, v.Process),
-		widget.NewLabel("GHz"), sized(90, v.Frequency), sized(150, v.FrequencyNote),
-		widget.NewLabel("Charts"), sized(110, v.Metric))
+	v.FrequencyNote.Truncation = fyne.TextTruncateEllipsis
+	noteWidth := widget.NewLabel("not a frequency in GHz").MinSize().Width // the longest note
+	v.emulatorBar = newBar(
+		group(widget.NewLabel("Profile"), sized(250, v.Profile)), group(widget.NewLabel("Process"), sized(180, v.Process)),
+		group(widget.NewLabel("GHz"), sized(90, v.Frequency), sized(noteWidth, v.FrequencyNote)),
+		group(widget.NewLabel("Charts"), sized(110, v.Metric)))
 	v.tabSets = tabSetObjects{emulatorTabs: {v.Tabs, v.emulatorBar}, methodTabs: {v.Methods.Tabs, v.Methods.Bar},
 		heapTabs: {v.Heap.Tabs, v.Heap.Bar}, dumpTabs: {v.Dump.Tabs, v.Dump.Bar}}
 	var tabs, bars []fyne.CanvasObject
 	for _, s := range v.tabSets {
 		tabs, bars = append(tabs, s[0]), append(bars, s[1])
 	}
-	bar := container.NewBorder(nil, nil, nil, toEditor, container.NewStack(bars...))
-	main := container.NewBorder(nil, v.Problem, nil, nil, container.NewStack(tabs...))
+	v.Hint = newStartHint(prefs)
+	main := container.NewBorder(v.Hint.content, v.Problem, nil, nil, container.NewStack(tabs...))
+	v.Hint.dismissed = func() { main.Layout.Layout(main.Objects, main.Size()) }
 	v.showTabSet(emulatorTabs)
 	split := container.NewHSplit(v.Runs.content, main)
-	split.Offset = 0.2
-	win.SetContent(container.NewBorder(bar, nil, nil, nil, split))
+	split.Offset = 0.15 // at 900 px the runs list keeps its minimum, the tables get the rest
+	v.root = container.New(topBarLayout{}, container.NewStack(bars...), toEditor, split)
+	win.SetContent(v.root)
+	v.commands = v.buildCommands(openEditor)
+	win.SetMainMenu(v.mainMenu())
+	addShortcuts(win.Canvas(), v.commands)
 
 	v.quiet = false
 	v.ReloadProfiles()
@@ -284,7 +294,9 @@ func (v *AnalysisView) recompute() {
 		v.cancel()
 		v.cancel = nil
 	}
-	if v.route() {
+	routed := v.route()
+	v.relayout() // the bar shown may need another number of rows
+	if routed {
 		return
 	}
 	if v.analysis == nil || v.sel.run == "" || len(v.infos) == 0 {
@@ -313,7 +325,7 @@ func (v *AnalysisView) recompute() {
 func (v *AnalysisView) show(res *results) {
 	prev := v.res
 	v.res = res
-	v.setProblem("")
+	v.setProblem(res.fitWarning()) // numbers from a profile that does not fit the run say so
 	v.FrequencyNote.SetText("")
 	if res != nil {
 		if prev == nil || prev.sel.profile != res.sel.profile {
@@ -371,4 +383,132 @@ func processLabel(p model.Process) string {
 		return strconv.Itoa(p.PID)
 	}
 	return fmt.Sprintf("%d %s", p.PID, p.Name)
+}
+
+// barLayout lays a top bar's groups (a label and its chooser) out left to right and wraps them
+// onto another row when the window is narrower than one row needs, so no control ends up past
+// the window's edge or under the Editor button: one row on a wide screen, two at 900 px.
+// topBarLayout asks it how tall the bar is at the window's width.
+type barLayout struct{}
+
+// newBar makes a top bar of groups; see barLayout.
+func newBar(groups ...fyne.CanvasObject) *fyne.Container {
+	return container.New(barLayout{}, groups...)
+}
+
+// group keeps a label beside its control when a bar wraps.
+func group(objs ...fyne.CanvasObject) fyne.CanvasObject { return container.NewHBox(objs...) }
+
+// place flows the objects into rows of width (and moves them when move is set); it returns the height.
+func (barLayout) place(objects []fyne.CanvasObject, width float32, move bool) float32 {
+	pad := theme.Padding()
+	rowH := barLayout{}.MinSize(objects).Height
+	var x, y float32
+	for _, o := range objects {
+		if !o.Visible() {
+			continue
+		}
+		s := o.MinSize()
+		if x > 0 && x+s.Width > width {
+			x, y = 0, y+rowH+pad
+		}
+		if move {
+			o.Move(fyne.NewPos(x, y))
+			o.Resize(fyne.NewSize(s.Width, rowH))
+		}
+		x += s.Width + pad
+	}
+	return y + rowH
+}
+
+func (l barLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	l.place(objects, size.Width, true)
+}
+
+// MinSize is the widest group on one row; the bar's real height depends on the width it gets.
+func (barLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	var m fyne.Size
+	for _, o := range objects {
+		if o.Visible() {
+			m = m.Max(o.MinSize())
+		}
+	}
+	return m
+}
+
+// topBarLayout is the window's: the shown tab set's bar (objects[0], a stack of bars) with the
+// Editor button (objects[1]) at its right, as tall as the bar needs at the window's width, and
+// the runs and tabs (objects[2]) below.
+type topBarLayout struct{}
+
+func (topBarLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	bars, right, content := objects[0].(*fyne.Container), objects[1], objects[2]
+	pad := theme.Padding()
+	rs := right.MinSize()
+	width := size.Width - rs.Width - pad
+	h := rs.Height
+	for _, b := range bars.Objects {
+		if b.Visible() {
+			h = max(h, barLayout{}.place(b.(*fyne.Container).Objects, width, false))
+		}
+	}
+	bars.Move(fyne.Position{})
+	bars.Resize(fyne.NewSize(width, h))
+	right.Move(fyne.NewPos(size.Width-rs.Width, 0))
+	right.Resize(rs)
+	content.Move(fyne.NewPos(0, h+pad))
+	content.Resize(fyne.NewSize(size.Width, size.Height-h-pad))
+}
+
+// MinSize is at most what a window of narrowestWindow pixels holds: the tabs add up to more
+// (the Instructions tab's two charts side by side), but their tables and charts shrink and
+// scroll, and TestAnalysisLayoutReachable checks every tab fits at that width. A window
+// enforces its content's MinSize, so more would forbid a 900-px window.
+func (topBarLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	bars, rs, cs := objects[0].MinSize(), objects[1].MinSize(), objects[2].MinSize()
+	pad := theme.Padding()
+	w := min(max(bars.Width+pad+rs.Width, cs.Width), narrowestWindow-2*pad)
+	return fyne.NewSize(w, max(bars.Height, rs.Height)+pad+cs.Height)
+}
+
+// narrowestWindow is the narrowest analysis window, in pixels at scale 1, that shows every
+// control: a small laptop's.
+const narrowestWindow = 900
+
+// relayout lays the window out again after the tab set shown changed, because its bar may need
+// another number of rows.
+func (v *AnalysisView) relayout() {
+	if v.root != nil {
+		v.root.Layout.Layout(v.root.Objects, v.root.Size())
+	}
+}
+
+// startHintText is the "Start here" hint a first start shows above the tabs.
+const startHintText = "Start here: click a run on the left (the demo-… runs are sample data), then the tabs above it. " +
+	"For an emulator run, Profile picks the processor it is priced on. Help ▸ Getting started says more."
+
+// startHint tells a first-time user where to begin, until Got it dismisses it for good.
+type startHint struct {
+	Text      *widget.Label
+	Dismiss   *widget.Button
+	content   *fyne.Container
+	dismissed func() // lays the window out without the hint
+}
+
+func newStartHint(prefs fyne.Preferences) *startHint {
+	h := &startHint{Text: widget.NewLabel(startHintText)}
+	h.Text.Wrapping = fyne.TextWrapWord
+	h.Text.Importance = widget.HighImportance
+	h.Dismiss = widget.NewButton("Got it", func() {
+		prefs.SetBool(prefHintDone, true)
+		h.content.Hide()
+		if h.dismissed != nil {
+			h.dismissed()
+		}
+	})
+	h.content = container.NewBorder(nil, nil, nil, container.NewCenter(h.Dismiss), h.Text)
+	if prefs.Bool(prefHintDone) {
+		h.content.Hide()
+	}
+	return h
 }

@@ -39,13 +39,13 @@ func newBlocksTab(v *AnalysisView) *blocksTab {
 	t.Title.Truncation = fyne.TextTruncateEllipsis
 	t.Table = newSortTable(v.Window, "blocks", []column[controller.ReportRow]{
 		textCol("Block", 300, func(r controller.ReportRow) string { return r.Key }),
-		intCol("PID", 70, func(r controller.ReportRow) int64 { return int64(r.PID) }),
+		idCol("PID", 70, func(r controller.ReportRow) int64 { return int64(r.PID) }),
 		intCol("Executions", 120, func(r controller.ReportRow) int64 { return r.Blocks }),
 		intCol("Size", 60, func(r controller.ReportRow) int64 { return blockSize(r) }),
 		intCol("Instructions", 130, func(r controller.ReportRow) int64 { return r.Instructions }),
 		floatCol("Cycles", 130, 0, func(r controller.ReportRow) float64 { return r.Cycles }),
-		floatCol("Time (s)", 100, 6, func(r controller.ReportRow) float64 { return r.TimeS }),
-		floatCol("Energy (J)", 100, 6, func(r controller.ReportRow) float64 { return r.EnergyJ }),
+		quantityCol("Time", "s", 100, func(r controller.ReportRow) float64 { return r.TimeS }),
+		quantityCol("Energy", "J", 100, func(r controller.ReportRow) float64 { return r.EnergyJ }),
 	}, t.listInstructions)
 	t.Block = widget.NewLabel("Choose a block to see its instructions.")
 	t.Block.Truncation = fyne.TextTruncateEllipsis
@@ -57,7 +57,7 @@ func newBlocksTab(v *AnalysisView) *blocksTab {
 		textCol("ISA", 70, func(r blockInsnRow) string { return string(r.Instruction.ISA) }),
 		textCol("Category", 180, func(r blockInsnRow) string { return r.Category }),
 		floatCol("Cycles", 70, 6, func(r blockInsnRow) float64 { return r.Cycles }),
-		floatCol("Power (mW)", 100, 6, func(r blockInsnRow) float64 { return r.PowerMW }),
+		quantityCol("Power", "W", 100, func(r blockInsnRow) float64 { return r.PowerMW / 1e3 }),
 	}, nil)
 	top := container.NewBorder(t.Title, nil, nil, nil, t.Table.Content())
 	bottom := container.NewBorder(t.Block, nil, nil, nil, t.Insns.Content())

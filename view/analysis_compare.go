@@ -3,6 +3,8 @@ package view
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -20,13 +22,14 @@ type compareChoice struct {
 	label string
 }
 
-// compareTab puts runs or processes side by side under the profile of the top bar, in the
-// shape of seed tables 5.2 (instructions, blocks, instructions per block), 5.4 (cycles) and
-// 5.5 (energy), with ratios to the first item ticked.
+// compareTab puts runs or processes side by side, in the shape of seed tables 5.2
+// (instructions, blocks, instructions per block), 5.4 (cycles) and 5.5 (energy), with ratios
+// to the first item ticked. Each is priced with the top bar's profile when it prices the
+// item's instruction set, else with one that does: an ARM and a MIPS run each get their own.
 type compareTab struct {
 	Choices *widget.List
 	Clear   *widget.Button
-	Hint    *widget.Label
+	Hint    *widget.Label // what to do, then which profile priced what and what is a guess
 	Chart   *chartPanel
 	Table   *sortTable[controller.CompareRow]
 
@@ -49,22 +52,32 @@ func newCompareTab(v *AnalysisView) *compareTab {
 	})
 	t.Hint = widget.NewLabel("")
 	t.Hint.Wrapping = fyne.TextWrapWord
+	// The hint's room is fixed (it scrolls when the warnings are longer), so nothing below it
+	// moves when results arrive while the user ticks the next item.
+	hint := container.NewVScroll(t.Hint)
+	hint.SetMinSize(fyne.NewSize(0, widget.NewLabel("1\n2\n3").MinSize().Height))
 	t.Chart = newChartPanel(v.Window, v.bg, chart.Bars, nil)
 	ratio := func(f float64) string { return formatFloat(f, 4) }
 	t.Table = newSortTable(v.Window, "comparison", []column[controller.CompareRow]{
 		textCol("Item", 160, func(r controller.CompareRow) string { return r.Item }),
+		textCol("Profile", 170, func(r controller.CompareRow) string { return r.Profile }),
+		shareCol("Not in profile", 100, func(r controller.CompareRow) float64 { return r.Coverage.UndefinedShare() }),
 		intCol("Instructions", 130, func(r controller.CompareRow) int64 { return r.Instructions }),
 		intCol("Blocks", 120, func(r controller.CompareRow) int64 { return r.Blocks }),
 		floatCol("Insns/block", 90, 4, func(r controller.CompareRow) float64 { return r.InsnsPerBlock }),
 		floatCol("Cycles", 130, 0, func(r controller.CompareRow) float64 { return r.Cycles }),
-		floatCol("Time (s)", 100, 6, func(r controller.CompareRow) float64 { return r.TimeS }),
-		floatCol("Energy (J)", 100, 6, func(r controller.CompareRow) float64 { return r.EnergyJ }),
+		quantityCol("Time", "s", 100, func(r controller.CompareRow) float64 { return r.TimeS }),
+		unknownIf(quantityCol("Energy", "J", 100, func(r controller.CompareRow) float64 { return r.EnergyJ }), energyUnknown),
 		{title: "Insns ratio", width: 90, num: true, text: func(r controller.CompareRow) string { return ratio(r.InstructionRatio) }},
 		{title: "Cycles ratio", width: 90, num: true, text: func(r controller.CompareRow) string { return ratio(r.CycleRatio) }},
-		{title: "Energy ratio", width: 90, num: true, text: func(r controller.CompareRow) string { return ratio(r.EnergyRatio) }},
+		unknownIf(column[controller.CompareRow]{title: "Energy ratio", width: 90, num: true,
+			text: func(r controller.CompareRow) string { return ratio(r.EnergyRatio) }},
+			func(r controller.CompareRow) bool {
+				return energyUnknown(r) || len(t.rows) > 0 && energyUnknown(t.rows[0])
+			}),
 	}, nil)
-	left := container.NewBorder(container.NewVBox(heading("Compare"), t.Hint), container.NewHBox(t.Clear), nil, nil, t.Choices)
-	right := container.NewVSplit(t.Chart.Content(), t.Table.Content())
+	left := container.NewBorder(heading("Compare"), container.NewHBox(t.Clear), nil, nil, t.Choices)
+	right := container.NewBorder(hint, nil, nil, nil, container.NewVSplit(t.Chart.Content(), t.Table.Content()))
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.25
 	t.content = split
@@ -163,10 +176,11 @@ func (t *compareTab) recompute() {
 		t.chart(v.metric)
 		return
 	}
-	t.Hint.SetText(fmt.Sprintf("Under %s; ratios are to %s.", v.res.profile.Name, t.picked[0]))
-	gen, items, a, p, freq := t.gen, append([]controller.CompareItem(nil), t.picked...), v.analysis, v.res.profile, v.sel.freq
+	t.Hint.SetText(fmt.Sprintf("Ratios are to %s.", t.picked[0]))
+	gen, items, a, freq := t.gen, append([]controller.CompareItem(nil), t.picked...), v.analysis, v.sel.freq
+	profileFor := v.profiles.ForISA(slices.Clone(v.infos), v.res.profile)
 	v.bg.run(func() func() {
-		rows, err := a.Compare(context.Background(), items, p, freq)
+		rows, err := a.Compare(context.Background(), items, profileFor, freq)
 		return func() {
 			if gen != t.gen {
 				return
@@ -174,6 +188,8 @@ func (t *compareTab) recompute() {
 			if err != nil {
 				t.Hint.SetText(err.Error())
 				rows = nil
+			} else {
+				t.Hint.SetText(compareNotes(rows))
 			}
 			t.rows = rows
 			t.Table.Set(rows)
@@ -184,4 +200,38 @@ func (t *compareTab) recompute() {
 
 func (t *compareTab) chart(m chart.Metric) {
 	t.Chart.Set(chart.FromComparison(t.rows, m, chart.Bars))
+}
+
+func energyUnknown(r controller.CompareRow) bool { return r.Coverage.PowerUnknown() }
+
+// compareNotes says what the ratios are to, which profile priced which rows, and, row by row,
+// what of a row's cost is a guess.
+func compareNotes(rows []controller.CompareRow) string {
+	var profiles []string
+	items := map[string][]string{}
+	for _, r := range rows {
+		if _, ok := items[r.Profile]; !ok {
+			profiles = append(profiles, r.Profile)
+		}
+		items[r.Profile] = append(items[r.Profile], r.Item)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Ratios are to %s. Priced with ", rows[0].Item)
+	if len(profiles) == 1 {
+		fmt.Fprintf(&b, "%s.", profiles[0])
+	} else {
+		for i, p := range profiles {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			fmt.Fprintf(&b, "%s for %s", p, strings.Join(items[p], ", "))
+		}
+		b.WriteString(" (each row with a profile of its own instruction set).")
+	}
+	for _, r := range rows {
+		if w := r.Coverage.Warning(); w != "" {
+			fmt.Fprintf(&b, "\n%s: %s", r.Item, w)
+		}
+	}
+	return b.String()
 }

@@ -1,13 +1,16 @@
 package view
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"androprof/controller"
 	"androprof/model"
+	"androprof/view/chart"
 )
 
 // blocksTop is how many blocks the Basic blocks tab lists: the costly ones matter, and a
@@ -39,12 +42,12 @@ func compute(ctx context.Context, a *controller.Analysis, profiles controller.Pr
 	if err != nil {
 		return nil, err
 	}
-	res := &results{data: d, isa: mainISA(d), names: map[string]string{}}
+	res := &results{data: d, isa: d.MainISA(0), names: map[string]string{}}
 	isa := res.isa
 	if sel.explicit {
 		isa = "" // the user's choice for this run stands
 	}
-	i := chooseProfile(infos, sel.profile, isa)
+	i := controller.ChooseProfile(infos, sel.profile, isa)
 	if i < 0 {
 		return nil, fmt.Errorf("no profile to price run %q with", sel.run)
 	}
@@ -90,37 +93,58 @@ func compute(ctx context.Context, a *controller.Analysis, profiles controller.Pr
 	return res, nil
 }
 
-// mainISA is the instruction set of most executed instructions ("" for an empty run).
-func mainISA(d *controller.RunData) model.ISA {
-	n := map[model.ISA]int64{}
-	for _, b := range d.Blocks {
-		n[b.ISA] += b.Executions * int64(b.Insns)
+// fitWarning says, for the window's problem area, what of the selection's numbers is a guess
+// because the profile does not fit the run ("" when it does, or when nothing is shown).
+func (res *results) fitWarning() string {
+	if res == nil {
+		return ""
 	}
-	var best model.ISA
-	for isa, c := range n {
-		if c > n[best] || (c == n[best] && isa < best) {
-			best = isa
-		}
-	}
-	return best
+	return res.cats.Coverage.Warning()
 }
 
-// chooseProfile keeps the chosen profile when it prices isa, else takes the first that does
-// (an ARM run gets an ARM profile, a MIPS run a MIPS one), else keeps the choice or the first.
-func chooseProfile(infos []model.ProfileInfo, chosen string, isa model.ISA) int {
-	idx := slices.IndexFunc(infos, func(in model.ProfileInfo) bool { return in.Name == chosen })
-	prices := func(in model.ProfileInfo) bool { return isa == "" || slices.Contains(in.ISAs, isa) }
-	if idx >= 0 && prices(infos[idx]) {
-		return idx
+// energyText is an energy with its unit, or says it is unknown when the profile gives no power.
+func energyText(j float64, cov model.Coverage) string {
+	if cov.PowerUnknown() {
+		return "energy unknown (no power in the profile)"
 	}
-	if i := slices.IndexFunc(infos, prices); i >= 0 {
-		return i
+	return chart.Quantity(j, "J")
+}
+
+// fitNote is the coverage warnings made short for a line of totals: " · 100 % of instructions
+// not in profile, which lacks MIPS" ("" when the profile fits); the sentences are in the
+// window's problem area.
+func fitNote(cov model.Coverage) string {
+	if cov.Undefined == 0 {
+		return ""
 	}
-	if idx >= 0 {
-		return idx
+	note := " · " + model.Percent(cov.UndefinedShare()) + " of instructions not in profile"
+	if len(cov.ForeignISAs) > 0 {
+		isas := make([]string, len(cov.ForeignISAs))
+		for i, isa := range cov.ForeignISAs {
+			isas[i] = string(isa)
+		}
+		note += ", which lacks " + strings.Join(isas, " and ")
 	}
-	if len(infos) > 0 {
-		return 0
+	return note
+}
+
+// shareCol shows a share (0 to 1) as a percentage that never rounds a little to nothing.
+func shareCol[T any](title string, width float32, v func(T) float64) column[T] {
+	return column[T]{title: title, width: width, num: true,
+		text: func(r T) string { return model.Percent(v(r)) },
+		raw:  func(r T) string { return strconv.FormatFloat(v(r), 'g', -1, 64) },
+		cmp:  func(a, b T) int { return cmp.Compare(v(a), v(b)) }}
+}
+
+// unknownIf shows "unknown" in a column wherever its value is not known (energy under a
+// profile without power) instead of a confident 0.
+func unknownIf[T any](c column[T], unknown func(T) bool) column[T] {
+	text := c.text
+	c.text = func(r T) string {
+		if unknown(r) {
+			return "unknown"
+		}
+		return text(r)
 	}
-	return -1
+	return c
 }

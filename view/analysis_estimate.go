@@ -11,12 +11,21 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/model"
+	"androprof/view/chart"
 )
+
+// estimateWhy is the tab's one line on why its two estimates differ (often by 5× or more): the
+// reference CPI of seed 000 Table 5.3 is a whole-program measurement, the categories' cycles
+// the core's own cost per instruction (for the built-ins, GCC's scheduling model).
+const estimateWhy = "Why they differ: figure 5.2 uses the CPI measured on reference benchmarks, " +
+	"cache-miss stalls included; categories count core cycles only."
 
 // estimateTab is the calculator of seed 000 figure 5.2 (a CPI, a processor power and a
 // memory-access rate from a reference run) beside the per-category estimate the profile's
 // own costs give, so the two ways of estimating can be held against each other.
 type estimateTab struct {
+	Why *widget.Label // how the two estimates differ
+
 	Instructions     *widget.Entry
 	FrequencyGHz     *widget.Entry
 	ProcessorPowerW  *widget.Entry
@@ -26,17 +35,21 @@ type estimateTab struct {
 	MemoryEnergyNJ   *widget.Entry
 	Calculate        *widget.Button
 	Refill           *widget.Button // back to the profile's reference data and the selection
+	CopyExact        *widget.Button // the results at full precision, for a spreadsheet
 
+	// The results, rounded with their units ("14.7 M cycles", "893 mW").
 	Cycles  *widget.Label
 	TimeS   *widget.Label
 	PowerW  *widget.Label
 	EnergyJ *widget.Label
 	Error   *widget.Label
-	Source  *widget.Label // where the prefilled numbers come from
+	Source  *widget.Label // where the prefilled numbers come from, and what of them is a guess
 
 	Categories *sortTable[model.CategoryCost]
 	Totals     *widget.Label
+	Fit        *widget.Label // what of the per-category estimate is a guess
 
+	exact   *model.Estimate // the last result, unrounded; nil after a failure
 	res     *results
 	content fyne.CanvasObject
 }
@@ -53,6 +66,11 @@ func newEstimateTab(v *AnalysisView) *estimateTab {
 	t.Calculate = widget.NewButtonWithIcon("Calculate", theme.ConfirmIcon(), t.calculate)
 	t.Calculate.Importance = widget.HighImportance
 	t.Refill = widget.NewButtonWithIcon("Fill from profile and selection", theme.ViewRefreshIcon(), func() { t.prefill() })
+	t.CopyExact = widget.NewButtonWithIcon("Copy exact values", theme.ContentCopyIcon(), func() {
+		if text := t.ExactText(); text != "" {
+			fyne.CurrentApp().Clipboard().SetContent(text)
+		}
+	})
 	result := func() *widget.Label {
 		l := widget.NewLabel("")
 		l.Selectable = true
@@ -64,6 +82,11 @@ func newEstimateTab(v *AnalysisView) *estimateTab {
 	t.Error.Wrapping = fyne.TextWrapWord
 	t.Source = widget.NewLabel("")
 	t.Source.Wrapping = fyne.TextWrapWord
+	t.Why = widget.NewLabel(estimateWhy)
+	t.Why.Wrapping = fyne.TextWrapWord
+	t.Fit = widget.NewLabel("")
+	t.Fit.Wrapping = fyne.TextWrapWord
+	t.Fit.Importance = widget.WarningImportance
 
 	form := widget.NewForm(
 		widget.NewFormItem("Number of instructions", t.Instructions),
@@ -76,27 +99,28 @@ func newEstimateTab(v *AnalysisView) *estimateTab {
 	)
 	results := widget.NewForm(
 		widget.NewFormItem("Estimated cycles", t.Cycles),
-		widget.NewFormItem("Time estimation (s)", t.TimeS),
-		widget.NewFormItem("Estimated power dissipation (W)", t.PowerW),
-		widget.NewFormItem("Estimated energy consumption (J)", t.EnergyJ),
+		widget.NewFormItem("Time estimation", t.TimeS),
+		widget.NewFormItem("Estimated power dissipation", t.PowerW),
+		widget.NewFormItem("Estimated energy consumption", t.EnergyJ),
 	)
 	calc := container.NewVBox(heading("Estimate from CPI (seed figure 5.2)"), t.Source, form,
-		container.NewHBox(t.Calculate, t.Refill), t.Error, heading("Results"), results)
+		container.NewHBox(t.Calculate, t.Refill), t.Error, heading("Results"), results, container.NewHBox(t.CopyExact))
 
 	t.Categories = newSortTable(v.Window, "per-category-estimate", []column[model.CategoryCost]{
 		textCol("Category", 170, func(c model.CategoryCost) string { return c.Category }),
 		intCol("Instructions", 110, func(c model.CategoryCost) int64 { return c.Instructions }),
 		floatCol("Cycles", 110, 0, func(c model.CategoryCost) float64 { return c.Cycles }),
-		floatCol("Energy (J)", 100, 6, func(c model.CategoryCost) float64 { return c.EnergyJ }),
+		unknownIf(quantityCol("Energy", "J", 100, func(c model.CategoryCost) float64 { return c.EnergyJ }),
+			func(model.CategoryCost) bool { return t.res != nil && t.res.costing.Coverage.PowerUnknown() }),
 	}, nil)
 	t.Totals = widget.NewLabel("")
 	t.Totals.Wrapping = fyne.TextWrapWord
 	perCat := container.NewBorder(
-		container.NewVBox(heading("Estimate from the profile's category costs"), t.Totals), nil, nil, nil,
+		container.NewVBox(heading("Estimate from the profile's category costs"), t.Totals, t.Fit), nil, nil, nil,
 		t.Categories.Content())
 	split := container.NewHSplit(container.NewVScroll(calc), perCat)
 	split.Offset = 0.5
-	t.content = split
+	t.content = container.NewBorder(t.Why, nil, nil, nil, split)
 	return t
 }
 
@@ -105,15 +129,30 @@ func (t *estimateTab) show(res *results) {
 	if res == nil {
 		t.Categories.Set(nil)
 		t.Totals.SetText("")
+		t.setFit("")
 		t.Source.SetText("Choose a run.")
 		return
 	}
 	c := res.costing
 	t.Categories.Set(c.Categories)
-	t.Totals.SetText(fmt.Sprintf("%s instructions · %s cycles · %s s · %s J · %s W on average at %g GHz",
-		grouped(c.Instructions), formatFloat(c.Cycles, 0), formatFloat(c.TimeS, 6), formatFloat(c.EnergyJ, 6),
-		formatFloat(c.PowerW, 6), res.pids.FrequencyGHz))
+	energy := energyText(c.EnergyJ, c.Coverage) + " · " + chart.Quantity(c.PowerW, "W") + " on average"
+	if c.Coverage.PowerUnknown() {
+		energy = "energy and power unknown (no power in the profile)"
+	}
+	t.Totals.SetText(fmt.Sprintf("%s · %s · %s · %s at %g GHz", plural(c.Instructions, "instruction", "instructions"),
+		chart.Quantity(c.Cycles, "cycles"), chart.Quantity(c.TimeS, "s"), energy, res.pids.FrequencyGHz))
+	t.setFit(c.Coverage.Warning())
 	t.prefill()
+}
+
+// setFit shows what of the per-category estimate is a guess, taking no room when nothing is.
+func (t *estimateTab) setFit(warning string) {
+	t.Fit.SetText(warning)
+	if warning == "" {
+		t.Fit.Hide()
+	} else {
+		t.Fit.Show()
+	}
 }
 
 // prefill puts the profile's reference data and the selection's instruction count into the
@@ -142,6 +181,12 @@ func (t *estimateTab) prefill() {
 	src := fmt.Sprintf("Filled in from the reference data of %s and the instructions of %s.", res.profile.Name, who)
 	if res.profile.Reference.CPI == 0 {
 		src += " This profile has no CPI: enter one."
+	} else if foreign := res.costing.Coverage.ForeignISAs; len(foreign) > 0 {
+		src += fmt.Sprintf(" Its CPI and power were measured on a processor that does not run %s: choose a profile for %s.",
+			foreign[0], foreign[0])
+	}
+	if res.profile.Reference.CPI != 0 && res.profile.Reference.ProcessorPowerW == 0 {
+		src += " This profile has no processor power: enter one for the power and energy."
 	}
 	t.Source.SetText(src)
 	t.calculate()
@@ -175,15 +220,40 @@ func (t *estimateTab) calculate() {
 		t.fail(err.Error())
 		return
 	}
+	if in.CPI == 0 {
+		t.fail("No CPI: enter one to estimate.")
+		return
+	}
 	t.Error.SetText("")
-	t.Cycles.SetText(strconv.FormatFloat(e.Cycles, 'f', 0, 64))
-	t.TimeS.SetText(strconv.FormatFloat(e.TimeS, 'g', -1, 64))
-	t.PowerW.SetText(strconv.FormatFloat(e.PowerW, 'g', -1, 64))
-	t.EnergyJ.SetText(strconv.FormatFloat(e.EnergyJ, 'g', -1, 64))
+	t.exact = &e
+	t.CopyExact.Enable()
+	t.Cycles.SetText(chart.Quantity(e.Cycles, "cycles"))
+	t.TimeS.SetText(chart.Quantity(e.TimeS, "s"))
+	if in.ProcessorPowerW == 0 {
+		t.PowerW.SetText("unknown: enter the processor power")
+		t.EnergyJ.SetText("not estimated (power unknown)")
+		return
+	}
+	t.PowerW.SetText(chart.Quantity(e.PowerW, "W"))
+	t.EnergyJ.SetText(chart.Quantity(e.EnergyJ, "J"))
+}
+
+// ExactText is the last result at full precision, one "name<tab>value" line each, as Copy
+// exact values puts it on the clipboard ("" when there is none).
+func (t *estimateTab) ExactText() string {
+	e := t.exact
+	if e == nil {
+		return ""
+	}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	return "cycles\t" + f(e.Cycles) + "\ntime_s\t" + f(e.TimeS) + "\nmemory_accesses\t" + f(e.MemoryAccesses) +
+		"\nmemory_power_w\t" + f(e.MemoryPowerW) + "\npower_w\t" + f(e.PowerW) + "\nenergy_j\t" + f(e.EnergyJ) + "\n"
 }
 
 func (t *estimateTab) fail(msg string) {
 	t.Error.SetText(msg)
+	t.exact = nil
+	t.CopyExact.Disable()
 	for _, l := range []*widget.Label{t.Cycles, t.TimeS, t.PowerW, t.EnergyJ} {
 		l.SetText("—")
 	}

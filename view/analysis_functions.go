@@ -1,8 +1,6 @@
 package view
 
 import (
-	"fmt"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 
@@ -26,8 +24,8 @@ func newFunctionsTab(v *AnalysisView) *functionsTab {
 		intCol("Instructions", 140, func(r controller.ReportRow) int64 { return r.Instructions }),
 		intCol("Blocks executed", 130, func(r controller.ReportRow) int64 { return r.Blocks }),
 		floatCol("Cycles", 140, 0, func(r controller.ReportRow) float64 { return r.Cycles }),
-		floatCol("Time (s)", 110, 6, func(r controller.ReportRow) float64 { return r.TimeS }),
-		floatCol("Energy (J)", 110, 6, func(r controller.ReportRow) float64 { return r.EnergyJ }),
+		quantityCol("Time", "s", 110, func(r controller.ReportRow) float64 { return r.TimeS }),
+		quantityCol("Energy", "J", 110, func(r controller.ReportRow) float64 { return r.EnergyJ }),
 	}, nil)
 	split := container.NewVSplit(t.Chart.Content(), t.Table.Content())
 	split.Offset = 0.5
@@ -41,7 +39,7 @@ func (t *functionsTab) show(res *results) {
 		return
 	}
 	t.Table.Set(res.funcs.Rows)
-	t.Table.Count.SetText(fmt.Sprintf("%d functions", len(res.funcs.Rows)))
+	t.Table.Count.SetText(plural(len(res.funcs.Rows), "function", "functions"))
 }
 
 func (t *functionsTab) chart(res *results, m chart.Metric) {

@@ -38,8 +38,8 @@ func newInsnsTab(v *AnalysisView) *insnsTab {
 		intCol("Executed", 130, func(r controller.ReportRow) int64 { return r.Instructions }),
 		floatCol("Cycles", 130, 0, func(r controller.ReportRow) float64 { return r.Cycles }),
 		floatCol("% cycles", 80, 3, func(r controller.ReportRow) float64 { return share(r.Cycles, t.total.Cycles) }),
-		floatCol("Time (s)", 100, 6, func(r controller.ReportRow) float64 { return r.TimeS }),
-		floatCol("Energy (J)", 100, 6, func(r controller.ReportRow) float64 { return r.EnergyJ }),
+		quantityCol("Time", "s", 100, func(r controller.ReportRow) float64 { return r.TimeS }),
+		quantityCol("Energy", "J", 100, func(r controller.ReportRow) float64 { return r.EnergyJ }),
 	}, nil)
 	t.Categories = newSortTable(v.Window, "categories", []column[controller.ReportRow]{
 		textCol("Category", 170, func(r controller.ReportRow) string { return r.Key }),
@@ -49,8 +49,8 @@ func newInsnsTab(v *AnalysisView) *insnsTab {
 		}),
 		floatCol("Cycles", 130, 0, func(r controller.ReportRow) float64 { return r.Cycles }),
 		floatCol("% cycles", 80, 3, func(r controller.ReportRow) float64 { return share(r.Cycles, t.total.Cycles) }),
-		floatCol("Time (s)", 100, 6, func(r controller.ReportRow) float64 { return r.TimeS }),
-		floatCol("Energy (J)", 100, 6, func(r controller.ReportRow) float64 { return r.EnergyJ }),
+		quantityCol("Time", "s", 100, func(r controller.ReportRow) float64 { return r.TimeS }),
+		quantityCol("Energy", "J", 100, func(r controller.ReportRow) float64 { return r.EnergyJ }),
 	}, nil)
 	charts := container.NewHSplit(t.Histogram.Content(), t.Costs.Content())
 	tables := container.NewHSplit(t.Insns.Content(), t.Categories.Content())
@@ -70,8 +70,8 @@ func (t *insnsTab) show(res *results) {
 	t.total = res.insns.Total
 	t.Insns.Set(res.insns.Rows)
 	t.Categories.Set(res.cats.Rows)
-	t.Insns.Count.SetText(fmt.Sprintf("%d distinct instructions · %s executed", len(res.insns.Rows), grouped(res.insns.Total.Instructions)))
-	t.Categories.Count.SetText(fmt.Sprintf("%d categories", len(res.cats.Rows)))
+	t.Insns.Count.SetText(plural(len(res.insns.Rows), "distinct instruction", "distinct instructions") + " · " + grouped(res.insns.Total.Instructions) + " executed")
+	t.Categories.Count.SetText(plural(len(res.cats.Rows), "category", "categories"))
 }
 
 func (t *insnsTab) chart(res *results, m chart.Metric) {

@@ -21,8 +21,9 @@ type processesTab struct {
 	Chart *chartPanel
 	Table *sortTable[processRow]
 
-	rows    []controller.ReportRow // in chart order, for taps on bars
-	content fyne.CanvasObject
+	rows          []controller.ReportRow // in chart order, for taps on bars
+	energyUnknown bool                   // the profile gives no power: no energy to show
+	content       fyne.CanvasObject
 }
 
 func newProcessesTab(v *AnalysisView) *processesTab {
@@ -33,13 +34,14 @@ func newProcessesTab(v *AnalysisView) *processesTab {
 		}
 	})
 	t.Table = newSortTable(v.Window, "processes", []column[processRow]{
-		intCol("PID", 70, func(r processRow) int64 { return int64(r.PID) }),
+		idCol("PID", 70, func(r processRow) int64 { return int64(r.PID) }),
 		textCol("Name", 160, func(r processRow) string { return r.Name }),
 		intCol("Instructions", 140, func(r processRow) int64 { return r.Instructions }),
 		intCol("Blocks executed", 130, func(r processRow) int64 { return r.Blocks }),
 		floatCol("Cycles", 140, 0, func(r processRow) float64 { return r.Cycles }),
-		floatCol("Time (s)", 110, 6, func(r processRow) float64 { return r.TimeS }),
-		floatCol("Energy (J)", 110, 6, func(r processRow) float64 { return r.EnergyJ }),
+		quantityCol("Time", "s", 110, func(r processRow) float64 { return r.TimeS }),
+		unknownIf(quantityCol("Energy", "J", 110, func(r processRow) float64 { return r.EnergyJ }),
+			func(processRow) bool { return t.energyUnknown }),
 	}, func(r processRow) { v.drill(r.PID) })
 	split := container.NewVSplit(t.Chart.Content(), t.Table.Content())
 	split.Offset = 0.5
@@ -62,10 +64,12 @@ func (t *processesTab) show(res *results) {
 	for i, r := range res.pids.Rows {
 		rows[i] = processRow{r, names[r.PID]}
 	}
+	cov := res.pids.Coverage
+	t.energyUnknown = cov.PowerUnknown()
 	t.Table.Set(rows)
-	t.Table.Count.SetText(fmt.Sprintf("%d processes · %s instructions · %s cycles · %s s · %s J",
-		len(rows), grouped(res.pids.Total.Instructions), chart.Compact(res.pids.Total.Cycles),
-		chart.Compact(res.pids.Total.TimeS), chart.Compact(res.pids.Total.EnergyJ)))
+	t.Table.Count.SetText(fmt.Sprintf("%s · %s · %s · %s · %s%s", plural(len(rows), "process", "processes"),
+		plural(res.pids.Total.Instructions, "instruction", "instructions"), chart.Quantity(res.pids.Total.Cycles, "cycles"),
+		chart.Quantity(res.pids.Total.TimeS, "s"), energyText(res.pids.Total.EnergyJ, cov), fitNote(cov)))
 }
 
 func (t *processesTab) chart(res *results, m chart.Metric) {

@@ -16,7 +16,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/controller"
-	"androprof/isaprofiles"
 	"androprof/model"
 )
 
@@ -89,10 +88,7 @@ func (v *profileBrowser) layout() fyne.CanvasObject {
 // resolveInfo reads a listed profile; a built-in is read as built in, so a stored profile of
 // the same name does not shadow it.
 func resolveInfo(ctx context.Context, profiles controller.Profiles, in model.ProfileInfo) (*model.Profile, error) {
-	if in.Origin == "built-in" {
-		return isaprofiles.Builtin(in.Name)
-	}
-	return profiles.Resolve(ctx, in.Name)
+	return profiles.Open(ctx, in)
 }
 
 // Categories table columns.

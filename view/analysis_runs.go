@@ -226,8 +226,7 @@ func (p *runsPanel) askImport() {
 			p.ImportFrom(strings.TrimSpace(name.Text), strings.TrimSpace(source.Text), nil)
 		}
 	}, v.Window)
-	d.Resize(fyne.NewSize(620, d.MinSize().Height))
-	d.Show()
+	showForm(v.Window, d, source, name)
 }
 
 // nameFor checks an import's or a run's form: without a source it says what is missing (a form
@@ -312,8 +311,7 @@ func (p *runsPanel) askRunProgram() {
 			p.Run(strings.TrimSpace(name.Text), strings.TrimSpace(program.Text), strings.Fields(args.Text), nil)
 		}
 	}, v.Window)
-	d.Resize(fyne.NewSize(620, d.MinSize().Height))
-	d.Show()
+	showForm(v.Window, d, program, args, name)
 }
 
 // Run runs a program under the emulator into run name, with an endless bar and Cancel, then

@@ -135,7 +135,7 @@ func TestAnalysisShowsRunProcesses(t *testing.T) {
 	// A frequency halves the time; the metric changes the charts only.
 	v.Frequency.SetText("2")
 	v.Wait()
-	if got := processCells(v)["10"]["Time (s)"]; got != formatFloat(a8/2e9, 6) {
+	if got := processCells(v)["10"]["Time (s)"]; got != fixed(a8/2e9*1e9, 2) || v.Processes.Table.headers[5] != "Time (ns)" {
 		t.Errorf("time at 2 GHz %s", got)
 	}
 	v.Metric.SetSelected("energy")
@@ -223,12 +223,17 @@ func TestEstimateCalculatorMatchesFigure52(t *testing.T) {
 		f.e.SetText(f.s)
 	}
 	test.Tap(e.Calculate)
-	for _, r := range [][2]string{{e.TimeS.Text, "739.455"}, {e.PowerW.Text, "0.89266"}, {e.EnergyJ.Text, "660.088"}} {
-		if !strings.HasPrefix(r[0], r[1]) {
-			t.Errorf("result %q, want %s…", r[0], r[1])
+	// Shown rounded with units; the figure's digits are in the exact values.
+	for _, r := range [][2]string{{e.TimeS.Text, "739 s"}, {e.PowerW.Text, "893 mW"}, {e.EnergyJ.Text, "660 J"}} {
+		if r[0] != r[1] {
+			t.Errorf("result %q, want %q", r[0], r[1])
 		}
 	}
-	t.Logf("time %s s, power %s W, energy %s J", e.TimeS.Text, e.PowerW.Text, e.EnergyJ.Text)
+	for _, want := range []string{"time_s\t739.455", "power_w\t0.8926691053428465", "energy_j\t660.088"} {
+		if !strings.Contains(e.ExactText(), want) {
+			t.Errorf("exact values %q lack %q", e.ExactText(), want)
+		}
+	}
 	e.CPI.SetText("x")
 	test.Tap(e.Calculate)
 	if e.Error.Text == "" || e.TimeS.Text != "—" {

@@ -62,3 +62,26 @@ func chosenPath[F interface {
 		fn(path)
 	}
 }
+
+// showForm shows a form dialog wide enough for paths, with the keyboard in its first entry and
+// Enter in any entry submitting it, as in any desktop dialog, but only when every entry is valid
+// (Fyne 2.8 reports no error of the entry holding the focus, so its Create may still be enabled):
+// otherwise the first bad entry shows its error and keeps the cursor.
+func showForm(win fyne.Window, d *dialog.FormDialog, entries ...*widget.Entry) {
+	submit := func(string) {
+		for _, e := range entries {
+			if e.Validator != nil && e.Validator(e.Text) != nil {
+				win.Canvas().Unfocus() // the entry reports its error as it loses the focus
+				win.Canvas().Focus(e)
+				return
+			}
+		}
+		d.Submit()
+	}
+	for _, e := range entries {
+		e.OnSubmitted = submit
+	}
+	d.Resize(fyne.NewSize(620, d.MinSize().Height))
+	d.Show()
+	win.Canvas().Focus(entries[0])
+}

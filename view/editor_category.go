@@ -42,7 +42,7 @@ func (v *EditorView) categoryPanel() fyne.CanvasObject {
 	sources := container.NewVScroll(v.Citations)
 	sources.SetMinSize(fyne.NewSize(0, 90))
 	bottom := container.NewBorder(heading("Sources of these costs"), nil, nil, nil, sources)
-	return container.NewBorder(top, bottom, nil, nil, v.Members.Content())
+	return readingBorder(top, bottom, nil, nil, v.Members.Content())
 }
 
 // costEntry accepts a number ≥ 0 and calls changed on every edit.
@@ -124,20 +124,26 @@ func (v *EditorView) applyCosts() {
 
 func (v *EditorView) setCostError(msg string) { v.CostError.SetText(msg) }
 
+// nameEntry is an entry checked by check as the user types.
+func nameEntry(text string, check func(string) error) *widget.Entry {
+	e := widget.NewEntry()
+	e.SetText(text)
+	e.Validator = check
+	return e
+}
+
 func (v *EditorView) askNewCategory() {
-	name := widget.NewEntry()
-	name.Validator = func(s string) error {
-		if strings.TrimSpace(s) == "" {
-			return errors.New("a category needs a name")
-		}
-		return nil
-	}
+	name := nameEntry("", func(s string) error { return v.ed.CheckCategoryName("", s) })
 	cycles, power := costEntry(func() {}), costEntry(func() {})
 	cycles.SetText("1")
 	power.SetText("0")
 	items := []*widget.FormItem{
-		widget.NewFormItem("Name", name), widget.NewFormItem("Cycles", cycles), widget.NewFormItem("Power (mW)", power),
+		{Text: "Name", Widget: name, HintText: "Unique in this profile"},
+		{Text: "Cycles", Widget: cycles, HintText: "Per instruction, ≥ 0"},
+		{Text: "Power (mW)", Widget: power, HintText: "While it executes, ≥ 0"},
 	}
+	// Each entry has a hint, so the line its error takes is always there and the dialog
+	// neither grows nor moves its buttons under the pointer while the user types.
 	d := dialog.NewForm("New category", "Create", "Cancel", items, func(ok bool) {
 		if !ok {
 			return
@@ -150,9 +156,7 @@ func (v *EditorView) askNewCategory() {
 		}
 		v.reloadCategories(strings.TrimSpace(name.Text))
 	}, v.Window)
-	d.Resize(fyne.NewSize(400, d.MinSize().Height))
-	d.Show()
-	v.Window.Canvas().Focus(name)
+	showForm(v.Window, d, name, cycles, power)
 }
 
 func (v *EditorView) askRenameCategory() {
@@ -160,21 +164,19 @@ func (v *EditorView) askRenameCategory() {
 	if old == model.UndefinedCategory {
 		return
 	}
-	name := widget.NewEntry()
-	name.SetText(old)
-	d := dialog.NewForm("Rename category", "Rename", "Cancel", []*widget.FormItem{widget.NewFormItem("Name", name)},
-		func(ok bool) {
-			if !ok {
-				return
-			}
-			if err := v.ed.RenameCategory(old, name.Text); err != nil {
-				dialog.ShowError(err, v.Window)
-				return
-			}
-			v.reloadCategories(strings.TrimSpace(name.Text))
-		}, v.Window)
-	d.Resize(fyne.NewSize(400, d.MinSize().Height))
-	d.Show()
+	name := nameEntry(old, func(s string) error { return v.ed.CheckCategoryName(old, s) })
+	items := []*widget.FormItem{{Text: "Name", Widget: name, HintText: "Unique in this profile"}}
+	d := dialog.NewForm("Rename category", "Rename", "Cancel", items, func(ok bool) {
+		if !ok {
+			return
+		}
+		if err := v.ed.RenameCategory(old, name.Text); err != nil {
+			dialog.ShowError(err, v.Window)
+			return
+		}
+		v.reloadCategories(strings.TrimSpace(name.Text))
+	}, v.Window)
+	showForm(v.Window, d, name)
 }
 
 func (v *EditorView) askDeleteCategory() {

@@ -12,10 +12,12 @@ const (
 	cmdSave
 	cmdSaveAs
 	cmdKeep
+	cmdRenameProfile
 	cmdImport
 	cmdAddInstruction
 	cmdMoveIn
 	cmdMoveOut
+	cmdMoveTo
 	cmdFind
 	cmdNewCategory
 	cmdRenameCategory
@@ -32,10 +34,12 @@ func (v *EditorView) buildCommands() []*command {
 		cmdSave:           {label: "Save", key: fyne.KeyS, mod: primary, run: func() { v.save(nil) }},
 		cmdSaveAs:         {label: "Save As…", key: fyne.KeyS, mod: primaryShift, run: func() { v.saveAs(nil) }},
 		cmdKeep:           {label: "Keep in workspace", run: v.keepInWorkspace},
+		cmdRenameProfile:  {label: "Rename profile…", run: func() { v.askProfileName("Rename profile", "Rename", nil) }},
 		cmdImport:         {label: "Import QEMU log…", key: fyne.KeyI, mod: primary, run: v.askImportLog},
 		cmdAddInstruction: {label: "Add instruction by hand…", run: v.askAddInstruction},
 		cmdMoveIn:         {label: "Add selection to category", key: fyne.KeyRight, mod: fyne.KeyModifierAlt, run: v.addPicked},
 		cmdMoveOut:        {label: "Remove selection from category", key: fyne.KeyLeft, mod: fyne.KeyModifierAlt, run: v.removePicked},
+		cmdMoveTo:         {label: "Move selection to category…", key: fyne.KeyM, mod: primary, run: v.askMoveTo},
 		cmdFind:           {label: "Find instruction", key: fyne.KeyF, mod: primary, run: v.focusSearch},
 		cmdNewCategory:    {label: "New category…", run: v.askNewCategory},
 		cmdRenameCategory: {label: "Rename category…", run: v.askRenameCategory},
@@ -48,8 +52,9 @@ func (v *EditorView) buildCommands() []*command {
 func (v *EditorView) mainMenu() *fyne.MainMenu {
 	c := v.commands
 	return fyne.NewMainMenu(
-		menu("File", c[cmdNew], c[cmdOpen], c[cmdBuiltin], nil, c[cmdSave], c[cmdSaveAs], c[cmdKeep], nil, c[cmdImport]),
-		menu("Edit", c[cmdMoveIn], c[cmdMoveOut], nil, c[cmdFind], c[cmdAddInstruction], nil,
+		menu("File", c[cmdNew], c[cmdOpen], c[cmdBuiltin], nil, c[cmdSave], c[cmdSaveAs], c[cmdKeep], c[cmdRenameProfile],
+			nil, c[cmdImport]),
+		menu("Edit", c[cmdMoveIn], c[cmdMoveOut], c[cmdMoveTo], nil, c[cmdFind], c[cmdAddInstruction], nil,
 			c[cmdNewCategory], c[cmdRenameCategory], c[cmdDeleteCategory]),
 		menu("Window", c[cmdAnalysis]),
 		menu("Help", c[cmdShortcuts]),

@@ -8,11 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
+	"androprof/controller"
 	"androprof/isaprofiles"
 	"androprof/model"
 )
@@ -34,14 +33,7 @@ func (v *EditorView) askNewProfile() {
 	if v.busy() {
 		return
 	}
-	name := widget.NewEntry()
-	name.SetText("New profile")
-	name.Validator = func(s string) error {
-		if strings.TrimSpace(s) == "" {
-			return errors.New("a profile needs a name")
-		}
-		return nil
-	}
+	name := profileNameEntry("")
 	opts := make([]string, len(profileISAs))
 	for i, isa := range profileISAs {
 		opts[i] = string(isa)
@@ -49,8 +41,8 @@ func (v *EditorView) askNewProfile() {
 	isas := widget.NewCheckGroup(opts, nil)
 	isas.Horizontal = true
 	isas.SetSelected([]string{string(model.ARM), string(model.Thumb)})
-	items := []*widget.FormItem{widget.NewFormItem("Name", name), widget.NewFormItem("Instruction sets", isas)}
-	dialog.ShowForm("New profile", "Create", "Cancel", items, func(ok bool) {
+	items := []*widget.FormItem{profileNameItem(name), widget.NewFormItem("Instruction sets", isas)}
+	d := dialog.NewForm("New profile", "Create", "Cancel", items, func(ok bool) {
 		if !ok {
 			return
 		}
@@ -59,13 +51,14 @@ func (v *EditorView) askNewProfile() {
 			chosen = append(chosen, model.ISA(s))
 		}
 		v.settle(func() {
-			if err := v.ed.NewProfile(strings.TrimSpace(name.Text), chosen...); err != nil {
+			if err := v.ed.NewProfile(name.Text, chosen...); err != nil {
 				dialog.ShowError(err, v.Window)
 				return
 			}
 			v.Reload()
 		})
 	}, v.Window)
+	showForm(v.Window, d, name)
 }
 
 func (v *EditorView) askOpen() {
@@ -73,9 +66,8 @@ func (v *EditorView) askOpen() {
 		return
 	}
 	v.settle(func() {
-		fd := dialog.NewFileOpen(chosenPath[fyne.URIReadCloser](v.Window, v.Open), v.Window)
-		fd.SetFilter(storage.NewExtensionFileFilter([]string{".xml"}))
-		v.showFileDialog(fd)
+		askPath(v.Window, pathRequest{title: "Open profile", action: "Open", kind: openFile,
+			folder: v.folder(), exts: []string{".xml"}}, v.Open)
 	})
 }
 
@@ -149,7 +141,9 @@ func (v *EditorView) saveAs(after func()) {
 	if v.busy() || !v.valid() {
 		return
 	}
-	fd := dialog.NewFileSave(chosenPath[fyne.URIWriteCloser](v.Window, func(path string) {
+	req := pathRequest{title: "Save profile as", action: "Save", kind: saveFile, folder: v.folder(),
+		name: fileName(v.ed.Profile().Name), exts: []string{".xml"}}
+	askPath(v.Window, req, func(path string) {
 		if err := v.ed.SaveAs(path); err != nil {
 			dialog.ShowError(err, v.Window)
 			return
@@ -158,10 +152,7 @@ func (v *EditorView) saveAs(after func()) {
 		if after != nil {
 			after()
 		}
-	}), v.Window)
-	fd.SetFilter(storage.NewExtensionFileFilter([]string{".xml"}))
-	fd.SetFileName(fileName(v.ed.Profile().Name))
-	v.showFileDialog(fd)
+	})
 }
 
 // fileName suggests a file for a profile: "ARMv7-A Cortex-A8" → "armv7-a-cortex-a8.xml".
@@ -175,14 +166,12 @@ func fileName(profile string) string {
 	return slug + ".xml"
 }
 
-// showFileDialog opens a file dialog large and next to the current profile file.
-func (v *EditorView) showFileDialog(fd *dialog.FileDialog) {
+// folder is where the editor's path dialogs start: beside the profile's file, if it has one.
+func (v *EditorView) folder() string {
 	if p := v.ed.Path(); p != "" {
-		if dir, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(p))); err == nil {
-			fd.SetLocation(dir)
-		}
+		return filepath.Dir(p)
 	}
-	showLarge(fd)
+	return ""
 }
 
 // keepInWorkspace stores the profile in the database so analyses can name it.
@@ -192,6 +181,10 @@ func (v *EditorView) keepInWorkspace() {
 		return
 	}
 	if v.busy() || !v.valid() {
+		return
+	}
+	if v.ed.Profile().Name == controller.UnnamedProfile { // would replace the last unnamed one kept
+		v.askProfileName("Name the profile", "Keep", v.keepInWorkspace)
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -225,13 +218,13 @@ func (v *EditorView) askAddInstruction() {
 		}
 		return nil
 	}
-	items := []*widget.FormItem{widget.NewFormItem("Instruction set", isa), widget.NewFormItem("Mnemonic", mnemonic)}
-	dialog.ShowForm("Add instruction", "Add", "Cancel", items, func(ok bool) {
+	items := []*widget.FormItem{widget.NewFormItem("Instruction set", isa),
+		{Text: "Mnemonic", Widget: mnemonic, HintText: "As the disassembly writes it, e.g. LDRD"}}
+	showForm(v.Window, dialog.NewForm("Add instruction", "Add", "Cancel", items, func(ok bool) {
 		if ok {
 			v.AddInstruction(model.Instruction{ISA: model.ISA(isa.Selected), Mnemonic: mnemonic.Text})
 		}
-	}, v.Window)
-	v.Window.Canvas().Focus(mnemonic)
+	}, v.Window), mnemonic)
 }
 
 // AddInstruction adds a mnemonic no catalogue lists and ticks it, ready to be moved.

@@ -26,8 +26,8 @@ func (v *EditorView) askImportLog() {
 	if v.busy() {
 		return
 	}
-	fd := dialog.NewFileOpen(chosenPath[fyne.URIReadCloser](v.Window, func(path string) { v.ImportLog(path, nil) }), v.Window)
-	v.showFileDialog(fd)
+	askPath(v.Window, pathRequest{title: "Import QEMU log", action: "Import", kind: openFile, folder: v.folder()},
+		func(path string) { v.ImportLog(path, nil) })
 }
 
 // ImportLog counts the instructions of a QEMU `-d in_asm[,exec,nochain]` log in the background

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/controller"
@@ -24,7 +25,7 @@ type InstructionList struct {
 	SelectAll *widget.Button // ticks every row shown
 	Clear     *widget.Button // unticks everything
 	Count     *widget.Label  // "N … (M shown, K selected)"
-	List      *widget.List   // a tap on a row ticks or unticks it
+	List      *widget.List   // a tap on a row, or Space on the focused row, ticks or unticks it
 
 	rows    []controller.Row
 	picked  map[model.Instruction]bool
@@ -55,10 +56,11 @@ func newInstructionList(load func(controller.Filter) []controller.Row, noun func
 			l.setPicked(l.rows[id].Instruction, !l.picked[l.rows[id].Instruction])
 		}
 	}
-	filters := container.NewBorder(nil, nil, l.ISA, nil, l.Search)
+	// Search first: reading order is Tab order, and the list itself is the next stop.
+	filters := readingBorder(nil, nil, nil, l.ISA, l.Search)
 	buttons := container.NewHBox(l.SelectAll, l.Clear)
 	top := container.NewVBox(filters, container.NewBorder(nil, nil, nil, buttons, l.Count), header())
-	l.content = container.NewBorder(top, nil, nil, nil, l.List)
+	l.content = readingBorder(top, nil, nil, nil, l.List)
 	return l
 }
 
@@ -172,7 +174,7 @@ var columnWeights = []float32{2, 1.5, 1.7, 3.6}
 
 func header() fyne.CanvasObject {
 	gap := canvas.NewRectangle(color.Transparent)
-	gap.SetMinSize(widget.NewCheck("", nil).MinSize())
+	gap.SetMinSize(newTick().MinSize())
 	cells := make([]fyne.CanvasObject, 0, len(columnWeights))
 	for i, title := range []string{"Mnemonic", "ISA", "Executions", "Description"} {
 		lbl := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -189,20 +191,25 @@ func (l *InstructionList) newRow() fyne.CanvasObject { return newInstructionRow(
 func (l *InstructionList) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	if id >= 0 && id < len(l.rows) {
 		r := l.rows[id]
-		o.(*instructionRow).show(r, l.picked[r.Instruction], func(on bool) { l.setPicked(r.Instruction, on) })
+		o.(*instructionRow).show(r, l.picked[r.Instruction])
 	}
 }
 
-// instructionRow is one list row: a tick box and the instruction's columns.
+// instructionRow is one list row: a tick box and the instruction's columns. The box is a
+// picture, not a widget.Check: a tap on it reaches the list like a tap elsewhere on the row,
+// and Tab moves to the list as a whole instead of stopping at every visible box.
 type instructionRow struct {
 	widget.BaseWidget
-	check                      *widget.Check
+	tick                       *widget.Icon
 	mnemonic, isa, count, desc *widget.Label
 }
 
+// newTick is a tick box's picture, unticked.
+func newTick() *widget.Icon { return widget.NewIcon(theme.CheckButtonIcon()) }
+
 func newInstructionRow() *instructionRow {
 	r := &instructionRow{
-		check:    widget.NewCheck("", nil),
+		tick:     newTick(),
 		mnemonic: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true}),
 		isa:      widget.NewLabel(""),
 		count:    widget.NewLabelWithStyle("", fyne.TextAlignTrailing, fyne.TextStyle{}),
@@ -217,13 +224,15 @@ func newInstructionRow() *instructionRow {
 
 func (r *instructionRow) CreateRenderer() fyne.WidgetRenderer {
 	cols := container.New(&weightedColumns{columnWeights}, r.mnemonic, r.isa, r.count, r.desc)
-	return widget.NewSimpleRenderer(container.NewBorder(nil, nil, r.check, nil, cols))
+	return widget.NewSimpleRenderer(container.NewBorder(nil, nil, r.tick, nil, cols))
 }
 
-func (r *instructionRow) show(row controller.Row, picked bool, onPick func(bool)) {
-	r.check.OnChanged = nil // setting the state must not count as the user ticking it
-	r.check.SetChecked(picked)
-	r.check.OnChanged = onPick
+func (r *instructionRow) show(row controller.Row, picked bool) {
+	if picked {
+		r.tick.SetResource(theme.NewPrimaryThemedResource(theme.CheckButtonCheckedIcon()))
+	} else {
+		r.tick.SetResource(theme.CheckButtonIcon())
+	}
 	r.mnemonic.SetText(row.Instruction.Mnemonic)
 	r.isa.SetText(string(row.Instruction.ISA))
 	r.count.SetText(executions(row.Count))

@@ -9,13 +9,14 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 )
 
 // askSavePath asks where to save and then calls write with the path, off the UI goroutine
 // (a big CSV or SVG takes a moment); errors are shown in the window.
 func askSavePath(win fyne.Window, suggested, ext string, write func(path string) error) {
-	fd := dialog.NewFileSave(chosenPath[fyne.URIWriteCloser](win, func(path string) {
+	req := pathRequest{title: "Save " + strings.ToUpper(strings.TrimPrefix(ext, ".")), action: "Save",
+		kind: saveFile, name: suggested, exts: []string{ext}}
+	askPath(win, req, func(path string) {
 		if filepath.Ext(path) == "" {
 			path += ext
 		}
@@ -24,10 +25,7 @@ func askSavePath(win fyne.Window, suggested, ext string, write func(path string)
 				fyne.Do(func() { dialog.ShowError(err, win) })
 			}
 		}()
-	}), win)
-	fd.SetFilter(storage.NewExtensionFileFilter([]string{ext}))
-	fd.SetFileName(suggested)
-	showLarge(fd)
+	})
 }
 
 // showLarge shows a file dialog big enough to list more than a handful of files. Resize must

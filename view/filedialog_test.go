@@ -14,7 +14,7 @@ import (
 	"androprof/model"
 )
 
-// Every way into a file dialog opens one and leaves the program running. Before the fix each
+// Every way into a file dialog asks for a path, and its Browse… opens Fyne's file dialog and leaves the program running. Before the fix each
 // of these panicked in Fyne's FileDialog.MinSize (Resize before Show) and closed both windows,
 // the unsaved-changes prompt's Save among them.
 func TestEveryFileDialogOpens(t *testing.T) {
@@ -45,11 +45,65 @@ func TestEveryFileDialogOpens(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			_, v := newTestEditor(t)
 			c.open(t, v)
+			tapDialogButton(t, v.Window, "Browse…") // the path dialog's second way in
 			if !showsFileDialog(v.Window) {
 				t.Fatal("no file dialog is shown")
 			}
 		})
 	}
+}
+
+// A path typed into the path dialog and accepted with Enter is used: Save As writes the profile
+// there and Open reads it back. A path naming no file keeps the dialog open and saves nothing.
+func TestPathDialogTakesTypedPath(t *testing.T) {
+	_, v := newTestEditor(t)
+	must(t, v.ed.NewProfile("Typed", model.ARM))
+	v.Reload()
+	must(t, v.ed.AddCategory("Mine", 2, 0.5))
+	dir := t.TempDir()
+
+	pressShortcut(t, v.Window, fyne.KeyS, primaryShift)
+	typePath(t, v.Window, filepath.Join(dir, "nosuchfolder", "p.xml"))
+	if top := v.Window.Canvas().Overlays().Top(); top == nil || !hasButton(top, "Browse…") {
+		t.Fatal("a path in a missing folder closed the dialog")
+	}
+	typePath(t, v.Window, filepath.Join(dir, "typed")) // no extension: .xml is added
+	want := filepath.Join(dir, "typed.xml")
+	if v.ed.Path() != want {
+		t.Fatalf("saved to %q, want %q", v.ed.Path(), want)
+	}
+
+	must(t, v.ed.NewProfile("Other", model.ARM))
+	v.Reload()
+	pressShortcut(t, v.Window, fyne.KeyO, primary)
+	tapDialogButton(t, v.Window, "Discard") // the new profile was never saved
+	typePath(t, v.Window, want)
+	if p := v.ed.Profile(); p.Name != "Typed" || !slices.Contains(p.CategoryNames(), "Mine") {
+		t.Fatalf("reopened %q with categories %v", p.Name, p.CategoryNames())
+	}
+}
+
+// typePath replaces the path dialog's path with p and presses Enter, as a person does.
+func typePath(t *testing.T, w fyne.Window, p string) {
+	t.Helper()
+	top := w.Canvas().Overlays().Top()
+	for _, o := range test.LaidOutObjects(top) {
+		if e, ok := o.(*widget.Entry); ok && top != nil && hasButton(top, "Browse…") {
+			e.SetText(p)
+			e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+			return
+		}
+	}
+	t.Fatal("no path dialog is shown")
+}
+
+func hasButton(o fyne.CanvasObject, text string) bool {
+	for _, o := range test.LaidOutObjects(o) {
+		if b, ok := o.(*widget.Button); ok && b.Text == text {
+			return true
+		}
+	}
+	return false
 }
 
 // showsFileDialog tells whether the window's top overlay is a file dialog: it has the dialog's

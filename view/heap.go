@@ -81,8 +81,8 @@ func newHeapView(v *AnalysisView, a *controller.HeapAnalysis) *heapView {
 	)
 	note := widget.NewLabel("bytes of allocation per cohort; time is total allocation")
 	note.Importance = widget.LowImportance
-	h.Bar = container.NewHBox(widget.NewLabel("Cohort"),
-		container.NewGridWrap(fyne.NewSize(130, h.Cohort.MinSize().Height), h.Cohort), note)
+	h.Bar = newBar(group(widget.NewLabel("Cohort"),
+		container.NewGridWrap(fyne.NewSize(130, h.Cohort.MinSize().Height), h.Cohort)), note)
 	return h
 }
 
@@ -283,7 +283,7 @@ func heapFacts(p *model.HeapProfile, factor int) (facts []heapFact, notes []stri
 		notes = append(notes, "No heap snapshots in this log (the VM did not walk the heap): figure 5.23 is empty.")
 	}
 	if ch.UnknownFrees > 0 {
-		notes = append(notes, fmt.Sprintf("%s deaths of objects never allocated (or freed twice) were skipped.", grouped(int64(ch.UnknownFrees))))
+		notes = append(notes, plural(ch.UnknownFrees, "death", "deaths")+" of objects never allocated (or freed twice) "+chart.Noun(ch.UnknownFrees, "was", "were")+" skipped.")
 	}
 	return facts, notes
 }

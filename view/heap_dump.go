@@ -68,7 +68,7 @@ func newDumpView(v *AnalysisView, a *controller.HeapAnalysis) *dumpView {
 		container.NewTabItem("Sizes", d.Sizes.Chart.Content()),
 		container.NewTabItem("Pointers", d.Pointers.Chart.Content()),
 	)
-	d.Bar = container.NewHBox(widget.NewLabel("Heap"), container.NewGridWrap(fyne.NewSize(200, d.Heap.MinSize().Height), d.Heap))
+	d.Bar = newBar(group(widget.NewLabel("Heap"), container.NewGridWrap(fyne.NewSize(200, d.Heap.MinSize().Height), d.Heap)))
 	return d
 }
 
@@ -140,7 +140,7 @@ func dumpFacts(d *model.HeapDump) []heapFact {
 		when = time.UnixMilli(int64(d.Timestamp)).UTC().Format("2006-01-02 15:04:05 UTC")
 	}
 	part := func(c model.DumpCount) string {
-		return fmt.Sprintf("%s objects, %s", grouped(int64(c.Objects)), model.HumanBytes(c.Bytes))
+		return plural(c.Objects, "object", "objects") + ", " + model.HumanBytes(c.Bytes)
 	}
 	facts := []heapFact{
 		{Name: "Version", Value: d.Version},
@@ -167,8 +167,8 @@ func dumpFacts(d *model.HeapDump) []heapFact {
 			p.Objects += c.Objects
 			p.Bytes += c.Bytes
 		}
-		facts = append(facts, heapFact{Name: "Heap " + h, Value: fmt.Sprintf("%s instances (%s), %s arrays (%s)",
-			grouped(int64(in.Objects)), model.HumanBytes(in.Bytes), grouped(int64(ar.Objects)), model.HumanBytes(ar.Bytes))})
+		facts = append(facts, heapFact{Name: "Heap " + h, Value: fmt.Sprintf("%s (%s), %s (%s)",
+			plural(in.Objects, "instance", "instances"), model.HumanBytes(in.Bytes), plural(ar.Objects, "array", "arrays"), model.HumanBytes(ar.Bytes))})
 	}
 	return facts
 }
@@ -241,7 +241,7 @@ func (t *dumpRowsTab) filter() {
 	}
 	t.Table.Set(rows)
 	if len(rows) != len(t.rows) {
-		t.Table.Count.SetText(fmt.Sprintf("%d of %d rows", len(rows), len(t.rows)))
+		t.Table.Count.SetText(fmt.Sprintf("%d of %s", len(rows), plural(len(t.rows), "row", "rows")))
 	}
 }
 

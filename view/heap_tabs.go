@@ -157,7 +157,7 @@ func (t *heapTable) filter() {
 	}
 	t.Table.Set(rows)
 	if len(rows) != len(t.rows) {
-		t.Table.Count.SetText(fmt.Sprintf("%d of %d rows", len(rows), len(t.rows)))
+		t.Table.Count.SetText(fmt.Sprintf("%d of %s", len(rows), plural(len(t.rows), "row", "rows")))
 	}
 }
 
@@ -225,6 +225,9 @@ func (t *heapPackagesTab) chart() {
 		value, unit = func(r model.HeapRow) uint64 { return r.Total.Bytes }, "bytes allocated"
 	}
 	c := chart.Chart{Title: fmt.Sprintf("%s by package — %s (seed table 5.3)", strings.ToUpper(unit[:1])+unit[1:], t.h.run), YLabel: unit}
+	if t.Measure.Selected != measureLiveObjects {
+		c.Unit = "B" // bars read "1.5 MB"
+	}
 	for _, r := range t.rows {
 		c.Bars = append(c.Bars, chart.Bar{Label: r.Name, Value: float64(value(r))})
 	}

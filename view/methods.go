@@ -103,8 +103,8 @@ func newMethodsView(v *AnalysisView, a *controller.MethodAnalysis) *methodsView 
 	sized := func(w float32, o fyne.CanvasObject) fyne.CanvasObject {
 		return container.NewGridWrap(fyne.NewSize(w, h), o)
 	}
-	m.Bar = container.NewHBox(widget.NewLabel("Thread"), sized(280, m.Thread), widget.NewLabel("Group by"),
-		sized(120, m.Grouping), widget.NewLabel("Charts"), sized(120, m.Clock))
+	m.Bar = newBar(group(widget.NewLabel("Thread"), sized(280, m.Thread)), group(widget.NewLabel("Group by"),
+		sized(120, m.Grouping)), group(widget.NewLabel("Charts"), sized(120, m.Clock)))
 	return m
 }
 

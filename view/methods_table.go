@@ -13,11 +13,12 @@ import (
 
 	"androprof/controller"
 	"androprof/model"
+	"androprof/view/chart"
 )
 
 // methodProfileTab is Traceview's profile panel: one row per method (or class, package,
 // thread) with inclusive and exclusive times on each clock the trace has, calls and time per
-// call; a find box; and, for the method selected, who called it and whom it called. A tap on
+// call; a find box; and, for the method selected, who called it and whom it called. A click on
 // a parent or child goes to that method, as expanding and clicking does in Traceview.
 type methodProfileTab struct {
 	Find     *widget.Entry
@@ -44,14 +45,18 @@ func newMethodProfileTab(m *methodsView) *methodProfileTab {
 	t.Table = newSortTable(win, "method-profile", profileColumns(t.clock), t.rowSelected)
 	t.Selected = widget.NewLabel("Select a method to list its parents and children.")
 	t.Selected.Truncation = fyne.TextTruncateEllipsis
-	t.Parents = newSortTable(win, "parents", relativeColumns(t.clock), func(r controller.Relative) { m.jump(r.Name) })
-	t.Children = newSortTable(win, "children", relativeColumns(t.clock), func(r controller.Relative) { m.jump(r.Name) })
-	relatives := container.NewHSplit(
-		container.NewBorder(heading("Parents"), nil, nil, nil, t.Parents.Content()),
-		container.NewBorder(heading("Children"), nil, nil, nil, t.Children.Content()))
+	t.Parents = newSortTable(win, "parents", relativeColumns(t.clock, "Parent"), func(r controller.Relative) { m.jump(r.Name) })
+	t.Children = newSortTable(win, "children", relativeColumns(t.clock, "Child"), func(r controller.Relative) { m.jump(r.Name) })
+	t.Parents.SaveCSV.SetText("Parents CSV…")
+	t.Children.SaveCSV.SetText("Children CSV…")
+	// The relatives' key columns say which is which and one line under both names the method
+	// whose they are, so the panes spend their height on rows: about six at the window's
+	// default size.
+	relatives := container.NewHSplit(t.Parents.Body(), t.Children.Body())
+	bar := container.NewBorder(nil, nil, nil, container.NewHBox(t.Parents.SaveCSV, t.Children.SaveCSV), t.Selected)
 	top := container.NewBorder(t.Find, nil, nil, nil, t.Table.Content())
-	split := container.NewVSplit(top, container.NewBorder(t.Selected, nil, nil, nil, relatives))
-	split.Offset = 0.66
+	split := container.NewVSplit(top, container.NewBorder(nil, bar, nil, nil, relatives))
+	split.Offset = 0.5
 	t.content = split
 	return t
 }
@@ -90,11 +95,12 @@ func profileColumns(c model.Clock) []column[controller.MethodRow] {
 	return cols
 }
 
-// relativeColumns list a parent or child: what the edge between the two methods cost.
-func relativeColumns(c model.Clock) []column[controller.Relative] {
+// relativeColumns list a parent or child (key names which): what the edge between the two
+// methods cost.
+func relativeColumns(c model.Clock, key string) []column[controller.Relative] {
 	type rel = controller.Relative
 	cols := []column[rel]{
-		textCol("Name", 240, func(r rel) string { return r.Name }),
+		textCol(key, 240, func(r rel) string { return r.Name }),
 		intCol("Calls", 70, func(r rel) int64 { return r.Calls }),
 	}
 	if c.HasCPU() || !c.HasWall() {
@@ -148,16 +154,16 @@ func (t *methodProfileTab) show(rep *controller.MethodReport, clock model.Clock)
 	if clock != t.clock {
 		t.clock = clock
 		t.Table.SetColumns(profileColumns(clock))
-		t.Parents.SetColumns(relativeColumns(clock))
-		t.Children.SetColumns(relativeColumns(clock))
+		t.Parents.SetColumns(relativeColumns(clock, "Parent"))
+		t.Children.SetColumns(relativeColumns(clock, "Child"))
 	}
 	t.Table.Set(rep.Rows)
-	total := fmt.Sprintf("%d rows", len(rep.Rows))
+	total := plural(len(rep.Rows), "row", "rows")
 	if clock.HasCPU() {
-		total += " · CPU " + formatMicros(rep.TotalCPU)
+		total += " · CPU " + micros(rep.TotalCPU)
 	}
 	if clock.HasWall() {
-		total += " · real " + formatMicros(rep.TotalWall)
+		total += " · real " + micros(rep.TotalWall)
 	}
 	t.Table.Count.SetText(total + " (the 100% of the percentages)")
 	want := t.selected
@@ -191,7 +197,7 @@ func (t *methodProfileTab) rowSelected(r controller.MethodRow) {
 				t.showRelatives(nil, nil, err.Error())
 				return
 			}
-			t.showRelatives(parents, children, "Parents and children of "+r.Key+" (tap one to go to it)")
+			t.showRelatives(parents, children, "Parents and children of "+r.Key+" (click one to go to it)")
 		}
 	})
 }
@@ -216,13 +222,5 @@ func (t *methodProfileTab) jump(key string) {
 	}
 }
 
-// formatMicros writes a duration for people: 850 µs, 12.35 ms, 4.212 s.
-func formatMicros(us uint64) string {
-	switch {
-	case us < 1000:
-		return fmt.Sprintf("%d µs", us)
-	case us < 1_000_000:
-		return fmt.Sprintf("%.2f ms", float64(us)/1e3)
-	}
-	return fmt.Sprintf("%.3f s", float64(us)/1e6)
-}
+// micros writes a duration in µs the way every other quantity is written: 850 µs, 12.3 ms.
+func micros(us uint64) string { return chart.Quantity(float64(us)/1e6, "s") }

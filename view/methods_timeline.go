@@ -27,7 +27,7 @@ const minTimelineSpan = 10
 
 // timelineTab is Traceview's timeline panel for one thread: the stored calls as nested bars on
 // a time axis (wall clock, thread-CPU for traces without one), with zoom and pan; hovering or
-// tapping a bar names the call, a double tap opens it in the Profile tab. The image is drawn
+// clicking a bar names the call, a double click opens it in the Profile tab. The image is drawn
 // in the background like the charts (style.md 14).
 type timelineTab struct {
 	Note    *widget.Label // which thread, and which calls are not shown
@@ -63,7 +63,7 @@ func newTimelineTab(m *methodsView) *timelineTab {
 	t.area = newTimelineArea(t)
 	t.Note = widget.NewLabel("")
 	t.Note.Wrapping = fyne.TextWrapWord
-	t.Info = widget.NewLabel("Point at a call to see it; double-tap to open it in the profile.")
+	t.Info = widget.NewLabel("Point at a call to see it; double-click to open it in the profile.")
 	t.Info.Truncation = fyne.TextTruncateEllipsis
 	t.ZoomIn = widget.NewButtonWithIcon("", theme.ZoomInIcon(), func() { t.zoom(0.5) })
 	t.ZoomOut = widget.NewButtonWithIcon("", theme.ZoomOutIcon(), func() { t.zoom(2) })
@@ -278,9 +278,9 @@ func (t *timelineTab) describe(pos fyne.Position) {
 	}
 	s, c := t.spec.Spans[i], t.calls[i]
 	at := func(us uint64) string { return chart.Micros(float64(us), max(1, float64(s.End-s.Start)/10)) }
-	text := fmt.Sprintf("%s — %s, depth %d, from %s to %s", s.Label, formatMicros(s.End-s.Start), s.Depth, at(s.Start), at(s.End))
+	text := fmt.Sprintf("%s — %s, depth %d, from %s to %s", s.Label, micros(s.End-s.Start), s.Depth, at(s.Start), at(s.End))
 	if t.trace.Profile.Clock.HasCPU() && t.trace.Profile.Clock.HasWall() {
-		text += fmt.Sprintf(" (CPU %s)", formatMicros(c.EndCPU-c.StartCPU))
+		text += fmt.Sprintf(" (CPU %s)", micros(c.EndCPU-c.StartCPU))
 	}
 	t.Info.SetText(text)
 }

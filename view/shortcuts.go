@@ -17,7 +17,7 @@ type command struct {
 	label string
 	key   fyne.KeyName // "" for no shortcut
 	mod   fyne.KeyModifier
-	run   func()
+	run   func() // nil: the driver's Quit, which closes every window as its close button would
 }
 
 const (
@@ -34,6 +34,7 @@ func (c command) shortcut() *desktop.CustomShortcut {
 
 func (c command) menuItem() *fyne.MenuItem {
 	item := fyne.NewMenuItem(c.label, c.run)
+	item.IsQuit = c.run == nil
 	if sc := c.shortcut(); sc != nil {
 		item.Shortcut = sc
 	}
@@ -58,15 +59,20 @@ func menu(title string, cmds ...*command) *fyne.Menu {
 // offers a shortcut to the menu first, then to the focused widget, and only then to the canvas).
 func addShortcuts(c fyne.Canvas, cmds []*command) {
 	for _, cmd := range cmds {
-		if sc := cmd.shortcut(); sc != nil {
+		if sc := cmd.shortcut(); sc != nil && cmd.run != nil {
 			run := cmd.run
 			c.AddShortcut(sc, func(fyne.Shortcut) { run() })
 		}
 	}
 }
 
-// showShortcuts lists every key so users need not hunt through menus.
+// showShortcuts lists the editor's keys, with how its lists take the keyboard.
 func showShortcuts(cmds []*command, parent fyne.Window) {
+	showKeys(cmds, "In a list, click a row or its box to tick it; Space ticks the row under the keyboard focus.", parent)
+}
+
+// showKeys lists every key so users need not hunt through menus; note ("" for none) follows.
+func showKeys(cmds []*command, note string, parent fyne.Window) {
 	grid := container.NewGridWithColumns(2)
 	for _, c := range cmds {
 		if c.key == "" {
@@ -75,9 +81,13 @@ func showShortcuts(cmds []*command, parent fyne.Window) {
 		grid.Add(widget.NewLabelWithStyle(keyText(c.key, c.mod), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true}))
 		grid.Add(widget.NewLabel(strings.TrimSuffix(c.label, "…")))
 	}
-	note := widget.NewLabel("In a list, click a row or its box to tick it; Space ticks the row under the keyboard focus.")
-	note.Wrapping = fyne.TextWrapWord
-	dialog.ShowCustom("Keyboard shortcuts", "Close", container.NewVBox(grid, note), parent)
+	content := container.NewVBox(grid)
+	if note != "" {
+		l := widget.NewLabel(note)
+		l.Wrapping = fyne.TextWrapWord
+		content.Add(l)
+	}
+	dialog.ShowCustom("Keyboard shortcuts", "Close", content, parent)
 }
 
 func keyText(key fyne.KeyName, mod fyne.KeyModifier) string {

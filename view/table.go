@@ -3,8 +3,8 @@ package view
 import (
 	"cmp"
 	"encoding/csv"
-	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +13,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"androprof/view/chart"
 )
 
 // column describes one column of a sortTable.
@@ -23,7 +25,14 @@ type column[T any] struct {
 	raw   func(T) string   // as written to CSV, full precision (nil: text)
 	cmp   func(a, b T) int // sort order (nil: by text)
 	num   bool             // numbers are right-aligned and sort largest first on the first click
+	// fit, when set, is told the rows shown and returns the header for them: a quantity column
+	// picks its unit ("Time (ms)") from its values.
+	fit func(rows []T) string
 }
+
+// key tells a column that names its row (a function, a method): it is kept in view when the
+// table scrolls sideways and takes the room the other columns leave.
+func (c column[T]) key() bool { return !c.num }
 
 // sortTable is every table of the analysis window: headers that sort on a tap, a row count,
 // and "Save CSV…". One helper, so every tab sorts and exports the same way.
@@ -33,35 +42,32 @@ type sortTable[T any] struct {
 	SaveCSV *widget.Button
 
 	cols     []column[T]
+	headers  []string // shown over the columns (a quantity column's carries its unit)
 	rows     []T
 	sortBy   int // -1: the caller's order
 	desc     bool
 	onSelect func(T)
+	tip      *hoverTip
+	width    float32   // the table's, when last laid out
+	colW     []float32 // the columns', as fitColumns set them
+	body     fyne.CanvasObject
 	content  fyne.CanvasObject
 }
 
 func newSortTable[T any](win fyne.Window, name string, cols []column[T], onSelect func(T)) *sortTable[T] {
-	t := &sortTable[T]{cols: cols, sortBy: -1, onSelect: onSelect}
+	t := &sortTable[T]{sortBy: -1, onSelect: onSelect, tip: newHoverTip()}
 	t.Table = widget.NewTableWithHeaders(func() (int, int) { return len(t.rows), len(t.cols) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateEllipsis
-			return l
-		}, t.updateCell)
+		func() fyne.CanvasObject { return newTableCell(t.tip) }, t.updateCell)
 	t.Table.ShowHeaderColumn = false
-	t.Table.CreateHeader = func() fyne.CanvasObject {
-		b := widget.NewButton("", nil)
-		b.Importance = widget.LowImportance
-		return b
-	}
+	t.Table.CreateHeader = func() fyne.CanvasObject { return newHeaderCell(t.tip) }
 	t.Table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		b := o.(*widget.Button)
+		b := o.(*headerCell)
 		if id.Col < 0 || id.Col >= len(t.cols) {
 			b.SetText("")
 			b.OnTapped = nil
 			return
 		}
-		title := t.cols[id.Col].title
+		title := t.headers[id.Col]
 		switch {
 		case id.Col != t.sortBy:
 		case t.desc:
@@ -78,33 +84,51 @@ func newSortTable[T any](win fyne.Window, name string, cols []column[T], onSelec
 			t.onSelect(t.rows[id.Row])
 		}
 	}
-	for i, c := range cols {
-		t.Table.SetColumnWidth(i, c.width)
-	}
 	t.Count = widget.NewLabel("")
 	t.Count.Truncation = fyne.TextTruncateEllipsis
 	t.SaveCSV = widget.NewButtonWithIcon("Save CSV…", theme.DocumentSaveIcon(), func() {
 		askSavePath(win, name+".csv", ".csv", t.saveCSV)
 	})
-	bar := container.NewBorder(nil, nil, nil, t.SaveCSV, t.Count)
-	t.content = container.NewBorder(nil, bar, nil, nil, t.Table)
+	t.SetColumns(cols)
+	t.tip.layer = container.NewWithoutLayout()
+	t.body = container.New(&tableLayout[T]{t}, t.Table, t.tip.layer)
 	return t
 }
 
 // Content is the table with its row count and Save CSV button.
-func (t *sortTable[T]) Content() fyne.CanvasObject { return t.content }
+func (t *sortTable[T]) Content() fyne.CanvasObject {
+	if t.content == nil {
+		bar := container.NewBorder(nil, nil, nil, t.SaveCSV, t.Count)
+		t.content = container.NewBorder(nil, bar, nil, nil, t.body)
+	}
+	return t.content
+}
+
+// Body is the table without its row count and Save CSV button, for a caller that puts them
+// elsewhere (two tables over one bar); use Body or Content, not both.
+func (t *sortTable[T]) Body() fyne.CanvasObject { return t.body }
 
 // Set shows rows, in the order the user last sorted by.
 func (t *sortTable[T]) Set(rows []T) {
 	t.rows = slices.Clone(rows)
 	t.sort()
+	t.setHeaders()
+	t.fitColumns()
 	t.Table.UnselectAll()
 	t.Table.Refresh()
 	t.Table.ScrollToTop()
-	if len(t.rows) == 1 {
-		t.Count.SetText("1 row")
-	} else {
-		t.Count.SetText(fmt.Sprintf("%d rows", len(t.rows)))
+	t.tip.hide()
+	t.Count.SetText(plural(len(t.rows), "row", "rows"))
+}
+
+// setHeaders names the columns for the rows shown.
+func (t *sortTable[T]) setHeaders() {
+	t.headers = make([]string, len(t.cols))
+	for i, c := range t.cols {
+		t.headers[i] = c.title
+		if c.fit != nil {
+			t.headers[i] = c.fit(t.rows)
+		}
 	}
 }
 
@@ -112,9 +136,15 @@ func (t *sortTable[T]) Set(rows []T) {
 // back to the caller's order.
 func (t *sortTable[T]) SetColumns(cols []column[T]) {
 	t.cols, t.sortBy, t.desc = cols, -1, false
+	t.Table.StickyColumnCount = 0
+	if len(cols) > 0 && cols[0].key() {
+		t.Table.StickyColumnCount = 1 // the key column stays when the table scrolls sideways
+	}
+	t.setHeaders()
 	for i, c := range cols {
 		t.Table.SetColumnWidth(i, c.width)
 	}
+	t.fitColumns()
 	t.Table.Refresh()
 }
 
@@ -132,6 +162,7 @@ func (t *sortTable[T]) SortBy(col int) {
 		t.sortBy, t.desc = col, t.cols[col].num
 	}
 	t.sort()
+	t.fitColumns() // the header sorted by carries an arrow
 	t.Table.UnselectAll()
 	t.Table.Refresh()
 }
@@ -154,7 +185,7 @@ func (t *sortTable[T]) sort() {
 }
 
 func (t *sortTable[T]) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
-	l := o.(*widget.Label)
+	l := o.(*tableCell)
 	if id.Row < 0 || id.Row >= len(t.rows) || id.Col < 0 || id.Col >= len(t.cols) {
 		l.SetText("")
 		return
@@ -175,7 +206,7 @@ func (t *sortTable[T]) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	head := make([]string, len(t.cols))
 	for i, c := range t.cols {
-		head[i] = c.title
+		head[i] = c.title // the unit of the raw values, not of the header shown
 	}
 	cw.Write(head)
 	for _, r := range t.rows {
@@ -210,6 +241,14 @@ func intCol[T any](title string, width float32, v func(T) int64) column[T] {
 		cmp:  func(a, b T) int { return cmp.Compare(v(a), v(b)) }}
 }
 
+// idCol shows an identifier (a pid, a tid) as written, "27464" rather than "27 464": it
+// names a process, it does not count anything.
+func idCol[T any](title string, width float32, v func(T) int64) column[T] {
+	c := intCol(title, width, v)
+	c.text = c.raw
+	return c
+}
+
 // floatCol shows digits significant digits ('f' with 0 decimals when digits is 0, for cycles).
 func floatCol[T any](title string, width float32, digits int, v func(T) float64) column[T] {
 	return column[T]{title: title, width: width, num: true,
@@ -218,11 +257,88 @@ func floatCol[T any](title string, width float32, digits int, v func(T) float64)
 		cmp:  func(a, b T) int { return cmp.Compare(v(a), v(b)) }}
 }
 
+// quantityCol shows a physical quantity (seconds, joules, watts) in one unit for the whole
+// column, picked from the values shown, with two decimals: "Energy (µJ)" over 2 036.43, 42.93
+// and 1.18 compares down the column as 0.00203643, 4.293e-05 and 1.18e-06 do not. The CSV
+// keeps the base unit at full precision under the title "name (unit)".
+func quantityCol[T any](name, unit string, width float32, v func(T) float64) column[T] {
+	scale := siScale{factor: 1}
+	c := floatCol(name+" ("+unit+")", width, 0, v)
+	c.fit = func(rows []T) string {
+		vals := make([]float64, len(rows))
+		for i, r := range rows {
+			vals[i] = v(r)
+		}
+		scale = scaleFor(vals)
+		return name + " (" + scale.prefix + unit + ")"
+	}
+	c.text = func(r T) string { return fixed(v(r)/scale.factor, 2) }
+	return c
+}
+
+// siScale is an SI prefix and its factor.
+type siScale struct {
+	factor float64
+	prefix string
+}
+
+var siScales = []siScale{{1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}, {1e-3, "m"}, {1e-6, "µ"}, {1e-9, "n"}, {1e-12, "p"}}
+
+// scaleFor picks the prefix a column of values reads best in: the largest that leaves the
+// smallest non-zero value at least 1, as long as the largest stays under a million.
+func scaleFor(vals []float64) siScale {
+	hi, lo := 0.0, math.Inf(1)
+	for _, v := range vals {
+		if a := math.Abs(v); a > 0 && !math.IsInf(a, 0) && !math.IsNaN(a) {
+			hi, lo = max(hi, a), min(lo, a)
+		}
+	}
+	if hi == 0 {
+		return siScale{factor: 1}
+	}
+	i := 0
+	for i < len(siScales)-1 && hi/siScales[i].factor < 0.9995 {
+		i++ // the largest value's own prefix
+	}
+	for i < len(siScales)-1 && lo/siScales[i].factor < 1 && hi/siScales[i+1].factor < 999_999.995 {
+		i++
+	}
+	return siScales[i]
+}
+
+// fixed writes f with decimals decimals and its whole part grouped: 2 036.43.
+func fixed(f float64, decimals int) string {
+	s := strconv.FormatFloat(f, 'f', decimals, 64)
+	whole, frac, _ := strings.Cut(s, ".")
+	n, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil {
+		return s
+	}
+	g := grouped(n)
+	if n == 0 && strings.HasPrefix(whole, "-") {
+		g = "-0"
+	}
+	if frac == "" {
+		return g
+	}
+	return g + "." + frac
+}
+
+// formatFloat writes digits significant digits in plain decimals, 0.0000388 rather than
+// 3.88e-05, or a whole number grouped when digits is 0 (cycles).
 func formatFloat(f float64, digits int) string {
 	if digits == 0 {
-		return grouped(int64(f + 0.5))
+		return grouped(int64(math.Round(f)))
 	}
-	return strconv.FormatFloat(f, 'g', digits, 64)
+	if f == 0 || math.IsNaN(f) || math.IsInf(f, 0) {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	mag := int(math.Floor(math.Log10(math.Abs(f))))
+	s := strconv.FormatFloat(f, 'f', max(0, digits-1-mag), 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
+	}
+	return s
 }
 
 // grouped writes 56750218825 as 56 750 218 825: instruction counts run to eleven digits.
@@ -241,4 +357,10 @@ func grouped(n int64) string {
 		return "-" + b.String()
 	}
 	return b.String()
+}
+
+// plural writes a count, grouped, with its noun in the right number: "1 row", "1 131 442
+// instructions".
+func plural[N ~int | ~int64 | ~uint64](n N, one, many string) string {
+	return grouped(int64(n)) + " " + chart.Noun(n, one, many)
 }

@@ -25,6 +25,7 @@ type Workbench struct {
 	importer RunImporter
 	editor   *EditorView
 	analysis *AnalysisView
+	firstRun string // the run a first start opens on
 }
 
 // NewWorkbench creates no window yet, so the app can open whichever its command asked for.
@@ -43,6 +44,10 @@ func (wb *Workbench) SetMethodAnalysis(m *controller.MethodAnalysis) { wb.method
 // their own tabs, as SetMethodAnalysis does for method traces. Call it before ShowAnalysis,
 // with the HeapAnalysis the importer forgets imported runs in (Importer.Heap).
 func (wb *Workbench) SetHeapAnalysis(h *controller.HeapAnalysis) { wb.heap = h }
+
+// SetFirstRun names the run the analysis window opens on when no run was chosen before: a
+// first start opens on the demo's sieve run, priced, rather than on whichever run comes first.
+func (wb *Workbench) SetFirstRun(name string) { wb.firstRun = name }
 
 // ShowEditor shows the instruction-categorization window, creating it on first use.
 func (wb *Workbench) ShowEditor() fyne.Window {
@@ -65,6 +70,9 @@ func (wb *Workbench) ShowEditor() fyne.Window {
 // ShowAnalysis shows the analysis window, creating it on first use.
 func (wb *Workbench) ShowAnalysis() fyne.Window {
 	if wb.analysis == nil {
+		if prefs := wb.app.Preferences(); prefs.String(prefRun) == "" {
+			prefs.SetString(prefRun, wb.firstRun)
+		}
 		win := wb.app.NewWindow("AndroProf — Analysis")
 		win.Resize(analysisSize)
 		v := newAnalysisView(win, wb.app.Preferences(), wb.profiles, wb.runs, wb.methods, wb.heap, wb.importer, func() { wb.ShowEditor() }, wb.Edit)

@@ -17,7 +17,7 @@ func runChart(ctx context.Context, args []string, env Env) error {
 	fs, dbPath := newFlags("chart", env)
 	var rf reportFlags
 	fs.StringVar(&rf.run, "run", "", "run `NAME`")
-	fs.StringVar(&rf.profile, "profile", "cortex-a8", "profile `NAME|FILE`")
+	fs.StringVar(&rf.profile, "profile", "cortex-a8", "profile `NAME|FILE`; an item of an instruction set it does not price gets the first profile that does")
 	fs.StringVar(&rf.by, "by", "pid", "bars per `pid|bb|insn|category|function`")
 	fs.IntVar(&rf.pid, "pid", 0, "only this process")
 	fs.Float64Var(&rf.freq, "frequency-ghz", 0, "clock `GHz` (default: the profile's, else 1)")
@@ -34,6 +34,7 @@ func runChart(ctx context.Context, args []string, env Env) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
+	rf.parsed(fs)
 	if *out == "" {
 		return fmt.Errorf("%w: chart needs --out FILE.png|FILE.svg", errUsage)
 	}
@@ -80,7 +81,7 @@ func runChart(ctx context.Context, args []string, env Env) error {
 		if err != nil {
 			return err
 		}
-		rows, err := analysis.Compare(ctx, items, p, rf.freq)
+		rows, err := analysis.Compare(ctx, items, profileFor(ctx, profiles, p), rf.freq)
 		if err != nil {
 			return err
 		}
@@ -97,7 +98,7 @@ func runChart(ctx context.Context, args []string, env Env) error {
 		}
 		c = methodChart(rep, *metric, k)
 	} else {
-		opts, err := rf.options(ctx, profiles)
+		opts, err := rf.options(ctx, profiles, analysis)
 		if err != nil {
 			return err
 		}

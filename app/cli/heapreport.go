@@ -163,8 +163,8 @@ func writeHeapSummary(w io.Writer, run string, p *model.HeapProfile, ch model.He
 	fmt.Fprintf(w, "heap run %q (%s), cohorts of %s\n\n", run, p.Header.VM, model.HumanBytes(p.Cohort))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "CHARACTERISTIC\tVALUE")
-	fmt.Fprintf(tw, "Total allocation\t%s (%d objects)\n", model.HumanBytes(ch.TotalAllocation), ch.TotalObjects)
-	fmt.Fprintf(tw, "Maximum live\t%s (%d objects, at %s)\n", model.HumanBytes(ch.MaxLive), ch.MaxLiveObjects, model.HumanBytes(ch.MaxLiveAt))
+	fmt.Fprintf(tw, "Total allocation\t%s (%s)\n", model.HumanBytes(ch.TotalAllocation), chart.Count(ch.TotalObjects, "object", "objects"))
+	fmt.Fprintf(tw, "Maximum live\t%s (%s, at %s)\n", model.HumanBytes(ch.MaxLive), chart.Count(ch.MaxLiveObjects, "object", "objects"), model.HumanBytes(ch.MaxLiveAt))
 	fmt.Fprintf(tw, "Live objects (end)\t%d (%s)\n", ch.LiveObjects, model.HumanBytes(ch.LiveBytes))
 	fmt.Fprintf(tw, "Loaded classes\t%d\n", ch.LoadedClasses)
 	fmt.Fprintf(tw, "Array classes\t%d\n", ch.ArrayClasses)
@@ -178,7 +178,7 @@ func writeHeapSummary(w io.Writer, run string, p *model.HeapProfile, ch model.He
 		fmt.Fprintln(w, "\nThe log has no pointer mutations (a JVMTI agent cannot record them), so figure 5.22 is empty.")
 	}
 	if ch.UnknownFrees > 0 {
-		fmt.Fprintf(w, "%d deaths named objects the log never allocated; they were skipped.\n", ch.UnknownFrees)
+		fmt.Fprintf(w, "%s named objects the log never allocated; they were skipped.\n", chart.Count(ch.UnknownFrees, "death", "deaths"))
 	}
 	return nil
 }
@@ -199,9 +199,9 @@ func dumpReport(ctx context.Context, db *store.DB, run, by, find string, top int
 				"loaded_classes": ch.LoadedClasses, "array_classes": ch.ArrayClasses, "roots": d.Roots})
 		}
 		fmt.Fprintf(env.Stdout, "heap dump %q (%s, id size %d), heaps %v\n", run, d.Version, d.IDSize, d.Heaps)
-		fmt.Fprintf(env.Stdout, "objects %d (%s): %d instances (%s), %d arrays (%s)\nloaded classes %d, array classes %d, GC roots %d\n",
-			ch.Objects, model.HumanBytes(ch.Bytes), ch.Instances.Objects, model.HumanBytes(ch.Instances.Bytes),
-			ch.Arrays.Objects, model.HumanBytes(ch.Arrays.Bytes), ch.LoadedClasses, ch.ArrayClasses, d.Roots)
+		fmt.Fprintf(env.Stdout, "objects %d (%s): %s (%s), %s (%s)\nloaded classes %d, array classes %d, GC roots %d\n",
+			ch.Objects, model.HumanBytes(ch.Bytes), chart.Count(ch.Instances.Objects, "instance", "instances"), model.HumanBytes(ch.Instances.Bytes),
+			chart.Count(ch.Arrays.Objects, "array", "arrays"), model.HumanBytes(ch.Arrays.Bytes), ch.LoadedClasses, ch.ArrayClasses, d.Roots)
 		return nil
 	}
 	if by != "class" && by != "package" {
@@ -253,8 +253,8 @@ func printHeapRun(ctx context.Context, db *store.DB, r model.RunInfo, env Env) e
 			return err
 		}
 		ch := d.Characteristics()
-		fmt.Fprintf(env.Stdout, "run %q: a heap dump, %d objects in %s, heaps %v (androprof report --run %q --by class)\n",
-			r.Name, ch.Objects, model.HumanBytes(ch.Bytes), d.Heaps, r.Name)
+		fmt.Fprintf(env.Stdout, "run %q: a heap dump, %s in %s, heaps %v (androprof report --run %q --by class)\n",
+			r.Name, chart.Count(ch.Objects, "object", "objects"), model.HumanBytes(ch.Bytes), d.Heaps, r.Name)
 		return nil
 	}
 	p, err := db.HeapProfile(ctx, r.Name)
@@ -262,8 +262,9 @@ func printHeapRun(ctx context.Context, db *store.DB, r model.RunInfo, env Env) e
 		return err
 	}
 	ch := p.Characteristics()
-	fmt.Fprintf(env.Stdout, "run %q: a heap log, %s allocated in %d objects, maximum live %s, %d classes, %d threads (androprof report --run %q)\n",
-		r.Name, model.HumanBytes(ch.TotalAllocation), ch.TotalObjects, model.HumanBytes(ch.MaxLive), ch.LoadedClasses, ch.Threads, r.Name)
+	fmt.Fprintf(env.Stdout, "run %q: a heap log, %s allocated in %s, maximum live %s, %s, %s (androprof report --run %q)\n",
+		r.Name, model.HumanBytes(ch.TotalAllocation), chart.Count(ch.TotalObjects, "object", "objects"), model.HumanBytes(ch.MaxLive),
+		chart.Count(ch.LoadedClasses, "class", "classes"), chart.Count(ch.Threads, "thread", "threads"), r.Name)
 	return nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"androprof/emulator"
 	"androprof/model"
 	"androprof/store"
+	"androprof/view/chart"
 )
 
 // progressPrinter prints "what: N%" to stderr at most every half second, so a long import on a
@@ -115,7 +116,7 @@ func printRun(ctx context.Context, db *store.DB, run string, asJSON bool, env En
 		case model.RunKindHeap, model.RunKindHeapDump:
 			return printHeapRun(ctx, db, r, env)
 		}
-		fmt.Fprintf(env.Stdout, "run %q: %d processes, %d blocks, %d instructions executed\n", r.Name, r.Processes, r.Blocks, r.Instructions)
+		fmt.Fprintf(env.Stdout, "run %q: %s, %s, %s executed\n", r.Name, chart.Count(r.Processes, "process", "processes"), chart.Count(r.Blocks, "block", "blocks"), chart.Count(r.Instructions, "instruction", "instructions"))
 		return nil
 	}
 	return fmt.Errorf("run %q: %w", run, model.ErrNotFound)

@@ -87,11 +87,11 @@ func writeMethodReport(w io.Writer, rep *controller.MethodReport, asJSON bool) e
 // times do not, so a pie always shows exclusive time.
 func methodChart(rep *controller.MethodReport, metric string, kind chart.Kind) chart.Chart {
 	cpu := rep.Clock.HasCPU() && metric != "time-real"
-	label := "exclusive thread-CPU µs"
+	label := "exclusive thread-CPU time"
 	if !cpu {
-		label = "exclusive real µs"
+		label = "exclusive real time"
 	}
-	c := chart.Chart{Kind: kind, YLabel: label, Title: fmt.Sprintf("Exclusive time by %s — %s", rep.By, rep.Run)}
+	c := chart.Chart{Kind: kind, YLabel: label, Unit: "µs", Title: fmt.Sprintf("Exclusive time by %s — %s", rep.By, rep.Run)}
 	for _, r := range rep.Rows {
 		v := r.Times.ExclusiveCPU
 		if !cpu {
@@ -138,6 +138,6 @@ func runExport(ctx context.Context, args []string, env Env) error {
 	if *asJSON {
 		return writeJSON(env.Stdout, map[string]any{"out": *out, "samples": len(p.Sample), "functions": len(p.Function)})
 	}
-	fmt.Fprintf(env.Stdout, "%s: %d call paths, %d methods (go tool pprof %s)\n", *out, len(p.Sample), len(p.Function), *out)
+	fmt.Fprintf(env.Stdout, "%s: %s, %s (go tool pprof %s)\n", *out, chart.Count(len(p.Sample), "call path", "call paths"), chart.Count(len(p.Function), "method", "methods"), *out)
 	return nil
 }

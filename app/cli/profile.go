@@ -11,6 +11,7 @@ import (
 	"androprof/controller"
 	"androprof/isaprofiles"
 	"androprof/model"
+	"androprof/view/chart"
 )
 
 func runProfile(ctx context.Context, sub string, args []string, env Env) error {
@@ -136,7 +137,7 @@ func checkProfiles(paths []string, asJSON bool, env Env) error {
 				}
 			}
 		} else if !asJSON {
-			fmt.Fprintf(env.Stdout, "%s: ok (%q, %d categories)\n", path, p.Name, len(p.Categories))
+			fmt.Fprintf(env.Stdout, "%s: ok (%q, %s)\n", path, p.Name, chart.Count(len(p.Categories), "category", "categories"))
 		}
 		results = append(results, r)
 	}
@@ -146,7 +147,7 @@ func checkProfiles(paths []string, asJSON bool, env Env) error {
 		}
 	}
 	if failed > 0 {
-		return &exitError{code: 1, err: fmt.Errorf("%d of %d files have errors", failed, len(paths))}
+		return &exitError{code: 1, err: fmt.Errorf("%d of %s %s errors", failed, chart.Count(len(paths), "file", "files"), chart.Noun(failed, "has", "have"))}
 	}
 	return nil
 }

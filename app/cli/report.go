@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -59,9 +60,15 @@ type reportFlags struct {
 	by           string
 	pid, top     int
 	freq         float64
+	profileGiven bool // --profile was on the command line: it stands, whatever the run's ISA
 }
 
-func (rf *reportFlags) options(ctx context.Context, profiles controller.Profiles) (controller.ReportOptions, error) {
+// parsed notes which flags the user gave, after fs.Parse.
+func (rf *reportFlags) parsed(fs *flag.FlagSet) {
+	fs.Visit(func(f *flag.Flag) { rf.profileGiven = rf.profileGiven || f.Name == "profile" })
+}
+
+func (rf *reportFlags) options(ctx context.Context, profiles controller.Profiles, a *controller.Analysis) (controller.ReportOptions, error) {
 	if rf.run == "" {
 		return controller.ReportOptions{}, fmt.Errorf("%w: --run NAME is required", errUsage)
 	}
@@ -73,14 +80,33 @@ func (rf *reportFlags) options(ctx context.Context, profiles controller.Profiles
 	if err != nil {
 		return controller.ReportOptions{}, err
 	}
+	if !rf.profileGiven { // as the window does: the default gives way to a profile of the run's ISA
+		d, err := a.Load(ctx, rf.run)
+		if err != nil {
+			return controller.ReportOptions{}, err
+		}
+		if p, err = profileFor(ctx, profiles, p)(ctx, d.MainISA(rf.pid)); err != nil {
+			return controller.ReportOptions{}, err
+		}
+	}
 	return controller.ReportOptions{Run: rf.run, Profile: p, By: by, PID: rf.pid, FrequencyGHz: rf.freq, Top: rf.top}, nil
+}
+
+// profileFor prices each instruction set with p when p prices it, else with the first listed
+// profile that does (Compare, and a report without --profile).
+func profileFor(ctx context.Context, profiles controller.Profiles, p *model.Profile) controller.ProfileFor {
+	infos, err := profiles.List(ctx)
+	if err != nil {
+		return func(context.Context, model.ISA) (*model.Profile, error) { return nil, err }
+	}
+	return profiles.ForISA(infos, p)
 }
 
 func runReport(ctx context.Context, args []string, env Env) error {
 	fs, dbPath := newFlags("report", env)
 	var rf reportFlags
 	fs.StringVar(&rf.run, "run", "", "run `NAME`")
-	fs.StringVar(&rf.profile, "profile", "cortex-a8", "profile `NAME|FILE`")
+	fs.StringVar(&rf.profile, "profile", "cortex-a8", "profile `NAME|FILE`; if not given, a run of an instruction set cortex-a8 does not price gets the first profile that does")
 	fs.StringVar(&rf.by, "by", "pid", "group by `pid|bb|insn|category|function` (method traces: method|class|package|thread)")
 	fs.IntVar(&rf.pid, "pid", 0, "only this process (method traces: this thread)")
 	find := fs.String("find", "", "method traces: only rows whose name contains `TEXT`")
@@ -92,6 +118,7 @@ func runReport(ctx context.Context, args []string, env Env) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
+	rf.parsed(fs)
 	db, profiles, err := openDB(*dbPath)
 	if err != nil {
 		return err
@@ -108,11 +135,12 @@ func runReport(ctx context.Context, args []string, env Env) error {
 		}
 		return writeMethodReport(env.Stdout, rep, *asJSON)
 	}
-	opts, err := rf.options(ctx, profiles)
+	analysis := &controller.Analysis{Store: db}
+	opts, err := rf.options(ctx, profiles, analysis)
 	if err != nil {
 		return err
 	}
-	rep, err := (&controller.Analysis{Store: db}).Report(ctx, opts)
+	rep, err := analysis.Report(ctx, opts)
 	if err != nil {
 		return err
 	}
@@ -143,11 +171,30 @@ func reportJSON(rep *controller.Report) any {
 	for i, r := range rep.Rows {
 		rows[i] = rowJSON(r)
 	}
+	c := rep.Coverage
+	warnings := c.Warnings()
+	if warnings == nil {
+		warnings = []string{}
+	}
 	return map[string]any{
 		"run": rep.Run, "profile": rep.Profile, "by": rep.By,
 		"frequency_ghz": rep.FrequencyGHz, "frequency_assumed": rep.FrequencyAssumed,
 		"rows": rows, "totals": rowJSON(rep.Total),
+		// How much of the totals the profile really prices: the share in Undefined, instruction
+		// sets it does not price, whether any power is known; warnings say it in words.
+		"undefined_instructions": c.Undefined, "undefined_share": c.UndefinedShare(),
+		"undefined_cycle_share": c.UndefinedCycleShare(), "undefined_cycles_each": c.UndefinedCPI,
+		"unpriced_isas": isaNames(c.ForeignISAs), "energy_known": !c.PowerUnknown(),
+		"unknown_power_instructions": c.UnknownPower, "warnings": warnings,
 	}
+}
+
+func isaNames(isas []model.ISA) []string {
+	out := make([]string, len(isas))
+	for i, isa := range isas {
+		out[i] = string(isa)
+	}
+	return out
 }
 
 func writeReportText(w io.Writer, rep *controller.Report) error {
@@ -155,11 +202,19 @@ func writeReportText(w io.Writer, rep *controller.Report) error {
 	if rep.FrequencyAssumed {
 		note = " (assumed: the profile gives no frequency; use --frequency-ghz)"
 	}
-	fmt.Fprintf(w, "run %q under %q at %g GHz%s, by %s\n\n", rep.Run, rep.Profile, rep.FrequencyGHz, note, rep.By)
+	fmt.Fprintf(w, "run %q under %q at %g GHz%s, by %s\n", rep.Run, rep.Profile, rep.FrequencyGHz, note, rep.By)
+	for _, warn := range rep.Coverage.Warnings() {
+		fmt.Fprintf(w, "warning: %s\n", warn)
+	}
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "%s\tINSTRUCTIONS\tBLOCKS\tCYCLES\tTIME (s)\tENERGY (J)\t%s\n", groupTitle(rep.By), extraTitle(rep.By))
 	for _, r := range append(rep.Rows, rep.Total) {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.6g\t%.6g\t%s\n", r.Key, r.Instructions, r.Blocks, r.Cycles, r.TimeS, r.EnergyJ, r.Category)
+		energy := fmt.Sprintf("%.6g", r.EnergyJ)
+		if rep.Coverage.PowerUnknown() {
+			energy = "unknown"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.6g\t%s\t%s\n", r.Key, r.Instructions, r.Blocks, r.Cycles, r.TimeS, energy, r.Category)
 	}
 	return tw.Flush()
 }

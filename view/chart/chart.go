@@ -80,9 +80,12 @@ const OtherLabel = "other"
 type Chart struct {
 	Title  string
 	YLabel string // what the values measure, e.g. "cycles" or "energy (J)"
-	Bars   []Bar
-	Kind   Kind
-	Top    int // most bars drawn; the rest are summed into one "other" bar (0: DefaultTop)
+	// Unit writes each value with its unit ("2.62 ms", "6.45 M cycles", "1.5 MB"): "s", "J",
+	// "cycles", "B" for bytes in binary units, "µs" for values in µs; "" writes plain numbers.
+	Unit string
+	Bars []Bar
+	Kind Kind
+	Top  int // most bars drawn; the rest are summed into one "other" bar (0: DefaultTop)
 	// Series name the values of a grouped Bars chart (two traces side by side, DPA figure 7);
 	// with two or more, bar i is drawn as one thin bar per series, of the values in Values[i],
 	// with a legend. Bar.Value still orders the bars, and is what Columns and Pie draw.
@@ -264,6 +267,66 @@ func Compact(v float64) string {
 		}
 	}
 	return fmt.Sprintf("%.3g", v)
+}
+
+// Quantity writes a value with its unit the way people read one: three significant digits and
+// the SI prefix joined to the unit ("2.62 ms", "546 µs", "5.74 mJ", "6.45 M cycles"). Units that
+// are counts, not SI units, take the prefix as a word of its own.
+func Quantity(v float64, unit string) string {
+	c := Compact(v)
+	if unit == "" {
+		return c
+	}
+	num := strings.TrimRight(c, "TGMkmµnp")
+	prefix := c[len(num):]
+	if prefix != "" && countUnit(unit) {
+		return num + " " + prefix + " " + unit // 6.45 M cycles
+	}
+	return num + " " + prefix + unit
+}
+
+// countUnit tells a count ("cycles", "instructions") from an SI unit, which takes its prefix.
+func countUnit(unit string) bool {
+	return len([]rune(unit)) > 1 && unit != "Hz" && unit != "GHz"
+}
+
+// integer is what Count counts in.
+type integer interface {
+	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64
+}
+
+// Count writes a count with its noun in the right number ("1 process", "2 processes"), so no
+// window or command says "1 processes". The window groups the digits (view.plural).
+func Count[N integer](n N, one, many string) string {
+	return fmt.Sprintf("%d %s", n, Noun(n, one, many))
+}
+
+// Noun is one for a count of 1, else many.
+func Noun[N integer](n N, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// valueText writes a bar's value with the chart's unit.
+func (c Chart) valueText(v float64) string {
+	switch c.Unit {
+	case "B":
+		return Bytes(v)
+	case "µs":
+		return Quantity(v/1e6, "s")
+	}
+	return Quantity(v, c.Unit)
+}
+
+// tickText writes a bar's value or an axis tick: with its unit, except counts, whose name the
+// caption carries ("500k" over "cycles", not "500 k cycles" at every bar).
+func (c Chart) tickText(v float64) string {
+	if countUnit(c.Unit) && c.Unit != "µs" {
+		return Compact(v)
+	}
+	return c.valueText(v)
 }
 
 func trimZeros(s string) string {

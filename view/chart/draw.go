@@ -119,8 +119,10 @@ func (d *drawer) noData(r gochart.Renderer) {
 }
 
 // rowLayout places the rows of a Bars chart; BarAt uses it too, so clicks hit what is drawn.
+// The rows share the plot's whole height, so a few bars do not leave most of it empty; a bar
+// is at most maxBar px thick, so they do not become slabs either.
 type rowLayout struct {
-	top, rowH, maxRows, maxRowH int
+	top, rowH, maxRows, maxBar int
 }
 
 func barRows(c Chart, height int) rowLayout {
@@ -128,19 +130,25 @@ func barRows(c Chart, height int) rowLayout {
 	if c.Title != "" {
 		top += 26
 	}
-	perRow, maxRowH := 14, 28
+	perRow, maxBar := 14, 40
 	if c.grouped() { // a legend line, and room for every series' bar in a row
 		top += legendH
-		perRow, maxRowH = 6*len(c.Series)+4, 14*len(c.Series)+8
+		perRow, maxBar = 6*len(c.Series)+4, 22*len(c.Series)
 	}
 	avail := height - top - pad - 20 // 20: the caption under the bars
-	return rowLayout{top: top, rowH: avail, maxRows: max(1, avail/perRow), maxRowH: maxRowH}
+	return rowLayout{top: top, rowH: avail, maxRows: max(1, avail/perRow), maxBar: maxBar}
 }
 
-// fit sizes n rows: at most maxRowH px each, so a few bars do not become slabs.
+// fit shares the plot's height between n rows.
 func (l rowLayout) fit(n int) rowLayout {
-	l.rowH = min(l.maxRowH, l.rowH/max(n, 1))
+	l.rowH = l.rowH / max(n, 1)
 	return l
+}
+
+// bar is where a row's bar goes: thick px from y, centred in the row.
+func (l rowLayout) bar(row int) (y, thick int) {
+	thick = min(l.maxBar, l.rowH-2*max(1, l.rowH/6))
+	return l.top + row*l.rowH + (l.rowH-thick)/2, max(thick, 1)
 }
 
 func (d *drawer) bars(r gochart.Renderer) error {
@@ -161,7 +169,7 @@ func (d *drawer) bars(r gochart.Renderer) error {
 	labelW, valueW := 0, 0
 	for _, it := range items {
 		labelW = max(labelW, d.measure(r, it.label, size))
-		valueW = max(valueW, d.measure(r, Compact(it.value), size))
+		valueW = max(valueW, d.measure(r, d.c.tickText(it.value), size))
 	}
 	labelW = min(labelW, d.w*2/5)
 	barX := pad + labelW + 8
@@ -171,13 +179,12 @@ func (d *drawer) bars(r gochart.Renderer) error {
 	}
 	peak := peakOf(items) // "other" may outgrow the largest bar
 	for i, it := range items {
-		y := l.top + i*l.rowH
-		base := y + l.rowH/2 + int(size*gochart.DefaultDPI/72)/2 - 1
+		y, thick := l.bar(i)
+		base := y + thick/2 + int(size*gochart.DefaultDPI/72)/2 - 1
 		d.text(r, d.truncate(r, it.label, size, labelW), size, textColour, pad+labelW, base, right)
 		w := int(math.Round(it.value / peak * float64(barMax)))
-		gap := max(1, l.rowH/6)
-		d.rect(r, barX, y+gap, barX+max(w, 1), y+l.rowH-gap, fill(it, 0))
-		d.text(r, Compact(it.value), size, textColour, barX+max(w, 1)+4, base, left)
+		d.rect(r, barX, y, barX+max(w, 1), y+thick, fill(it, 0))
+		d.text(r, d.c.tickText(it.value), size, textColour, barX+max(w, 1)+4, base, left)
 	}
 	bottom := l.top + len(items)*l.rowH
 	r.SetStrokeColor(axisColour)
@@ -210,7 +217,11 @@ func (d *drawer) pie(r gochart.Renderer) error {
 	for _, it := range items {
 		total += it.value
 	}
-	diameter := min(d.h-top-pad, d.w/2-2*pad)
+	bottom := pad
+	if d.c.YLabel != "" {
+		bottom += 12 // the caption under the pie
+	}
+	diameter := min(d.h-top-bottom, d.w/2-2*pad)
 	if diameter < 20 {
 		return fmt.Errorf("chart %d×%d is too small for a pie", d.w, d.h)
 	}
@@ -239,7 +250,7 @@ func (d *drawer) pie(r gochart.Renderer) error {
 	for i, it := range items {
 		y := top + i*rowH
 		d.rect(r, legendX, y+rowH/4, legendX+rowH/2, y+rowH*3/4, fill(it, i))
-		label := fmt.Sprintf("%s  %.1f%%  (%s)", it.label, it.value/total*100, Compact(it.value))
+		label := fmt.Sprintf("%s  %.1f%%  (%s)", it.label, it.value/total*100, d.c.valueText(it.value))
 		d.text(r, d.truncate(r, label, size, d.w-pad-legendX-rowH), size, textColour, legendX+rowH/2+6, y+rowH/2+4, left)
 	}
 	if d.c.YLabel != "" {
@@ -268,7 +279,7 @@ func (d *drawer) columns(provider gochart.RendererProvider, w io.Writer) error {
 		return r.Save(w)
 	}
 	slot := (d.w - 2*pad - 70) / len(items)
-	peak := peakOf(items) // "other" may outgrow the largest bar
+	ticks, top := d.valueTicks(peakOf(items)) // "other" may outgrow the largest bar
 	values := make([]gochart.Value, len(items))
 	for i, it := range items {
 		values[i] = gochart.Value{Label: d.esc(d.truncate(r, it.label, labelSize, slot*3/4)), Value: it.value,
@@ -283,17 +294,21 @@ func (d *drawer) columns(provider gochart.RendererProvider, w io.Writer) error {
 		}},
 		Background: gochart.Style{Padding: gochart.Box{Top: 40, Left: pad, Right: pad, Bottom: 40}},
 		BarWidth:   max(1, slot*3/4), BarSpacing: max(1, slot/4),
-		YAxis: gochart.YAxis{
-			Name: d.esc(d.c.YLabel), Range: &gochart.ContinuousRange{Min: 0, Max: peak * 1.05},
-			ValueFormatter: func(v any) string {
-				if f, ok := v.(float64); ok {
-					return Compact(f)
-				}
-				return fmt.Sprint(v)
-			},
-		},
+		YAxis: gochart.YAxis{Name: d.esc(d.c.YLabel), Range: &gochart.ContinuousRange{Min: 0, Max: top}, Ticks: ticks},
 	}
 	return bc.Render(provider, w)
+}
+
+// valueTicks are about five ticks on round values (1, 2 or 5 times a power of ten) from 0 up
+// to top, the axis's end, so an axis reads "0, 500 µs, 1 ms" rather than go-chart's
+// "0, 690 µs, 1.38 ms".
+func (d *drawer) valueTicks(peak float64) (ticks []gochart.Tick, top float64) {
+	step := plainUnit.step(peak * 1.05 / 5)
+	top = math.Ceil(peak*1.05/step) * step
+	for i := 0.0; i*step <= top*(1+1e-9); i++ {
+		ticks = append(ticks, gochart.Tick{Value: i * step, Label: d.esc(d.c.tickText(i * step))})
+	}
+	return ticks, top
 }
 
 func peakOf(items []item) float64 {

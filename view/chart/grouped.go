@@ -28,8 +28,8 @@ func (d *drawer) groupedBars(r gochart.Renderer) error {
 	}
 	l = l.fit(len(items))
 	n := len(d.c.Series)
-	gap := max(1, l.rowH/8)
-	thick := max(1, (l.rowH-2*gap)/n)
+	_, group := l.bar(0)
+	thick := max(1, group/n)
 	size := min(labelSize, float64(l.rowH)*0.45)
 	valueSize := min(labelSize, float64(thick)*0.85)
 	labelW, valueW := 0, 0
@@ -37,7 +37,7 @@ func (d *drawer) groupedBars(r gochart.Renderer) error {
 	for _, it := range items {
 		labelW = max(labelW, d.measure(r, it.label, size))
 		for _, v := range it.values {
-			valueW = max(valueW, d.measure(r, Compact(v), valueSize))
+			valueW = max(valueW, d.measure(r, d.c.tickText(v), valueSize))
 			peak = max(peak, v)
 		}
 	}
@@ -49,18 +49,18 @@ func (d *drawer) groupedBars(r gochart.Renderer) error {
 	}
 	d.legend(r, l.top-legendH+4)
 	for i, it := range items {
-		y := l.top + i*l.rowH
-		base := y + l.rowH/2 + int(size*gochart.DefaultDPI/72)/2 - 1
+		y, _ := l.bar(i)
+		base := y + thick*n/2 + int(size*gochart.DefaultDPI/72)/2 - 1
 		d.text(r, d.truncate(r, it.label, size, labelW), size, textColour, pad+labelW, base, right)
 		for s, v := range it.values {
-			y0 := y + gap + s*thick
+			y0 := y + s*thick
 			w := 0
 			if peak > 0 {
 				w = int(math.Round(v / peak * float64(barMax)))
 			}
 			d.rect(r, barX, y0, barX+max(w, 1), y0+max(thick-1, 1), palette[s%len(palette)])
 			if thick >= 7 {
-				d.text(r, Compact(v), valueSize, textColour, barX+max(w, 1)+4, y0+thick/2+int(valueSize*gochart.DefaultDPI/72)/2-1, left)
+				d.text(r, d.c.tickText(v), valueSize, textColour, barX+max(w, 1)+4, y0+thick/2+int(valueSize*gochart.DefaultDPI/72)/2-1, left)
 			}
 		}
 	}

@@ -260,7 +260,7 @@ func FindDumpFigure(s string) (DumpFigure, error) {
 }
 
 func dumpBars(rows []model.DumpRow, kind Kind) Chart {
-	c := Chart{YLabel: "bytes", Kind: kind}
+	c := Chart{YLabel: "bytes", Unit: "B", Kind: kind}
 	for _, r := range rows {
 		c.Bars = append(c.Bars, Bar{Label: r.Name, Value: float64(r.Bytes())})
 	}

@@ -27,7 +27,7 @@ func FromMethodReport(rep *controller.MethodReport, cpu, exclusive bool, kind Ki
 	if exclusive {
 		which = "Exclusive"
 	}
-	c := Chart{Kind: kind, YLabel: fmt.Sprintf("%s %s time (µs)", strings.ToLower(which), clockName(cpu)),
+	c := Chart{Kind: kind, YLabel: fmt.Sprintf("%s %s time", strings.ToLower(which), clockName(cpu)), Unit: "µs",
 		Title: fmt.Sprintf("%s %s time by %s — %s, %s", which, clockName(cpu), rep.By, rep.Run, scope)}
 	for _, r := range rep.Rows {
 		if outsideCalls(r.Key) {
@@ -52,7 +52,7 @@ func FromMethodReport(rep *controller.MethodReport, cpu, exclusive bool, kind Ki
 // class, package) on one clock's inclusive time: DPA figure 7. The rows beyond the top are
 // left out rather than summed into "other": inclusive times nest.
 func FromMethodComparison(rows []controller.MethodCompareRow, runA, runB string, by controller.MethodGrouping, cpu bool) Chart {
-	c := Chart{Kind: Bars, Series: []string{runA, runB}, NoOther: true, YLabel: fmt.Sprintf("inclusive %s time (µs)", clockName(cpu)),
+	c := Chart{Kind: Bars, Series: []string{runA, runB}, NoOther: true, YLabel: fmt.Sprintf("inclusive %s time", clockName(cpu)), Unit: "µs",
 		Title: fmt.Sprintf("Inclusive %s time by %s — %s vs %s", clockName(cpu), by, runA, runB)}
 	for _, r := range rows {
 		if outsideCalls(r.Key) {

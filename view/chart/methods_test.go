@@ -18,7 +18,7 @@ func TestFromMethodReportLeavesOutTopLevel(t *testing.T) {
 	if len(c.Bars) != 1 || c.Bars[0] != (Bar{Label: "a.b ()V", Value: 30}) || c.Title != "Exclusive thread-CPU time by method — r, all threads" {
 		t.Errorf("%+v", c)
 	}
-	if c := FromMethodReport(rep, false, false, Pie, "x"); c.Bars[0].Value != 70 || c.YLabel != "inclusive real time (µs)" {
+	if c := FromMethodReport(rep, false, false, Pie, "x"); c.Bars[0].Value != 70 || c.YLabel != "inclusive real time" || c.Unit != "µs" {
 		t.Errorf("%+v", c)
 	}
 }

@@ -40,6 +40,17 @@ func (m Metric) Label() string {
 	return string(m)
 }
 
+// Unit is what the metric's values are counted in, for Chart.Unit.
+func (m Metric) Unit() string {
+	switch m {
+	case Time:
+		return "s"
+	case Energy:
+		return "J"
+	}
+	return string(m)
+}
+
 // Of reads the metric from a report row.
 func (m Metric) Of(r controller.ReportRow) float64 {
 	switch m {
@@ -60,7 +71,7 @@ var groupNames = map[controller.Grouping]string{controller.ByPID: "process", con
 // `androprof chart` draw the same picture. names, when not nil, relabels rows by key (e.g. a
 // pid with its process name).
 func FromReport(rep *controller.Report, m Metric, kind Kind, names map[string]string) Chart {
-	c := Chart{Kind: kind, YLabel: m.Label(),
+	c := Chart{Kind: kind, YLabel: m.Label(), Unit: m.Unit(),
 		Title: fmt.Sprintf("%s by %s — %s, %s", titleCase(m.Label()), groupNames[rep.By], rep.Run, rep.Profile)}
 	for _, r := range rep.Rows {
 		label := r.Key
@@ -74,7 +85,7 @@ func FromReport(rep *controller.Report, m Metric, kind Kind, names map[string]st
 
 // FromComparison charts one metric of runs or processes side by side (seed figure 5.1).
 func FromComparison(rows []controller.CompareRow, m Metric, kind Kind) Chart {
-	c := Chart{Kind: kind, YLabel: m.Label(), Title: titleCase(m.Label()) + " compared", Top: 30}
+	c := Chart{Kind: kind, YLabel: m.Label(), Unit: m.Unit(), Title: titleCase(m.Label()) + " compared", Top: 30}
 	for _, r := range rows {
 		row := controller.ReportRow{Instructions: r.Instructions, Cycles: r.Cycles, TimeS: r.TimeS, EnergyJ: r.EnergyJ}
 		c.Bars = append(c.Bars, Bar{Label: r.Item, Value: m.Of(row)})

@@ -1,0 +1,169 @@
+package controller
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"androprof/assets"
+	"androprof/isaprofiles"
+	"androprof/model"
+)
+
+// openSieves is a workspace with the demo's sieve runs (ARM, Thumb, MIPS): one program, three
+// instruction sets.
+func openSieves(t *testing.T) (*Analysis, Profiles) {
+	t.Helper()
+	db := openStore(t)
+	demos := map[string]DemoRun{}
+	for _, d := range assets.DemoRuns() {
+		if strings.HasPrefix(d.Name, "demo-sieve-") {
+			demos[d.Name] = d
+		}
+	}
+	if _, err := (Importer{Store: db}).ImportDemo(context.Background(), demos); err != nil {
+		t.Fatal(err)
+	}
+	return &Analysis{Store: db}, Profiles{Store: db}
+}
+
+func builtin(t *testing.T, name string) *model.Profile {
+	t.Helper()
+	p, err := isaprofiles.Builtin(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// The findings on the demo runs: the MIPS run under the Cortex-A8 priced every
+// instruction as Undefined at 13.03 cycles (6.45 M cycles, 5.74 mJ) without a word, and the
+// MIPS 24K showed 0 J. Reports now carry how much of their totals is a guess.
+func TestReportSaysWhenProfileDoesNotFit(t *testing.T) {
+	a, _ := openSieves(t)
+	ctx := context.Background()
+	report := func(run, profile string) *Report {
+		rep, err := a.Report(ctx, ReportOptions{Run: run, Profile: builtin(t, profile), By: ByPID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	rep := report("demo-sieve-mips", "cortex-a8")
+	c := rep.Coverage
+	if c.Undefined != rep.Total.Instructions || c.Instructions != rep.Total.Instructions || len(c.ForeignISAs) != 1 || c.ForeignISAs[0] != model.MIPS {
+		t.Fatalf("MIPS under the Cortex-A8: coverage %+v, total %+v", c, rep.Total)
+	}
+	for _, want := range []string{"ARMv7-A Cortex-A8 prices ARM and Thumb, not MIPS: choose a profile for MIPS.",
+		"100 % of instructions are not in this profile (priced as Undefined, 13.03 cycles each)."} {
+		if !strings.Contains(c.Warning(), want) {
+			t.Errorf("warning %q lacks %q", c.Warning(), want)
+		}
+	}
+	if c := report("demo-sieve-mips", "mips-24k").Coverage; !c.PowerUnknown() || c.Undefined != 0 ||
+		c.Warning() != "Power unknown: energy not estimated (the profile gives no power)." {
+		t.Errorf("MIPS 24K: %+v, %q", c, c.Warning())
+	}
+	for _, fit := range [][2]string{{"demo-sieve-mips", "mips-74k"}, {"demo-sieve-arm", "cortex-a8"}, {"demo-sieve-thumb", "cortex-a9"}} {
+		if c := report(fit[0], fit[1]).Coverage; !c.Fits() || c.Warning() != "" {
+			t.Errorf("%s under %s: %q", fit[0], fit[1], c.Warning())
+		}
+	}
+	// One process only: the coverage is of what the report totals.
+	d, _ := a.Load(ctx, "demo-sieve-arm")
+	pid := d.Processes[0].PID
+	rep, _ = a.Report(ctx, ReportOptions{Run: "demo-sieve-arm", Profile: builtin(t, "mips-74k"), By: ByCategory, PID: pid})
+	if rep.Coverage.Instructions != rep.Total.Instructions || rep.Coverage.Undefined != rep.Total.Instructions {
+		t.Errorf("pid %d: coverage %+v, total %+v", pid, rep.Coverage, rep.Total)
+	}
+}
+
+// A workspace profile that categorises three instructions, with Undefined at 0 cycles, priced
+// a 490 k-instruction run at a few thousand cycles; the coverage says what was left out.
+func TestReportOfAProfileCoveringThreeInstructions(t *testing.T) {
+	a, _ := openSieves(t)
+	p := model.NewProfile("three", model.MIPS)
+	p.Categories = []model.Category{{Name: "Some", Cycles: 1, PowerMW: 100, Instructions: []model.Instruction{
+		{ISA: model.MIPS, Mnemonic: "BEQ"}, {ISA: model.MIPS, Mnemonic: "JR"}, {ISA: model.MIPS, Mnemonic: "SYSCALL"}}}}
+	rep, err := a.Report(context.Background(), ReportOptions{Run: "demo-sieve-mips", Profile: p, By: ByCategory})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rep.Coverage
+	if c.Undefined == 0 || c.Undefined == c.Instructions || rep.Total.Cycles != float64(c.Instructions-c.Undefined) {
+		t.Fatalf("coverage %+v, cycles %g", c, rep.Total.Cycles)
+	}
+	want := model.Percent(c.UndefinedShare()) + " of instructions (0 % of cycles) are not in this profile " +
+		"(priced as Undefined at 0 cycles, so the cycles leave them out)."
+	if c.UndefinedShare() < 0.5 || c.Warning() != want+" Power unknown for "+model.Percent(c.UndefinedShare())+
+		" of instructions: the energy leaves them out." {
+		t.Errorf("warning %q, want it to start %q", c.Warning(), want)
+	}
+}
+
+// Compare prices each item with a profile of its own instruction set: the chosen one when it
+// prices it, else the first listed that does, and each row names it.
+func TestCompareEachWithAProfileOfItsISA(t *testing.T) {
+	a, profiles := openSieves(t)
+	ctx := context.Background()
+	infos, err := profiles.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a8 := builtin(t, "cortex-a8")
+	items := []CompareItem{{Run: "demo-sieve-arm"}, {Run: "demo-sieve-mips"}}
+	rows, err := a.Compare(ctx, items, profiles.ForISA(infos, a8), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows[0].Profile != a8.Name || rows[1].Profile != builtin(t, "mips-24k").Name {
+		t.Errorf("priced with %q and %q", rows[0].Profile, rows[1].Profile)
+	}
+	for _, r := range rows {
+		if r.Coverage.Undefined != 0 || len(r.Coverage.ForeignISAs) != 0 {
+			t.Errorf("%s under %s: %q", r.Item, r.Profile, r.Coverage.Warning())
+		}
+	}
+	if !rows[1].Coverage.PowerUnknown() || rows[0].Coverage.PowerUnknown() {
+		t.Errorf("power known: ARM %v, MIPS 24K %v", !rows[0].Coverage.PowerUnknown(), !rows[1].Coverage.PowerUnknown())
+	}
+	// One profile for both, as before: the MIPS row says it is all Undefined.
+	rows, _ = a.Compare(ctx, items, Only(a8), 0)
+	if rows[1].Profile != a8.Name || rows[1].Coverage.UndefinedShare() != 1 {
+		t.Errorf("MIPS under the Cortex-A8 alone: %+v", rows[1])
+	}
+}
+
+func TestChooseProfile(t *testing.T) {
+	infos := []model.ProfileInfo{{Name: "a8", ISAs: []model.ISA{model.ARM, model.Thumb}},
+		{Name: "24k", ISAs: []model.ISA{model.MIPS}}, {Name: "74k", ISAs: []model.ISA{model.MIPS}}}
+	for _, c := range []struct {
+		chosen string
+		isa    model.ISA
+		want   int
+	}{{"a8", model.ARM, 0}, {"a8", model.MIPS, 1}, {"74k", model.MIPS, 2}, {"74k", model.Thumb, 0},
+		{"74k", model.X86, 2}, {"", model.X86, 0}, {"74k", "", 2}} {
+		if got := ChooseProfile(infos, c.chosen, c.isa); got != c.want {
+			t.Errorf("ChooseProfile(%q, %s) = %d, want %d", c.chosen, c.isa, got, c.want)
+		}
+	}
+	if ChooseProfile(nil, "a8", model.ARM) != -1 {
+		t.Error("a profile chosen from none")
+	}
+}
+
+func TestMainISA(t *testing.T) {
+	a, _ := openSieves(t)
+	for run, want := range map[string]model.ISA{"demo-sieve-arm": model.ARM, "demo-sieve-thumb": model.Thumb, "demo-sieve-mips": model.MIPS} {
+		d, err := a.Load(context.Background(), run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := d.MainISA(0); got != want {
+			t.Errorf("%s: main ISA %s", run, got)
+		}
+		if got := d.MainISA(d.Processes[0].PID); got != want {
+			t.Errorf("%s pid %d: main ISA %s", run, d.Processes[0].PID, got)
+		}
+	}
+}

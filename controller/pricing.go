@@ -1,0 +1,93 @@
+package controller
+
+import (
+	"context"
+	"slices"
+
+	"androprof/isaprofiles"
+	"androprof/model"
+)
+
+// MainISA is the instruction set of most instructions the run executed, or process pid when
+// pid is not 0 ("" when nothing ran): the one a profile has to price.
+func (d *RunData) MainISA(pid int) model.ISA {
+	n := map[model.ISA]int64{}
+	for _, b := range d.Blocks {
+		if pid == 0 || b.PID == pid {
+			n[b.ISA] += b.Executions * int64(b.Insns)
+		}
+	}
+	var best model.ISA
+	for isa, c := range n {
+		if c > n[best] || (c == n[best] && isa < best) {
+			best = isa
+		}
+	}
+	return best
+}
+
+// ChooseProfile keeps the chosen profile when it prices isa, else takes the first that does
+// (an ARM run gets an ARM profile, a MIPS run a MIPS one), else keeps the choice or the first;
+// -1 when infos is empty. An empty isa is priced by any profile.
+func ChooseProfile(infos []model.ProfileInfo, chosen string, isa model.ISA) int {
+	idx := slices.IndexFunc(infos, func(in model.ProfileInfo) bool { return in.Name == chosen })
+	prices := func(in model.ProfileInfo) bool { return isa == "" || slices.Contains(in.ISAs, isa) }
+	if idx >= 0 && prices(infos[idx]) {
+		return idx
+	}
+	if i := slices.IndexFunc(infos, prices); i >= 0 {
+		return i
+	}
+	if idx >= 0 {
+		return idx
+	}
+	if len(infos) > 0 {
+		return 0
+	}
+	return -1
+}
+
+// ProfileFor gives the profile to price an instruction set with; Compare asks it per item.
+type ProfileFor func(ctx context.Context, isa model.ISA) (*model.Profile, error)
+
+// Only prices everything with p, whatever the instruction set; the rows' coverage says where
+// that is a guess.
+func Only(p *model.Profile) ProfileFor {
+	return func(context.Context, model.ISA) (*model.Profile, error) { return p, nil }
+}
+
+// ForISA keeps chosen for the instruction sets it prices and takes, for any other, the first
+// of infos that prices it, as ChooseProfile does for the window's selection; a set no profile
+// prices stays with chosen, whose coverage then says so. Each profile is read once; the
+// result is for one goroutine.
+func (ps Profiles) ForISA(infos []model.ProfileInfo, chosen *model.Profile) ProfileFor {
+	read := map[string]*model.Profile{chosen.Name: chosen}
+	return func(ctx context.Context, isa model.ISA) (*model.Profile, error) {
+		if isa == "" || chosen.HasISA(isa) {
+			return chosen, nil
+		}
+		i := ChooseProfile(infos, chosen.Name, isa)
+		if i < 0 || !slices.Contains(infos[i].ISAs, isa) {
+			return chosen, nil
+		}
+		in := infos[i]
+		if p, ok := read[in.Name]; ok {
+			return p, nil
+		}
+		p, err := ps.Open(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		read[in.Name] = p
+		return p, nil
+	}
+}
+
+// Open reads a listed profile from where List found it: a built-in by its name, never a file
+// or a stored profile that happens to share it.
+func (ps Profiles) Open(ctx context.Context, in model.ProfileInfo) (*model.Profile, error) {
+	if in.Origin == "built-in" {
+		return isaprofiles.Builtin(in.Name)
+	}
+	return ps.Resolve(ctx, in.Name)
+}
