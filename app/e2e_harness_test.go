@@ -224,6 +224,32 @@ func (w *window) findBy(t *testing.T, timeout time.Duration, match func(view.Wid
 	}
 }
 
+// sortBy clicks a table's column header until it shows the order wanted ("▼" descending, "▲"
+// ascending), as a person clicks twice for the other order.
+func (w *window) sortBy(t *testing.T, header, order string) {
+	t.Helper()
+	isHeader := func(c view.WidgetPos) bool {
+		return c.Type == "*view.headerCell" && strings.TrimSpace(strings.TrimRight(c.Text, "▲▼")) == header
+	}
+	for range 3 {
+		h, ok := w.findBy(t, 10*time.Second, isHeader, leftmost)
+		if !ok {
+			t.Fatalf("no column %q:\n%s", header, w.describe(t))
+		}
+		w.clickAt(t, h)
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(150 * time.Millisecond) {
+			h, _ := w.findBy(t, time.Second, isHeader, leftmost)
+			if strings.HasSuffix(h.Text, order) {
+				return
+			}
+			if strings.HasSuffix(h.Text, "▲") || strings.HasSuffix(h.Text, "▼") {
+				break // sorted the other way: click again
+			}
+		}
+	}
+	t.Fatalf("column %q never sorted %s", header, order)
+}
+
 // topCell is the text in the first row of the table column under the header, as the table is
 // sorted now ("" when the column shows no row).
 func (w *window) topCell(t *testing.T, header string) string {
@@ -312,13 +338,6 @@ func leftRow(a, b view.WidgetPos) bool {
 	return a.X < b.X
 }
 
-// shows waits up to ten seconds for a text (a label, a table cell, a title) to be shown.
-func (w *window) shows(t *testing.T, text string) bool {
-	t.Helper()
-	_, ok := w.find(t, text, false, 10*time.Second)
-	return ok
-}
-
 // click clicks the middle of the control showing text (the rightmost of several); it fails the
 // test when none appears.
 func (w *window) click(t *testing.T, text string) {
@@ -326,14 +345,22 @@ func (w *window) click(t *testing.T, text string) {
 	w.clickWhere(t, text, func(a, b view.WidgetPos) bool { return a.X >= b.X })
 }
 
-// clickWhere is click with better choosing between controls of the same text.
+// clickWhere is click with better choosing between controls of the same text. It clicks once
+// the control has kept its place over one report of the map, so a list still filtering or a
+// dialog still opening does not take the click somewhere else.
 func (w *window) clickWhere(t *testing.T, text string, better func(a, b view.WidgetPos) bool) {
 	t.Helper()
-	c, ok := w.findWhere(t, text, true, 15*time.Second, better)
-	if !ok {
-		t.Fatalf("window %q shows no control %q; it shows:\n%s", w.title, text, w.describe(t))
+	for deadline := time.Now().Add(15 * time.Second); ; {
+		c, ok := w.findWhere(t, text, true, 15*time.Second, better)
+		if !ok {
+			t.Fatalf("window %q shows no control %q; it shows:\n%s", w.title, text, w.describe(t))
+		}
+		time.Sleep(400 * time.Millisecond) // more than one report (300 ms)
+		if again, ok := w.findWhere(t, text, true, 0, better); (ok && again.Rect == c.Rect && again.Layer == c.Layer) || time.Now().After(deadline) {
+			w.clickAt(t, c)
+			return
+		}
 	}
-	w.clickAt(t, c)
 }
 
 // clickWidest clicks the widest control of a Go type (the editor's category chooser among its
