@@ -43,7 +43,7 @@ type AnalysisView struct {
 	Frequency     *widget.Entry  // GHz; empty: the profile's
 	FrequencyNote *widget.Label  // says when a frequency was assumed
 	Metric        *widget.Select // what the charts show: cycles, time or energy
-	Problem       *widget.Label  // why the last computation failed
+	Problem       *widget.Label  // why the last computation failed, or what of its numbers is a guess
 	Tabs          *container.AppTabs
 
 	Runs      *runsPanel

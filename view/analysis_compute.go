@@ -1,7 +1,6 @@
 package view
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -130,10 +129,9 @@ func fitNote(cov model.Coverage) string {
 
 // shareCol shows a share (0 to 1) as a percentage that never rounds a little to nothing.
 func shareCol[T any](title string, width float32, v func(T) float64) column[T] {
-	return column[T]{title: title, width: width, num: true,
-		text: func(r T) string { return model.Percent(v(r)) },
-		raw:  func(r T) string { return strconv.FormatFloat(v(r), 'g', -1, 64) },
-		cmp:  func(a, b T) int { return cmp.Compare(v(a), v(b)) }}
+	c := floatCol(title, width, 0, v)
+	c.text = func(r T) string { return model.Percent(v(r)) }
+	return c
 }
 
 // unknownIf shows "unknown" in a column wherever its value is not known (energy under a

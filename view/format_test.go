@@ -57,7 +57,7 @@ func TestQuantityColumnPicksOneUnit(t *testing.T) {
 		{[]float64{2400, 1200}, "k"},           // 2.4k
 		{[]float64{0.00203643, 4.29e-05}, "µ"}, // the energies of the Processes tab
 	} {
-		if got := scaleFor(c.vals).prefix; got != c.want {
+		if got := scaleFor(c.vals).Symbol; got != c.want {
 			t.Errorf("scaleFor(%v) = %q, want %q", c.vals, got, c.want)
 		}
 	}

@@ -49,12 +49,6 @@ func askPath(win fyne.Window, req pathRequest, done func(path string)) {
 		entry.SetText(req.folder + string(filepath.Separator))
 	}
 	entry.Validator = func(s string) error { _, err := resolvePath(req, s); return err }
-	// Once typed in, say what is wrong at once, while typing too (Fyne waits for the entry to
-	// lose focus), so Enter never accepts a bad path; the suggestion shown first is not an error.
-	entry.OnChanged = func(string) {
-		entry.AlwaysShowValidationError = true
-		entry.Validate() // the validation of this change ran before OnChanged, without telling the form
-	}
 	var d *dialog.FormDialog
 	accept := func(path string) {
 		lastFolder = filepath.Dir(path)
@@ -85,10 +79,7 @@ func askPath(win fyne.Window, req pathRequest, done func(path string)) {
 		}
 		accept(path)
 	}, win)
-	entry.OnSubmitted = func(string) { d.Submit() }
-	d.Resize(fyne.NewSize(640, d.MinSize().Height))
-	d.Show()
-	win.Canvas().Focus(entry)
+	showForm(win, d, entry) // Enter accepts only a usable path
 }
 
 // pathField is the path entry with its Browse… button. It passes the entry's validation on, so

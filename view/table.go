@@ -262,7 +262,7 @@ func floatCol[T any](title string, width float32, digits int, v func(T) float64)
 // and 1.18 compares down the column as 0.00203643, 4.293e-05 and 1.18e-06 do not. The CSV
 // keeps the base unit at full precision under the title "name (unit)".
 func quantityCol[T any](name, unit string, width float32, v func(T) float64) column[T] {
-	scale := siScale{factor: 1}
+	scale := chart.SIPrefix{Factor: 1}
 	c := floatCol(name+" ("+unit+")", width, 0, v)
 	c.fit = func(rows []T) string {
 		vals := make([]float64, len(rows))
@@ -270,23 +270,18 @@ func quantityCol[T any](name, unit string, width float32, v func(T) float64) col
 			vals[i] = v(r)
 		}
 		scale = scaleFor(vals)
-		return name + " (" + scale.prefix + unit + ")"
+		return name + " (" + scale.Symbol + unit + ")"
 	}
-	c.text = func(r T) string { return fixed(v(r)/scale.factor, 2) }
+	c.text = func(r T) string { return fixed(v(r)/scale.Factor, 2) }
 	return c
 }
 
-// siScale is an SI prefix and its factor.
-type siScale struct {
-	factor float64
-	prefix string
-}
-
-var siScales = []siScale{{1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}, {1e-3, "m"}, {1e-6, "µ"}, {1e-9, "n"}, {1e-12, "p"}}
+// siScales are the prefixes a column may take (not T: no cost column reaches 10^12).
+var siScales = chart.SIPrefixes[1:]
 
 // scaleFor picks the prefix a column of values reads best in: the largest that leaves the
 // smallest non-zero value at least 1, as long as the largest stays under a million.
-func scaleFor(vals []float64) siScale {
+func scaleFor(vals []float64) chart.SIPrefix {
 	hi, lo := 0.0, math.Inf(1)
 	for _, v := range vals {
 		if a := math.Abs(v); a > 0 && !math.IsInf(a, 0) && !math.IsNaN(a) {
@@ -294,13 +289,13 @@ func scaleFor(vals []float64) siScale {
 		}
 	}
 	if hi == 0 {
-		return siScale{factor: 1}
+		return chart.SIPrefix{Factor: 1}
 	}
 	i := 0
-	for i < len(siScales)-1 && hi/siScales[i].factor < 0.9995 {
+	for i < len(siScales)-1 && hi/siScales[i].Factor < 0.9995 {
 		i++ // the largest value's own prefix
 	}
-	for i < len(siScales)-1 && lo/siScales[i].factor < 1 && hi/siScales[i+1].factor < 999_999.995 {
+	for i < len(siScales)-1 && lo/siScales[i].Factor < 1 && hi/siScales[i+1].Factor < 999_999.995 {
 		i++
 	}
 	return siScales[i]

@@ -250,20 +250,26 @@ func escapeXML(s string) string {
 	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;").Replace(s)
 }
 
+// SIPrefix is a metric prefix and the factor it stands for.
+type SIPrefix struct {
+	Factor float64
+	Symbol string
+}
+
+// SIPrefixes are the prefixes values are written with, largest first: costs span from
+// picojoules to tera-cycles, and charts and tables must agree on how they read.
+var SIPrefixes = []SIPrefix{{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}, {1e-3, "m"}, {1e-6, "µ"}, {1e-9, "n"}, {1e-12, "p"}}
+
 // Compact writes a value in three significant digits with an SI prefix (1.23G, 45.6m), the
 // way bar labels and axes show costs that span many orders of magnitude.
 func Compact(v float64) string {
 	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 		return fmt.Sprint(v)
 	}
-	prefixes := []struct {
-		scale float64
-		sym   string
-	}{{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}, {1e-3, "m"}, {1e-6, "µ"}, {1e-9, "n"}, {1e-12, "p"}}
 	a := math.Abs(v)
-	for _, p := range prefixes {
-		if a >= p.scale*0.9995 {
-			return trimZeros(fmt.Sprintf("%.3g", v/p.scale)) + p.sym
+	for _, p := range SIPrefixes {
+		if a >= p.Factor*0.9995 {
+			return trimZeros(fmt.Sprintf("%.3g", v/p.Factor)) + p.Symbol
 		}
 	}
 	return fmt.Sprintf("%.3g", v)
