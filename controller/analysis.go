@@ -10,13 +10,12 @@ import (
 	"strconv"
 	"strings"
 
-	"androprof/emulator"
 	"androprof/model"
 )
 
 // RunStore is what the analysis needs from the database.
 type RunStore interface {
-	ImportRun(ctx context.Context, name, source string, feed func(emulator.Sink) error) error
+	ImportRun(ctx context.Context, name, source string, feed func(model.BlockSink) error) error
 	Runs(ctx context.Context) ([]model.RunInfo, error)
 	DeleteRun(ctx context.Context, name string) error
 	Processes(ctx context.Context, run string) ([]model.ProcessSummary, error)

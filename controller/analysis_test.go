@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"androprof/emulator"
 	"androprof/isaprofiles"
 	"androprof/model"
 	"androprof/store"
@@ -24,11 +23,11 @@ func openStore(t testing.TB) *store.DB {
 }
 
 // twoProcesses: pid 1 runs an ARM add/cmp/bne loop 1000 times; pid 2 a Thumb ldr/bx block 10 times.
-func twoProcesses(s emulator.Sink) error {
-	loop := &emulator.Block{PC: 0x8000, ISA: model.ARM, Symbol: "work", Insns: []emulator.Insn{
-		{Addr: 0x8000, Mnemonic: "add"}, {Addr: 0x8004, Mnemonic: "cmp"}, {Addr: 0x8008, Mnemonic: "bne"}}}
-	leaf := &emulator.Block{PC: 0x9000, ISA: model.Thumb, Symbol: "leaf", Insns: []emulator.Insn{
-		{Addr: 0x9000, Mnemonic: "ldr"}, {Addr: 0x9002, Mnemonic: "bx"}}}
+func twoProcesses(s model.BlockSink) error {
+	loop := &model.Block{PC: 0x8000, ISA: model.ARM, Symbol: "work", Insns: []model.Insn{
+		{Addr: 0x8000, Mnemonic: "add", Class: "ADD"}, {Addr: 0x8004, Mnemonic: "cmp", Class: "CMP"}, {Addr: 0x8008, Mnemonic: "bne", Class: "BNE"}}}
+	leaf := &model.Block{PC: 0x9000, ISA: model.Thumb, Symbol: "leaf", Insns: []model.Insn{
+		{Addr: 0x9000, Mnemonic: "ldr", Class: "LDR"}, {Addr: 0x9002, Mnemonic: "bx", Class: "BX"}}}
 	for _, err := range []error{
 		s.Process(model.Process{PID: 1, Name: "a"}), s.Process(model.Process{PID: 2, Name: "b"}),
 		s.Block(1, loop), s.Block(2, leaf),
@@ -94,13 +93,13 @@ func TestReportGroupings(t *testing.T) {
 
 // syntheticRun writes n blocks of 2–9 instructions drawn from the ARM catalogue, each executed,
 // for the report benchmark; it is test input, never shown as measured data.
-func syntheticRun(n int) func(emulator.Sink) error {
-	return func(s emulator.Sink) error {
+func syntheticRun(n int) func(model.BlockSink) error {
+	return func(s model.BlockSink) error {
 		cat := isaprofiles.CatalogFor(model.ARM).Entries
 		for i := 0; i < n; i++ {
-			b := &emulator.Block{PC: uint64(0x10000 + 64*i), ISA: model.ARM, Symbol: fmt.Sprintf("f%d", i/20)}
+			b := &model.Block{PC: uint64(0x10000 + 64*i), ISA: model.ARM, Symbol: fmt.Sprintf("f%d", i/20)}
 			for j := 0; j < 2+i%8; j++ {
-				b.Insns = append(b.Insns, emulator.Insn{Addr: b.PC + uint64(4*j), Mnemonic: cat[(i*7+j*13)%len(cat)].Mnemonic})
+				b.Insns = append(b.Insns, model.Insn{Addr: b.PC + uint64(4*j), Mnemonic: cat[(i*7+j*13)%len(cat)].Mnemonic})
 			}
 			if err := s.Block(1, b); err != nil {
 				return err

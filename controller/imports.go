@@ -92,7 +92,7 @@ func (im Importer) ImportFiles(ctx context.Context, run string, paths []string, 
 		}
 	}
 	total := totalSize(profiles)
-	err := im.Store.ImportRun(ctx, run, im.sourceOr("import "+strings.Join(paths, " ")), func(sink emulator.Sink) error {
+	err := im.Store.ImportRun(ctx, run, im.sourceOr("import "+strings.Join(paths, " ")), func(sink model.BlockSink) error {
 		var done int64
 		for _, p := range profiles {
 			if err := readBBProfile(ctx, p, sink, func(n int64) {
@@ -119,26 +119,26 @@ func (im Importer) forget(run string) {
 	}
 }
 
-func readBBProfile(ctx context.Context, path string, sink emulator.Sink, progress func(int64)) error {
+func readBBProfile(ctx context.Context, path string, sink model.BlockSink, progress func(int64)) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
 	cr := &emulator.CountingReader{R: f}
-	return emulator.ReadBBProfile(cr, path, &progressSink{Sink: sink, ctx: ctx, read: cr, report: progress})
+	return emulator.ReadBBProfile(cr, path, &progressSink{BlockSink: sink, ctx: ctx, read: cr, report: progress})
 }
 
 // progressSink reports bytes read and notices cancellation while a reader feeds the store.
 type progressSink struct {
-	emulator.Sink
+	model.BlockSink
 	ctx    context.Context
 	read   *emulator.CountingReader
 	report func(int64)
 	n      int
 }
 
-func (p *progressSink) Block(pid int, b *emulator.Block) error {
+func (p *progressSink) Block(pid int, b *model.Block) error {
 	p.n++
 	if p.n%1024 == 0 {
 		if err := p.ctx.Err(); err != nil {
@@ -148,7 +148,7 @@ func (p *progressSink) Block(pid int, b *emulator.Block) error {
 			p.report(p.read.N)
 		}
 	}
-	return p.Sink.Block(pid, b)
+	return p.BlockSink.Block(pid, b)
 }
 
 func fileSize(path string) int64 {
@@ -178,7 +178,7 @@ func (im Importer) RunProgram(ctx context.Context, run, program string, args []s
 		opts.Stdout, opts.Stderr = im.Stdout, im.Stdout
 	}
 	source := "run " + filepath.Base(program) + " " + strings.Join(args, " ")
-	err := im.Store.ImportRun(ctx, run, strings.TrimSpace(source), func(sink emulator.Sink) error {
+	err := im.Store.ImportRun(ctx, run, strings.TrimSpace(source), func(sink model.BlockSink) error {
 		err := emulator.Run(ctx, opts, sink, progress)
 		if errors.As(err, &exitErr) && exitErr.Imported > 0 {
 			return nil // keep what was counted; report the exit below
@@ -227,7 +227,7 @@ func (im Importer) ImportDemo(ctx context.Context, demos map[string]DemoRun) ([]
 			}
 			continue
 		}
-		err := im.Store.ImportRun(ctx, name, demoSource(demos[name]), func(sink emulator.Sink) error {
+		err := im.Store.ImportRun(ctx, name, demoSource(demos[name]), func(sink model.BlockSink) error {
 			r, err := demos[name].Open()
 			if err != nil {
 				return err

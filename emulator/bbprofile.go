@@ -62,7 +62,7 @@ type BBExec struct {
 type BBRecord struct {
 	Process *BBProcess
 	Thread  *model.Thread
-	Block   *Block
+	Block   *model.Block
 	PID     int
 	BlockID uint64
 	Exec    *BBExec
@@ -83,7 +83,7 @@ type BBReader struct {
 	proc      *BBProcess
 	big       bool // instruction units are big-endian
 
-	block   *Block // being read, or the last complete one (exec lines refer to it)
+	block   *model.Block // being read, or the last complete one (exec lines refer to it)
 	blockID uint64
 	want    int      // instructions the open block still needs
 	raw     [][]byte // bytes of the open block's instructions, reused
@@ -299,7 +299,7 @@ func (br *BBReader) openBlock(rest []byte) error {
 		return br.errorf("block %d: instruction count %q is not in 1…%d", id, clipBytes(f[3]), MaxBlockInsns)
 	}
 	// Capacity grows with the lines actually read, not with the count claimed.
-	br.block = &Block{PC: pc, ISA: isa, Symbol: sym, Line: br.line, Insns: make([]Insn, 0, min(int(n), 64))}
+	br.block = &model.Block{PC: pc, ISA: isa, Symbol: sym, Line: br.line, Insns: make([]model.Insn, 0, min(int(n), 64))}
 	br.blockID, br.want = id, int(n)
 	br.raw = br.raw[:0]
 	return nil
@@ -325,7 +325,7 @@ func (br *BBReader) insn(rest []byte) error {
 		}
 	}
 	br.raw = append(br.raw, raw)
-	br.block.Insns = append(br.block.Insns, Insn{Addr: addr, Mnemonic: string(f[2]), Operands: ops})
+	br.block.Insns = append(br.block.Insns, model.Insn{Addr: addr, Mnemonic: string(f[2]), Operands: ops})
 	br.want--
 	return nil
 }
@@ -346,7 +346,7 @@ func (br *BBReader) finishBlock() {
 	}
 }
 
-func (br *BBReader) resolveARM(b *Block) model.ISA {
+func (br *BBReader) resolveARM(b *model.Block) model.ISA {
 	short := false
 	for _, r := range br.raw {
 		short = short || len(r) == 2
@@ -364,7 +364,7 @@ func (br *BBReader) resolveARM(b *Block) model.ISA {
 
 // guessARMISA is step 3 of the format's rule: a block of 4-byte instructions is Thumb when
 // every instruction is shaped like a 32-bit Thumb one and at least one cannot be ARM.
-func guessARMISA(insns []Insn, raw [][]byte, big bool) model.ISA {
+func guessARMISA(insns []model.Insn, raw [][]byte, big bool) model.ISA {
 	notARM := false
 	for i, r := range raw {
 		if len(r) != 4 {
@@ -601,7 +601,7 @@ func SniffBBProfile(path string) error {
 }
 
 // Feed streams every record into sink, so a profile of any size imports in constant memory.
-func (br *BBReader) Feed(sink Sink) error {
+func (br *BBReader) Feed(sink model.BlockSink) error {
 	for {
 		rec, err := br.Next()
 		if err == io.EOF {
@@ -616,13 +616,14 @@ func (br *BBReader) Feed(sink Sink) error {
 	}
 }
 
-func feedBB(sink Sink, rec BBRecord) error {
+func feedBB(sink model.BlockSink, rec BBRecord) error {
 	switch {
 	case rec.Process != nil:
 		return sink.Process(rec.Process.Process)
 	case rec.Thread != nil:
 		return sink.Thread(*rec.Thread)
 	case rec.Block != nil:
+		classify(rec.Block)
 		return sink.Block(rec.PID, rec.Block)
 	case rec.Exec != nil:
 		e := rec.Exec
@@ -634,7 +635,7 @@ func feedBB(sink Sink, rec BBRecord) error {
 // ReadBBProfile streams a basic-block profile (one process section or several) into sink,
 // deciding ARM/Thumb blocks by steps 2 and 3 of the format's rule. Use a BBReader with
 // ModeAt to add the program's ELF symbols.
-func ReadBBProfile(r io.Reader, name string, sink Sink) error {
+func ReadBBProfile(r io.Reader, name string, sink model.BlockSink) error {
 	return NewBBReader(r, name).Feed(sink)
 }
 
@@ -699,7 +700,7 @@ type ThreadCount struct {
 }
 
 // Block writes a block with its instructions and per-thread executions.
-func (bw *BBWriter) Block(id uint64, b *Block, execs []ThreadCount) error {
+func (bw *BBWriter) Block(id uint64, b *model.Block, execs []ThreadCount) error {
 	if !bw.open {
 		return errors.New("basic-block profile: Block outside a process")
 	}
@@ -784,14 +785,14 @@ func WriteBBProfile(w io.Writer, c *Collector, archs map[int]string) error {
 		}
 		procs[p.PID] = p
 	}
-	blocksOf := map[int][]BlockKey{}
+	blocksOf := map[int][]model.BlockKey{}
 	for k := range c.Blocks {
 		if _, ok := procs[k.PID]; !ok {
 			return fmt.Errorf("basic-block profile: block at 0x%x of pid %d, which is not a process", k.PC, k.PID)
 		}
 		blocksOf[k.PID] = append(blocksOf[k.PID], k)
 	}
-	execsOf := map[BlockKey][]ThreadCount{}
+	execsOf := map[model.BlockKey][]ThreadCount{}
 	for tb, n := range c.Counts {
 		if c.Blocks[tb.BlockKey] == nil {
 			return fmt.Errorf("basic-block profile: pid %d counts executions of 0x%x, which has no block", tb.PID, tb.PC)
@@ -800,7 +801,7 @@ func WriteBBProfile(w io.Writer, c *Collector, archs map[int]string) error {
 	}
 	for _, pid := range pids {
 		keys := blocksOf[pid]
-		slices.SortFunc(keys, func(a, b BlockKey) int {
+		slices.SortFunc(keys, func(a, b model.BlockKey) int {
 			return cmp.Or(cmp.Compare(a.PC, b.PC), cmp.Compare(a.ISA, b.ISA))
 		})
 		arch := archs[pid]

@@ -37,21 +37,21 @@ func TestReadRealBBProfile(t *testing.T) {
 	if len(c.Threads) != 2 || c.Threads[1] != (model.Thread{PID: 13835, TID: 13835}) {
 		t.Errorf("threads = %+v", c.Threads)
 	}
-	start := c.Blocks[BlockKey{13833, 0x10494, model.Thumb}]
+	start := c.Blocks[model.BlockKey{PID: 13833, PC: 0x10494, ISA: model.Thumb}]
 	if start == nil || len(start.Insns) != 14 || start.Symbol != "" || start.Line != 4 {
 		t.Fatalf("_start block = %+v", start)
 	}
-	if in := start.Insns[0]; in != (Insn{Addr: 0x10494, Encoding: "f04f 0b00", Mnemonic: "mov.w", Operands: "fp, #0"}) {
+	if in := start.Insns[0]; in != (model.Insn{Addr: 0x10494, Encoding: "f04f 0b00", Mnemonic: "mov.w", Operands: "fp, #0", Class: "MOV"}) {
 		t.Errorf("first insn = %+v", in)
 	}
 	if in := start.Insns[2]; in.Encoding != "bc02" || in.Mnemonic != "pop" || in.Operands != "{r1}" {
 		t.Errorf("16-bit Thumb insn = %+v", in)
 	}
 	// One 4-byte instruction with a .w suffix: step 3 of the rule says Thumb.
-	if b := c.Blocks[BlockKey{13835, 0x4defe, model.Thumb}]; b == nil || b.Insns[0].Encoding != "f0c0 8124" {
+	if b := c.Blocks[model.BlockKey{PID: 13835, PC: 0x4defe, ISA: model.Thumb}]; b == nil || b.Insns[0].Encoding != "f0c0 8124" {
 		t.Errorf("blo.w block = %+v", b)
 	}
-	if n := c.Counts[ThreadBlock{BlockKey{13833, 0x10494, model.Thumb}, 13833}]; n != 1 {
+	if n := c.Counts[ThreadBlock{model.BlockKey{PID: 13833, PC: 0x10494, ISA: model.Thumb}, 13833}]; n != 1 {
 		t.Errorf("_start ran %d times", n)
 	}
 }
@@ -65,7 +65,7 @@ func TestReadRealMIPSBBProfile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	blk := c.Blocks[BlockKey{c.Processes[0].PID, 0x400730, model.MIPS}]
+	blk := c.Blocks[model.BlockKey{PID: c.Processes[0].PID, PC: 0x400730, ISA: model.MIPS}]
 	if blk == nil {
 		t.Fatalf("no block at 0x400730: %v", c.Blocks)
 	}
@@ -143,11 +143,11 @@ func TestWriteBBProfile(t *testing.T) {
 	c.Process(model.Process{PID: 7, Name: "be"})
 	c.Process(model.Process{PID: 9, ParentPID: 7, Name: "x86"})
 	c.Thread(model.Thread{PID: 7, TID: 7, Name: "main\tthread"})
-	mips := &Block{PC: 0x400130, ISA: model.MIPS, Symbol: "__start", Insns: []Insn{
+	mips := &model.Block{PC: 0x400130, ISA: model.MIPS, Symbol: "__start", Insns: []model.Insn{
 		{Addr: 0x400130, Encoding: "27bdfff0", Mnemonic: "addiu", Operands: "sp,sp,-16"},
 		{Addr: 0x400134, Mnemonic: "nop"},
 	}}
-	x86 := &Block{PC: 0x401000, ISA: model.X86, Insns: []Insn{{Addr: 0x401000, Encoding: "0f1f4000", Mnemonic: "nop", Operands: "dword ptr [rax]"}}}
+	x86 := &model.Block{PC: 0x401000, ISA: model.X86, Insns: []model.Insn{{Addr: 0x401000, Encoding: "0f1f4000", Mnemonic: "nop", Operands: "dword ptr [rax]"}}}
 	c.Block(7, mips)
 	c.Block(9, x86)
 	c.Count(7, 7, mips.PC, model.MIPS, 3)
@@ -181,7 +181,7 @@ end
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := back.Blocks[BlockKey{7, 0x400130, model.MIPS}].Insns[0].Encoding; got != "27bdfff0" {
+	if got := back.Blocks[model.BlockKey{PID: 7, PC: 0x400130, ISA: model.MIPS}].Insns[0].Encoding; got != "27bdfff0" {
 		t.Errorf("big-endian word read back as %q", got)
 	}
 	if back.Instructions() != 2*5+1 {
@@ -236,7 +236,7 @@ func TestGuessARMISAEncodings(t *testing.T) {
 	} {
 		raw, _ := hexBytes(tc.hex)
 		mn, ops, _ := strings.Cut(tc.mn, " ")
-		got := guessARMISA([]Insn{{Mnemonic: mn, Operands: ops}}, [][]byte{raw}, false)
+		got := guessARMISA([]model.Insn{{Mnemonic: mn, Operands: ops}}, [][]byte{raw}, false)
 		if got != tc.want {
 			t.Errorf("%s %s: got %s, want %s", tc.hex, tc.mn, got, tc.want)
 		}
@@ -358,7 +358,7 @@ func TestBBReaderModeAt(t *testing.T) {
 	if err := br.Feed(c); err != nil {
 		t.Fatal(err)
 	}
-	if c.Blocks[BlockKey{5, 0x21000, model.ARM}] == nil || c.Blocks[BlockKey{5, 0x22000, model.Thumb}] == nil {
+	if c.Blocks[model.BlockKey{PID: 5, PC: 0x21000, ISA: model.ARM}] == nil || c.Blocks[model.BlockKey{PID: 5, PC: 0x22000, ISA: model.Thumb}] == nil {
 		t.Errorf("blocks = %v", c.Blocks)
 	}
 	if len(asked) != 2 {
@@ -368,7 +368,7 @@ func TestBBReaderModeAt(t *testing.T) {
 
 type failingSink struct{ Collector }
 
-func (f *failingSink) Block(pid int, b *Block) error { return errors.New("disk full") }
+func (f *failingSink) Block(pid int, b *model.Block) error { return errors.New("disk full") }
 
 func TestBBProfileSinkError(t *testing.T) {
 	b, _ := os.ReadFile("testdata/sieve-mips.bbprofile")

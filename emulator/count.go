@@ -5,7 +5,6 @@ import (
 	"sort"
 
 	"androprof/internal/countio"
-	"androprof/isaprofiles"
 	"androprof/model"
 )
 
@@ -25,7 +24,7 @@ type CountingReader = countio.Reader
 // when Trace lines exist, dynamically as block executions × occurrences. It reads through
 // ImportLogs, so paths may also be directories and the rules for processes are the same.
 func CountLogInstructions(ctx context.Context, paths []string, isas []model.ISA, progress func(done, total int64)) ([]InsnCount, error) {
-	s := &insnSink{blocks: map[BlockKey][]string{}, execs: map[BlockKey]int64{}}
+	s := &insnSink{blocks: map[model.BlockKey][]string{}, execs: map[model.BlockKey]int64{}}
 	if err := ImportLogs(ctx, paths, isas, s, progress); err != nil {
 		return nil, err
 	}
@@ -67,24 +66,23 @@ func CountLogInstructions(ctx context.Context, paths []string, isas []model.ISA,
 // insnSink keeps what CountLogInstructions needs: each block's normalised mnemonics and its
 // executions summed over threads.
 type insnSink struct {
-	blocks map[BlockKey][]string
-	execs  map[BlockKey]int64
+	blocks map[model.BlockKey][]string
+	execs  map[model.BlockKey]int64
 }
 
 func (s *insnSink) Process(model.Process) error { return nil }
 func (s *insnSink) Thread(model.Thread) error   { return nil }
 
-func (s *insnSink) Block(pid int, b *Block) error {
-	cat := isaprofiles.CatalogFor(b.ISA)
+func (s *insnSink) Block(pid int, b *model.Block) error {
 	ms := make([]string, len(b.Insns))
 	for i, in := range b.Insns {
-		ms[i] = cat.Normalize(in.Mnemonic)
+		ms[i] = in.ClassOrMnemonic()
 	}
-	s.blocks[BlockKey{pid, b.PC, b.ISA}] = ms
+	s.blocks[model.BlockKey{PID: pid, PC: b.PC, ISA: b.ISA}] = ms
 	return nil
 }
 
 func (s *insnSink) Count(pid, tid int, pc uint64, isa model.ISA, n int64) error {
-	s.execs[BlockKey{pid, pc, isa}] += n
+	s.execs[model.BlockKey{PID: pid, PC: pc, ISA: isa}] += n
 	return nil
 }

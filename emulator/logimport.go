@@ -41,7 +41,7 @@ import (
 // run after all. Executions whose block no file translates are an error naming the file and
 // line of the first of them; so is a log written without nochain, whose chained blocks have
 // no Trace lines.
-func ImportLogs(ctx context.Context, paths []string, isas []model.ISA, sink Sink, progress func(done, total int64)) error {
+func ImportLogs(ctx context.Context, paths []string, isas []model.ISA, sink model.BlockSink, progress func(done, total int64)) error {
 	files, err := logFiles(paths)
 	if err != nil {
 		return err
@@ -56,7 +56,7 @@ func ImportLogs(ctx context.Context, paths []string, isas []model.ISA, sink Sink
 		total += f.size
 	}
 	im := &importer{
-		sink: sink, isas: isas, known: map[BlockKey]struct{}{}, atPC: map[pidPC]model.ISA{},
+		sink: sink, isas: isas, known: map[model.BlockKey]struct{}{}, atPC: map[pidPC]model.ISA{},
 		threads: map[pidTID]bool{}, counts: map[execKey]*execCount{}, fast: map[uint64]*execCount{},
 	}
 	var done int64
@@ -259,9 +259,9 @@ type unmatched struct {
 }
 
 type importer struct {
-	sink    Sink
+	sink    model.BlockSink
 	isas    []model.ISA
-	known   map[BlockKey]struct{}
+	known   map[model.BlockKey]struct{}
 	atPC    map[pidPC]model.ISA // the mode of the first block translated at a pc
 	threads map[pidTID]bool
 	counts  map[execKey]*execCount // one file's counts; keys packKey cannot fold
@@ -351,8 +351,8 @@ func unpackKey(k uint64) execKey {
 	return execKey{pc: k & (1<<44 - 1), cpu: int32(k>>44&(1<<12-1)) - 1, isa: isaCode(k >> 56)}
 }
 
-func (im *importer) block(pid int, b *Block) error {
-	k := BlockKey{pid, b.PC, b.ISA}
+func (im *importer) block(pid int, b *model.Block) error {
+	k := model.BlockKey{PID: pid, PC: b.PC, ISA: b.ISA}
 	if _, ok := im.known[k]; ok {
 		return nil // a re-translation of the same code
 	}
@@ -360,6 +360,7 @@ func (im *importer) block(pid int, b *Block) error {
 	if _, ok := im.atPC[pidPC{pid, b.PC}]; !ok {
 		im.atPC[pidPC{pid, b.PC}] = b.ISA
 	}
+	classify(b)
 	return im.sink.Block(pid, b)
 }
 
@@ -367,7 +368,7 @@ func (im *importer) block(pid int, b *Block) error {
 // when the Trace line did not tell the mode or told another one.
 func (im *importer) resolve(pid int, pc uint64, isa model.ISA) (model.ISA, bool) {
 	if isa != "" {
-		if _, ok := im.known[BlockKey{pid, pc, isa}]; ok {
+		if _, ok := im.known[model.BlockKey{PID: pid, PC: pc, ISA: isa}]; ok {
 			return isa, true
 		}
 	}

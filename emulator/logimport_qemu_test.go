@@ -272,11 +272,11 @@ func (s *orderSink) Thread(th model.Thread) error {
 	return s.Collector.Thread(th)
 }
 
-func (s *orderSink) Block(pid int, b *Block) error {
+func (s *orderSink) Block(pid int, b *model.Block) error {
 	if !s.procs[pid] {
 		s.fail("block of pid %d before its process", pid)
 	}
-	if s.Blocks[BlockKey{pid, b.PC, b.ISA}] != nil {
+	if s.Blocks[model.BlockKey{PID: pid, PC: b.PC, ISA: b.ISA}] != nil {
 		s.fail("block %d/%#x/%s sent twice", pid, b.PC, b.ISA)
 	}
 	if len(b.Insns) == 0 || b.ISA == "" {
@@ -286,7 +286,7 @@ func (s *orderSink) Block(pid int, b *Block) error {
 }
 
 func (s *orderSink) Count(pid, tid int, pc uint64, isa model.ISA, n int64) error {
-	if s.Blocks[BlockKey{pid, pc, isa}] == nil || !s.threads[[2]int{pid, tid}] || n <= 0 {
+	if s.Blocks[model.BlockKey{PID: pid, PC: pc, ISA: isa}] == nil || !s.threads[[2]int{pid, tid}] || n <= 0 {
 		s.fail("count %d/%d/%#x/%s = %d before its block or thread", pid, tid, pc, isa, n)
 	}
 	return s.Collector.Count(pid, tid, pc, isa, n)

@@ -49,7 +49,7 @@ func TestImportLayouts(t *testing.T) {
 		name   string
 		log    string
 		isas   []model.ISA
-		counts map[BlockKey]int64 // pid 1, summed over threads
+		counts map[model.BlockKey]int64 // pid 1, summed over threads
 		insns  int64
 		tids   []int
 	}{
@@ -60,7 +60,7 @@ func TestImportLayouts(t *testing.T) {
 				"----------------\nIN: f\n0x00008010:  add\tr0, r0, #1\n0x00008014:  cmp\tr0, #3\n0x00008018:  bne\t0x8010\n\n" +
 				"Trace 0x40001040 [00008010] f\nTrace 0x40001040 [00008010] f\nTrace 0x40001040 [00008010] f\n",
 			isas:   []model.ISA{model.ARM},
-			counts: map[BlockKey]int64{{1, 0x8000, model.ARM}: 1, {1, 0x8010, model.ARM}: 3},
+			counts: map[model.BlockKey]int64{{PID: 1, PC: 0x8000, ISA: model.ARM}: 1, {PID: 1, PC: 0x8010, ISA: model.ARM}: 3},
 			insns:  2 + 3*3,
 			tids:   []int{0},
 		},
@@ -71,7 +71,7 @@ func TestImportLayouts(t *testing.T) {
 				"----------------\nIN: thumb_fn\n0x00009400:  2801      cmp\tr0, #1\n0x00009402:  d0fd      beq.n\t0x9400\n0x00009404:  4770      bx\tlr\n\n" +
 				"Trace 0x7f00123456c0 [00009400] thumb_fn\nTrace 0x7f00123456c0 [00009400] thumb_fn\n",
 			isas:   armThumb,
-			counts: map[BlockKey]int64{{1, 0x93e8, model.ARM}: 1, {1, 0x9400, model.Thumb}: 2},
+			counts: map[model.BlockKey]int64{{PID: 1, PC: 0x93e8, ISA: model.ARM}: 1, {PID: 1, PC: 0x9400, ISA: model.Thumb}: 2},
 			insns:  2 + 2*3,
 			tids:   []int{0},
 		},
@@ -82,7 +82,7 @@ func TestImportLayouts(t *testing.T) {
 				"----------------\nIN: g\n0x0001043c:  4770       bx       lr\n\n" +
 				"Trace 1: 0x7f4f1c000180 [00000000/0001043c/0x4a1] g\nTrace 0: 0x7f4f1c000180 [00000000/0001043c/0] g\n",
 			isas:   armThumb,
-			counts: map[BlockKey]int64{{1, 0x103f0, model.ARM}: 1, {1, 0x1043c, model.Thumb}: 2},
+			counts: map[model.BlockKey]int64{{PID: 1, PC: 0x103f0, ISA: model.ARM}: 1, {PID: 1, PC: 0x1043c, ISA: model.Thumb}: 2},
 			insns:  2 + 2,
 			tids:   []int{0, 1},
 		},
@@ -95,7 +95,7 @@ func TestImportLayouts(t *testing.T) {
 				"Trace 0: 0x7f5a18032000 [00800480/00010000/00000000/00000200] f\n" +
 				"Trace 0: 0x7f5a18031f00 [00000480/00010000/00000000/00000200] f\n",
 			isas:   armThumb,
-			counts: map[BlockKey]int64{{1, 0x10000, model.ARM}: 2, {1, 0x10000, model.Thumb}: 2},
+			counts: map[model.BlockKey]int64{{PID: 1, PC: 0x10000, ISA: model.ARM}: 2, {PID: 1, PC: 0x10000, ISA: model.Thumb}: 2},
 			insns:  2*2 + 2*3,
 			tids:   []int{0},
 		},
@@ -105,7 +105,7 @@ func TestImportLayouts(t *testing.T) {
 				"Trace 0: 0x7f5a18032000 [800480/10000/00000000/00000200] f\n" +
 				"Trace 2: 0x7f5a18032000 [00800480/0000000000010000/00000000/00000200] f\n",
 			isas:   armThumb,
-			counts: map[BlockKey]int64{{1, 0x10000, model.Thumb}: 2},
+			counts: map[model.BlockKey]int64{{PID: 1, PC: 0x10000, ISA: model.Thumb}: 2},
 			insns:  4,
 			tids:   []int{0, 2},
 		},
@@ -115,7 +115,7 @@ func TestImportLayouts(t *testing.T) {
 				"Trace 0: 0x7f8d30e000c0 [00000000/00400730/000000e2/00000200] \n" +
 				"Trace 0: 0x7f8d30e000c0 [00000000/00400730/000000e2/00000200] \n",
 			isas:   []model.ISA{model.MIPS},
-			counts: map[BlockKey]int64{{1, 0x400730, model.MIPS}: 2},
+			counts: map[model.BlockKey]int64{{PID: 1, PC: 0x400730, ISA: model.MIPS}: 2},
 			insns:  6,
 			tids:   []int{0},
 		},
@@ -123,8 +123,8 @@ func TestImportLayouts(t *testing.T) {
 			name: "the real qemu-arm 7.2 fixture",
 			log:  string(must(os.ReadFile("testdata/arm-7.2.log"))),
 			isas: armThumb,
-			counts: map[BlockKey]int64{
-				{1, 0x104f8, model.Thumb}: 1, {1, 0x106ac, model.Thumb}: 1, {1, 0x106d0, model.Thumb}: 13,
+			counts: map[model.BlockKey]int64{
+				{PID: 1, PC: 0x104f8, ISA: model.Thumb}: 1, {PID: 1, PC: 0x106ac, ISA: model.Thumb}: 1, {PID: 1, PC: 0x106d0, ISA: model.Thumb}: 13,
 			},
 			insns: 14 + 19 + 13*3,
 			tids:  []int{0},
@@ -135,7 +135,7 @@ func TestImportLayouts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := map[BlockKey]int64{}
+			got := map[model.BlockKey]int64{}
 			for k, n := range c.Counts {
 				got[k.BlockKey] += n
 			}
@@ -202,11 +202,11 @@ func TestOBJDT(t *testing.T) {
 		t.Fatalf("records %+v", recs)
 	}
 	a := recs[0].Block
-	want := []Insn{
-		{0x10340, "e92d4ff0", "push", "{r4, r5, r6, r7, r8, r9, sl, fp, lr}"},
-		{0x10344, "e1560004", "cmp", "r6, r4"},
-		{0x10348, "0a000004", "beq", "#0x10360"},
-		{0x1034c, "f4200a8f", UndecodedMnemonic, ""},
+	want := []model.Insn{
+		{Addr: 0x10340, Encoding: "e92d4ff0", Mnemonic: "push", Operands: "{r4, r5, r6, r7, r8, r9, sl, fp, lr}"},
+		{Addr: 0x10344, Encoding: "e1560004", Mnemonic: "cmp", Operands: "r6, r4"},
+		{Addr: 0x10348, Encoding: "0a000004", Mnemonic: "beq", Operands: "#0x10360"},
+		{Addr: 0x1034c, Encoding: "f4200a8f", Mnemonic: UndecodedMnemonic, Operands: ""},
 	}
 	if a.ISA != model.ARM || a.PC != 0x10340 || a.Line != 3 || !slices.Equal(a.Insns, want) {
 		t.Errorf("ARM block %+v\nwant insns %+v", a, want)
@@ -319,7 +319,7 @@ func TestImportStopped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := BlockKey{1, 0x451fc, model.Thumb}
+	k := model.BlockKey{PID: 1, PC: 0x451fc, ISA: model.Thumb}
 	if c.Counts[ThreadBlock{k, 1}] != 2 || c.Counts[ThreadBlock{k, 0}] != 0 || c.Instructions() != 4 {
 		t.Errorf("counts %v", c.Counts)
 	}
@@ -412,7 +412,7 @@ func TestImportFiles(t *testing.T) {
 		if err != nil || procs(s) != "t:100 t:300" || len(s.Threads) != 4 || s.Instructions() != 4*72 {
 			t.Errorf("%v: processes %s, threads %+v, %d instructions", err, procs(s), s.Threads, s.Instructions())
 		}
-		if n := s.Counts[ThreadBlock{BlockKey{300, 0x106d0, model.Thumb}, 1}]; n != 13 {
+		if n := s.Counts[ThreadBlock{model.BlockKey{PID: 300, PC: 0x106d0, ISA: model.Thumb}, 1}]; n != 13 {
 			t.Errorf("thread 1 of pid 300 ran the loop %d times", n)
 		}
 	})

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"androprof/model"
 	"encoding/binary"
 	"fmt"
 	"strings"
@@ -23,7 +24,7 @@ import (
 // get UndecodedMnemonic: x/arch has no Thumb or MIPS decoder (formats.md §1.4). Lengths are
 // exact in every case, so dynamic instruction counts are too. Guests are little-endian, as
 // every Android ARM and MIPS target is.
-func (lr *LogReader) decodeBlock(b *Block, runs []objdRun, mode isaCode) error {
+func (lr *LogReader) decodeBlock(b *model.Block, runs []objdRun, mode isaCode) error {
 	b.ISA = isaByCode[mode]
 	if mode == isaOther {
 		b.ISA = lr.hint[0]
@@ -44,7 +45,7 @@ func (lr *LogReader) decodeBlock(b *Block, runs []objdRun, mode isaCode) error {
 			if len(b.Insns) >= MaxBlockInsns {
 				return lr.errorAt(r.line, "block at 0x%x has more than %d instructions; QEMU translates at most 512", b.PC, MaxBlockInsns)
 			}
-			in := Insn{Addr: r.addr + uint64(i), Mnemonic: UndecodedMnemonic}
+			in := model.Insn{Addr: r.addr + uint64(i), Mnemonic: UndecodedMnemonic}
 			switch mode {
 			case isaARM:
 				w := binary.LittleEndian.Uint32(r.bytes[i:])

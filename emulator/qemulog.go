@@ -25,28 +25,11 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e
 // detection can try another reader.
 var ErrNotQEMULog = errors.New("not a QEMU -d in_asm/exec log")
 
-// Insn is one guest instruction as the translation log shows it.
-type Insn struct {
-	Addr     uint64
-	Encoding string // hex units as printed ("e92d4ff0", "f44f 5bfa"); "" when the log has none
-	Mnemonic string // as printed, not normalised; UndecodedMnemonic when the log had only bytes
-	Operands string
-}
-
 // UndecodedMnemonic stands for an instruction the log gave only as bytes (OBJD-T lines) that
 // the workbench cannot decode: Thumb and MIPS words, and the ARM words armasm does not know.
 // The instruction still counts, so dynamic totals stay exact; a profile can price "?" or
 // leave it uncategorised.
 const UndecodedMnemonic = "?"
-
-// Block is one translated block: the unit QEMU counts executions of.
-type Block struct {
-	PC     uint64
-	ISA    model.ISA
-	Symbol string
-	Insns  []Insn
-	Line   int64 // line of its first instruction
-}
 
 // Exec is one executed-block line of a `-d exec` log.
 type Exec struct {
@@ -57,7 +40,7 @@ type Exec struct {
 
 // Record is a Block, an Exec, or a Stopped execution.
 type Record struct {
-	Block *Block
+	Block *model.Block
 	Exec  *Exec
 	// Stopped is a block QEMU logged a Trace line for and then did not run: another thread
 	// asked the vCPU to stop at the block's entry ("Stopped execution of TB chain before …").
@@ -124,7 +107,7 @@ type objdRun struct {
 // queued is a record read ahead while an OBJD-T block waited for the Trace line telling its mode.
 type queued struct {
 	kind recKind
-	blk  *Block
+	blk  *model.Block
 	ex   Exec
 }
 
@@ -147,7 +130,7 @@ type LogReader struct {
 	any       bool // saw at least one record
 
 	inBlock   bool
-	blk       *Block
+	blk       *model.Block
 	objd      []objdRun
 	objdBytes int
 
@@ -155,10 +138,10 @@ type LogReader struct {
 	exCode isaCode  // ex.ISA as a code
 	recent [16]Exec // the latest Trace lines, for the Stopped line that cancels one
 	nrec   int
-	out    *Block // the Block scan found
+	out    *model.Block // the Block scan found
 
-	outRuns  []objdRun // lr.out's OBJD-T bytes, not yet decoded
-	held     *Block    // an OBJD-T block whose mode waits for the next Trace line
+	outRuns  []objdRun    // lr.out's OBJD-T bytes, not yet decoded
+	held     *model.Block // an OBJD-T block whose mode waits for the next Trace line
 	heldRuns []objdRun
 	queue    []queued
 	errAt    error // an error found while a held block was still to be returned
@@ -297,7 +280,7 @@ func (lr *LogReader) scanRaw() (recKind, error) {
 		}
 		if len(ln) >= 3 && string(ln[:3]) == "IN:" {
 			lr.inBlock = true
-			lr.blk = &Block{Symbol: string(bytes.TrimSpace(ln[3:]))}
+			lr.blk = &model.Block{Symbol: string(bytes.TrimSpace(ln[3:]))}
 			lr.objd, lr.objdBytes = lr.objd[:0], 0
 			continue
 		}
@@ -439,7 +422,7 @@ func (lr *LogReader) insnLine(ln []byte) error {
 	if len(mn) == 0 {
 		return lr.errorf("instruction at 0x%x has no mnemonic", addr)
 	}
-	in := Insn{Addr: addr, Mnemonic: lr.str(mn), Operands: string(bytes.TrimSpace(ops))}
+	in := model.Insn{Addr: addr, Mnemonic: lr.str(mn), Operands: string(bytes.TrimSpace(ops))}
 	switch nu {
 	case 1:
 		in.Encoding = string(units[0])
@@ -504,7 +487,7 @@ func (lr *LogReader) finishBlock() error {
 
 // blockISA tells ARM from Thumb by the encoding units (formats.md §1.1): one 8-digit word is
 // ARM, 4-digit halves are Thumb. Without units the caller's hint decides.
-func (lr *LogReader) blockISA(b *Block) model.ISA {
+func (lr *LogReader) blockISA(b *model.Block) model.ISA {
 	if len(lr.hint) == 1 {
 		return lr.hint[0]
 	}

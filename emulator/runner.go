@@ -149,7 +149,7 @@ func BuildPlugin(cacheDir string) (string, error) {
 // hears what is happening in words. Cancelling ctx kills QEMU and its forked children and
 // returns the context's error without importing. A guest that exits non-zero or dies of a
 // signal gives a *ProgramExitError after its profiles were fed to sink.
-func Run(ctx context.Context, opts RunOptions, sink Sink, progress func(string)) error {
+func Run(ctx context.Context, opts RunOptions, sink model.BlockSink, progress func(string)) error {
 	say := func(format string, args ...any) {
 		if progress != nil {
 			progress(fmt.Sprintf(format, args...))
@@ -315,7 +315,7 @@ func profileFiles(dir string) ([]string, error) {
 	return out, nil
 }
 
-func importProfile(ctx context.Context, path string, modes *ELFModes, sink Sink) error {
+func importProfile(ctx context.Context, path string, modes *ELFModes, sink model.BlockSink) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err

@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"strings"
 
-	"androprof/emulator"
-	"androprof/isaprofiles"
 	"androprof/model"
 )
 
@@ -17,7 +15,7 @@ import (
 // gains the new processes, so several programs can share a run). feed calls the Sink it is
 // given; everything happens in one transaction, so an error or a cancelled ctx leaves the
 // database exactly as it was.
-func (db *DB) ImportRun(ctx context.Context, name, source string, feed func(emulator.Sink) error) error {
+func (db *DB) ImportRun(ctx context.Context, name, source string, feed func(model.BlockSink) error) error {
 	if name == "" {
 		return errors.New("a run needs a name")
 	}
@@ -34,7 +32,7 @@ func (db *DB) ImportRun(ctx context.Context, name, source string, feed func(emul
 	})
 }
 
-// runSink is the store's emulator.Sink. The block catalogue is written as it arrives; counts
+// runSink is the store's model.BlockSink. The block catalogue is written as it arrives; counts
 // are summed in memory (one entry per thread and block) and written at the end with the
 // derived tables.
 type runSink struct {
@@ -44,7 +42,7 @@ type runSink struct {
 	procs map[int]int64 // pid → process row
 	thrds map[[2]int]int64
 	mnems map[model.Instruction]int64
-	blks  map[emulator.BlockKey]*blockRow
+	blks  map[model.BlockKey]*blockRow
 	execs map[execKey]int64
 	stmts map[string]*sql.Stmt
 	ops   int
@@ -78,7 +76,7 @@ var runStatements = map[string]string{
 
 func newRunSink(ctx context.Context, tx *sql.Tx, name, source string) (*runSink, error) {
 	s := &runSink{ctx: ctx, tx: tx, procs: map[int]int64{}, thrds: map[[2]int]int64{},
-		mnems: map[model.Instruction]int64{}, blks: map[emulator.BlockKey]*blockRow{},
+		mnems: map[model.Instruction]int64{}, blks: map[model.BlockKey]*blockRow{},
 		execs: map[execKey]int64{}, stmts: map[string]*sql.Stmt{}}
 	err := tx.QueryRowContext(ctx, `SELECT id FROM run WHERE name = ?`, name).Scan(&s.runID)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -179,8 +177,8 @@ func (s *runSink) mnemonic(in model.Instruction) (int64, error) {
 }
 
 // Block writes a block and its instructions; a re-translation of a known key is ignored.
-func (s *runSink) Block(pid int, b *emulator.Block) error {
-	key := emulator.BlockKey{PID: pid, PC: b.PC, ISA: b.ISA}
+func (s *runSink) Block(pid int, b *model.Block) error {
+	key := model.BlockKey{PID: pid, PC: b.PC, ISA: b.ISA}
 	if _, seen := s.blks[key]; seen {
 		return nil
 	}
@@ -191,12 +189,11 @@ func (s *runSink) Block(pid int, b *emulator.Block) error {
 	if err != nil {
 		return err
 	}
-	cat := isaprofiles.CatalogFor(b.ISA)
 	ids := make([]int64, len(b.Insns))
 	counts := map[int64]int64{}
 	var order []int64
 	for i, in := range b.Insns {
-		id, err := s.mnemonic(model.Instruction{ISA: b.ISA, Mnemonic: cat.Normalize(in.Mnemonic)})
+		id, err := s.mnemonic(model.Instruction{ISA: b.ISA, Mnemonic: in.ClassOrMnemonic()})
 		if err != nil {
 			return err
 		}
@@ -228,7 +225,7 @@ func (s *runSink) Block(pid int, b *emulator.Block) error {
 }
 
 func (s *runSink) Count(pid, tid int, pc uint64, isa model.ISA, n int64) error {
-	b, ok := s.blks[emulator.BlockKey{PID: pid, PC: pc, ISA: isa}]
+	b, ok := s.blks[model.BlockKey{PID: pid, PC: pc, ISA: isa}]
 	if !ok {
 		return fmt.Errorf("process %d executed a %s block at 0x%x that has no instructions in the input", pid, isa, pc)
 	}

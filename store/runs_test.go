@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"testing"
 
-	"androprof/emulator"
 	"androprof/model"
 	"androprof/store/storetest"
 )
@@ -85,7 +84,7 @@ func TestFailedImportChangesNothing(t *testing.T) {
 	}
 	before := tableCounts(t, db)
 	boom := errors.New("reader failed at line 7")
-	err := db.ImportRun(ctx, "second", "test", func(s emulator.Sink) error {
+	err := db.ImportRun(ctx, "second", "test", func(s model.BlockSink) error {
 		if err := storetest.SmallRun(s); err != nil {
 			return err
 		}
@@ -95,7 +94,7 @@ func TestFailedImportChangesNothing(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 	cancelled, cancel := context.WithCancel(ctx)
-	err = db.ImportRun(cancelled, "third", "test", func(s emulator.Sink) error {
+	err = db.ImportRun(cancelled, "third", "test", func(s model.BlockSink) error {
 		cancel()
 		return storetest.SmallRun(s)
 	})
@@ -103,7 +102,7 @@ func TestFailedImportChangesNothing(t *testing.T) {
 		t.Errorf("cancelled import: %v", err)
 	}
 	// A count for a block never described, and a pid the run already has.
-	if err := db.ImportRun(ctx, "fourth", "", func(s emulator.Sink) error { return s.Count(1, 0, 0x99, model.ARM, 1) }); err == nil {
+	if err := db.ImportRun(ctx, "fourth", "", func(s model.BlockSink) error { return s.Count(1, 0, 0x99, model.ARM, 1) }); err == nil {
 		t.Error("count without a block accepted")
 	}
 	if err := db.ImportRun(ctx, "small", "", storetest.SmallRun); err == nil {

@@ -13,7 +13,6 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"androprof/controller"
-	"androprof/emulator"
 	"androprof/isaprofiles"
 	"androprof/model"
 	"androprof/store"
@@ -22,7 +21,7 @@ import (
 
 // feedWideRun is test input with something to draw: four processes, a dozen functions, blocks
 // of catalogue instructions executed different numbers of times. Not measured data.
-func feedWideRun(s emulator.Sink) error {
+func feedWideRun(s model.BlockSink) error {
 	cat := isaprofiles.CatalogFor(model.ARM).Entries
 	names := []string{"zygote", "sieve", "sqlite", "mpegaudio"}
 	for p, n := range names {
@@ -32,9 +31,9 @@ func feedWideRun(s emulator.Sink) error {
 	}
 	for i := 0; i < 60; i++ {
 		pid := 100 + i%len(names)
-		b := &emulator.Block{PC: uint64(0x8000 + 64*i), ISA: model.ARM, Symbol: fmt.Sprintf("%s_func_%d", names[i%len(names)], i/5)}
+		b := &model.Block{PC: uint64(0x8000 + 64*i), ISA: model.ARM, Symbol: fmt.Sprintf("%s_func_%d", names[i%len(names)], i/5)}
 		for j := 0; j < 2+i%9; j++ {
-			b.Insns = append(b.Insns, emulator.Insn{Addr: b.PC + uint64(4*j), Encoding: "e1a00000",
+			b.Insns = append(b.Insns, model.Insn{Addr: b.PC + uint64(4*j), Encoding: "e1a00000",
 				Mnemonic: cat[(i*7+j*13)%len(cat)].Mnemonic, Operands: "r0, r0"})
 		}
 		if err := s.Block(pid, b); err != nil {
@@ -56,7 +55,7 @@ func TestAnalysisScreens(t *testing.T) {
 	}
 	defer db.Close()
 	ctx := context.Background()
-	for name, feed := range map[string]func(emulator.Sink) error{"wide": feedWideRun, "small": storetest.SmallRun} {
+	for name, feed := range map[string]func(model.BlockSink) error{"wide": feedWideRun, "small": storetest.SmallRun} {
 		if err := db.ImportRun(ctx, name, "test", feed); err != nil {
 			t.Fatal(err)
 		}

@@ -3,21 +3,20 @@
 package storetest
 
 import (
-	"androprof/emulator"
 	"androprof/model"
 )
 
 // SmallRun is a two-process run: pid 10 runs a 3-instruction ARM loop 100 times on two
 // threads (60 and 40), pid 11 (its child) a 2-instruction Thumb block once. 302 instructions.
-func SmallRun(s emulator.Sink) error {
-	loop := &emulator.Block{PC: 0x1000, ISA: model.ARM, Symbol: "loop", Insns: []emulator.Insn{
-		{Addr: 0x1000, Encoding: "e2800001", Mnemonic: "add", Operands: "r0, r0, #1"},
-		{Addr: 0x1004, Encoding: "e3500064", Mnemonic: "cmp", Operands: "r0, #100"},
-		{Addr: 0x1008, Encoding: "1afffffc", Mnemonic: "bne", Operands: "#0x1000"},
+func SmallRun(s model.BlockSink) error {
+	loop := &model.Block{PC: 0x1000, ISA: model.ARM, Symbol: "loop", Insns: []model.Insn{
+		{Addr: 0x1000, Encoding: "e2800001", Mnemonic: "add", Class: "ADD", Operands: "r0, r0, #1"},
+		{Addr: 0x1004, Encoding: "e3500064", Mnemonic: "cmp", Class: "CMP", Operands: "r0, #100"},
+		{Addr: 0x1008, Encoding: "1afffffc", Mnemonic: "bne", Class: "BNE", Operands: "#0x1000"},
 	}}
-	child := &emulator.Block{PC: 0x2000, ISA: model.Thumb, Symbol: "main", Insns: []emulator.Insn{
-		{Addr: 0x2000, Encoding: "2001", Mnemonic: "movs", Operands: "r0, #1"},
-		{Addr: 0x2002, Encoding: "4770", Mnemonic: "bx", Operands: "lr"},
+	child := &model.Block{PC: 0x2000, ISA: model.Thumb, Symbol: "main", Insns: []model.Insn{
+		{Addr: 0x2000, Encoding: "2001", Mnemonic: "movs", Class: "MOV", Operands: "r0, #1"},
+		{Addr: 0x2002, Encoding: "4770", Mnemonic: "bx", Class: "BX", Operands: "lr"},
 	}}
 	for _, err := range []error{
 		s.Process(model.Process{PID: 10, Name: "parent"}),
