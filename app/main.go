@@ -59,20 +59,17 @@ func newApp() fyne.App {
 // runs, so a first start shows real data rather than empty charts.
 func newWorkbench(a fyne.App, db *store.DB, ed *controller.Editor) (*view.Workbench, error) {
 	ctx := context.Background()
-	analysis, methods := &controller.Analysis{Store: db}, &controller.MethodAnalysis{Store: db}
-	heap := &controller.HeapAnalysis{Store: db}
-	im := controller.Importer{Store: db, Analysis: analysis, Methods: methods, Heap: heap}
-	if runs, err := db.Runs(ctx); err != nil {
+	ws := controller.NewWorkspace(db)
+	im := ws.Importer()
+	if runs, err := ws.Runs(ctx); err != nil {
 		return nil, err
 	} else if len(runs) == 0 {
 		if _, err := im.ImportDemo(ctx, demoRuns()); err != nil {
 			return nil, err
 		}
 	}
-	wb := view.NewWorkbench(a, ed, controller.Profiles{Store: db}, analysis, im)
+	wb := view.NewWorkbench(a, ed, ws, im)
 	wb.SetFirstRun("demo-sieve-arm") // a first start opens on a priced emulator run, not a raw heap dump
-	wb.SetMethodAnalysis(methods)
-	wb.SetHeapAnalysis(heap)
 	return wb, nil
 }
 
@@ -117,7 +114,7 @@ func (gui) Screenshot(db *store.DB, dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := (controller.Importer{Store: db}).ImportDemo(context.Background(), demoRuns()); err != nil {
+	if _, err := controller.NewWorkspace(db).Importer().ImportDemo(context.Background(), demoRuns()); err != nil {
 		return nil, err
 	}
 	a := newApp()
@@ -153,7 +150,7 @@ func (gui) Screenshot(db *store.DB, dir string) ([]string, error) {
 			v.Profile.SetSelected(screenshotProfile)
 			for _, r := range v.RunNames() {
 				if strings.HasPrefix(r, "demo-sieve-") {
-					v.Compare.Pick(controller.CompareItem{Run: r}, true)
+					v.Compare.Pick(model.CompareItem{Run: r}, true)
 				}
 			}
 		})

@@ -1,14 +1,7 @@
 package controller
 
 import (
-	"cmp"
 	"context"
-	"fmt"
-	"math"
-	"slices"
-	"sort"
-	"strconv"
-	"strings"
 
 	"androprof/model"
 )
@@ -23,448 +16,42 @@ type RunStore interface {
 	BlockInstructions(ctx context.Context, blockID int64) ([]model.BlockInstruction, error)
 }
 
-// Grouping is what a report has one row per.
-type Grouping string
-
-// The groupings of `androprof report --by`.
-const (
-	ByPID         Grouping = "pid"
-	ByBlock       Grouping = "bb"
-	ByInstruction Grouping = "insn"
-	ByCategory    Grouping = "category"
-	ByFunction    Grouping = "function"
-)
-
-// Groupings lists them in the order the window's tabs show them.
-var Groupings = []Grouping{ByPID, ByBlock, ByInstruction, ByCategory, ByFunction}
-
-// ParseGrouping accepts the names of `--by`.
-func ParseGrouping(s string) (Grouping, error) {
-	for _, g := range Groupings {
-		if string(g) == s {
-			return g, nil
-		}
-	}
-	return "", fmt.Errorf("unknown grouping %q (want pid, bb, insn, category or function)", s)
-}
-
 // Analysis answers the analysis window's and `androprof report`'s questions. It keeps the
 // last runs it loaded, so switching profile or grouping recomputes without touching the disk.
 type Analysis struct {
-	Store RunStore
+	store RunStore
 
-	runs runCache[*RunData]
-}
-
-// RunData is a run loaded for analysis: small enough to keep (one entry per block).
-type RunData struct {
-	Info      model.RunInfo
-	Processes []model.ProcessSummary
-	Blocks    []model.BlockSummary
-
-	// The blocks' instruction mixes again, as indexes into insns, so a profile is applied by
-	// classifying each distinct instruction once and then only indexing arrays.
-	insns   []model.Instruction
-	mixIdx  []int32 // per mix entry, block after block
-	mixN    []int64
-	mixFrom []int32 // block i's entries are mixIdx[mixFrom[i]:mixFrom[i+1]]
-
-	blockKeys []string // names of the blocks, made once: a report may list all of them
-}
-
-func newRunData(run string, procs []model.ProcessSummary, blocks []model.BlockSummary) *RunData {
-	d := &RunData{Info: model.RunInfo{Name: run, Processes: len(procs), Blocks: len(blocks)}, Processes: procs, Blocks: blocks}
-	for _, p := range procs {
-		d.Info.Instructions += p.Instructions
-	}
-	index := map[model.Instruction]int32{}
-	d.mixFrom = make([]int32, 0, len(blocks)+1)
-	for _, b := range blocks {
-		d.mixFrom = append(d.mixFrom, int32(len(d.mixIdx)))
-		for _, m := range b.Mix {
-			i, ok := index[m.Instruction]
-			if !ok {
-				i = int32(len(d.insns))
-				index[m.Instruction] = i
-				d.insns = append(d.insns, m.Instruction)
-			}
-			d.mixIdx = append(d.mixIdx, i)
-			d.mixN = append(d.mixN, m.Count)
-		}
-	}
-	d.mixFrom = append(d.mixFrom, int32(len(d.mixIdx)))
-	d.blockKeys = make([]string, len(blocks))
-	var buf []byte
-	for i := range blocks {
-		buf = appendBlockKey(buf[:0], &blocks[i])
-		d.blockKeys[i] = string(buf)
-	}
-	return d
+	runs runCache[*model.RunData]
 }
 
 // Load reads a run, or returns the cached copy.
-func (a *Analysis) Load(ctx context.Context, run string) (*RunData, error) {
-	return a.runs.get(run, func() (*RunData, error) {
-		procs, err := a.Store.Processes(ctx, run)
+func (a *Analysis) Load(ctx context.Context, run string) (*model.RunData, error) {
+	return a.runs.get(run, func() (*model.RunData, error) {
+		procs, err := a.store.Processes(ctx, run)
 		if err != nil {
 			return nil, err
 		}
-		blocks, err := a.Store.Blocks(ctx, run)
+		blocks, err := a.store.Blocks(ctx, run)
 		if err != nil {
 			return nil, err
 		}
-		return newRunData(run, procs, blocks), nil
+		return model.NewRunData(run, procs, blocks), nil
 	})
 }
 
 // Forget drops a cached run after it changed (an import into it, or its deletion).
 func (a *Analysis) Forget(run string) { a.runs.forget(run) }
 
-// ReportOptions chooses what a report shows.
-type ReportOptions struct {
-	Run          string
-	Profile      *model.Profile
-	By           Grouping
-	PID          int     // 0: every process
-	FrequencyGHz float64 // 0: the profile's reference frequency, else model.DefaultFrequencyGHz
-	Top          int     // 0: every row; else only the most costly rows (totals still cover all)
-}
-
-// ReportRow is one group's cost. Key names the group: a pid, "pid:sym@0xpc(ISA)", a mnemonic
-// ("BNE (ARM)"), a category or a function.
-type ReportRow struct {
-	Key          string
-	PID          int    // set when the row belongs to one process
-	BlockID      int64  // set by ByBlock, for drilling down
-	Category     string // set by ByInstruction
-	Instructions int64
-	Blocks       int64 // block executions that contributed
-	Cycles       float64
-	TimeS        float64
-	EnergyJ      float64
-}
-
-// Report is a table of costs with its totals.
-type Report struct {
-	Run              string
-	Profile          string
-	By               Grouping
-	FrequencyGHz     float64
-	FrequencyAssumed bool // no frequency given and none in the profile
-	Rows             []ReportRow
-	Total            ReportRow
-	// Coverage says how much of Total the profile really prices (instructions in Undefined,
-	// another processor's instruction set, unknown power), for the warning beside the numbers.
-	Coverage model.Coverage
-}
-
-// group accumulates one report row before its key is formatted.
-type group struct {
-	first     int // a block of the group, to name it
-	insn      int32
-	category  int
-	lastBlock int // the last block counted in Blocks, so a block counts once per group
-	row       ReportRow
-}
-
-// Report groups a run's costs under a profile. Every grouping is the same walk over blocks:
-// a block contributes executions × its instruction mix to the groups it touches.
-func (a *Analysis) Report(ctx context.Context, opts ReportOptions) (*Report, error) {
-	if opts.Profile == nil {
-		return nil, fmt.Errorf("a report needs a profile")
-	}
-	if !slices.Contains(Groupings, opts.By) {
-		return nil, fmt.Errorf("unknown grouping %q", opts.By)
+// Report groups a run's costs under a profile; see model.RunData.Report.
+func (a *Analysis) Report(ctx context.Context, opts model.ReportOptions) (*model.Report, error) {
+	if err := opts.Check(); err != nil {
+		return nil, err
 	}
 	d, err := a.Load(ctx, opts.Run)
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Run: opts.Run, Profile: opts.Profile.Name, By: opts.By, FrequencyGHz: opts.FrequencyGHz}
-	if rep.FrequencyGHz <= 0 {
-		rep.FrequencyGHz = opts.Profile.Reference.FrequencyGHz
-	}
-	if rep.FrequencyGHz <= 0 {
-		rep.FrequencyGHz, rep.FrequencyAssumed = model.DefaultFrequencyGHz, true
-	}
-	hz := rep.FrequencyGHz * 1e9
-
-	// Classify each distinct instruction once.
-	cl := model.NewClassifier(opts.Profile)
-	catNames := opts.Profile.CategoryNames()
-	catIndex := map[string]int{}
-	for i, n := range catNames {
-		catIndex[n] = i
-	}
-	cycles := make([]float64, len(d.insns))
-	joules := make([]float64, len(d.insns)) // energy of one execution
-	cats := make([]int, len(d.insns))
-	executed := make([]int64, len(d.insns)) // per instruction, for the coverage
-	for i, in := range d.insns {
-		c := cl.Classify(in)
-		cycles[i], joules[i], cats[i] = c.Cycles, c.Cycles/hz*c.PowerMW/1000, catIndex[c.Name]
-	}
-
-	// Groups live in one slice (a report may have 100,000 of them); byKey finds them by pid,
-	// block index, symbol id, instruction or category.
-	groups := make([]group, 0, 64)
-	var blockGroup []int32 // ByBlock: block index → group, -1 before its first execution
-	if opts.By == ByBlock {
-		groups = make([]group, 0, len(d.Blocks))
-		blockGroup = make([]int32, len(d.Blocks))
-		for i := range blockGroup {
-			blockGroup[i] = -1
-		}
-	}
-	byKey := map[int64]int{}
-	symbols := map[string]int64{}
-	get := func(key int64, bi int) *group {
-		if blockGroup != nil { // a map of 100,000 blocks would cost more than the report
-			if blockGroup[bi] < 0 {
-				blockGroup[bi] = int32(len(groups))
-				groups = append(groups, group{first: bi, lastBlock: -1})
-			}
-			return &groups[blockGroup[bi]]
-		}
-		gi, ok := byKey[key]
-		if !ok {
-			gi = len(groups)
-			byKey[key] = gi
-			groups = append(groups, group{first: bi, lastBlock: -1})
-		}
-		return &groups[gi]
-	}
-	add := func(g *group, bi int, execs int64, n int64, c, e float64) {
-		g.row.Instructions += execs * n
-		g.row.Cycles += float64(execs) * c
-		g.row.EnergyJ += float64(execs) * e
-		if g.lastBlock != bi {
-			g.lastBlock = bi
-			g.row.Blocks += execs
-		}
-	}
-	if opts.By == ByPID { // processes that ran nothing still get a row
-		for _, p := range d.Processes {
-			if opts.PID == 0 || p.PID == opts.PID {
-				get(int64(p.PID), -1).row.PID = p.PID
-			}
-		}
-	}
-	for bi := range d.Blocks {
-		b := &d.Blocks[bi]
-		if b.Executions == 0 || (opts.PID != 0 && b.PID != opts.PID) {
-			continue
-		}
-		from, to := d.mixFrom[bi], d.mixFrom[bi+1]
-		switch opts.By {
-		case ByInstruction, ByCategory:
-			for k := from; k < to; k++ {
-				idx := d.mixIdx[k]
-				key := int64(idx)
-				if opts.By == ByCategory {
-					key = int64(cats[idx])
-				}
-				g := get(key, bi)
-				g.insn, g.category = idx, cats[idx]
-				n := d.mixN[k]
-				executed[idx] += b.Executions * n
-				add(g, bi, b.Executions, n, float64(n)*cycles[idx], float64(n)*joules[idx])
-			}
-		default:
-			var c, e float64
-			var n int64
-			for k := from; k < to; k++ {
-				idx := d.mixIdx[k]
-				c += float64(d.mixN[k]) * cycles[idx]
-				e += float64(d.mixN[k]) * joules[idx]
-				n += d.mixN[k]
-				executed[idx] += b.Executions * d.mixN[k]
-			}
-			var key int64
-			switch opts.By {
-			case ByPID:
-				key = int64(b.PID)
-			case ByBlock:
-				key = int64(bi)
-			case ByFunction:
-				sym := functionKey(b, opts.PID == 0 && len(d.Processes) > 1)
-				id, ok := symbols[sym]
-				if !ok {
-					id = int64(len(symbols))
-					symbols[sym] = id
-				}
-				key = id
-			}
-			add(get(key, bi), bi, b.Executions, n, c, e)
-		}
-	}
-
-	for i := range groups {
-		g := &groups[i]
-		rep.Total.Instructions += g.row.Instructions
-		rep.Total.Cycles += g.row.Cycles
-		rep.Total.EnergyJ += g.row.EnergyJ
-	}
-	rep.Total.Key = "total"
-	counts := make([]model.InstructionCount, 0, len(executed))
-	for i, n := range executed {
-		if n > 0 {
-			counts = append(counts, model.InstructionCount{Instruction: d.insns[i], Count: n})
-		}
-	}
-	rep.Coverage = model.NewCoverage(cl, counts)
-	rep.Total.TimeS = rep.Total.Cycles / hz
-	for _, p := range d.Processes {
-		if opts.PID == 0 || p.PID == opts.PID {
-			rep.Total.Blocks += p.BlocksExecuted
-		}
-	}
-	// Sort small values, not the groups: most costly first, ties in block order.
-	type rank struct {
-		cycles float64
-		first  int
-		gi     int32
-	}
-	order := make([]rank, len(groups))
-	for i := range groups {
-		order[i] = rank{groups[i].row.Cycles, groups[i].first, int32(i)}
-	}
-	costlier := func(x, y rank) int {
-		if c := cmp.Compare(y.cycles, x.cycles); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.first, y.first)
-	}
-	if opts.Top > 0 && len(order) > opts.Top {
-		order = topN(order, opts.Top, costlier)
-	} else {
-		// Groups were made in block order, so a stable sort on cycles alone gives the same
-		// order as costlier; a radix sort does 100,000 rows in a fraction of the time.
-		radixSortDesc(order, func(r rank) float64 { return r.cycles })
-	}
-	rep.Rows = make([]ReportRow, len(order))
-	for i, o := range order {
-		g := &groups[o.gi]
-		r := g.row
-		r.TimeS = r.Cycles / hz
-		if g.first >= 0 {
-			b := &d.Blocks[g.first]
-			switch opts.By {
-			case ByPID:
-				r.PID = b.PID
-			case ByBlock:
-				r.Key, r.PID, r.BlockID = d.blockKeys[g.first], b.PID, b.ID
-			case ByInstruction:
-				r.Key, r.Category = d.insns[g.insn].String(), catNames[g.category]
-			case ByCategory:
-				r.Key = catNames[g.category]
-			case ByFunction:
-				r.Key = functionKey(b, opts.PID == 0 && len(d.Processes) > 1)
-				if len(d.Processes) == 1 || opts.PID != 0 {
-					r.PID = b.PID
-				}
-			}
-		}
-		if opts.By == ByPID {
-			r.Key = fmt.Sprint(r.PID)
-		}
-		rep.Rows[i] = r
-	}
-	return rep, nil
-}
-
-// radixSortDesc sorts by a non-negative key, largest first, keeping the order of equal keys.
-// Non-negative floats order like their bit patterns, so four 16-bit passes sort them.
-func radixSortDesc[T any](list []T, key func(T) float64) {
-	tmp := make([]T, len(list))
-	keys, tmpKeys := make([]uint64, len(list)), make([]uint64, len(list))
-	for i, x := range list {
-		keys[i] = ^math.Float64bits(key(x)) // complemented: ascending keys, descending values
-	}
-	var count [1 << 16]int
-	for shift := 0; shift < 64; shift += 16 {
-		clear(count[:])
-		for _, k := range keys {
-			count[(k>>shift)&0xffff]++
-		}
-		sum := 0
-		for i, c := range count {
-			count[i] = sum
-			sum += c
-		}
-		for i, k := range keys {
-			d := (k >> shift) & 0xffff
-			tmp[count[d]], tmpKeys[count[d]] = list[i], k
-			count[d]++
-		}
-		list, tmp = tmp, list
-		keys, tmpKeys = tmpKeys, keys
-	}
-	// Four passes: the sorted data is back in the caller's slice.
-}
-
-// topN returns the n first elements of list in the order of less, sorted, without sorting
-// the whole list: a bounded max-heap of the best n seen so far.
-func topN[T any](list []T, n int, less func(a, b T) int) []T {
-	h := make([]T, 0, n)
-	worse := func(i, j int) bool { return less(h[i], h[j]) > 0 } // h[i] comes after h[j]
-	down := func(i int) {
-		for {
-			l, m := 2*i+1, i
-			if l < len(h) && worse(l, m) {
-				m = l
-			}
-			if r := l + 1; r < len(h) && worse(r, m) {
-				m = r
-			}
-			if m == i {
-				return
-			}
-			h[i], h[m] = h[m], h[i]
-			i = m
-		}
-	}
-	for _, x := range list {
-		if len(h) < n {
-			h = append(h, x)
-			for i := len(h) - 1; i > 0 && worse(i, (i-1)/2); i = (i - 1) / 2 {
-				h[i], h[(i-1)/2] = h[(i-1)/2], h[i]
-			}
-		} else if less(x, h[0]) < 0 {
-			h[0] = x
-			down(0)
-		}
-	}
-	slices.SortFunc(h, less)
-	return h
-}
-
-// appendBlockKey writes "pid:symbol@0xpc(ISA)"; by hand, because a report may name 100,000
-// blocks and fmt would dominate its time.
-func appendBlockKey(buf []byte, b *model.BlockSummary) []byte {
-	buf = strconv.AppendInt(buf, int64(b.PID), 10)
-	buf = append(buf, ':')
-	if b.Symbol == "" {
-		buf = append(buf, '?')
-	}
-	buf = append(buf, b.Symbol...)
-	buf = append(buf, "@0x"...)
-	buf = strconv.AppendUint(buf, b.PC, 16)
-	buf = append(buf, '(')
-	buf = append(buf, b.ISA...)
-	return append(buf, ')')
-}
-
-// functionKey names a function; with several processes the pid keeps same-named ones apart.
-func functionKey(b *model.BlockSummary, withPID bool) string {
-	sym := b.Symbol
-	if sym == "" {
-		sym = "(no symbol)"
-	}
-	if withPID {
-		return fmt.Sprintf("%d:%s", b.PID, sym)
-	}
-	return sym
+	return d.Report(opts)
 }
 
 // InstructionCounts sums a run's (or one process's) dynamic instruction counts, for the
@@ -474,72 +61,14 @@ func (a *Analysis) InstructionCounts(ctx context.Context, run string, pid int) (
 	if err != nil {
 		return nil, err
 	}
-	sum := map[model.Instruction]int64{}
-	for _, b := range d.Blocks {
-		if pid != 0 && b.PID != pid {
-			continue
-		}
-		for _, m := range b.Mix {
-			sum[m.Instruction] += b.Executions * m.Count
-		}
-	}
-	out := make([]model.InstructionCount, 0, len(sum))
-	for in, n := range sum {
-		out = append(out, model.InstructionCount{Instruction: in, Count: n})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Instruction.Less(out[j].Instruction) })
-	return out, nil
-}
-
-// CompareItem names one side of a comparison: a whole run, or one process of it ("run:pid").
-type CompareItem struct {
-	Run string
-	PID int
-}
-
-// ParseCompareItem reads "run" or "run:pid".
-func ParseCompareItem(s string) (CompareItem, error) {
-	run, pid, ok := strings.Cut(s, ":")
-	if !ok {
-		return CompareItem{Run: s}, nil
-	}
-	var n int
-	if _, err := fmt.Sscan(pid, &n); err != nil || n <= 0 {
-		return CompareItem{}, fmt.Errorf("%q: want RUN or RUN:PID", s)
-	}
-	return CompareItem{Run: run, PID: n}, nil
-}
-
-func (c CompareItem) String() string {
-	if c.PID == 0 {
-		return c.Run
-	}
-	return fmt.Sprintf("%s:%d", c.Run, c.PID)
-}
-
-// CompareRow is one side of a comparison: the columns of seed tables 5.2, 5.4 and 5.5, with
-// ratios to the first item.
-type CompareRow struct {
-	Item             string
-	Profile          string         // the profile that priced this row
-	FrequencyGHz     float64        // the clock it was priced at
-	Coverage         model.Coverage // what of the row's cost is a guess
-	Instructions     int64
-	Blocks           int64
-	InsnsPerBlock    float64
-	Cycles           float64
-	TimeS            float64
-	EnergyJ          float64
-	InstructionRatio float64
-	CycleRatio       float64
-	EnergyRatio      float64
+	return d.InstructionCounts(pid), nil
 }
 
 // Compare puts runs or processes side by side, each priced with the profile profileFor gives
 // for the instruction set it executed most: an ARM run and a MIPS run are each priced by a
 // core of their own architecture, and each row names its profile.
-func (a *Analysis) Compare(ctx context.Context, items []CompareItem, profileFor ProfileFor, frequencyGHz float64) ([]CompareRow, error) {
-	var out []CompareRow
+func (a *Analysis) Compare(ctx context.Context, items []model.CompareItem, profileFor ProfileFor, frequencyGHz float64) ([]model.CompareRow, error) {
+	reps := make([]*model.Report, 0, len(items))
 	for _, it := range items {
 		d, err := a.Load(ctx, it.Run)
 		if err != nil {
@@ -549,29 +78,11 @@ func (a *Analysis) Compare(ctx context.Context, items []CompareItem, profileFor 
 		if err != nil {
 			return nil, err
 		}
-		rep, err := a.Report(ctx, ReportOptions{Run: it.Run, Profile: p, By: ByCategory, PID: it.PID, FrequencyGHz: frequencyGHz})
+		rep, err := d.Report(model.ReportOptions{Run: it.Run, Profile: p, By: model.ByCategory, PID: it.PID, FrequencyGHz: frequencyGHz})
 		if err != nil {
 			return nil, err
 		}
-		t := rep.Total
-		r := CompareRow{Item: it.String(), Profile: p.Name, FrequencyGHz: rep.FrequencyGHz, Coverage: rep.Coverage,
-			Instructions: t.Instructions, Blocks: t.Blocks, Cycles: t.Cycles, TimeS: t.TimeS, EnergyJ: t.EnergyJ}
-		if t.Blocks > 0 {
-			r.InsnsPerBlock = float64(t.Instructions) / float64(t.Blocks)
-		}
-		out = append(out, r)
+		reps = append(reps, rep)
 	}
-	for i := range out {
-		out[i].InstructionRatio = ratio(float64(out[i].Instructions), float64(out[0].Instructions))
-		out[i].CycleRatio = ratio(out[i].Cycles, out[0].Cycles)
-		out[i].EnergyRatio = ratio(out[i].EnergyJ, out[0].EnergyJ)
-	}
-	return out, nil
-}
-
-func ratio(a, b float64) float64 {
-	if b == 0 {
-		return 0
-	}
-	return a / b
+	return model.CompareRows(items, reps), nil
 }

@@ -56,9 +56,9 @@ func TestReportGroupings(t *testing.T) {
 	}
 	wantPID1 := 1000 * (cyc(model.ARM, "ADD") + cyc(model.ARM, "CMP") + cyc(model.ARM, "BNE"))
 
-	a := &Analysis{Store: db}
-	for _, by := range Groupings {
-		rep, err := a.Report(ctx, ReportOptions{Run: "r", Profile: a8, By: by})
+	a := &Analysis{store: db}
+	for _, by := range model.Groupings {
+		rep, err := a.Report(ctx, model.ReportOptions{Run: "r", Profile: a8, By: by})
 		if err != nil {
 			t.Fatal(by, err)
 		}
@@ -73,19 +73,19 @@ func TestReportGroupings(t *testing.T) {
 			t.Errorf("%s: rows sum to %g cycles, total says %g", by, sum, rep.Total.Cycles)
 		}
 	}
-	rep, _ := a.Report(ctx, ReportOptions{Run: "r", Profile: a8, By: ByPID})
+	rep, _ := a.Report(ctx, model.ReportOptions{Run: "r", Profile: a8, By: model.ByPID})
 	if rep.Rows[0].Key != "1" || rep.Rows[0].Cycles != wantPID1 || rep.Rows[0].Blocks != 1000 || rep.Rows[0].TimeS != wantPID1/1e9 {
 		t.Errorf("pid rows = %+v", rep.Rows)
 	}
-	rep, _ = a.Report(ctx, ReportOptions{Run: "r", Profile: a8, By: ByInstruction, PID: 2})
+	rep, _ = a.Report(ctx, model.ReportOptions{Run: "r", Profile: a8, By: model.ByInstruction, PID: 2})
 	if len(rep.Rows) != 2 || rep.Total.Instructions != 20 || rep.Rows[0].Category == "" {
 		t.Errorf("insn rows for pid 2 = %+v", rep.Rows)
 	}
-	rep, _ = a.Report(ctx, ReportOptions{Run: "r", Profile: a8, By: ByFunction})
+	rep, _ = a.Report(ctx, model.ReportOptions{Run: "r", Profile: a8, By: model.ByFunction})
 	if rep.Rows[0].Key != "1:work" {
 		t.Errorf("function rows = %+v", rep.Rows)
 	}
-	cmp, err := a.Compare(ctx, []CompareItem{{Run: "r", PID: 1}, {Run: "r", PID: 2}}, Only(a8), 2)
+	cmp, err := a.Compare(ctx, []model.CompareItem{{Run: "r", PID: 1}, {Run: "r", PID: 2}}, Only(a8), 2)
 	if err != nil || len(cmp) != 2 || cmp[0].InsnsPerBlock != 3 || cmp[1].InstructionRatio != 20.0/3000 || cmp[0].TimeS != wantPID1/2e9 {
 		t.Errorf("compare = %+v, %v", cmp, err)
 	}
@@ -121,7 +121,7 @@ func BenchmarkReport100kBlocks(b *testing.B) {
 	if err := db.ImportRun(ctx, "big", "synthetic", syntheticRun(100_000)); err != nil {
 		b.Fatal(err)
 	}
-	a := &Analysis{Store: db}
+	a := &Analysis{store: db}
 	if _, err := a.Load(ctx, "big"); err != nil {
 		b.Fatal(err)
 	}
@@ -135,39 +135,16 @@ func BenchmarkReport100kBlocks(b *testing.B) {
 	}
 	for _, c := range []struct {
 		name string
-		by   Grouping
+		by   model.Grouping
 		top  int
-	}{{"pid", ByPID, 0}, {"category", ByCategory, 0}, {"function", ByFunction, 0}, {"bb-top200", ByBlock, 200}, {"bb", ByBlock, 0}} {
+	}{{"pid", model.ByPID, 0}, {"category", model.ByCategory, 0}, {"function", model.ByFunction, 0}, {"bb-top200", model.ByBlock, 200}, {"bb", model.ByBlock, 0}} {
 		b.Run(c.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				if _, err := a.Report(ctx, ReportOptions{Run: "big", Profile: profiles[i%3], By: c.by, Top: c.top}); err != nil {
+				if _, err := a.Report(ctx, model.ReportOptions{Run: "big", Profile: profiles[i%3], By: c.by, Top: c.top}); err != nil {
 					b.Fatal(err)
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/report")
 		})
-	}
-}
-
-func TestTopN(t *testing.T) {
-	list := []int{5, 1, 9, 3, 7, 9, 2, 8}
-	desc := func(a, b int) int { return b - a }
-	if got := topN(list, 3, desc); fmt.Sprint(got) != "[9 9 8]" {
-		t.Errorf("topN = %v", got)
-	}
-	if got := topN(list, 8, desc); fmt.Sprint(got) != "[9 9 8 7 5 3 2 1]" {
-		t.Errorf("topN all = %v", got)
-	}
-}
-
-func TestRadixSortDesc(t *testing.T) {
-	type item struct {
-		v   float64
-		pos int
-	}
-	list := []item{{3, 0}, {0, 1}, {1e300, 2}, {3, 3}, {0.5, 4}, {0, 5}, {2.5e-300, 6}}
-	radixSortDesc(list, func(i item) float64 { return i.v })
-	if got := fmt.Sprint(list); got != "[{1e+300 2} {3 0} {3 3} {0.5 4} {2.5e-300 6} {0 1} {0 5}]" {
-		t.Errorf("sorted = %s", got)
 	}
 }

@@ -45,8 +45,8 @@ func TestImportDemo(t *testing.T) {
 			t.Errorf("run %s: source %q", r.Name, r.Source)
 		}
 	}
-	a := &Analysis{Store: db}
-	heap := &HeapAnalysis{Store: db}
+	a := &Analysis{store: db}
+	heap := &HeapAnalysis{store: db}
 	for _, run := range names {
 		if run == "demo-heap-dump" {
 			d, err := heap.Dump(ctx, run)
@@ -66,7 +66,7 @@ func TestImportDemo(t *testing.T) {
 			continue
 		}
 		if run == "demo-methods" {
-			rep, err := (&MethodAnalysis{Store: db}).Report(ctx, MethodReportOptions{Run: run, By: ByMethod, Top: 3})
+			rep, err := (&MethodAnalysis{store: db}).Report(ctx, model.MethodReportOptions{Run: run, By: model.ByMethod, Top: 3})
 			if err != nil || len(rep.Rows) != 3 || rep.TotalCPU == 0 {
 				t.Errorf("demo method trace: %+v, %v", rep, err)
 			}
@@ -80,7 +80,7 @@ func TestImportDemo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := a.Report(ctx, ReportOptions{Run: run, Profile: p, By: ByCategory})
+		rep, err := a.Report(ctx, model.ReportOptions{Run: run, Profile: p, By: model.ByCategory})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -24,7 +24,7 @@ func openSieves(t *testing.T) (*Analysis, Profiles) {
 	if _, err := (Importer{Store: db}).ImportDemo(context.Background(), demos); err != nil {
 		t.Fatal(err)
 	}
-	return &Analysis{Store: db}, Profiles{Store: db}
+	return &Analysis{store: db}, Profiles{store: db}
 }
 
 func builtin(t *testing.T, name string) *model.Profile {
@@ -42,8 +42,8 @@ func builtin(t *testing.T, name string) *model.Profile {
 func TestReportSaysWhenProfileDoesNotFit(t *testing.T) {
 	a, _ := openSieves(t)
 	ctx := context.Background()
-	report := func(run, profile string) *Report {
-		rep, err := a.Report(ctx, ReportOptions{Run: run, Profile: builtin(t, profile), By: ByPID})
+	report := func(run, profile string) *model.Report {
+		rep, err := a.Report(ctx, model.ReportOptions{Run: run, Profile: builtin(t, profile), By: model.ByPID})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +72,7 @@ func TestReportSaysWhenProfileDoesNotFit(t *testing.T) {
 	// One process only: the coverage is of what the report totals.
 	d, _ := a.Load(ctx, "demo-sieve-arm")
 	pid := d.Processes[0].PID
-	rep, _ = a.Report(ctx, ReportOptions{Run: "demo-sieve-arm", Profile: builtin(t, "mips-74k"), By: ByCategory, PID: pid})
+	rep, _ = a.Report(ctx, model.ReportOptions{Run: "demo-sieve-arm", Profile: builtin(t, "mips-74k"), By: model.ByCategory, PID: pid})
 	if rep.Coverage.Instructions != rep.Total.Instructions || rep.Coverage.Undefined != rep.Total.Instructions {
 		t.Errorf("pid %d: coverage %+v, total %+v", pid, rep.Coverage, rep.Total)
 	}
@@ -85,7 +85,7 @@ func TestReportOfAProfileCoveringThreeInstructions(t *testing.T) {
 	p := model.NewProfile("three", model.MIPS)
 	p.Categories = []model.Category{{Name: "Some", Cycles: 1, PowerMW: 100, Instructions: []model.Instruction{
 		{ISA: model.MIPS, Mnemonic: "BEQ"}, {ISA: model.MIPS, Mnemonic: "JR"}, {ISA: model.MIPS, Mnemonic: "SYSCALL"}}}}
-	rep, err := a.Report(context.Background(), ReportOptions{Run: "demo-sieve-mips", Profile: p, By: ByCategory})
+	rep, err := a.Report(context.Background(), model.ReportOptions{Run: "demo-sieve-mips", Profile: p, By: model.ByCategory})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestCompareEachWithAProfileOfItsISA(t *testing.T) {
 		t.Fatal(err)
 	}
 	a8 := builtin(t, "cortex-a8")
-	items := []CompareItem{{Run: "demo-sieve-arm"}, {Run: "demo-sieve-mips"}}
+	items := []model.CompareItem{{Run: "demo-sieve-arm"}, {Run: "demo-sieve-mips"}}
 	rows, err := a.Compare(ctx, items, profiles.ForISA(infos, a8), 0)
 	if err != nil {
 		t.Fatal(err)

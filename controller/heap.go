@@ -18,7 +18,7 @@ type HeapStore interface {
 // HeapAnalysis answers the heap tabs' questions (seed 001 chapter 5) from a run's stored
 // profile, kept in memory per run so switching chart, scope or cohort size is instant.
 type HeapAnalysis struct {
-	Store HeapStore
+	store HeapStore
 
 	profiles runCache[*model.HeapProfile]
 	dumps    runCache[*model.HeapDump]
@@ -27,7 +27,7 @@ type HeapAnalysis struct {
 // Profile loads a heap run at its imported cohort size times factor (1 keeps it): cohorts
 // are regrouped from the stored buckets, never re-imported.
 func (h *HeapAnalysis) Profile(ctx context.Context, run string, factor int) (*model.HeapProfile, error) {
-	p, err := h.profiles.get(run, func() (*model.HeapProfile, error) { return h.Store.HeapProfile(ctx, run) })
+	p, err := h.profiles.get(run, func() (*model.HeapProfile, error) { return h.store.HeapProfile(ctx, run) })
 	if err != nil || factor <= 1 {
 		return p, err
 	}
@@ -36,7 +36,7 @@ func (h *HeapAnalysis) Profile(ctx context.Context, run string, factor int) (*mo
 
 // Dump loads a dump run's summary.
 func (h *HeapAnalysis) Dump(ctx context.Context, run string) (*model.HeapDump, error) {
-	return h.dumps.get(run, func() (*model.HeapDump, error) { return h.Store.HeapDump(ctx, run) })
+	return h.dumps.get(run, func() (*model.HeapDump, error) { return h.store.HeapDump(ctx, run) })
 }
 
 // Forget drops a run from the caches after it was re-imported or deleted.

@@ -10,12 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"androprof/chart"
 	"androprof/controller"
 	"androprof/formats/heaplog/heaplogtest"
 	"androprof/formats/hprof/hproftest"
 	"androprof/internal/benchmem"
 	"androprof/store"
-	"androprof/view/chart"
 )
 
 // writeBuffered writes a benchmark's input file through write.
@@ -76,7 +76,7 @@ func BenchmarkImportHeapLog(b *testing.B) {
 			for b.Loop() {
 				db, run := importTimed(b, dir, path, n, &peak)
 				t0 := time.Now()
-				p, err := (&controller.HeapAnalysis{Store: db}).Profile(context.Background(), run, 1)
+				p, err := controller.NewWorkspace(db).Heap.Profile(context.Background(), run, 1)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -120,7 +120,7 @@ func BenchmarkImportHPROF100MB(b *testing.B) {
 	n := 0
 	for b.Loop() {
 		db, run := importTimed(b, dir, path, n, &peak)
-		d, err := (&controller.HeapAnalysis{Store: db}).Dump(context.Background(), run)
+		d, err := controller.NewWorkspace(db).Heap.Dump(context.Background(), run)
 		if err != nil {
 			b.Fatal(err)
 		}

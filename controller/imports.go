@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"androprof/emulator"
+	"androprof/internal/proc"
 	"androprof/model"
 )
 
@@ -169,10 +170,10 @@ func totalSize(paths []string) int64 {
 
 // RunProgram runs a guest program under QEMU with the counting plugin and imports what it
 // counted into run. A program that exits non-zero or dies of a signal is still imported (its
-// counts up to the end are real), and the *emulator.ProgramExitError is returned after the
+// counts up to the end are real), and the *proc.ExitError is returned after the
 // import so the caller can say so.
 func (im Importer) RunProgram(ctx context.Context, run, program string, args []string, progress func(msg string)) error {
-	var exitErr *emulator.ProgramExitError
+	var exitErr *proc.ExitError
 	opts := emulator.RunOptions{Program: program, Args: args, Arch: im.Arch, KeepDir: im.KeepDir, CacheDir: im.CacheDir}
 	if im.Stdout != nil {
 		opts.Stdout, opts.Stderr = im.Stdout, im.Stdout

@@ -1,11 +1,7 @@
 package controller
 
 import (
-	"cmp"
 	"context"
-	"fmt"
-	"slices"
-	"strings"
 
 	"androprof/model"
 )
@@ -19,33 +15,9 @@ type MethodStore interface {
 	CallEdges(ctx context.Context, run string) (map[model.CallEdge]model.EdgeTimes, error)
 }
 
-// MethodGrouping is what a method report has one row per.
-type MethodGrouping string
-
-// The groupings of `androprof report --by` for method traces.
-const (
-	ByMethod  MethodGrouping = "method"
-	ByClass   MethodGrouping = "class"
-	ByPackage MethodGrouping = "package"
-	ByThread  MethodGrouping = "thread"
-)
-
-// MethodGroupings lists them in the order the window shows them.
-var MethodGroupings = []MethodGrouping{ByMethod, ByClass, ByPackage, ByThread}
-
-// ParseMethodGrouping accepts the names of `--by`.
-func ParseMethodGrouping(s string) (MethodGrouping, error) {
-	for _, g := range MethodGroupings {
-		if string(g) == s {
-			return g, nil
-		}
-	}
-	return "", fmt.Errorf("unknown grouping %q for a method trace (want method, class, package or thread)", s)
-}
-
 // MethodAnalysis answers the method views' questions, keeping the traces it loaded.
 type MethodAnalysis struct {
-	Store MethodStore
+	store MethodStore
 
 	traces runCache[*model.MethodTrace]
 	edges  runCache[map[model.CallEdge]model.EdgeTimes]
@@ -53,7 +25,7 @@ type MethodAnalysis struct {
 
 // Load reads a method run, or returns the cached copy.
 func (a *MethodAnalysis) Load(ctx context.Context, run string) (*model.MethodTrace, error) {
-	return a.traces.get(run, func() (*model.MethodTrace, error) { return a.Store.MethodTrace(ctx, run) })
+	return a.traces.get(run, func() (*model.MethodTrace, error) { return a.store.MethodTrace(ctx, run) })
 }
 
 // Forget drops a cached trace after its run changed or was deleted.
@@ -64,203 +36,30 @@ func (a *MethodAnalysis) Forget(run string) {
 
 // callEdges loads a run's edges once: only expanding a method needs them.
 func (a *MethodAnalysis) callEdges(ctx context.Context, run string) (map[model.CallEdge]model.EdgeTimes, error) {
-	return a.edges.get(run, func() (map[model.CallEdge]model.EdgeTimes, error) { return a.Store.CallEdges(ctx, run) })
+	return a.edges.get(run, func() (map[model.CallEdge]model.EdgeTimes, error) { return a.store.CallEdges(ctx, run) })
 }
 
-// MethodReportOptions chooses what a method report shows.
-type MethodReportOptions struct {
-	Run  string
-	By   MethodGrouping
-	TID  int    // 0: every thread
-	Find string // case-insensitive substring of the row's name; "" for all
-	Top  int    // 0: every row
-}
-
-// MethodRow is one line of Traceview's profile table. Percentages are of the report's total
-// (the selected threads' time on that clock).
-type MethodRow struct {
-	Key      string // "class.name signature", a class, a package or "tid name"
-	Method   uint64 // set for method rows: its id in the trace
-	TID      int    // set for thread rows
-	Times    model.MethodTimes
-	InclCPU  float64 // percentages
-	ExclCPU  float64
-	InclWall float64
-	ExclWall float64
-}
-
-// MethodReport is a profile table with its totals.
-type MethodReport struct {
-	Run         string
-	By          MethodGrouping
-	TID         int
-	Clock       model.Clock
-	Rows        []MethodRow
-	TotalCPU    uint64 // Σ exclusive time of the selected threads: the 100% of the percentages
-	TotalWall   uint64
-	ProcessCPU  uint64 // DPA: Σ level-1 inclusive times
-	ProcessWall uint64
-}
-
-// MethodName formats a method as Traceview does: "class.name signature".
-func MethodName(m model.MethodInfo) string {
-	name := m.Class + "." + m.Name
-	switch {
-	case m.Class == "":
-		name = m.Name
-	case m.Name == "": // dmtracedump's synthetic "(toplevel)" and "(unknown)"
-		name = m.Class
-	}
-	if m.Signature != "" {
-		name += " " + m.Signature
-	}
-	return name
-}
-
-// Report makes the profile table, most inclusive time first (thread-CPU when the trace has
-// it, else wall).
-func (a *MethodAnalysis) Report(ctx context.Context, opts MethodReportOptions) (*MethodReport, error) {
+// Report makes a run's profile table; see model.MethodTrace.Report.
+func (a *MethodAnalysis) Report(ctx context.Context, opts model.MethodReportOptions) (*model.MethodReport, error) {
 	t, err := a.Load(ctx, opts.Run)
 	if err != nil {
 		return nil, err
 	}
-	p := t.Profile
-	rep := &MethodReport{Run: opts.Run, By: opts.By, TID: opts.TID, Clock: p.Clock}
-	for _, th := range p.Threads {
-		if opts.TID == 0 || th.TID == opts.TID {
-			rep.ProcessCPU += th.Level1CPU
-			rep.ProcessWall += th.Level1Wall
-		}
-	}
-	rows := map[string]*MethodRow{}
-	add := func(key string, method uint64, tid int, mt model.MethodTimes) {
-		r, ok := rows[key]
-		if !ok {
-			r = &MethodRow{Key: key, Method: method, TID: tid}
-			rows[key] = r
-		}
-		r.Times.InclusiveCPU += mt.InclusiveCPU
-		r.Times.ExclusiveCPU += mt.ExclusiveCPU
-		r.Times.InclusiveWall += mt.InclusiveWall
-		r.Times.ExclusiveWall += mt.ExclusiveWall
-		r.Times.Calls += mt.Calls
-		r.Times.RecursiveCalls += mt.RecursiveCalls
-	}
-	threadName := map[int]string{}
-	for _, th := range p.Threads {
-		threadName[th.TID] = th.Name
-	}
-	for k, mt := range p.PerThread {
-		if opts.TID != 0 && k.TID != opts.TID {
-			continue
-		}
-		rep.TotalCPU += mt.ExclusiveCPU
-		rep.TotalWall += mt.ExclusiveWall
-		switch opts.By {
-		case ByMethod:
-			add(MethodName(p.Methods[k.Method]), k.Method, 0, mt)
-		case ByThread:
-			add(fmt.Sprintf("%d %s", k.TID, threadName[k.TID]), 0, k.TID, model.MethodTimes{
-				ExclusiveCPU: mt.ExclusiveCPU, ExclusiveWall: mt.ExclusiveWall, Calls: mt.Calls, RecursiveCalls: mt.RecursiveCalls})
-		}
-	}
-	groups := map[MethodGrouping]map[model.ThreadGroup]model.MethodTimes{ByClass: p.Classes, ByPackage: p.Packages}
-	for k, mt := range groups[opts.By] {
-		if opts.TID == 0 || k.TID == opts.TID {
-			add(k.Name, 0, 0, mt)
-		}
-	}
-	if opts.By == ByThread { // a thread's inclusive time is its span
-		for _, th := range p.Threads {
-			if r, ok := rows[fmt.Sprintf("%d %s", th.TID, th.Name)]; ok {
-				r.Times.InclusiveCPU, r.Times.InclusiveWall = th.ElapsedCPU(), th.ElapsedWall()
-			}
-		}
-	}
-	if !slices.Contains(MethodGroupings, opts.By) {
-		return nil, fmt.Errorf("unknown grouping %q", opts.By)
-	}
-	find := strings.ToLower(opts.Find)
-	for _, r := range rows {
-		if find != "" && !strings.Contains(strings.ToLower(r.Key), find) {
-			continue
-		}
-		r.InclCPU, r.ExclCPU = pct(r.Times.InclusiveCPU, rep.TotalCPU), pct(r.Times.ExclusiveCPU, rep.TotalCPU)
-		r.InclWall, r.ExclWall = pct(r.Times.InclusiveWall, rep.TotalWall), pct(r.Times.ExclusiveWall, rep.TotalWall)
-		rep.Rows = append(rep.Rows, *r)
-	}
-	useCPU := p.Clock.HasCPU()
-	slices.SortFunc(rep.Rows, func(x, y MethodRow) int {
-		xi, yi := x.Times.InclusiveWall, y.Times.InclusiveWall
-		if useCPU {
-			xi, yi = x.Times.InclusiveCPU, y.Times.InclusiveCPU
-		}
-		return cmp.Or(cmp.Compare(yi, xi), cmp.Compare(x.Key, y.Key))
-	})
-	if opts.Top > 0 && len(rep.Rows) > opts.Top {
-		rep.Rows = rep.Rows[:opts.Top]
-	}
-	return rep, nil
-}
-
-func pct(part, whole uint64) float64 {
-	if whole == 0 {
-		return 0
-	}
-	return 100 * float64(part) / float64(whole)
-}
-
-// Relative is a caller or callee of a method, as Traceview lists them under it.
-type Relative struct {
-	Method uint64
-	Name   string
-	model.EdgeTimes
+	return t.Report(opts)
 }
 
 // Relatives lists who called a method and whom it called (on one thread, or all).
-func (a *MethodAnalysis) Relatives(ctx context.Context, run string, method uint64, tid int) (parents, children []Relative, err error) {
+func (a *MethodAnalysis) Relatives(ctx context.Context, run string, method uint64, tid int) (parents, children []model.Relative, err error) {
 	t, err := a.Load(ctx, run)
 	if err != nil {
 		return nil, nil, err
 	}
-	p := t.Profile
 	edges, err := a.callEdges(ctx, run)
 	if err != nil {
 		return nil, nil, err
 	}
-	par, chi := map[uint64]*Relative{}, map[uint64]*Relative{}
-	sum := func(m map[uint64]*Relative, id uint64, e model.EdgeTimes) {
-		r, ok := m[id]
-		if !ok {
-			r = &Relative{Method: id, Name: MethodName(p.Methods[id])}
-			m[id] = r
-		}
-		r.Calls += e.Calls
-		r.InclusiveCPU += e.InclusiveCPU
-		r.InclusiveWall += e.InclusiveWall
-	}
-	for k, e := range edges {
-		if tid != 0 && k.TID != tid {
-			continue
-		}
-		if k.Callee == method {
-			sum(par, k.Caller, e)
-		}
-		if k.Caller == method {
-			sum(chi, k.Callee, e)
-		}
-	}
-	flatten := func(m map[uint64]*Relative) []Relative {
-		out := make([]Relative, 0, len(m))
-		for _, r := range m {
-			out = append(out, *r)
-		}
-		slices.SortFunc(out, func(x, y Relative) int {
-			return cmp.Or(cmp.Compare(y.InclusiveCPU+y.InclusiveWall, x.InclusiveCPU+x.InclusiveWall), cmp.Compare(x.Name, y.Name))
-		})
-		return out
-	}
-	return flatten(par), flatten(chi), nil
+	parents, children = t.Profile.Relatives(edges, method, tid)
+	return parents, children, nil
 }
 
 // Timeline lists the calls of one thread that overlap [from, to) on the wall clock (thread-CPU
@@ -268,53 +67,19 @@ func (a *MethodAnalysis) Relatives(ctx context.Context, run string, method uint6
 // (calls shorter than the trace's span threshold are not kept; MethodTrace.SpanMinMicros says
 // how short).
 func (a *MethodAnalysis) Timeline(ctx context.Context, run string, tid int, from, to uint64, limit int) ([]model.Call, error) {
-	return a.Store.CallSpans(ctx, run, tid, from, to, limit)
-}
-
-// MethodCompareRow is one method (or class, package) in two traces side by side (DPA figure 7).
-type MethodCompareRow struct {
-	Key          string
-	A, B         model.MethodTimes
-	InclCPURate  float64 // B's inclusive thread-CPU time over A's; 0 when A has none
-	InclWallRate float64
+	return a.store.CallSpans(ctx, run, tid, from, to, limit)
 }
 
 // CompareMethods puts two method runs side by side, by method, class, package or thread, most
 // time in either first.
-func (a *MethodAnalysis) CompareMethods(ctx context.Context, runA, runB string, by MethodGrouping) ([]MethodCompareRow, error) {
-	ra, err := a.Report(ctx, MethodReportOptions{Run: runA, By: by})
+func (a *MethodAnalysis) CompareMethods(ctx context.Context, runA, runB string, by model.MethodGrouping) ([]model.MethodCompareRow, error) {
+	ra, err := a.Report(ctx, model.MethodReportOptions{Run: runA, By: by})
 	if err != nil {
 		return nil, err
 	}
-	rb, err := a.Report(ctx, MethodReportOptions{Run: runB, By: by})
+	rb, err := a.Report(ctx, model.MethodReportOptions{Run: runB, By: by})
 	if err != nil {
 		return nil, err
 	}
-	rows := map[string]*MethodCompareRow{}
-	get := func(k string) *MethodCompareRow {
-		r, ok := rows[k]
-		if !ok {
-			r = &MethodCompareRow{Key: k}
-			rows[k] = r
-		}
-		return r
-	}
-	for _, r := range ra.Rows {
-		get(r.Key).A = r.Times
-	}
-	for _, r := range rb.Rows {
-		get(r.Key).B = r.Times
-	}
-	out := make([]MethodCompareRow, 0, len(rows))
-	for _, r := range rows {
-		r.InclCPURate = ratio(float64(r.B.InclusiveCPU), float64(r.A.InclusiveCPU))
-		r.InclWallRate = ratio(float64(r.B.InclusiveWall), float64(r.A.InclusiveWall))
-		out = append(out, *r)
-	}
-	slices.SortFunc(out, func(x, y MethodCompareRow) int {
-		mx := max(x.A.InclusiveCPU+x.A.InclusiveWall, x.B.InclusiveCPU+x.B.InclusiveWall)
-		my := max(y.A.InclusiveCPU+y.A.InclusiveWall, y.B.InclusiveCPU+y.B.InclusiveWall)
-		return cmp.Or(cmp.Compare(my, mx), cmp.Compare(x.Key, y.Key))
-	})
-	return out, nil
+	return model.CompareMethodReports(ra, rb), nil
 }

@@ -28,10 +28,10 @@ func importMethodRun(t *testing.T, im Importer, run, path string) {
 func TestMethodReportMatchesDmtracedump(t *testing.T) {
 	ctx := context.Background()
 	db := openStore(t)
-	ma := &MethodAnalysis{Store: db}
+	ma := &MethodAnalysis{store: db}
 	im := Importer{Store: db, Methods: ma}
 	importMethodRun(t, im, "basic", corpus.File(t, "perflib-basic.trace"))
-	rep, err := ma.Report(ctx, MethodReportOptions{Run: "basic", By: ByMethod, Find: "Basic."})
+	rep, err := ma.Report(ctx, model.MethodReportOptions{Run: "basic", By: model.ByMethod, Find: "Basic."})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestCorpusTracesRoundTripThroughTheStore(t *testing.T) {
 				path = gunzipTo(t, path)
 			}
 			db := openStore(t)
-			ma := &MethodAnalysis{Store: db}
+			ma := &MethodAnalysis{store: db}
 			importMethodRun(t, Importer{Store: db, Methods: ma}, "r", path)
 			stored, err := db.MethodTrace(ctx, "r")
 			if err != nil {
@@ -101,7 +101,7 @@ func TestCorpusTracesRoundTripThroughTheStore(t *testing.T) {
 					t.Errorf("%s differ after the store", c.what)
 				}
 			}
-			rep, err := ma.Report(ctx, MethodReportOptions{Run: "r", By: ByThread})
+			rep, err := ma.Report(ctx, model.MethodReportOptions{Run: "r", By: model.ByThread})
 			if err != nil || len(rep.Rows) == 0 {
 				t.Fatalf("thread report: %v", err)
 			}
@@ -157,11 +157,11 @@ func TestBadTraceChangesNothing(t *testing.T) {
 func TestCompareMethods(t *testing.T) {
 	ctx := context.Background()
 	db := openStore(t)
-	ma := &MethodAnalysis{Store: db}
+	ma := &MethodAnalysis{store: db}
 	im := Importer{Store: db, Methods: ma}
 	importMethodRun(t, im, "basic", corpus.File(t, "perflib-basic.trace"))
 	importMethodRun(t, im, "exception", corpus.File(t, "perflib-exception.trace"))
-	rows, err := ma.CompareMethods(ctx, "basic", "exception", ByMethod)
+	rows, err := ma.CompareMethods(ctx, "basic", "exception", model.ByMethod)
 	if err != nil || len(rows) == 0 {
 		t.Fatalf("compare: %v", err)
 	}

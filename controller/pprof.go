@@ -17,7 +17,7 @@ func (a *MethodAnalysis) Pprof(ctx context.Context, run string) (*profile.Profil
 	if err != nil {
 		return nil, err
 	}
-	nodes, err := a.Store.CallTree(ctx, run)
+	nodes, err := a.store.CallTree(ctx, run)
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +45,7 @@ func (a *MethodAnalysis) Pprof(ctx context.Context, run string) (*profile.Profil
 			return l
 		}
 		m := t.Profile.Methods[id]
-		fn := &profile.Function{ID: uint64(len(p.Function) + 1), Name: MethodName(m), SystemName: m.Class + "." + m.Name, Filename: m.File}
+		fn := &profile.Function{ID: uint64(len(p.Function) + 1), Name: model.MethodName(m), SystemName: m.Class + "." + m.Name, Filename: m.File}
 		p.Function = append(p.Function, fn)
 		line := int64(m.Line)
 		if line < 0 {

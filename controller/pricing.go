@@ -8,24 +8,6 @@ import (
 	"androprof/model"
 )
 
-// MainISA is the instruction set of most instructions the run executed, or process pid when
-// pid is not 0 ("" when nothing ran): the one a profile has to price.
-func (d *RunData) MainISA(pid int) model.ISA {
-	n := map[model.ISA]int64{}
-	for _, b := range d.Blocks {
-		if pid == 0 || b.PID == pid {
-			n[b.ISA] += b.Executions * int64(b.Insns)
-		}
-	}
-	var best model.ISA
-	for isa, c := range n {
-		if c > n[best] || (c == n[best] && isa < best) {
-			best = isa
-		}
-	}
-	return best
-}
-
 // ChooseProfile keeps the chosen profile when it prices isa, else takes the first that does
 // (an ARM run gets an ARM profile, a MIPS run a MIPS one), else keeps the choice or the first;
 // -1 when infos is empty. An empty isa is priced by any profile.

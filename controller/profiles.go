@@ -21,7 +21,7 @@ type ProfileStore interface {
 
 // Profiles finds profiles wherever a user may mean them: a file, the database, or built in.
 type Profiles struct {
-	Store ProfileStore
+	store ProfileStore
 }
 
 // Resolve reads ref as a file when one exists at that path, else as a name stored in the
@@ -30,8 +30,8 @@ func (ps Profiles) Resolve(ctx context.Context, ref string) (*model.Profile, err
 	if st, err := os.Stat(ref); err == nil && !st.IsDir() {
 		return isaprofiles.ReadFile(ref)
 	}
-	if ps.Store != nil {
-		p, err := ps.Store.Profile(ctx, ref)
+	if ps.store != nil {
+		p, err := ps.store.Profile(ctx, ref)
 		if err == nil {
 			return p, nil
 		}
@@ -57,8 +57,8 @@ func (ps Profiles) List(ctx context.Context) ([]model.ProfileInfo, error) {
 		out = append(out, model.ProfileInfo{Name: p.Name, Architecture: p.Architecture, Organization: p.Organization,
 			ISAs: p.ISAs, Categories: len(p.Categories), Origin: "built-in"})
 	}
-	if ps.Store != nil {
-		stored, err := ps.Store.Profiles(ctx)
+	if ps.store != nil {
+		stored, err := ps.store.Profiles(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -70,13 +70,24 @@ func (ps Profiles) List(ctx context.Context) ([]model.ProfileInfo, error) {
 	return out, nil
 }
 
+// CanKeep says whether profiles can be kept in a workspace database (there is one).
+func (ps Profiles) CanKeep() bool { return ps.store != nil }
+
+// Keep saves p in the workspace database under its name, replacing one of that name.
+func (ps Profiles) Keep(ctx context.Context, p *model.Profile) error {
+	if ps.store == nil {
+		return errors.New("this session has no workspace database to keep profiles in")
+	}
+	return ps.store.SaveProfile(ctx, p)
+}
+
 // Import reads a profile file and keeps it in the database under its own name.
 func (ps Profiles) Import(ctx context.Context, path string) (*model.Profile, error) {
 	p, err := isaprofiles.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	if err := ps.Store.SaveProfile(ctx, p); err != nil {
+	if err := ps.store.SaveProfile(ctx, p); err != nil {
 		return nil, err
 	}
 	return p, nil

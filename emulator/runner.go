@@ -46,52 +46,6 @@ type RunOptions struct {
 	Stdout, Stderr io.Writer
 }
 
-// MissingToolError says a program the runner needs is not installed, and which Debian
-// package provides it, so the user can act on the message as it is.
-type MissingToolError struct {
-	Tool    string // e.g. qemu-arm
-	Package string // e.g. qemu-user
-	Purpose string
-}
-
-// Error says what to install.
-func (e *MissingToolError) Error() string {
-	return fmt.Sprintf("%s is not installed (needed %s): install the Debian package %s (apt-get install %s)",
-		e.Tool, e.Purpose, e.Package, e.Package)
-}
-
-// ProgramExitError reports a guest that did not exit with status 0: a crash or a failure of
-// the program itself. Run returns it after feeding the sink whatever profiles were written
-// (the plugin writes one even for a guest killed by a signal), so the caller decides whether
-// a run of a failing program is worth keeping.
-type ProgramExitError struct {
-	Program  string
-	QEMU     string
-	ExitCode int    // -1 when killed by a signal
-	Signal   string // e.g. "SIGSEGV (segmentation fault)"; "" for a normal exit
-	Imported int    // process profiles fed to the sink
-	Detail   string // QEMU's last message, e.g. "qemu: uncaught target signal 11 ..."
-}
-
-// Error names the program, how it ended, and what was imported anyway.
-func (e *ProgramExitError) Error() string {
-	var sb strings.Builder
-	if e.Signal != "" {
-		fmt.Fprintf(&sb, "%s was killed by signal %s under %s", e.Program, e.Signal, e.QEMU)
-	} else {
-		fmt.Fprintf(&sb, "%s exited with status %d under %s", e.Program, e.ExitCode, e.QEMU)
-	}
-	if e.Detail != "" {
-		fmt.Fprintf(&sb, " (%s)", e.Detail)
-	}
-	if e.Imported == 0 {
-		sb.WriteString("; no profile was written")
-	} else {
-		fmt.Fprintf(&sb, "; %d process profile(s) were read up to that point", e.Imported)
-	}
-	return sb.String()
-}
-
 // sysroots maps a QEMU user-mode target to the Debian cross sysroots that hold its dynamic
 // loader, for dynamically linked programs.
 var sysroots = map[string][]string{
@@ -139,7 +93,7 @@ func GuestArch(program string) (string, error) {
 func BuildPlugin(cacheDir string) (string, error) {
 	so, err := cbuild.Build(cacheDir, cbuild.Source{Name: "bbcount", Code: pluginSource, Flags: pluginCFlags, What: "the QEMU plugin"})
 	if errors.Is(err, cbuild.ErrNoGCC) {
-		return "", &MissingToolError{Tool: "gcc", Package: "gcc", Purpose: "to build the QEMU plugin"}
+		return "", &proc.MissingToolError{Tool: "gcc", Package: "gcc", Purpose: "to build the QEMU plugin"}
 	}
 	return so, err
 }
@@ -170,7 +124,7 @@ func Run(ctx context.Context, opts RunOptions, sink model.BlockSink, progress fu
 	qemuName := "qemu-" + arch
 	qemu, err := exec.LookPath(qemuName)
 	if err != nil {
-		return &MissingToolError{Tool: qemuName, Package: "qemu-user", Purpose: "to run " + name}
+		return &proc.MissingToolError{Tool: qemuName, Package: "qemu-user", Purpose: "to run " + name}
 	}
 
 	cacheDir := opts.CacheDir
@@ -249,9 +203,12 @@ func Run(ctx context.Context, opts RunOptions, sink model.BlockSink, progress fu
 		return fmt.Errorf("%s could not load the profiling plugin %s: %s", qemuName, plugin, tail.LastWith(qemuPrefixes...))
 	}
 	if exitErr != nil {
-		pe := &ProgramExitError{Program: name, QEMU: qemuName, ExitCode: exitErr.ExitCode(),
-			Signal: proc.SignalOf(exitErr.ProcessState), Imported: imported, Detail: tail.LastWith(qemuPrefixes...)}
-		return pe
+		kept := "no profile was written"
+		if imported > 0 {
+			kept = fmt.Sprintf("%d process profile(s) were read up to that point", imported)
+		}
+		return &proc.ExitError{Program: name, Under: qemuName, ExitCode: exitErr.ExitCode(),
+			Signal: proc.SignalOf(exitErr.ProcessState), Imported: imported, Detail: tail.LastWith(qemuPrefixes...), Kept: kept}
 	}
 	if imported == 0 {
 		return fmt.Errorf("%s ran %s but the plugin wrote no profile: %s", qemuName, name, tail.LastLine())

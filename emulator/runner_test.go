@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"androprof/emulator/qemutest"
+	"androprof/internal/proc"
 	"androprof/model"
 )
 
@@ -298,9 +299,9 @@ func TestRunCrash(t *testing.T) {
 	tg := qemutest.Targets[0]
 	bin := qemutest.Build(t, tg, filepath.Join(qemutest.SamplesDir(), "crash.c"))
 	c, err := runCollect(t, RunOptions{Program: bin})
-	var pe *ProgramExitError
+	var pe *proc.ExitError
 	if !errors.As(err, &pe) {
-		t.Fatalf("got %v, want a *ProgramExitError", err)
+		t.Fatalf("got %v, want a *proc.ExitError", err)
 	}
 	if pe.Program != filepath.Base(bin) || !strings.HasPrefix(pe.Signal, "SIGSEGV") || pe.ExitCode != -1 || pe.Imported != 1 {
 		t.Errorf("error = %+v", pe)
@@ -323,7 +324,7 @@ func TestRunExitStatus(t *testing.T) {
 	bin := qemutest.Build(t, qemutest.Targets[2], filepath.Join(qemutest.SamplesDir(), "sieve.c"))
 	var stderr bytes.Buffer
 	c, err := runCollect(t, RunOptions{Program: bin, Args: []string{"1"}, Stderr: &stderr})
-	var pe *ProgramExitError
+	var pe *proc.ExitError
 	if !errors.As(err, &pe) || pe.ExitCode != 2 || pe.Signal != "" || pe.Imported != 1 {
 		t.Fatalf("got %v", err)
 	}
@@ -441,7 +442,7 @@ func TestRunMissingQEMU(t *testing.T) {
 	prog := elfHeader(t, emARM, false, false)
 	t.Setenv("PATH", t.TempDir())
 	err := Run(context.Background(), RunOptions{Program: prog, CacheDir: t.TempDir()}, NewCollector(), nil)
-	var mt *MissingToolError
+	var mt *proc.MissingToolError
 	if !errors.As(err, &mt) || mt.Tool != "qemu-arm" || mt.Package != "qemu-user" {
 		t.Fatalf("got %v", err)
 	}
@@ -463,7 +464,7 @@ func TestRunMissingGCC(t *testing.T) {
 	prog := elfHeader(t, emARM, false, false)
 	t.Setenv("PATH", dir)
 	err := Run(context.Background(), RunOptions{Program: prog, CacheDir: t.TempDir()}, NewCollector(), nil)
-	var mt *MissingToolError
+	var mt *proc.MissingToolError
 	if !errors.As(err, &mt) || mt.Tool != "gcc" || !strings.Contains(err.Error(), "to build the QEMU plugin") {
 		t.Fatalf("got %v", err)
 	}

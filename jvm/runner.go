@@ -37,20 +37,6 @@ const agentPrefix = "androprof heap agent:"
 // jdkPackage is the Debian package that provides java, javac and the JVMTI headers.
 const jdkPackage = "openjdk-17-jdk-headless"
 
-// MissingToolError says a program or file the runner needs is not installed, and which
-// Debian package provides it, so the user can act on the message as it is.
-type MissingToolError struct {
-	Tool    string // e.g. javac
-	Package string // e.g. openjdk-17-jdk-headless
-	Purpose string
-}
-
-// Error says what to install.
-func (e *MissingToolError) Error() string {
-	return fmt.Sprintf("%s is not installed (needed %s): install the Debian package %s (apt-get install %s)",
-		e.Tool, e.Purpose, e.Package, e.Package)
-}
-
 // JDK is one installed Java kit: the java that runs programs, the javac that compiles the
 // samples and the headers that build the agent. A runtime-only install has no Javac or Include.
 type JDK struct {
@@ -65,7 +51,7 @@ type JDK struct {
 func JDKOf(java string) (*JDK, error) {
 	path, err := exec.LookPath(java)
 	if err != nil {
-		return nil, &MissingToolError{Tool: java, Package: jdkPackage, Purpose: "to run Java programs"}
+		return nil, &proc.MissingToolError{Tool: java, Package: jdkPackage, Purpose: "to run Java programs"}
 	}
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
@@ -112,7 +98,7 @@ func FindJDK() (*JDK, error) {
 	if runtime != nil {
 		return runtime, nil
 	}
-	return nil, &MissingToolError{Tool: "java", Package: jdkPackage, Purpose: "to run Java programs"}
+	return nil, &proc.MissingToolError{Tool: "java", Package: jdkPackage, Purpose: "to run Java programs"}
 }
 
 // headers finds jvmti.h: in the JDK of the java that will load the agent when it has them,
@@ -129,7 +115,7 @@ func headers(jdk *JDK) (string, error) {
 	if len(any) > 0 {
 		return filepath.Dir(any[0]), nil
 	}
-	return "", &MissingToolError{Tool: "jvmti.h (the JDK's headers)", Package: jdkPackage, Purpose: "to build the heap agent"}
+	return "", &proc.MissingToolError{Tool: "jvmti.h (the JDK's headers)", Package: jdkPackage, Purpose: "to build the heap agent"}
 }
 
 // BuildAgent compiles the embedded agent with gcc against the headers of FindJDK's kit into
@@ -147,12 +133,12 @@ func BuildAgent(cacheDir string) (string, error) {
 func BuildAgentWith(cacheDir, include string) (string, error) {
 	jvmti, err := os.ReadFile(filepath.Join(include, "jvmti.h"))
 	if err != nil {
-		return "", &MissingToolError{Tool: filepath.Join(include, "jvmti.h"), Package: jdkPackage, Purpose: "to build the heap agent"}
+		return "", &proc.MissingToolError{Tool: filepath.Join(include, "jvmti.h"), Package: jdkPackage, Purpose: "to build the heap agent"}
 	}
 	flags := append(append([]string{}, agentCFlags...), "-I", include, "-I", filepath.Join(include, "linux"))
 	so, err := cbuild.Build(cacheDir, cbuild.Source{Name: "heaplog_agent", Code: agentSource, Flags: flags, Key: jvmti, What: "the heap agent"})
 	if errors.Is(err, cbuild.ErrNoGCC) {
-		return "", &MissingToolError{Tool: "gcc", Package: "gcc", Purpose: "to build the heap agent"}
+		return "", &proc.MissingToolError{Tool: "gcc", Package: "gcc", Purpose: "to build the heap agent"}
 	}
 	return so, err
 }
@@ -170,30 +156,6 @@ type RunOptions struct {
 	// Stdin, Stdout and Stderr are the program's; nil means /dev/null.
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
-}
-
-// ExitError reports a Java program that did not exit with status 0. A program that called
-// System.exit or died of an exception still wrote a whole log; one killed by a signal, a
-// log cut short.
-type ExitError struct {
-	Java     string
-	ExitCode int    // -1 when killed by a signal
-	Signal   string // e.g. "SIGKILL (killed)"; "" for a normal exit
-	Detail   string // the program's last line on stderr
-}
-
-// Error says how the program ended and its last word.
-func (e *ExitError) Error() string {
-	var sb strings.Builder
-	if e.Signal != "" {
-		fmt.Fprintf(&sb, "%s was killed by signal %s", e.Java, e.Signal)
-	} else {
-		fmt.Fprintf(&sb, "%s exited with status %d", e.Java, e.ExitCode)
-	}
-	if e.Detail != "" {
-		fmt.Fprintf(&sb, ": %s", e.Detail)
-	}
-	return sb.String()
 }
 
 // Command splits the command line of `androprof heap -- java ARGS...`: a first word naming
@@ -282,7 +244,7 @@ func Run(ctx context.Context, opts RunOptions) error {
 		if detail == "" {
 			detail = tail.LastLine()
 		}
-		return &ExitError{Java: java, ExitCode: exitErr.ExitCode(), Signal: proc.SignalOf(exitErr.ProcessState), Detail: detail}
+		return &proc.ExitError{Program: java, ExitCode: exitErr.ExitCode(), Signal: proc.SignalOf(exitErr.ProcessState), Detail: detail}
 	}
 	if msg := tail.LastWith(agentPrefix); msg != "" {
 		return fmt.Errorf("%s ran, but the heap log may be incomplete: %s", java, msg)

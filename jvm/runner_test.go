@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"androprof/formats/heaplog"
+	"androprof/internal/proc"
 	"androprof/model"
 )
 
@@ -262,7 +263,7 @@ func TestBuildAgent(t *testing.T) {
 	if so2, err := BuildAgent(dir); err != nil || filepath.Dir(so2) != dir {
 		t.Errorf("BuildAgent: %s, %v", so2, err)
 	}
-	var mt *MissingToolError
+	var mt *proc.MissingToolError
 	if _, err := BuildAgentWith(dir, filepath.Join(dir, "no-jdk")); !errors.As(err, &mt) || mt.Package != jdkPackage {
 		t.Errorf("headers missing: %v", err)
 	}
@@ -396,7 +397,7 @@ func TestExitStatus(t *testing.T) {
 }`)
 	log := filepath.Join(t.TempDir(), "sub", "fail.log")
 	err := Run(context.Background(), RunOptions{Java: jdk.Java, Args: []string{"-cp", dir, "Fail"}, Log: log, CacheDir: testCacheDir})
-	var ee *ExitError
+	var ee *proc.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode != 3 || ee.Detail != "failing on purpose" {
 		t.Fatalf("error %v, want exit status 3 with the program's last line", err)
 	}
@@ -449,7 +450,7 @@ func TestAgentError(t *testing.T) {
 	jdk := requireJDK(t)
 	dir := t.TempDir() // a directory is no log file
 	err := Run(context.Background(), RunOptions{Java: jdk.Java, Args: []string{"-version"}, Log: dir, CacheDir: testCacheDir})
-	var ee *ExitError
+	var ee *proc.ExitError
 	if !errors.As(err, &ee) || !strings.HasPrefix(ee.Detail, agentPrefix+" creating the log") {
 		t.Fatalf("error %v, want the agent's message", err)
 	}
@@ -459,7 +460,7 @@ func TestMissingGCC(t *testing.T) {
 	jdk := requireJDK(t)
 	t.Setenv("PATH", t.TempDir())
 	_, err := BuildAgentWith(t.TempDir(), jdk.Include)
-	var mt *MissingToolError
+	var mt *proc.MissingToolError
 	if !errors.As(err, &mt) || mt.Tool != "gcc" || !strings.Contains(err.Error(), "apt-get install gcc") {
 		t.Fatalf("error %v", err)
 	}
@@ -467,7 +468,7 @@ func TestMissingGCC(t *testing.T) {
 
 func TestMissingJava(t *testing.T) {
 	err := Run(context.Background(), RunOptions{Java: filepath.Join(t.TempDir(), "java"), Args: []string{"X"}, Log: "x.log"})
-	var mt *MissingToolError
+	var mt *proc.MissingToolError
 	if !errors.As(err, &mt) || mt.Package != jdkPackage || !strings.Contains(err.Error(), "apt-get install "+jdkPackage) {
 		t.Fatalf("error %v", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"androprof/assets"
+	"androprof/internal/proc"
 )
 
 // samplesDir is where assets keeps the Java samples.
@@ -36,11 +37,11 @@ func CompileSamples(ctx context.Context, javac, dir string) error {
 			return err
 		}
 		if jdk.Javac == "" {
-			return &MissingToolError{Tool: "javac", Package: jdkPackage, Purpose: "to compile the Java samples"}
+			return &proc.MissingToolError{Tool: "javac", Package: jdkPackage, Purpose: "to compile the Java samples"}
 		}
 		javac = jdk.Javac
 	} else if _, err := exec.LookPath(javac); err != nil {
-		return &MissingToolError{Tool: javac, Package: jdkPackage, Purpose: "to compile the Java samples"}
+		return &proc.MissingToolError{Tool: javac, Package: jdkPackage, Purpose: "to compile the Java samples"}
 	}
 	src, err := os.MkdirTemp("", "androprof-java-samples-")
 	if err != nil {

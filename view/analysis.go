@@ -13,9 +13,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"androprof/chart"
 	"androprof/controller"
 	"androprof/model"
-	"androprof/view/chart"
 )
 
 // RunImporter brings runs into the workspace: QEMU logs or plugin output, or a program run
@@ -67,6 +67,7 @@ type AnalysisView struct {
 
 	analysis *controller.Analysis
 	importer RunImporter
+	ws       *controller.Workspace // every read and write of runs and profiles
 	profiles controller.Profiles
 	prefs    fyne.Preferences
 	bg       *background
@@ -76,7 +77,8 @@ type AnalysisView struct {
 	metric   chart.Metric
 	res      *results
 	gen      int                // results of older computations are dropped
-	cancel   context.CancelFunc // stops the computation under way
+	ctx      context.Context    // every load for the selection shown; cancelled when it changes
+	cancel   context.CancelFunc // cancels ctx: the user moved on
 	quiet    bool               // set while the code, not the user, changes a chooser
 	procOpts map[string]int     // Process option → pid
 }
@@ -101,11 +103,11 @@ const (
 // Window size: a runs list beside a chart above a table.
 var analysisSize = fyne.NewSize(1200, 760)
 
-func newAnalysisView(win fyne.Window, prefs fyne.Preferences, profiles controller.Profiles, analysis *controller.Analysis,
-	methods *controller.MethodAnalysis, heap *controller.HeapAnalysis, importer RunImporter, openEditor func(),
+func newAnalysisView(win fyne.Window, prefs fyne.Preferences, ws *controller.Workspace, importer RunImporter, openEditor func(),
 	edit func(*model.Profile)) *AnalysisView {
-	v := &AnalysisView{Window: win, prefs: prefs, profiles: profiles, analysis: analysis, importer: importer,
+	v := &AnalysisView{Window: win, prefs: prefs, ws: ws, profiles: ws.Profiles, analysis: ws.Costs, importer: importer,
 		bg: newBackground(), metric: chart.Cycles}
+	v.moveOn()
 	v.sel.profile = prefs.String(prefProfile)
 	v.quiet = true // nothing to recompute until the window is built
 
@@ -141,10 +143,10 @@ func newAnalysisView(win fyne.Window, prefs fyne.Preferences, profiles controlle
 	v.Functions = newFunctionsTab(v)
 	v.Estimate = newEstimateTab(v)
 	v.Compare = newCompareTab(v)
-	v.Browser = newProfileBrowser(win, profiles, edit, v.ReloadProfiles)
-	v.Methods = newMethodsView(v, methods)
-	v.Heap = newHeapView(v, heap)
-	v.Dump = newDumpView(v, heap)
+	v.Browser = newProfileBrowser(win, ws.Profiles, edit, v.ReloadProfiles)
+	v.Methods = newMethodsView(v, ws.Methods)
+	v.Heap = newHeapView(v, ws.Heap)
+	v.Dump = newDumpView(v, ws.Heap)
 	v.Tabs = container.NewAppTabs(
 		container.NewTabItem("Processes", v.Processes.content),
 		container.NewTabItem("Basic blocks", v.Blocks.content),
@@ -290,10 +292,7 @@ func (v *AnalysisView) setProcessOption() {
 // recompute starts computing every tab for the current selection; a newer call supersedes it.
 func (v *AnalysisView) recompute() {
 	v.gen++
-	if v.cancel != nil {
-		v.cancel()
-		v.cancel = nil
-	}
+	v.moveOn()
 	routed := v.route()
 	v.relayout() // the bar shown may need another number of rows
 	if routed {
@@ -303,9 +302,7 @@ func (v *AnalysisView) recompute() {
 		v.show(nil)
 		return
 	}
-	gen, sel, infos, a, profiles := v.gen, v.sel, slices.Clone(v.infos), v.analysis, v.profiles
-	ctx, cancel := context.WithCancel(context.Background())
-	v.cancel = cancel
+	gen, sel, infos, a, profiles, ctx := v.gen, v.sel, slices.Clone(v.infos), v.analysis, v.profiles, v.ctx
 	v.bg.run(func() func() {
 		res, err := compute(ctx, a, profiles, infos, sel)
 		return func() {
@@ -313,12 +310,21 @@ func (v *AnalysisView) recompute() {
 				return
 			}
 			if err != nil {
-				v.setProblem(err.Error())
+				v.setProblem(problemText("compute the costs of", sel.run, err))
 				return
 			}
 			v.show(res)
 		}
 	})
+}
+
+// moveOn cancels every load for the selection shown (the user chose another run, process,
+// profile or frequency) and starts the context of the next ones.
+func (v *AnalysisView) moveOn() {
+	if v.cancel != nil {
+		v.cancel()
+	}
+	v.ctx, v.cancel = context.WithCancel(context.Background())
 }
 
 // show fills every tab from res (nil: empty tabs).

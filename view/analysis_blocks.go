@@ -1,7 +1,6 @@
 package view
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -9,7 +8,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"androprof/controller"
 	"androprof/model"
 )
 
@@ -25,7 +23,7 @@ type blockInsnRow struct {
 // costly block can be read as the trace showed it.
 type blocksTab struct {
 	Title   *widget.Label
-	Table   *sortTable[controller.ReportRow]
+	Table   *sortTable[model.ReportRow]
 	Block   *widget.Label // the block whose instructions are listed
 	Insns   *sortTable[blockInsnRow]
 	shown   int64 // block id listed, to drop answers for blocks no longer chosen
@@ -37,15 +35,15 @@ func newBlocksTab(v *AnalysisView) *blocksTab {
 	t := &blocksTab{v: v}
 	t.Title = widget.NewLabel("")
 	t.Title.Truncation = fyne.TextTruncateEllipsis
-	t.Table = newSortTable(v.Window, "blocks", []column[controller.ReportRow]{
-		textCol("Block", 300, func(r controller.ReportRow) string { return r.Key }),
-		idCol("PID", 70, func(r controller.ReportRow) int64 { return int64(r.PID) }),
-		intCol("Executions", 120, func(r controller.ReportRow) int64 { return r.Blocks }),
-		intCol("Size", 60, func(r controller.ReportRow) int64 { return blockSize(r) }),
-		intCol("Instructions", 130, func(r controller.ReportRow) int64 { return r.Instructions }),
-		floatCol("Cycles", 130, 0, func(r controller.ReportRow) float64 { return r.Cycles }),
-		quantityCol("Time", "s", 100, func(r controller.ReportRow) float64 { return r.TimeS }),
-		quantityCol("Energy", "J", 100, func(r controller.ReportRow) float64 { return r.EnergyJ }),
+	t.Table = newSortTable(v.Window, "blocks", []column[model.ReportRow]{
+		textCol("Block", 300, func(r model.ReportRow) string { return r.Key }),
+		idCol("PID", 70, func(r model.ReportRow) int64 { return int64(r.PID) }),
+		intCol("Executions", 120, func(r model.ReportRow) int64 { return r.Blocks }),
+		intCol("Size", 60, func(r model.ReportRow) int64 { return blockSize(r) }),
+		intCol("Instructions", 130, func(r model.ReportRow) int64 { return r.Instructions }),
+		floatCol("Cycles", 130, 0, func(r model.ReportRow) float64 { return r.Cycles }),
+		quantityCol("Time", "s", 100, func(r model.ReportRow) float64 { return r.TimeS }),
+		quantityCol("Energy", "J", 100, func(r model.ReportRow) float64 { return r.EnergyJ }),
 	}, t.listInstructions)
 	t.Block = widget.NewLabel("Choose a block to see its instructions.")
 	t.Block.Truncation = fyne.TextTruncateEllipsis
@@ -68,7 +66,7 @@ func newBlocksTab(v *AnalysisView) *blocksTab {
 }
 
 // blockSize is the block's static instruction count.
-func blockSize(r controller.ReportRow) int64 {
+func blockSize(r model.ReportRow) int64 {
 	if r.Blocks == 0 {
 		return 0
 	}
@@ -100,16 +98,16 @@ func (t *blocksTab) show(res *results) {
 
 // listInstructions reads a block's instructions in the background and classifies them with
 // the profile shown.
-func (t *blocksTab) listInstructions(r controller.ReportRow) {
+func (t *blocksTab) listInstructions(r model.ReportRow) {
 	v := t.v
 	if v.res == nil || v.analysis == nil || r.BlockID == 0 {
 		return
 	}
 	t.shown = r.BlockID
 	t.Block.SetText("Instructions of " + r.Key)
-	id, store, cl := r.BlockID, v.analysis.Store, model.NewClassifier(v.res.profile)
+	id, store, cl, ctx := r.BlockID, v.ws, model.NewClassifier(v.res.profile), v.ctx
 	v.bg.run(func() func() {
-		insns, err := store.BlockInstructions(context.Background(), id)
+		insns, err := store.BlockInstructions(ctx, id)
 		rows := make([]blockInsnRow, len(insns))
 		for i, in := range insns {
 			c := cl.Classify(in.Instruction)
@@ -120,7 +118,7 @@ func (t *blocksTab) listInstructions(r controller.ReportRow) {
 				return
 			}
 			if err != nil {
-				t.Block.SetText(fmt.Sprintf("Instructions of %s could not be read: %v", r.Key, err))
+				t.Block.SetText(problemText("read the instructions of", r.Key, err))
 				return
 			}
 			t.Insns.Set(rows)

@@ -11,14 +11,13 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"androprof/controller"
+	"androprof/chart"
 	"androprof/model"
-	"androprof/view/chart"
 )
 
 // compareChoice is one line of the Compare list: a run, or a process of it.
 type compareChoice struct {
-	item  controller.CompareItem
+	item  model.CompareItem
 	label string
 }
 
@@ -31,12 +30,12 @@ type compareTab struct {
 	Clear   *widget.Button
 	Hint    *widget.Label // what to do, then which profile priced what and what is a guess
 	Chart   *chartPanel
-	Table   *sortTable[controller.CompareRow]
+	Table   *sortTable[model.CompareRow]
 
 	v       *AnalysisView
 	choices []compareChoice
-	picked  []controller.CompareItem // in the order ticked: the first is the base of the ratios
-	rows    []controller.CompareRow
+	picked  []model.CompareItem // in the order ticked: the first is the base of the ratios
+	rows    []model.CompareRow
 	gen     int
 	content fyne.CanvasObject
 }
@@ -58,21 +57,21 @@ func newCompareTab(v *AnalysisView) *compareTab {
 	hint.SetMinSize(fyne.NewSize(0, widget.NewLabel("1\n2\n3").MinSize().Height))
 	t.Chart = newChartPanel(v.Window, v.bg, chart.Bars, nil)
 	ratio := func(f float64) string { return formatFloat(f, 4) }
-	t.Table = newSortTable(v.Window, "comparison", []column[controller.CompareRow]{
-		textCol("Item", 160, func(r controller.CompareRow) string { return r.Item }),
-		textCol("Profile", 170, func(r controller.CompareRow) string { return r.Profile }),
-		shareCol("Not in profile", 100, func(r controller.CompareRow) float64 { return r.Coverage.UndefinedShare() }),
-		intCol("Instructions", 130, func(r controller.CompareRow) int64 { return r.Instructions }),
-		intCol("Blocks", 120, func(r controller.CompareRow) int64 { return r.Blocks }),
-		floatCol("Insns/block", 90, 4, func(r controller.CompareRow) float64 { return r.InsnsPerBlock }),
-		floatCol("Cycles", 130, 0, func(r controller.CompareRow) float64 { return r.Cycles }),
-		quantityCol("Time", "s", 100, func(r controller.CompareRow) float64 { return r.TimeS }),
-		unknownIf(quantityCol("Energy", "J", 100, func(r controller.CompareRow) float64 { return r.EnergyJ }), energyUnknown),
-		{title: "Insns ratio", width: 90, num: true, text: func(r controller.CompareRow) string { return ratio(r.InstructionRatio) }},
-		{title: "Cycles ratio", width: 90, num: true, text: func(r controller.CompareRow) string { return ratio(r.CycleRatio) }},
-		unknownIf(column[controller.CompareRow]{title: "Energy ratio", width: 90, num: true,
-			text: func(r controller.CompareRow) string { return ratio(r.EnergyRatio) }},
-			func(r controller.CompareRow) bool {
+	t.Table = newSortTable(v.Window, "comparison", []column[model.CompareRow]{
+		textCol("Item", 160, func(r model.CompareRow) string { return r.Item }),
+		textCol("Profile", 170, func(r model.CompareRow) string { return r.Profile }),
+		shareCol("Not in profile", 100, func(r model.CompareRow) float64 { return r.Coverage.UndefinedShare() }),
+		intCol("Instructions", 130, func(r model.CompareRow) int64 { return r.Instructions }),
+		intCol("Blocks", 120, func(r model.CompareRow) int64 { return r.Blocks }),
+		floatCol("Insns/block", 90, 4, func(r model.CompareRow) float64 { return r.InsnsPerBlock }),
+		floatCol("Cycles", 130, 0, func(r model.CompareRow) float64 { return r.Cycles }),
+		quantityCol("Time", "s", 100, func(r model.CompareRow) float64 { return r.TimeS }),
+		unknownIf(quantityCol("Energy", "J", 100, func(r model.CompareRow) float64 { return r.EnergyJ }), energyUnknown),
+		{title: "Insns ratio", width: 90, num: true, text: func(r model.CompareRow) string { return ratio(r.InstructionRatio) }},
+		{title: "Cycles ratio", width: 90, num: true, text: func(r model.CompareRow) string { return ratio(r.CycleRatio) }},
+		unknownIf(column[model.CompareRow]{title: "Energy ratio", width: 90, num: true,
+			text: func(r model.CompareRow) string { return ratio(r.EnergyRatio) }},
+			func(r model.CompareRow) bool {
 				return energyUnknown(r) || len(t.rows) > 0 && energyUnknown(t.rows[0])
 			}),
 	}, nil)
@@ -97,7 +96,7 @@ func (t *compareTab) updateChoice(id widget.ListItemID, o fyne.CanvasObject) {
 	check.OnChanged = func(on bool) { t.Pick(c.item, on) }
 }
 
-func (t *compareTab) isPicked(it controller.CompareItem) bool {
+func (t *compareTab) isPicked(it model.CompareItem) bool {
 	for _, p := range t.picked {
 		if p == it {
 			return true
@@ -107,7 +106,7 @@ func (t *compareTab) isPicked(it controller.CompareItem) bool {
 }
 
 // Pick ticks or unticks an item, as its check box does.
-func (t *compareTab) Pick(it controller.CompareItem, on bool) {
+func (t *compareTab) Pick(it model.CompareItem, on bool) {
 	if on == t.isPicked(it) {
 		return
 	}
@@ -131,26 +130,26 @@ func (t *compareTab) loadChoices(runs []model.RunInfo) {
 	if v.analysis == nil {
 		return
 	}
-	store := v.analysis.Store
+	store := v.ws
 	v.bg.run(func() func() {
 		var choices []compareChoice
 		for _, r := range runs {
 			if tabSetOf(r.Kind) != emulatorTabs { // method traces are compared in their own tabs; heap runs have no costs
 				continue
 			}
-			choices = append(choices, compareChoice{controller.CompareItem{Run: r.Name}, r.Name})
+			choices = append(choices, compareChoice{model.CompareItem{Run: r.Name}, r.Name})
 			procs, err := store.Processes(context.Background(), r.Name)
 			if err != nil {
 				continue
 			}
 			for _, p := range procs {
-				choices = append(choices, compareChoice{controller.CompareItem{Run: r.Name, PID: p.PID},
+				choices = append(choices, compareChoice{model.CompareItem{Run: r.Name, PID: p.PID},
 					"    " + r.Name + ":" + processLabel(p.Process)})
 			}
 		}
 		return func() {
 			t.choices = choices
-			var kept []controller.CompareItem
+			var kept []model.CompareItem
 			for _, p := range t.picked {
 				for _, c := range choices {
 					if c.item == p {
@@ -177,16 +176,16 @@ func (t *compareTab) recompute() {
 		return
 	}
 	t.Hint.SetText(fmt.Sprintf("Ratios are to %s.", t.picked[0]))
-	gen, items, a, freq := t.gen, append([]controller.CompareItem(nil), t.picked...), v.analysis, v.sel.freq
+	gen, items, a, freq, ctx := t.gen, append([]model.CompareItem(nil), t.picked...), v.analysis, v.sel.freq, v.ctx
 	profileFor := v.profiles.ForISA(slices.Clone(v.infos), v.res.profile)
 	v.bg.run(func() func() {
-		rows, err := a.Compare(context.Background(), items, profileFor, freq)
+		rows, err := a.Compare(ctx, items, profileFor, freq)
 		return func() {
 			if gen != t.gen {
 				return
 			}
 			if err != nil {
-				t.Hint.SetText(err.Error())
+				t.Hint.SetText(problemText("compare", "", err))
 				rows = nil
 			} else {
 				t.Hint.SetText(compareNotes(rows))
@@ -202,11 +201,11 @@ func (t *compareTab) chart(m chart.Metric) {
 	t.Chart.Set(chart.FromComparison(t.rows, m, chart.Bars))
 }
 
-func energyUnknown(r controller.CompareRow) bool { return r.Coverage.PowerUnknown() }
+func energyUnknown(r model.CompareRow) bool { return r.Coverage.PowerUnknown() }
 
 // compareNotes says what the ratios are to, which profile priced which rows, and, row by row,
 // what of a row's cost is a guess.
-func compareNotes(rows []controller.CompareRow) string {
+func compareNotes(rows []model.CompareRow) string {
 	var profiles []string
 	items := map[string][]string{}
 	for _, r := range rows {

@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"androprof/chart"
 	"androprof/controller"
 	"androprof/model"
-	"androprof/view/chart"
 )
 
 // blocksTop is how many blocks the Basic blocks tab lists: the costly ones matter, and a
@@ -20,14 +20,14 @@ const blocksTop = 200
 type results struct {
 	sel     selection // as computed: the profile chosen, a pid that exists
 	profile *model.Profile
-	data    *controller.RunData
+	data    *model.RunData
 	isa     model.ISA // the instruction set the run executed most
 
-	pids   *controller.Report // every process, whatever the selection
-	blocks *controller.Report // the selection's blocksTop most costly blocks
-	insns  *controller.Report
-	cats   *controller.Report
-	funcs  *controller.Report
+	pids   *model.Report // every process, whatever the selection
+	blocks *model.Report // the selection's blocksTop most costly blocks
+	insns  *model.Report
+	cats   *model.Report
+	funcs  *model.Report
 
 	costing      model.Costing     // per-category estimate of the selection
 	instructions int64             // of the selection
@@ -61,18 +61,18 @@ func compute(ctx context.Context, a *controller.Analysis, profiles controller.Pr
 	for _, p := range d.Processes {
 		res.names[strconv.Itoa(p.PID)] = processLabel(p.Process)
 	}
-	opts := controller.ReportOptions{Run: sel.run, Profile: res.profile, FrequencyGHz: sel.freq}
+	opts := model.ReportOptions{Run: sel.run, Profile: res.profile, FrequencyGHz: sel.freq}
 	for _, r := range []struct {
-		out *(*controller.Report)
-		by  controller.Grouping
+		out *(*model.Report)
+		by  model.Grouping
 		pid int
 		top int
 	}{
-		{&res.pids, controller.ByPID, 0, 0},
-		{&res.blocks, controller.ByBlock, sel.pid, blocksTop},
-		{&res.insns, controller.ByInstruction, sel.pid, 0},
-		{&res.cats, controller.ByCategory, sel.pid, 0},
-		{&res.funcs, controller.ByFunction, sel.pid, 0},
+		{&res.pids, model.ByPID, 0, 0},
+		{&res.blocks, model.ByBlock, sel.pid, blocksTop},
+		{&res.insns, model.ByInstruction, sel.pid, 0},
+		{&res.cats, model.ByCategory, sel.pid, 0},
+		{&res.funcs, model.ByFunction, sel.pid, 0},
 	} {
 		o := opts
 		o.By, o.PID, o.Top = r.by, r.pid, r.top

@@ -10,8 +10,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"androprof/chart"
 	"androprof/model"
-	"androprof/view/chart"
 )
 
 // estimateWhy is the tab's one line on why its two estimates differ (often by 5× or more): the

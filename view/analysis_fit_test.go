@@ -13,6 +13,7 @@ import (
 
 	"androprof/assets"
 	"androprof/controller"
+	"androprof/model"
 	"androprof/store"
 )
 
@@ -31,10 +32,10 @@ func openSieves(t *testing.T) *AnalysisView {
 			demos[d.Name] = d
 		}
 	}
-	if _, err := (controller.Importer{Store: db}).ImportDemo(context.Background(), demos); err != nil {
+	if _, err := controller.NewWorkspace(db).Importer().ImportDemo(context.Background(), demos); err != nil {
 		t.Fatal(err)
 	}
-	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{Store: db}, &controller.Analysis{Store: db}, &scriptedImporter{db: db})
+	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.NewWorkspace(db), &scriptedImporter{db: db})
 	wb.ShowAnalysis()
 	v := wb.AnalysisView()
 	v.Wait()
@@ -157,8 +158,8 @@ func TestEstimateExplainsAndRounds(t *testing.T) {
 func TestCompareEachRunWithAProfileOfItsISA(t *testing.T) {
 	v := openSieves(t)
 	showRun(v, "demo-sieve-arm", "ARMv7-A Cortex-A8")
-	v.Compare.Pick(controller.CompareItem{Run: "demo-sieve-arm"}, true)
-	v.Compare.Pick(controller.CompareItem{Run: "demo-sieve-mips"}, true)
+	v.Compare.Pick(model.CompareItem{Run: "demo-sieve-arm"}, true)
+	v.Compare.Pick(model.CompareItem{Run: "demo-sieve-mips"}, true)
 	v.Wait()
 	rows := v.Compare.Table.Rows()
 	if len(rows) != 2 || rows[0].Profile != "ARMv7-A Cortex-A8" || rows[1].Profile != "MIPS32 Release 2 24K" ||
@@ -200,8 +201,8 @@ func TestCompareControlsStayPutWhenResultsArrive(t *testing.T) {
 	}
 	before := where()
 	hint := v.Compare.Hint.Text
-	v.Compare.Pick(controller.CompareItem{Run: "demo-sieve-arm"}, true)
-	v.Compare.Pick(controller.CompareItem{Run: "demo-sieve-mips"}, true)
+	v.Compare.Pick(model.CompareItem{Run: "demo-sieve-arm"}, true)
+	v.Compare.Pick(model.CompareItem{Run: "demo-sieve-mips"}, true)
 	v.Wait()
 	if v.Compare.Hint.Text == hint || len(v.Compare.Table.Rows()) != 2 {
 		t.Fatalf("no results arrived: %q", v.Compare.Hint.Text)

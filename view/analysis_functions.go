@@ -4,28 +4,28 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 
-	"androprof/controller"
-	"androprof/view/chart"
+	"androprof/chart"
+	"androprof/model"
 )
 
 // functionsTab prices each symbol, the level at which a programmer decides what to rewrite
 // (seed §5.1: which methods to move to native code).
 type functionsTab struct {
 	Chart   *chartPanel
-	Table   *sortTable[controller.ReportRow]
+	Table   *sortTable[model.ReportRow]
 	content fyne.CanvasObject
 }
 
 func newFunctionsTab(v *AnalysisView) *functionsTab {
 	t := &functionsTab{}
 	t.Chart = newChartPanel(v.Window, v.bg, chart.Bars, nil)
-	t.Table = newSortTable(v.Window, "functions", []column[controller.ReportRow]{
-		textCol("Function", 260, func(r controller.ReportRow) string { return r.Key }),
-		intCol("Instructions", 140, func(r controller.ReportRow) int64 { return r.Instructions }),
-		intCol("Blocks executed", 130, func(r controller.ReportRow) int64 { return r.Blocks }),
-		floatCol("Cycles", 140, 0, func(r controller.ReportRow) float64 { return r.Cycles }),
-		quantityCol("Time", "s", 110, func(r controller.ReportRow) float64 { return r.TimeS }),
-		quantityCol("Energy", "J", 110, func(r controller.ReportRow) float64 { return r.EnergyJ }),
+	t.Table = newSortTable(v.Window, "functions", []column[model.ReportRow]{
+		textCol("Function", 260, func(r model.ReportRow) string { return r.Key }),
+		intCol("Instructions", 140, func(r model.ReportRow) int64 { return r.Instructions }),
+		intCol("Blocks executed", 130, func(r model.ReportRow) int64 { return r.Blocks }),
+		floatCol("Cycles", 140, 0, func(r model.ReportRow) float64 { return r.Cycles }),
+		quantityCol("Time", "s", 110, func(r model.ReportRow) float64 { return r.TimeS }),
+		quantityCol("Energy", "J", 110, func(r model.ReportRow) float64 { return r.EnergyJ }),
 	}, nil)
 	split := container.NewVSplit(t.Chart.Content(), t.Table.Content())
 	split.Offset = 0.5

@@ -6,8 +6,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 
-	"androprof/controller"
-	"androprof/view/chart"
+	"androprof/chart"
+	"androprof/model"
 )
 
 // insnsTab is seed §4.2's "histograms and cost": which instructions ran most, and what each
@@ -15,10 +15,10 @@ import (
 type insnsTab struct {
 	Histogram  *chartPanel
 	Costs      *chartPanel
-	Insns      *sortTable[controller.ReportRow]
-	Categories *sortTable[controller.ReportRow]
+	Insns      *sortTable[model.ReportRow]
+	Categories *sortTable[model.ReportRow]
 
-	total   controller.ReportRow // of the selection, for shares
+	total   model.ReportRow // of the selection, for shares
 	content fyne.CanvasObject
 }
 
@@ -32,25 +32,25 @@ func newInsnsTab(v *AnalysisView) *insnsTab {
 		}
 		return 100 * part / whole
 	}
-	t.Insns = newSortTable(v.Window, "instructions", []column[controller.ReportRow]{
-		textCol("Instruction", 140, func(r controller.ReportRow) string { return r.Key }),
-		textCol("Category", 170, func(r controller.ReportRow) string { return r.Category }),
-		intCol("Executed", 130, func(r controller.ReportRow) int64 { return r.Instructions }),
-		floatCol("Cycles", 130, 0, func(r controller.ReportRow) float64 { return r.Cycles }),
-		floatCol("% cycles", 80, 3, func(r controller.ReportRow) float64 { return share(r.Cycles, t.total.Cycles) }),
-		quantityCol("Time", "s", 100, func(r controller.ReportRow) float64 { return r.TimeS }),
-		quantityCol("Energy", "J", 100, func(r controller.ReportRow) float64 { return r.EnergyJ }),
+	t.Insns = newSortTable(v.Window, "instructions", []column[model.ReportRow]{
+		textCol("Instruction", 140, func(r model.ReportRow) string { return r.Key }),
+		textCol("Category", 170, func(r model.ReportRow) string { return r.Category }),
+		intCol("Executed", 130, func(r model.ReportRow) int64 { return r.Instructions }),
+		floatCol("Cycles", 130, 0, func(r model.ReportRow) float64 { return r.Cycles }),
+		floatCol("% cycles", 80, 3, func(r model.ReportRow) float64 { return share(r.Cycles, t.total.Cycles) }),
+		quantityCol("Time", "s", 100, func(r model.ReportRow) float64 { return r.TimeS }),
+		quantityCol("Energy", "J", 100, func(r model.ReportRow) float64 { return r.EnergyJ }),
 	}, nil)
-	t.Categories = newSortTable(v.Window, "categories", []column[controller.ReportRow]{
-		textCol("Category", 170, func(r controller.ReportRow) string { return r.Key }),
-		intCol("Executed", 130, func(r controller.ReportRow) int64 { return r.Instructions }),
-		floatCol("% executed", 90, 3, func(r controller.ReportRow) float64 {
+	t.Categories = newSortTable(v.Window, "categories", []column[model.ReportRow]{
+		textCol("Category", 170, func(r model.ReportRow) string { return r.Key }),
+		intCol("Executed", 130, func(r model.ReportRow) int64 { return r.Instructions }),
+		floatCol("% executed", 90, 3, func(r model.ReportRow) float64 {
 			return share(float64(r.Instructions), float64(t.total.Instructions))
 		}),
-		floatCol("Cycles", 130, 0, func(r controller.ReportRow) float64 { return r.Cycles }),
-		floatCol("% cycles", 80, 3, func(r controller.ReportRow) float64 { return share(r.Cycles, t.total.Cycles) }),
-		quantityCol("Time", "s", 100, func(r controller.ReportRow) float64 { return r.TimeS }),
-		quantityCol("Energy", "J", 100, func(r controller.ReportRow) float64 { return r.EnergyJ }),
+		floatCol("Cycles", 130, 0, func(r model.ReportRow) float64 { return r.Cycles }),
+		floatCol("% cycles", 80, 3, func(r model.ReportRow) float64 { return share(r.Cycles, t.total.Cycles) }),
+		quantityCol("Time", "s", 100, func(r model.ReportRow) float64 { return r.TimeS }),
+		quantityCol("Energy", "J", 100, func(r model.ReportRow) float64 { return r.EnergyJ }),
 	}, nil)
 	charts := container.NewHSplit(t.Histogram.Content(), t.Costs.Content())
 	tables := container.NewHSplit(t.Insns.Content(), t.Categories.Content())
@@ -62,7 +62,7 @@ func newInsnsTab(v *AnalysisView) *insnsTab {
 
 func (t *insnsTab) show(res *results) {
 	if res == nil {
-		t.total = controller.ReportRow{}
+		t.total = model.ReportRow{}
 		t.Insns.Set(nil)
 		t.Categories.Set(nil)
 		return

@@ -139,7 +139,7 @@ func TestAnalysisHelp(t *testing.T) {
 
 // A key whose button is disabled says why rather than doing nothing.
 func TestDisabledCommandSaysWhy(t *testing.T) {
-	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{}, nil, nil)
+	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.NewWorkspace(nil), nil)
 	wb.ShowAnalysis()
 	v := wb.AnalysisView()
 	v.Wait()
@@ -165,7 +165,7 @@ func TestFirstStartOpensOnNamedRunWithHint(t *testing.T) {
 	}
 	a := test.NewTempApp(t)
 	open := func() *AnalysisView {
-		wb := NewWorkbench(a, controller.NewEditor(), controller.Profiles{Store: db}, &controller.Analysis{Store: db}, nil)
+		wb := NewWorkbench(a, controller.NewEditor(), controller.NewWorkspace(db), nil)
 		wb.SetFirstRun("demo-sieve-arm")
 		w := wb.ShowAnalysis()
 		w.Resize(layoutSizes[0])

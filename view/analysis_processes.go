@@ -6,13 +6,13 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 
-	"androprof/controller"
-	"androprof/view/chart"
+	"androprof/chart"
+	"androprof/model"
 )
 
 // processRow is a process with its cost: the PID chart of seed §4.2.2 as a table.
 type processRow struct {
-	controller.ReportRow
+	model.ReportRow
 	Name string
 }
 
@@ -21,8 +21,8 @@ type processesTab struct {
 	Chart *chartPanel
 	Table *sortTable[processRow]
 
-	rows          []controller.ReportRow // in chart order, for taps on bars
-	energyUnknown bool                   // the profile gives no power: no energy to show
+	rows          []model.ReportRow // in chart order, for taps on bars
+	energyUnknown bool              // the profile gives no power: no energy to show
 	content       fyne.CanvasObject
 }
 

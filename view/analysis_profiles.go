@@ -10,7 +10,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -102,7 +101,7 @@ func (v *profileBrowser) showList(infos []model.ProfileInfo, err error) {
 	v.infos = infos
 	v.Status.SetText("")
 	if err != nil {
-		v.Status.SetText(err.Error())
+		v.Status.SetText(problemText("list the profiles", "", err))
 	}
 	if len(infos) == 0 && err == nil {
 		v.Status.SetText("No profiles: this build has no built-in profiles and the workspace holds none.")
@@ -171,7 +170,7 @@ func (v *profileBrowser) choose(id widget.ListItemID) {
 	p, err := resolveInfo(ctx, v.profiles, v.infos[id])
 	cancel()
 	if err != nil {
-		dialog.ShowError(err, v.Window)
+		showProblem(v.Window, "open the profile", v.infos[id].Name, err)
 		return
 	}
 	v.show(p)

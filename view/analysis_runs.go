@@ -105,7 +105,7 @@ func (p *runsPanel) reload(want string) {
 		p.Empty.SetText("This session has no workspace database.")
 		return
 	}
-	store := v.analysis.Store
+	store := v.ws
 	v.bg.run(func() func() {
 		runs, err := store.Runs(context.Background())
 		return func() {
@@ -114,7 +114,7 @@ func (p *runsPanel) reload(want string) {
 			p.List.Refresh()
 			switch {
 			case err != nil:
-				p.Empty.SetText("Could not read the runs: " + err.Error())
+				p.Empty.SetText(problemText("read the runs", "", err))
 			case len(runs) == 0:
 				p.Empty.SetText(NoRunsText)
 			default:
@@ -173,14 +173,13 @@ func (p *runsPanel) askDelete() {
 
 func (p *runsPanel) deleteRun(name string) {
 	v := p.v
-	a := v.analysis
+	ws := v.ws
 	v.bg.run(func() func() {
-		err := a.Store.DeleteRun(context.Background(), name)
-		a.Forget(name)
+		err := ws.DeleteRun(context.Background(), name)
 		return func() {
 			v.forgetRun(name)
 			if err != nil {
-				dialog.ShowError(err, v.Window)
+				showProblem(v.Window, "delete the run", name, err)
 			}
 			v.sel.run = ""
 			p.reload("")
@@ -209,7 +208,7 @@ func (p *runsPanel) askImport() {
 	folder := widget.NewButton("Folder…", func() {
 		showLarge(dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
 			if err != nil {
-				dialog.ShowError(err, v.Window)
+				showProblem(v.Window, "open the folder", "", err)
 				return
 			}
 			if u != nil {
@@ -269,7 +268,7 @@ func (p *runsPanel) ImportFrom(name, source string, done func(error)) {
 		return
 	}
 	if _, err := os.Stat(source); err != nil {
-		dialog.ShowError(err, v.Window)
+		showProblem(v.Window, "import", source, err)
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -343,10 +342,9 @@ func (p *runsPanel) Run(name, program string, args []string, done func(error)) {
 // still imported.
 func (p *runsPanel) finished(name string, err error) {
 	v := p.v
-	v.analysis.Forget(name)
-	v.forgetRun(name)
+	v.forgetRun(name) // the importer made the workspace forget it; the tabs let go of it here
 	if err != nil && !errors.Is(err, context.Canceled) {
-		dialog.ShowError(err, v.Window)
+		showProblem(v.Window, "import into the run", name, err)
 	}
 	if v.sel.run == name {
 		v.sel.run = "" // read the run again even though its name is selected

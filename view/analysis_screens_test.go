@@ -60,15 +60,15 @@ func TestAnalysisScreens(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{Store: db}, &controller.Analysis{Store: db}, &scriptedImporter{db: db})
+	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.NewWorkspace(db), &scriptedImporter{db: db})
 	w := wb.ShowAnalysis()
 	w.Resize(analysisSize)
 	v := wb.AnalysisView()
 	v.Wait()
 	v.SelectRun("wide")
 	v.Wait()
-	v.Compare.Pick(controller.CompareItem{Run: "wide"}, true)
-	v.Compare.Pick(controller.CompareItem{Run: "small"}, true)
+	v.Compare.Pick(model.CompareItem{Run: "wide"}, true)
+	v.Compare.Pick(model.CompareItem{Run: "small"}, true)
 	v.Wait()
 	dir := os.Getenv("ANALYSIS_SHOTS")
 	for i, item := range v.Tabs.Items {

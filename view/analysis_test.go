@@ -2,6 +2,7 @@ package view
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -13,34 +14,8 @@ import (
 	"androprof/controller"
 	"androprof/isaprofiles"
 	"androprof/model"
+	"androprof/store"
 )
-
-// fakeStore is a workspace holding the given profiles.
-type fakeStore struct{ profiles []*model.Profile }
-
-func (s *fakeStore) SaveProfile(_ context.Context, p *model.Profile) error {
-	s.profiles = append(s.profiles, p)
-	return nil
-}
-
-func (s *fakeStore) Profile(_ context.Context, name string) (*model.Profile, error) {
-	for _, p := range s.profiles {
-		if p.Name == name {
-			return p, nil
-		}
-	}
-	return nil, model.ErrNotFound
-}
-
-func (s *fakeStore) Profiles(context.Context) ([]model.ProfileInfo, error) {
-	var out []model.ProfileInfo
-	for _, p := range s.profiles {
-		out = append(out, model.ProfileInfo{Name: p.Name, ISAs: p.ISAs, Categories: len(p.Categories)})
-	}
-	return out, nil
-}
-
-func (s *fakeStore) DeleteProfile(context.Context, string) error { return nil }
 
 func storedProfile() *model.Profile {
 	p := model.NewProfile("Stored test profile", model.ARM)
@@ -52,8 +27,15 @@ func storedProfile() *model.Profile {
 }
 
 func TestAnalysisListsBuiltinAndStoredProfiles(t *testing.T) {
-	store := &fakeStore{profiles: []*model.Profile{storedProfile()}}
-	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{Store: store}, nil, nil)
+	db, err := store.Open(filepath.Join(t.TempDir(), "w.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.SaveProfile(context.Background(), storedProfile()); err != nil {
+		t.Fatal(err)
+	}
+	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.NewWorkspace(db), nil)
 	win := wb.ShowAnalysis()
 	if win.Title() != "AndroProf — Analysis" {
 		t.Errorf("title %q", win.Title())
@@ -61,7 +43,7 @@ func TestAnalysisListsBuiltinAndStoredProfiles(t *testing.T) {
 	av := wb.AnalysisView()
 	av.Wait()
 	if av.Runs.Empty.Text == "" || len(av.Runs.Names()) != 0 {
-		t.Errorf("Runs shows %q and %v without a workspace", av.Runs.Empty.Text, av.Runs.Names())
+		t.Errorf("Runs shows %q and %v in an empty workspace", av.Runs.Empty.Text, av.Runs.Names())
 	}
 	v := av.Browser
 	names := v.ProfileNames()
@@ -101,7 +83,7 @@ func TestAnalysisListsBuiltinAndStoredProfiles(t *testing.T) {
 }
 
 func TestAnalysisShowsEveryBuiltin(t *testing.T) {
-	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{}, nil, nil)
+	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.NewWorkspace(nil), nil)
 	wb.ShowAnalysis()
 	v := wb.AnalysisView().Browser
 	builtins := isaprofiles.BuiltinNames()
@@ -120,7 +102,7 @@ func TestAnalysisShowsEveryBuiltin(t *testing.T) {
 }
 
 func TestWindowsOpenEachOther(t *testing.T) {
-	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{}, nil, nil)
+	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.NewWorkspace(nil), nil)
 	ed := wb.ShowEditor()
 	if wb.ShowEditor() != ed {
 		t.Fatal("a second ShowEditor made a second window")
@@ -154,7 +136,7 @@ func tapDialogButton(t *testing.T, w fyne.Window, text string) {
 func TestEditingAnotherProfileAsksAboutUnsavedChanges(t *testing.T) {
 	ed := controller.NewEditor()
 	must(t, ed.AddCategory("Mine", 1, 1)) // unsaved
-	wb := NewWorkbench(test.NewTempApp(t), ed, controller.Profiles{}, nil, nil)
+	wb := NewWorkbench(test.NewTempApp(t), ed, controller.NewWorkspace(nil), nil)
 	w := wb.ShowEditor()
 
 	wb.Edit(storedProfile())

@@ -14,12 +14,12 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"androprof/chart"
 	"androprof/controller"
 	"androprof/isaprofiles"
 	"androprof/model"
 	"androprof/store"
 	"androprof/store/storetest"
-	"androprof/view/chart"
 )
 
 // scriptedImporter imports every file as the small run (through the real store), or waits for
@@ -63,7 +63,7 @@ func openAnalysis(t *testing.T) (*AnalysisView, *scriptedImporter) {
 		t.Fatal(err)
 	}
 	imp := &scriptedImporter{db: db}
-	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{Store: db}, &controller.Analysis{Store: db}, imp)
+	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.NewWorkspace(db), imp)
 	wb.ShowAnalysis()
 	v := wb.AnalysisView()
 	v.Wait()
@@ -293,8 +293,8 @@ func TestAnalysisComparesProcesses(t *testing.T) {
 	if len(v.Compare.choices) != 3 { // small, small:10, small:11
 		t.Fatalf("choices %+v", v.Compare.choices)
 	}
-	v.Compare.Pick(controller.CompareItem{Run: "small", PID: 10}, true)
-	v.Compare.Pick(controller.CompareItem{Run: "small", PID: 11}, true)
+	v.Compare.Pick(model.CompareItem{Run: "small", PID: 10}, true)
+	v.Compare.Pick(model.CompareItem{Run: "small", PID: 11}, true)
 	v.Wait()
 	rows := v.Compare.Table.Rows()
 	if len(rows) != 2 || rows[0].Item != "small:10" || rows[0].InsnsPerBlock != 3 || rows[1].InstructionRatio != 2.0/300 {
@@ -361,7 +361,7 @@ func TestEmptyWorkspaceSaysSo(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{Store: db}, &controller.Analysis{Store: db}, nil)
+	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.NewWorkspace(db), nil)
 	wb.ShowAnalysis()
 	v := wb.AnalysisView()
 	v.Wait()
@@ -382,9 +382,8 @@ func TestImportThroughControllerImporter(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	analysis := &controller.Analysis{Store: db}
-	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{Store: db}, analysis,
-		controller.Importer{Store: db, Analysis: analysis})
+	ws := controller.NewWorkspace(db)
+	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), ws, ws.Importer())
 	wb.ShowAnalysis()
 	v := wb.AnalysisView()
 	v.Wait()

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"context"
 	"sync"
 
 	"fyne.io/fyne/v2"
@@ -74,5 +75,44 @@ func (b *background) wait() {
 		apply()
 		b.mu.Lock()
 		b.n--
+	}
+}
+
+// latest is a kind of load whose newest request is the only one that matters: the table for
+// the current selection, the trace of the run shown. Starting one cancels the context of the
+// one before, so work the user moved away from stops instead of running to completion, and
+// only the newest result is applied. The zero value is ready; use it on the UI goroutine.
+type latest struct {
+	gen    int
+	cancel context.CancelFunc
+}
+
+// start runs load on bg with a context the next start (or stop) cancels; the function load
+// returns runs on the UI goroutine unless a newer start came since.
+func (l *latest) start(bg *background, load func(ctx context.Context) (apply func())) {
+	l.stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	l.cancel = cancel
+	mine := l.gen
+	bg.run(func() func() {
+		defer cancel()
+		apply := load(ctx)
+		if apply == nil {
+			return nil
+		}
+		return func() {
+			if mine == l.gen {
+				apply()
+			}
+		}
+	})
+}
+
+// stop cancels the load under way, if any, and drops its result.
+func (l *latest) stop() {
+	l.gen++
+	if l.cancel != nil {
+		l.cancel()
+		l.cancel = nil
 	}
 }

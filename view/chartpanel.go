@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"androprof/view/chart"
+	"androprof/chart"
 )
 
 // Export size of saved charts: the window's size would make every export different.

@@ -51,7 +51,7 @@ func chosenPath[F interface {
 }](parent fyne.Window, fn func(path string)) func(F, error) {
 	return func(f F, err error) {
 		if err != nil {
-			dialog.ShowError(err, parent)
+			showProblem(parent, "open the file", "", err)
 			return
 		}
 		if any(f) == nil {

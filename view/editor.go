@@ -90,7 +90,7 @@ func (v *EditorView) toolbar() *overflowBar {
 		return btn
 	}
 	keep := b("Keep in workspace", theme.StorageIcon(), cmdKeep)
-	if v.profiles.Store == nil {
+	if !v.profiles.CanKeep() {
 		keep.Disable()
 	}
 	return newOverflowBar(
@@ -346,7 +346,7 @@ func (v *EditorView) askMoveTo() {
 // moveTo moves instructions to a category, whichever one they are in now.
 func (v *EditorView) moveTo(ins []model.Instruction, to string) {
 	if err := v.ed.Move(ins, to); err != nil {
-		dialog.ShowError(err, v.Window)
+		showProblem(v.Window, "move the instructions to", to, err)
 		return
 	}
 	v.refreshLists()
@@ -373,7 +373,7 @@ func (v *EditorView) askProfileName(title, confirm string, then func()) {
 			return
 		}
 		if err := v.ed.SetName(name.Text); err != nil {
-			dialog.ShowError(err, v.Window)
+			showProblem(v.Window, "rename the profile to", name.Text, err)
 			return
 		}
 		v.updateTitle()

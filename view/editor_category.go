@@ -151,7 +151,7 @@ func (v *EditorView) askNewCategory() {
 		c, _ := parseCost(cycles.Text) // the form only confirms when every validator passes
 		p, _ := parseCost(power.Text)
 		if err := v.ed.AddCategory(name.Text, c, p); err != nil {
-			dialog.ShowError(err, v.Window)
+			showProblem(v.Window, "add the category", name.Text, err)
 			return
 		}
 		v.reloadCategories(strings.TrimSpace(name.Text))
@@ -171,7 +171,7 @@ func (v *EditorView) askRenameCategory() {
 			return
 		}
 		if err := v.ed.RenameCategory(old, name.Text); err != nil {
-			dialog.ShowError(err, v.Window)
+			showProblem(v.Window, "rename the category", old, err)
 			return
 		}
 		v.reloadCategories(strings.TrimSpace(name.Text))
@@ -191,7 +191,7 @@ func (v *EditorView) askDeleteCategory() {
 			return
 		}
 		if err := v.ed.DeleteCategory(name); err != nil {
-			dialog.ShowError(err, v.Window)
+			showProblem(v.Window, "delete the category", name, err)
 			return
 		}
 		v.reloadCategories("")

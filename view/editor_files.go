@@ -52,7 +52,7 @@ func (v *EditorView) askNewProfile() {
 		}
 		v.settle(func() {
 			if err := v.ed.NewProfile(name.Text, chosen...); err != nil {
-				dialog.ShowError(err, v.Window)
+				showProblem(v.Window, "create the profile", name.Text, err)
 				return
 			}
 			v.Reload()
@@ -74,7 +74,7 @@ func (v *EditorView) askOpen() {
 // Open reads a profile file into the editor; errors name the file and line.
 func (v *EditorView) Open(path string) {
 	if err := v.ed.Open(path); err != nil {
-		dialog.ShowError(err, v.Window)
+		showProblem(v.Window, "open the profile", path, err)
 		return
 	}
 	v.Reload()
@@ -102,7 +102,7 @@ func (v *EditorView) askBuiltin() {
 // OpenBuiltin starts from an embedded profile; saving it asks for a file.
 func (v *EditorView) OpenBuiltin(name string) {
 	if err := v.ed.OpenBuiltin(name); err != nil {
-		dialog.ShowError(err, v.Window)
+		showProblem(v.Window, "open the built-in profile", name, err)
 		return
 	}
 	v.Reload()
@@ -128,7 +128,7 @@ func (v *EditorView) save(after func()) {
 		return
 	}
 	if err := v.ed.Save(); err != nil {
-		dialog.ShowError(err, v.Window)
+		showProblem(v.Window, "save the profile", v.ed.Path(), err)
 		return
 	}
 	v.updateTitle()
@@ -145,7 +145,7 @@ func (v *EditorView) saveAs(after func()) {
 		name: fileName(v.ed.Profile().Name), exts: []string{".xml"}}
 	askPath(v.Window, req, func(path string) {
 		if err := v.ed.SaveAs(path); err != nil {
-			dialog.ShowError(err, v.Window)
+			showProblem(v.Window, "save the profile as", path, err)
 			return
 		}
 		v.updateTitle()
@@ -176,7 +176,7 @@ func (v *EditorView) folder() string {
 
 // keepInWorkspace stores the profile in the database so analyses can name it.
 func (v *EditorView) keepInWorkspace() {
-	if v.profiles.Store == nil {
+	if !v.profiles.CanKeep() {
 		dialog.ShowInformation("No workspace", "This session has no workspace database.", v.Window)
 		return
 	}
@@ -189,8 +189,8 @@ func (v *EditorView) keepInWorkspace() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := v.profiles.Store.SaveProfile(ctx, v.ed.Profile()); err != nil {
-		dialog.ShowError(err, v.Window)
+	if err := v.profiles.Keep(ctx, v.ed.Profile()); err != nil {
+		showProblem(v.Window, "keep the profile in the workspace", v.ed.Profile().Name, err)
 		return
 	}
 	if v.onKept != nil {
@@ -230,7 +230,7 @@ func (v *EditorView) askAddInstruction() {
 // AddInstruction adds a mnemonic no catalogue lists and ticks it, ready to be moved.
 func (v *EditorView) AddInstruction(in model.Instruction) {
 	if err := v.ed.AddInstruction(in); err != nil {
-		dialog.ShowError(err, v.Window)
+		showProblem(v.Window, "add the instruction", in.Mnemonic, err)
 		return
 	}
 	in.Mnemonic = strings.ToUpper(strings.TrimSpace(in.Mnemonic))

@@ -60,7 +60,7 @@ func (v *EditorView) importDone(counts controller.LogCounts, err error) {
 	case errors.Is(err, context.Canceled):
 		return
 	case err != nil:
-		dialog.ShowError(err, v.Window)
+		showProblem(v.Window, "import the logs", "", err)
 		return
 	}
 	v.ed.AddCounts(counts)

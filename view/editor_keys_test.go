@@ -283,7 +283,7 @@ func TestKeepNamedProfileInWorkspace(t *testing.T) {
 	must(t, err)
 	t.Cleanup(func() { db.Close() })
 	ed := controller.NewEditor()
-	wb := NewWorkbench(test.NewTempApp(t), ed, controller.Profiles{Store: db}, nil, nil)
+	wb := NewWorkbench(test.NewTempApp(t), ed, controller.NewWorkspace(db), nil)
 	w := wb.ShowEditor()
 	v := wb.EditorView()
 	stored := func() []string {

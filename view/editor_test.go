@@ -30,7 +30,7 @@ func newTestEditor(t *testing.T) (*controller.Editor, *EditorView) {
 	must(t, ed.AddInstruction(foo))
 	must(t, ed.AddInstruction(bar))
 	must(t, ed.SaveAs(filepath.Join(t.TempDir(), "start.xml"))) // start clean, as after Open
-	wb := NewWorkbench(test.NewTempApp(t), ed, controller.Profiles{}, nil, nil)
+	wb := NewWorkbench(test.NewTempApp(t), ed, controller.NewWorkspace(nil), nil)
 	wb.ShowEditor()
 	v := wb.EditorView()
 	v.Category.SetSelected("Branch")

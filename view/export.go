@@ -22,7 +22,7 @@ func askSavePath(win fyne.Window, suggested, ext string, write func(path string)
 		}
 		go func() {
 			if err := write(path); err != nil {
-				fyne.Do(func() { dialog.ShowError(err, win) })
+				fyne.Do(func() { showProblem(win, "save", path, err) })
 			}
 		}()
 	})

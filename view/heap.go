@@ -11,9 +11,9 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"androprof/chart"
 	"androprof/controller"
 	"androprof/model"
-	"androprof/view/chart"
 )
 
 // cohortSteps are the Cohort chooser's multiples of the imported cohort: ×1 … ×32. Only
@@ -117,9 +117,6 @@ func (h *heapView) open(run string) {
 
 // forget drops a run's profile after it was imported again or deleted.
 func (h *heapView) forget(run string) {
-	if h.a != nil {
-		h.a.Forget(run)
-	}
 	if h.run == run {
 		h.run, h.profile = "", nil
 	}
@@ -129,7 +126,7 @@ func (h *heapView) forget(run string) {
 // regrouping is done here, off the UI goroutine) and shows it in every tab.
 func (h *heapView) load() {
 	a, run, factor := h.a, h.run, h.factor
-	loadRun(h.v, &h.gen, func() (*model.HeapProfile, error) { return a.Profile(context.Background(), run, factor) }, func(p *model.HeapProfile) {
+	loadRun(h.v, &h.gen, func(ctx context.Context) (*model.HeapProfile, error) { return a.Profile(ctx, run, factor) }, func(p *model.HeapProfile) {
 		h.profile = p
 		h.imported = p.Cohort / uint64(max(factor, 1))
 		h.setChoices()

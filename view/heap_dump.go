@@ -11,9 +11,9 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"androprof/chart"
 	"androprof/controller"
 	"androprof/model"
-	"androprof/view/chart"
 )
 
 // allHeaps is the Heap chooser's first option.
@@ -80,7 +80,7 @@ func (d *dumpView) open(run string) {
 	}
 	d.run, d.dump = run, nil
 	a := d.a
-	loadRun(d.v, &d.gen, func() (*model.HeapDump, error) { return a.Dump(context.Background(), run) }, func(dump *model.HeapDump) {
+	loadRun(d.v, &d.gen, func(ctx context.Context) (*model.HeapDump, error) { return a.Dump(ctx, run) }, func(dump *model.HeapDump) {
 		d.dump = dump
 		d.setChoices()
 		d.refresh()
@@ -89,9 +89,6 @@ func (d *dumpView) open(run string) {
 
 // forget drops a run's dump after it was imported again or deleted.
 func (d *dumpView) forget(run string) {
-	if d.a != nil {
-		d.a.Forget(run)
-	}
 	if d.run == run {
 		d.run, d.dump = "", nil
 	}

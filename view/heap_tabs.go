@@ -10,8 +10,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"androprof/chart"
 	"androprof/model"
-	"androprof/view/chart"
 )
 
 // heapFigureTab shows one figure of a tab of seed 001 chapter 5 at a time, chosen by its

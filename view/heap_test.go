@@ -16,13 +16,13 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"androprof/chart"
 	"androprof/controller"
 	"androprof/formats/heaplog/heaplogtest"
 	"androprof/formats/hprof/hproftest"
 	"androprof/model"
 	"androprof/store"
 	"androprof/store/storetest"
-	"androprof/view/chart"
 )
 
 // The heap workspace: a synthetic heap log (heaplogtest, never shown as a measurement) imported
@@ -108,7 +108,8 @@ func importHeapRuns(dir, path string) ([]string, error) {
 	}
 	defer db.Close()
 	ctx := context.Background()
-	im := controller.Importer{Store: db, Cohort: heapCohort}
+	im := controller.NewWorkspace(db).Importer()
+	im.Cohort = heapCohort
 	if err := im.ImportFiles(ctx, heapRun, []string{logPath}, nil); err != nil {
 		return nil, err
 	}
@@ -141,18 +142,17 @@ func openHeap(t *testing.T) (*AnalysisView, *controller.HeapAnalysis) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	analysis, methods, heap := &controller.Analysis{Store: db}, &controller.MethodAnalysis{Store: db}, &controller.HeapAnalysis{Store: db}
-	im := controller.Importer{Store: db, Analysis: analysis, Methods: methods, Heap: heap, Cohort: heapCohort}
-	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{Store: db}, analysis, im)
-	wb.SetMethodAnalysis(methods)
-	wb.SetHeapAnalysis(heap)
+	ws := controller.NewWorkspace(db)
+	im := ws.Importer()
+	im.Cohort = heapCohort
+	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), ws, im)
 	w := wb.ShowAnalysis()
 	w.Resize(analysisSize)
 	v := wb.AnalysisView()
 	v.Wait()
 	v.SelectRun(heapRun)
 	v.Wait()
-	return v, heap
+	return v, ws.Heap
 }
 
 // loaded is a run's profile as the controller gives it, for the expected values.

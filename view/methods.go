@@ -55,12 +55,12 @@ type methodsView struct {
 type methodSel struct {
 	run string
 	tid int // 0: every thread
-	by  controller.MethodGrouping
+	by  model.MethodGrouping
 	cpu bool // charts on thread-CPU time, else real time
 }
 
 func newMethodsView(v *AnalysisView, a *controller.MethodAnalysis) *methodsView {
-	m := &methodsView{v: v, a: a, sel: methodSel{by: controller.ByMethod, cpu: true}, threads: map[string]int{allThreads: 0}}
+	m := &methodsView{v: v, a: a, sel: methodSel{by: model.ByMethod, cpu: true}, threads: map[string]int{allThreads: 0}}
 	m.Thread = widget.NewSelect([]string{allThreads}, func(opt string) {
 		if !m.quiet {
 			m.sel.tid = m.threads[opt]
@@ -68,17 +68,17 @@ func newMethodsView(v *AnalysisView, a *controller.MethodAnalysis) *methodsView 
 		}
 	})
 	m.Thread.SetSelected(allThreads)
-	groupings := make([]string, len(controller.MethodGroupings))
-	for i, g := range controller.MethodGroupings {
+	groupings := make([]string, len(model.MethodGroupings))
+	for i, g := range model.MethodGroupings {
 		groupings[i] = string(g)
 	}
 	m.Grouping = widget.NewSelect(groupings, func(s string) {
 		if !m.quiet {
-			m.sel.by = controller.MethodGrouping(s)
+			m.sel.by = model.MethodGrouping(s)
 			m.refresh()
 		}
 	})
-	m.Grouping.SetSelected(string(controller.ByMethod))
+	m.Grouping.SetSelected(string(model.ByMethod))
 	m.Clock = widget.NewSelect([]string{clockCPU, clockReal}, func(s string) {
 		if !m.quiet {
 			m.sel.cpu = s == clockCPU
@@ -110,9 +110,6 @@ func newMethodsView(v *AnalysisView, a *controller.MethodAnalysis) *methodsView 
 
 // forget drops a method run's cached trace after it was imported again or deleted.
 func (m *methodsView) forget(run string) {
-	if m.a != nil {
-		m.a.Forget(run)
-	}
 	if m.sel.run == run {
 		m.sel.run, m.trace = "", nil
 	}
@@ -121,7 +118,7 @@ func (m *methodsView) forget(run string) {
 // load reads the run's trace (the controller keeps it) and shows it in every tab.
 func (m *methodsView) load(run string) {
 	a := m.a
-	loadRun(m.v, &m.gen, func() (*model.MethodTrace, error) { return a.Load(context.Background(), run) }, func(t *model.MethodTrace) {
+	loadRun(m.v, &m.gen, func(ctx context.Context) (*model.MethodTrace, error) { return a.Load(ctx, run) }, func(t *model.MethodTrace) {
 		if run != m.sel.run || t != m.trace {
 			m.sel.run, m.trace = run, t
 			m.setChoices()
@@ -133,17 +130,17 @@ func (m *methodsView) load(run string) {
 // loadRun reads what a tab set shows of a run in the background and hands it to show on the UI
 // goroutine, unless a newer load superseded it (*gen counts loads); errors go to the window's
 // problem line.
-func loadRun[T any](v *AnalysisView, gen *int, load func() (T, error), show func(T)) {
+func loadRun[T any](v *AnalysisView, gen *int, load func(context.Context) (T, error), show func(T)) {
 	*gen++
-	mine := *gen
+	mine, ctx := *gen, v.ctx
 	v.bg.run(func() func() {
-		x, err := load()
+		x, err := load(ctx)
 		return func() {
 			if mine != *gen {
 				return
 			}
 			if err != nil {
-				v.setProblem(err.Error())
+				v.setProblem(problemText("load the run", v.sel.run, err))
 				return
 			}
 			v.setProblem("")
@@ -228,13 +225,13 @@ func (m *methodsView) jump(key string) {
 
 // jumpMethod shows a method in the Profile tab, grouping by method first if need be.
 func (m *methodsView) jumpMethod(key string) {
-	if m.sel.by == controller.ByMethod {
+	if m.sel.by == model.ByMethod {
 		m.jump(key)
 		return
 	}
 	m.Tabs.SelectIndex(0)
 	m.Profile.pending = key
-	m.Grouping.SetSelected(string(controller.ByMethod)) // recomputes, then selects pending
+	m.Grouping.SetSelected(string(model.ByMethod)) // recomputes, then selects pending
 }
 
 // busiest is the thread with the most time inside traced calls: what a timeline should open on.

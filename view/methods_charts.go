@@ -1,14 +1,12 @@
 package view
 
 import (
-	"context"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"androprof/controller"
-	"androprof/view/chart"
+	"androprof/chart"
+	"androprof/model"
 )
 
 // hotspotsTab charts the methods (or classes, packages, threads) with the most exclusive time,
@@ -37,7 +35,7 @@ func (t *hotspotsTab) recompute() {
 	t.gen++
 	m := t.m
 	gen, sel, scope := t.gen, m.sel, m.scope()
-	methodChart(m, controller.MethodReportOptions{Run: sel.run, By: sel.by, TID: sel.tid}, func(rep *controller.MethodReport) {
+	methodChart(m, model.MethodReportOptions{Run: sel.run, By: sel.by, TID: sel.tid}, func(rep *model.MethodReport) {
 		if gen != t.gen {
 			return
 		}
@@ -81,12 +79,12 @@ func newPackagesTab(m *methodsView) *packagesTab {
 func (t *packagesTab) recompute() {
 	t.gen++
 	m := t.m
-	by := controller.ByPackage
+	by := model.ByPackage
 	if t.Level.Selected == levelClass {
-		by = controller.ByClass
+		by = model.ByClass
 	}
 	gen, sel, scope := t.gen, m.sel, m.scope()
-	methodChart(m, controller.MethodReportOptions{Run: sel.run, By: by, TID: sel.tid}, func(rep *controller.MethodReport) {
+	methodChart(m, model.MethodReportOptions{Run: sel.run, By: by, TID: sel.tid}, func(rep *model.MethodReport) {
 		if gen == t.gen {
 			t.Chart.Set(chart.FromMethodReport(rep, sel.cpu, true, chart.Pie, scope))
 		}
@@ -94,13 +92,13 @@ func (t *packagesTab) recompute() {
 }
 
 // methodChart makes a report in the background and hands it to show on the UI goroutine.
-func methodChart(m *methodsView, opts controller.MethodReportOptions, show func(*controller.MethodReport)) {
-	a := m.a
+func methodChart(m *methodsView, opts model.MethodReportOptions, show func(*model.MethodReport)) {
+	a, ctx := m.a, m.v.ctx
 	m.v.bg.run(func() func() {
-		rep, err := a.Report(context.Background(), opts)
+		rep, err := a.Report(ctx, opts)
 		return func() {
 			if err != nil {
-				m.v.setProblem(err.Error())
+				m.v.setProblem(problemText("chart the run", opts.Run, err))
 				return
 			}
 			show(rep)

@@ -1,7 +1,6 @@
 package view
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -10,8 +9,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"androprof/controller"
-	"androprof/view/chart"
+	"androprof/chart"
+	"androprof/model"
 )
 
 // methodCompareTab puts the method run shown (A) beside a second one (B), method by method
@@ -21,7 +20,7 @@ type methodCompareTab struct {
 	Other *widget.Select // run B
 	Hint  *widget.Label
 	Chart *chartPanel
-	Table *sortTable[controller.MethodCompareRow]
+	Table *sortTable[model.MethodCompareRow]
 
 	m       *methodsView
 	cpu     bool // the table's columns are for this clock
@@ -52,8 +51,8 @@ func newMethodCompareTab(m *methodsView) *methodCompareTab {
 }
 
 // compareColumns show one clock's inclusive times, calls and the rate of B to A.
-func compareColumns(cpu bool) []column[controller.MethodCompareRow] {
-	type row = controller.MethodCompareRow
+func compareColumns(cpu bool) []column[model.MethodCompareRow] {
+	type row = model.MethodCompareRow
 	clock, incl, rate := "real", func(t row) (uint64, uint64) { return t.A.InclusiveWall, t.B.InclusiveWall }, func(r row) float64 { return r.InclWallRate }
 	if cpu {
 		clock, incl, rate = "CPU", func(t row) (uint64, uint64) { return t.A.InclusiveCPU, t.B.InclusiveCPU }, func(r row) float64 { return r.InclCPURate }
@@ -103,15 +102,15 @@ func (t *methodCompareTab) recompute() {
 		return
 	}
 	t.Hint.SetText(fmt.Sprintf("A is %s, B is %s; B/A is B's inclusive time over A's.", m.sel.run, other))
-	gen, a, sel := t.gen, m.a, m.sel
+	gen, a, sel, ctx := t.gen, m.a, m.sel, m.v.ctx
 	m.v.bg.run(func() func() {
-		rows, err := a.CompareMethods(context.Background(), sel.run, other, sel.by)
+		rows, err := a.CompareMethods(ctx, sel.run, other, sel.by)
 		return func() {
 			if gen != t.gen {
 				return
 			}
 			if err != nil {
-				t.Hint.SetText(err.Error())
+				t.Hint.SetText(problemText("compare with", other, err))
 				rows = nil
 			}
 			t.Table.Set(rows)

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"androprof/model"
 	"strings"
 	"testing"
 
@@ -8,8 +9,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
-
-	"androprof/controller"
 )
 
 // walkShown calls f on every object shown under o.
@@ -106,7 +105,7 @@ func TestRelativesPanesShowRows(t *testing.T) {
 	}{{analysisSize, 5.5}, {fyne.NewSize(900, 600), 3}} {
 		v.Window.Resize(tc.size)
 		v.Wait()
-		for _, tb := range []*sortTable[controller.Relative]{p.Parents, p.Children} {
+		for _, tb := range []*sortTable[model.Relative]{p.Parents, p.Children} {
 			if n := rowsShown(tb); n < tc.rows {
 				t.Errorf("at %v a pane has room for %.1f rows, want %.1f", tc.size, n, tc.rows)
 			}

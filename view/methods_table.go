@@ -2,7 +2,6 @@ package view
 
 import (
 	"cmp"
-	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -11,9 +10,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"androprof/controller"
+	"androprof/chart"
 	"androprof/model"
-	"androprof/view/chart"
 )
 
 // methodProfileTab is Traceview's profile panel: one row per method (or class, package,
@@ -22,10 +20,10 @@ import (
 // a parent or child goes to that method, as expanding and clicking does in Traceview.
 type methodProfileTab struct {
 	Find     *widget.Entry
-	Table    *sortTable[controller.MethodRow]
+	Table    *sortTable[model.MethodRow]
 	Selected *widget.Label // whose parents and children are listed, or how to list them
-	Parents  *sortTable[controller.Relative]
-	Children *sortTable[controller.Relative]
+	Parents  *sortTable[model.Relative]
+	Children *sortTable[model.Relative]
 
 	m        *methodsView
 	clock    model.Clock // the columns are the ones of this clock
@@ -45,8 +43,8 @@ func newMethodProfileTab(m *methodsView) *methodProfileTab {
 	t.Table = newSortTable(win, "method-profile", profileColumns(t.clock), t.rowSelected)
 	t.Selected = widget.NewLabel("Select a method to list its parents and children.")
 	t.Selected.Truncation = fyne.TextTruncateEllipsis
-	t.Parents = newSortTable(win, "parents", relativeColumns(t.clock, "Parent"), func(r controller.Relative) { m.jump(r.Name) })
-	t.Children = newSortTable(win, "children", relativeColumns(t.clock, "Child"), func(r controller.Relative) { m.jump(r.Name) })
+	t.Parents = newSortTable(win, "parents", relativeColumns(t.clock, "Parent"), func(r model.Relative) { m.jump(r.Name) })
+	t.Children = newSortTable(win, "children", relativeColumns(t.clock, "Child"), func(r model.Relative) { m.jump(r.Name) })
 	t.Parents.SaveCSV.SetText("Parents CSV…")
 	t.Children.SaveCSV.SetText("Children CSV…")
 	// The relatives' key columns say which is which and one line under both names the method
@@ -63,8 +61,8 @@ func newMethodProfileTab(m *methodsView) *methodProfileTab {
 
 // profileColumns are Traceview's columns for the clocks a trace has: a trace without a CPU
 // clock shows no CPU columns, which would be all zero.
-func profileColumns(c model.Clock) []column[controller.MethodRow] {
-	type row = controller.MethodRow
+func profileColumns(c model.Clock) []column[model.MethodRow] {
+	type row = model.MethodRow
 	cpu, wall := c.HasCPU() || !c.HasWall(), c.HasWall() || !c.HasCPU()
 	cols := []column[row]{textCol("Name", 320, func(r row) string { return r.Key })}
 	if cpu {
@@ -97,8 +95,8 @@ func profileColumns(c model.Clock) []column[controller.MethodRow] {
 
 // relativeColumns list a parent or child (key names which): what the edge between the two
 // methods cost.
-func relativeColumns(c model.Clock, key string) []column[controller.Relative] {
-	type rel = controller.Relative
+func relativeColumns(c model.Clock, key string) []column[model.Relative] {
+	type rel = model.Relative
 	cols := []column[rel]{
 		textCol(key, 240, func(r rel) string { return r.Name }),
 		intCol("Calls", 70, func(r rel) int64 { return r.Calls }),
@@ -132,17 +130,17 @@ func perCallCol[T any](title string, v func(T) float64) column[T] {
 func (t *methodProfileTab) recompute() {
 	m := t.m
 	t.gen++
-	gen, a, sel := t.gen, m.a, m.sel
-	opts := controller.MethodReportOptions{Run: sel.run, By: sel.by, TID: sel.tid, Find: t.Find.Text}
+	gen, a, sel, ctx := t.gen, m.a, m.sel, m.v.ctx
+	opts := model.MethodReportOptions{Run: sel.run, By: sel.by, TID: sel.tid, Find: t.Find.Text}
 	clock := m.trace.Profile.Clock
 	m.v.bg.run(func() func() {
-		rep, err := a.Report(context.Background(), opts)
+		rep, err := a.Report(ctx, opts)
 		return func() {
 			if gen != t.gen {
 				return
 			}
 			if err != nil {
-				m.v.setProblem(err.Error())
+				m.v.setProblem(problemText("list the methods of", opts.Run, err))
 				return
 			}
 			t.show(rep, clock)
@@ -150,7 +148,7 @@ func (t *methodProfileTab) recompute() {
 	})
 }
 
-func (t *methodProfileTab) show(rep *controller.MethodReport, clock model.Clock) {
+func (t *methodProfileTab) show(rep *model.MethodReport, clock model.Clock) {
 	if clock != t.clock {
 		t.clock = clock
 		t.Table.SetColumns(profileColumns(clock))
@@ -170,7 +168,7 @@ func (t *methodProfileTab) show(rep *controller.MethodReport, clock model.Clock)
 	if t.pending != "" {
 		want, t.pending = t.pending, ""
 	}
-	if i := slices.IndexFunc(t.Table.Rows(), func(r controller.MethodRow) bool { return r.Key == want }); want != "" && i >= 0 {
+	if i := slices.IndexFunc(t.Table.Rows(), func(r model.MethodRow) bool { return r.Key == want }); want != "" && i >= 0 {
 		t.Table.Select(i) // lists its relatives again, for the thread now chosen
 		return
 	}
@@ -178,23 +176,23 @@ func (t *methodProfileTab) show(rep *controller.MethodReport, clock model.Clock)
 }
 
 // rowSelected lists the parents and children of a method row.
-func (t *methodProfileTab) rowSelected(r controller.MethodRow) {
+func (t *methodProfileTab) rowSelected(r model.MethodRow) {
 	m := t.m
 	t.selected = r.Key
 	t.relGen++
-	if m.sel.by != controller.ByMethod {
+	if m.sel.by != model.ByMethod {
 		t.showRelatives(nil, nil, "Parents and children are listed when grouping by method.")
 		return
 	}
-	gen, a, sel := t.relGen, m.a, m.sel
+	gen, a, sel, ctx := t.relGen, m.a, m.sel, m.v.ctx
 	m.v.bg.run(func() func() {
-		parents, children, err := a.Relatives(context.Background(), sel.run, r.Method, sel.tid)
+		parents, children, err := a.Relatives(ctx, sel.run, r.Method, sel.tid)
 		return func() {
 			if gen != t.relGen {
 				return
 			}
 			if err != nil {
-				t.showRelatives(nil, nil, err.Error())
+				t.showRelatives(nil, nil, problemText("find the callers and callees of", r.Key, err))
 				return
 			}
 			t.showRelatives(parents, children, "Parents and children of "+r.Key+" (click one to go to it)")
@@ -202,7 +200,7 @@ func (t *methodProfileTab) rowSelected(r controller.MethodRow) {
 	})
 }
 
-func (t *methodProfileTab) showRelatives(parents, children []controller.Relative, title string) {
+func (t *methodProfileTab) showRelatives(parents, children []model.Relative, title string) {
 	t.Selected.SetText(title)
 	t.Parents.Set(parents)
 	t.Children.Set(children)
@@ -210,7 +208,7 @@ func (t *methodProfileTab) showRelatives(parents, children []controller.Relative
 
 // jump selects the row of key, clearing the find box (and grouping by method) when they hide it.
 func (t *methodProfileTab) jump(key string) {
-	if i := slices.IndexFunc(t.Table.Rows(), func(r controller.MethodRow) bool { return r.Key == key }); i >= 0 {
+	if i := slices.IndexFunc(t.Table.Rows(), func(r model.MethodRow) bool { return r.Key == key }); i >= 0 {
 		t.Table.Select(i)
 		return
 	}

@@ -2,6 +2,7 @@ package view
 
 import (
 	"androprof/internal/corpus"
+	"androprof/model"
 	"context"
 	"fmt"
 	"image/png"
@@ -17,10 +18,10 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"androprof/chart"
 	"androprof/controller"
 	"androprof/store"
 	"androprof/store/storetest"
-	"androprof/view/chart"
 )
 
 // methodRuns are the method traces of openMethods: run name → corpus file.
@@ -72,7 +73,7 @@ func importMethodRuns(path string) error {
 	}
 	defer db.Close()
 	ctx := context.Background()
-	im := controller.Importer{Store: db}
+	im := controller.NewWorkspace(db).Importer()
 	for _, r := range methodRuns {
 		if err := im.ImportFiles(ctx, r[0], []string{filepath.Join(corpus.Dir(), r[1])}, nil); err != nil {
 			return err
@@ -91,22 +92,20 @@ func openMethods(t *testing.T) (*AnalysisView, *controller.MethodAnalysis) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	analysis, methods := &controller.Analysis{Store: db}, &controller.MethodAnalysis{Store: db}
-	im := controller.Importer{Store: db, Analysis: analysis, Methods: methods}
-	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.Profiles{Store: db}, analysis, im)
-	wb.SetMethodAnalysis(methods)
+	ws := controller.NewWorkspace(db)
+	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), ws, ws.Importer())
 	w := wb.ShowAnalysis()
 	w.Resize(analysisSize)
 	v := wb.AnalysisView()
 	v.Wait()
 	v.SelectRun("jag")
 	v.Wait()
-	return v, methods
+	return v, ws.Methods
 }
 
 // rowIndex finds a row of the profile table by its key.
-func methodRowIndex(tb *sortTable[controller.MethodRow], key string) int {
-	return slices.IndexFunc(tb.Rows(), func(r controller.MethodRow) bool { return r.Key == key })
+func methodRowIndex(tb *sortTable[model.MethodRow], key string) int {
+	return slices.IndexFunc(tb.Rows(), func(r model.MethodRow) bool { return r.Key == key })
 }
 
 // colIndex finds a column by its title.
@@ -148,7 +147,7 @@ func TestMethodRunShowsMethodTabs(t *testing.T) {
 func TestProfileTableRowsAndSorting(t *testing.T) {
 	v, methods := openMethods(t)
 	tb := v.Methods.Profile.Table
-	rep, err := methods.Report(context.Background(), controller.MethodReportOptions{Run: "jag", By: controller.ByMethod})
+	rep, err := methods.Report(context.Background(), model.MethodReportOptions{Run: "jag", By: model.ByMethod})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +184,7 @@ func TestProfileTableRowsAndSorting(t *testing.T) {
 		t.Errorf("CSV: %v %.80s", err, csv.String())
 	}
 	// Class and package groupings from the top bar.
-	v.Methods.Grouping.SetSelected(string(controller.ByPackage))
+	v.Methods.Grouping.SetSelected(string(model.ByPackage))
 	v.Wait()
 	if methodRowIndex(tb, "com/jag/positron") < 0 {
 		t.Errorf("packages: %v", tb.Rows())
@@ -220,7 +219,7 @@ func TestRelativesAndJumps(t *testing.T) {
 	v.Wait()
 	p.Table.Select(methodRowIndex(p.Table, draw))
 	v.Wait()
-	names := func(tb *sortTable[controller.Relative]) []string {
+	names := func(tb *sortTable[model.Relative]) []string {
 		var out []string
 		for _, r := range tb.Rows() {
 			out = append(out, r.Name)
@@ -241,7 +240,7 @@ func TestRelativesAndJumps(t *testing.T) {
 		t.Errorf("after the jump: find %q, selected %q, parents %v", p.Find.Text, p.selected, names(p.Parents))
 	}
 	// Grouping by class has no relatives to list.
-	v.Methods.Grouping.SetSelected(string(controller.ByClass))
+	v.Methods.Grouping.SetSelected(string(model.ByClass))
 	v.Wait()
 	p.Table.Select(0)
 	v.Wait()
@@ -268,7 +267,7 @@ func TestThreadFilter(t *testing.T) {
 	all := len(m.Profile.Table.Rows())
 	m.Thread.SetSelected("21515 Gecko")
 	v.Wait()
-	rep, err := methods.Report(context.Background(), controller.MethodReportOptions{Run: "art", By: controller.ByMethod, TID: 21515})
+	rep, err := methods.Report(context.Background(), model.MethodReportOptions{Run: "art", By: model.ByMethod, TID: 21515})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -422,7 +421,7 @@ func TestCompareTwoTraces(t *testing.T) {
 	if len(cmp.Table.Rows()) != len(m.Profile.Table.Rows()) {
 		t.Errorf("%d compare rows, %d methods", len(cmp.Table.Rows()), len(m.Profile.Table.Rows()))
 	}
-	i := slices.IndexFunc(cmp.Table.Rows(), func(r controller.MethodCompareRow) bool { return r.Key == paint })
+	i := slices.IndexFunc(cmp.Table.Rows(), func(r model.MethodCompareRow) bool { return r.Key == paint })
 	if i < 0 || cmp.Table.Cell(i, 1) != "4 494" || cmp.Table.Cell(i, 3) != "1.000" {
 		t.Errorf("paint compared: %+v", cmp.Table.Rows())
 	}
@@ -438,7 +437,7 @@ func TestImportMethodTraceThroughWindow(t *testing.T) {
 	var got error = fmt.Errorf("never finished")
 	v.Runs.ImportFrom("basic", corpus.File(t, "perflib-basic.trace"), func(err error) { got = err })
 	v.Wait()
-	rep, err := v.Methods.a.Report(context.Background(), controller.MethodReportOptions{Run: "basic", By: controller.ByMethod})
+	rep, err := v.Methods.a.Report(context.Background(), model.MethodReportOptions{Run: "basic", By: model.ByMethod})
 	if err != nil {
 		t.Fatal(err)
 	}

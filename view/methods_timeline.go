@@ -1,7 +1,6 @@
 package view
 
 import (
-	"context"
 	"fmt"
 	"image"
 	"io"
@@ -13,9 +12,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"androprof/controller"
+	"androprof/chart"
 	"androprof/model"
-	"androprof/view/chart"
 )
 
 // timelineLimit is the most calls one view of the timeline reads: enough to fill a screen's
@@ -209,13 +207,13 @@ func (t *timelineTab) render(query bool) {
 	requery := t.requery
 	t.requery, t.drawing = false, true
 	t.gen++
-	gen, a, run, tid, from, to := t.gen, t.m.a, t.run, t.thread.TID, t.from, t.to
+	gen, a, run, tid, from, to, ctx := t.gen, t.m.a, t.run, t.thread.TID, t.from, t.to, t.m.v.ctx
 	spec, calls, tr, th := t.spec, t.calls, t.trace, t.thread
 	spec.Note = t.imageNote()
 	t.m.v.bg.run(func() func() {
 		var err error
 		if requery {
-			calls, err = a.Timeline(context.Background(), run, tid, from, to+1, timelineLimit)
+			calls, err = a.Timeline(ctx, run, tid, from, to+1, timelineLimit)
 			spec = timelineSpec(tr, th, calls, from, to, spec.Note)
 		}
 		var img *image.RGBA
@@ -232,7 +230,7 @@ func (t *timelineTab) render(query bool) {
 			t.Problem.SetText("")
 			t.Problem.Hide()
 			if err != nil {
-				t.Problem.SetText(err.Error())
+				t.Problem.SetText(problemText("read the calls of", run, err))
 				t.Problem.Show()
 			}
 			if t.stale {
@@ -253,7 +251,7 @@ func timelineSpec(tr *model.MethodTrace, th model.ThreadTimes, calls []model.Cal
 		if !wall {
 			start, end = c.StartCPU, c.EndCPU
 		}
-		spec.Spans[i] = chart.Span{Label: controller.MethodName(tr.Profile.Methods[c.Method]), Depth: c.Depth,
+		spec.Spans[i] = chart.Span{Label: model.MethodName(tr.Profile.Methods[c.Method]), Depth: c.Depth,
 			Start: start, End: end, Colour: c.Method / 4} // Traceview ids are multiples of 4
 	}
 	return spec

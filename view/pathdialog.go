@@ -66,7 +66,7 @@ func askPath(win fyne.Window, req pathRequest, done func(path string)) {
 		}
 		path, err := resolvePath(req, entry.Text)
 		if err != nil { // the validator passed a moment ago; the file system changed since
-			dialog.ShowError(err, win)
+			showProblem(win, strings.ToLower(req.action), entry.Text, err)
 			return
 		}
 		if _, statErr := os.Stat(path); req.kind == saveFile && statErr == nil {

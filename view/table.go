@@ -14,7 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"androprof/view/chart"
+	"androprof/chart"
 )
 
 // column describes one column of a sortTable.

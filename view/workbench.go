@@ -18,10 +18,7 @@ var editorSize = fyne.NewSize(1100, 700)
 type Workbench struct {
 	app      fyne.App
 	ed       *controller.Editor
-	profiles controller.Profiles
-	runs     *controller.Analysis
-	methods  *controller.MethodAnalysis
-	heap     *controller.HeapAnalysis
+	ws       *controller.Workspace
 	importer RunImporter
 	editor   *EditorView
 	analysis *AnalysisView
@@ -29,21 +26,11 @@ type Workbench struct {
 }
 
 // NewWorkbench creates no window yet, so the app can open whichever its command asked for.
-// analysis may be nil (no workspace: no runs); importer may be nil (Import and Run program
+// ws may have no database (no runs, built-in profiles only); importer may be nil (Import and Run program
 // are then disabled).
-func NewWorkbench(a fyne.App, ed *controller.Editor, profiles controller.Profiles, analysis *controller.Analysis, importer RunImporter) *Workbench {
-	return &Workbench{app: a, ed: ed, profiles: profiles, runs: analysis, importer: importer}
+func NewWorkbench(a fyne.App, ed *controller.Editor, ws *controller.Workspace, importer RunImporter) *Workbench {
+	return &Workbench{app: a, ed: ed, ws: ws, importer: importer}
 }
-
-// SetMethodAnalysis lets the analysis window show method runs (Traceview, DPA, RMP traces)
-// with their own tabs; without it they are listed but cannot be opened. Call it before
-// ShowAnalysis, with the MethodAnalysis the importer forgets imported runs in.
-func (wb *Workbench) SetMethodAnalysis(m *controller.MethodAnalysis) { wb.methods = m }
-
-// SetHeapAnalysis lets the analysis window show heap runs (heap logs and HPROF dumps) with
-// their own tabs, as SetMethodAnalysis does for method traces. Call it before ShowAnalysis,
-// with the HeapAnalysis the importer forgets imported runs in (Importer.Heap).
-func (wb *Workbench) SetHeapAnalysis(h *controller.HeapAnalysis) { wb.heap = h }
 
 // SetFirstRun names the run the analysis window opens on when no run was chosen before: a
 // first start opens on the demo's sieve run, priced, rather than on whichever run comes first.
@@ -54,7 +41,7 @@ func (wb *Workbench) ShowEditor() fyne.Window {
 	if wb.editor == nil {
 		win := wb.app.NewWindow("AndroProf")
 		win.Resize(editorSize)
-		v := newEditorView(win, wb.ed, wb.profiles, func() { wb.ShowAnalysis() }, wb.profilesChanged)
+		v := newEditorView(win, wb.ed, wb.ws.Profiles, func() { wb.ShowAnalysis() }, wb.profilesChanged)
 		v.interceptClose(wb.revert)
 		win.SetOnClosed(func() {
 			if wb.editor == v {
@@ -75,7 +62,7 @@ func (wb *Workbench) ShowAnalysis() fyne.Window {
 		}
 		win := wb.app.NewWindow("AndroProf — Analysis")
 		win.Resize(analysisSize)
-		v := newAnalysisView(win, wb.app.Preferences(), wb.profiles, wb.runs, wb.methods, wb.heap, wb.importer, func() { wb.ShowEditor() }, wb.Edit)
+		v := newAnalysisView(win, wb.app.Preferences(), wb.ws, wb.importer, func() { wb.ShowEditor() }, wb.Edit)
 		win.SetOnClosed(func() {
 			if wb.analysis == v {
 				wb.analysis = nil

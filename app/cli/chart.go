@@ -6,9 +6,9 @@ import (
 	"os"
 	"strings"
 
+	"androprof/chart"
 	"androprof/controller"
 	"androprof/model"
-	"androprof/view/chart"
 )
 
 // runChart writes the analysis window's charts as files: a report's rows (--by) or a comparison
@@ -55,7 +55,7 @@ func runChart(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer db.Close()
-	analysis := &controller.Analysis{Store: db}
+	analysis := controller.NewWorkspace(db).Costs
 	var c chart.Chart
 	if *compare == "" && rf.run != "" {
 		if kind, err := runKind(ctx, db, rf.run); err != nil {
@@ -69,9 +69,9 @@ func runChart(ctx context.Context, args []string, env Env) error {
 		}
 	}
 	if *compare != "" {
-		var items []controller.CompareItem
+		var items []model.CompareItem
 		for _, s := range strings.Split(*compare, ",") {
-			it, err := controller.ParseCompareItem(strings.TrimSpace(s))
+			it, err := model.ParseCompareItem(strings.TrimSpace(s))
 			if err != nil {
 				return fmt.Errorf("%w: %v", errUsage, err)
 			}

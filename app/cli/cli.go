@@ -189,7 +189,7 @@ func openDB(path string) (*store.DB, controller.Profiles, error) {
 	if err != nil {
 		return nil, controller.Profiles{}, err
 	}
-	return db, controller.Profiles{Store: db}, nil
+	return db, controller.NewWorkspace(db).Profiles, nil
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"androprof/controller"
-	"androprof/jvm"
+	"androprof/internal/proc"
 )
 
 // parseBytes reads a size such as 262144, 256K, 256KB, 1M or 1.5MiB (binary units, as the
@@ -76,10 +76,13 @@ func runHeap(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer db.Close()
-	im := controller.Importer{Store: db, KeepDir: *keep, Cohort: cohort.bytes, Stdout: os.Stderr}
+	im := controller.NewWorkspace(db).Importer()
+	im.KeepDir = *keep
+	im.Cohort = cohort.bytes
+	im.Stdout = os.Stderr
 	say := func(msg string) { fmt.Fprintln(env.Stderr, msg) }
 	err = im.RunJava(ctx, *run, argv, say)
-	var exitErr *jvm.ExitError
+	var exitErr *proc.ExitError
 	if err != nil && !errors.As(err, &exitErr) {
 		return err
 	}

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"androprof/chart"
 	"androprof/controller"
 	"androprof/model"
 	"androprof/store"
-	"androprof/view/chart"
 )
 
 // heapFlags are report's and chart's flags for heap runs.
@@ -27,7 +27,7 @@ func (h *heapFlags) add(fs *flag.FlagSet) {
 
 // heapProfile loads a heap run at the cohort size asked for.
 func heapProfile(ctx context.Context, db *store.DB, run string, h heapFlags) (*model.HeapProfile, error) {
-	a := &controller.HeapAnalysis{Store: db}
+	a := controller.NewWorkspace(db).Heap
 	p, err := a.Profile(ctx, run, 1)
 	if err != nil {
 		return nil, err

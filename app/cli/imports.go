@@ -9,11 +9,12 @@ import (
 	"strings"
 	"time"
 
+	"androprof/chart"
 	"androprof/controller"
 	"androprof/emulator"
+	"androprof/internal/proc"
 	"androprof/model"
 	"androprof/store"
-	"androprof/view/chart"
 )
 
 // progressPrinter prints "what: N%" to stderr at most every half second, so a long import on a
@@ -86,7 +87,10 @@ func runImport(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer db.Close()
-	im := controller.Importer{Store: db, ISAs: isas, MethodLog: mlog, Cohort: cohort.bytes}
+	im := controller.NewWorkspace(db).Importer()
+	im.ISAs = isas
+	im.MethodLog = mlog
+	im.Cohort = cohort.bytes
 	if err := im.ImportFiles(ctx, *run, paths, progressPrinter(env, "importing")); err != nil {
 		return fmt.Errorf("import into run %q failed, the workspace is unchanged: %w", *run, err)
 	}
@@ -158,10 +162,13 @@ func runProgram(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer db.Close()
-	im := controller.Importer{Store: db, KeepDir: *keep, Arch: *arch, Stdout: os.Stderr}
+	im := controller.NewWorkspace(db).Importer()
+	im.KeepDir = *keep
+	im.Arch = *arch
+	im.Stdout = os.Stderr
 	say := func(msg string) { fmt.Fprintln(env.Stderr, msg) }
 	err = im.RunProgram(ctx, *run, prog[0], prog[1:], say)
-	var exitErr *emulator.ProgramExitError
+	var exitErr *proc.ExitError
 	if err != nil && !errors.As(err, &exitErr) {
 		return err
 	}
@@ -178,7 +185,7 @@ func runProgram(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	rep, err := (&controller.Analysis{Store: db}).Report(ctx, controller.ReportOptions{Run: *run, Profile: p, By: controller.ByPID})
+	rep, err := controller.NewWorkspace(db).Costs.Report(ctx, model.ReportOptions{Run: *run, Profile: p, By: model.ByPID})
 	if err != nil {
 		return err
 	}
@@ -218,7 +225,7 @@ func runDemo(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer db.Close()
-	names, err := controller.Importer{Store: db}.ImportDemo(ctx, env.Demos)
+	names, err := controller.NewWorkspace(db).Importer().ImportDemo(ctx, env.Demos)
 	if err != nil {
 		return err
 	}

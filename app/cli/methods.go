@@ -7,9 +7,10 @@ import (
 	"os"
 	"text/tabwriter"
 
+	"androprof/chart"
 	"androprof/controller"
+	"androprof/model"
 	"androprof/store"
-	"androprof/view/chart"
 )
 
 // runKind tells whether a run is an emulator run or a method trace.
@@ -27,17 +28,17 @@ func runKind(ctx context.Context, db *store.DB, run string) (string, error) {
 }
 
 // methodReport answers `report` for a method run; by defaults to method.
-func methodReport(ctx context.Context, db *store.DB, rf reportFlags, find string) (*controller.MethodReport, error) {
+func methodReport(ctx context.Context, db *store.DB, rf reportFlags, find string) (*model.MethodReport, error) {
 	by := rf.by
 	if by == "" || by == "pid" {
 		by = "method"
 	}
-	g, err := controller.ParseMethodGrouping(by)
+	g, err := model.ParseMethodGrouping(by)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
-	ma := &controller.MethodAnalysis{Store: db}
-	return ma.Report(ctx, controller.MethodReportOptions{Run: rf.run, By: g, TID: rf.pid, Find: find, Top: rf.top})
+	ma := controller.NewWorkspace(db).Methods
+	return ma.Report(ctx, model.MethodReportOptions{Run: rf.run, By: g, TID: rf.pid, Find: find, Top: rf.top})
 }
 
 type methodRowJSON struct {
@@ -58,7 +59,7 @@ type methodRowJSON struct {
 	WallPerCall    float64 `json:"real_us_per_call"`
 }
 
-func writeMethodReport(w io.Writer, rep *controller.MethodReport, asJSON bool) error {
+func writeMethodReport(w io.Writer, rep *model.MethodReport, asJSON bool) error {
 	if asJSON {
 		rows := make([]methodRowJSON, len(rep.Rows))
 		for i, r := range rep.Rows {
@@ -85,7 +86,7 @@ func writeMethodReport(w io.Writer, rep *controller.MethodReport, asJSON bool) e
 // methodChart draws a method report: the hotspots (exclusive time, DPA figure 6) as bars, or
 // a pie of packages or classes (RMP figure 8). Exclusive times add up to the whole, inclusive
 // times do not, so a pie always shows exclusive time.
-func methodChart(rep *controller.MethodReport, metric string, kind chart.Kind) chart.Chart {
+func methodChart(rep *model.MethodReport, metric string, kind chart.Kind) chart.Chart {
 	cpu := rep.Clock.HasCPU() && metric != "time-real"
 	label := "exclusive thread-CPU time"
 	if !cpu {
@@ -119,7 +120,7 @@ func runExport(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer db.Close()
-	p, err := (&controller.MethodAnalysis{Store: db}).Pprof(ctx, *run)
+	p, err := controller.NewWorkspace(db).Methods.Pprof(ctx, *run)
 	if err != nil {
 		return err
 	}

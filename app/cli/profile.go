@@ -8,10 +8,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"androprof/chart"
 	"androprof/controller"
 	"androprof/isaprofiles"
 	"androprof/model"
-	"androprof/view/chart"
 )
 
 func runProfile(ctx context.Context, sub string, args []string, env Env) error {

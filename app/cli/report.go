@@ -68,28 +68,28 @@ func (rf *reportFlags) parsed(fs *flag.FlagSet) {
 	fs.Visit(func(f *flag.Flag) { rf.profileGiven = rf.profileGiven || f.Name == "profile" })
 }
 
-func (rf *reportFlags) options(ctx context.Context, profiles controller.Profiles, a *controller.Analysis) (controller.ReportOptions, error) {
+func (rf *reportFlags) options(ctx context.Context, profiles controller.Profiles, a *controller.Analysis) (model.ReportOptions, error) {
 	if rf.run == "" {
-		return controller.ReportOptions{}, fmt.Errorf("%w: --run NAME is required", errUsage)
+		return model.ReportOptions{}, fmt.Errorf("%w: --run NAME is required", errUsage)
 	}
-	by, err := controller.ParseGrouping(rf.by)
+	by, err := model.ParseGrouping(rf.by)
 	if err != nil {
-		return controller.ReportOptions{}, fmt.Errorf("%w: %v", errUsage, err)
+		return model.ReportOptions{}, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	p, err := profiles.Resolve(ctx, rf.profile)
 	if err != nil {
-		return controller.ReportOptions{}, err
+		return model.ReportOptions{}, err
 	}
 	if !rf.profileGiven { // as the window does: the default gives way to a profile of the run's ISA
 		d, err := a.Load(ctx, rf.run)
 		if err != nil {
-			return controller.ReportOptions{}, err
+			return model.ReportOptions{}, err
 		}
 		if p, err = profileFor(ctx, profiles, p)(ctx, d.MainISA(rf.pid)); err != nil {
-			return controller.ReportOptions{}, err
+			return model.ReportOptions{}, err
 		}
 	}
-	return controller.ReportOptions{Run: rf.run, Profile: p, By: by, PID: rf.pid, FrequencyGHz: rf.freq, Top: rf.top}, nil
+	return model.ReportOptions{Run: rf.run, Profile: p, By: by, PID: rf.pid, FrequencyGHz: rf.freq, Top: rf.top}, nil
 }
 
 // profileFor prices each instruction set with p when p prices it, else with the first listed
@@ -135,7 +135,7 @@ func runReport(ctx context.Context, args []string, env Env) error {
 		}
 		return writeMethodReport(env.Stdout, rep, *asJSON)
 	}
-	analysis := &controller.Analysis{Store: db}
+	analysis := controller.NewWorkspace(db).Costs
 	opts, err := rf.options(ctx, profiles, analysis)
 	if err != nil {
 		return err
@@ -162,11 +162,11 @@ type reportRowJSON struct {
 	EnergyJ      float64 `json:"energy_j"`
 }
 
-func rowJSON(r controller.ReportRow) reportRowJSON {
+func rowJSON(r model.ReportRow) reportRowJSON {
 	return reportRowJSON{r.Key, r.PID, r.BlockID, r.Category, r.Instructions, r.Blocks, r.Cycles, r.TimeS, r.EnergyJ}
 }
 
-func reportJSON(rep *controller.Report) any {
+func reportJSON(rep *model.Report) any {
 	rows := make([]reportRowJSON, len(rep.Rows))
 	for i, r := range rep.Rows {
 		rows[i] = rowJSON(r)
@@ -197,7 +197,7 @@ func isaNames(isas []model.ISA) []string {
 	return out
 }
 
-func writeReportText(w io.Writer, rep *controller.Report) error {
+func writeReportText(w io.Writer, rep *model.Report) error {
 	note := ""
 	if rep.FrequencyAssumed {
 		note = " (assumed: the profile gives no frequency; use --frequency-ghz)"
@@ -219,13 +219,13 @@ func writeReportText(w io.Writer, rep *controller.Report) error {
 	return tw.Flush()
 }
 
-func groupTitle(g controller.Grouping) string {
-	return map[controller.Grouping]string{controller.ByPID: "PID", controller.ByBlock: "BLOCK",
-		controller.ByInstruction: "INSTRUCTION", controller.ByCategory: "CATEGORY", controller.ByFunction: "FUNCTION"}[g]
+func groupTitle(g model.Grouping) string {
+	return map[model.Grouping]string{model.ByPID: "PID", model.ByBlock: "BLOCK",
+		model.ByInstruction: "INSTRUCTION", model.ByCategory: "CATEGORY", model.ByFunction: "FUNCTION"}[g]
 }
 
-func extraTitle(g controller.Grouping) string {
-	if g == controller.ByInstruction {
+func extraTitle(g model.Grouping) string {
+	if g == model.ByInstruction {
 		return "CATEGORY"
 	}
 	return ""

@@ -28,7 +28,7 @@ func sievesDB(t *testing.T) string {
 			demos[d.Name] = d
 		}
 	}
-	if _, err := (controller.Importer{Store: db}).ImportDemo(context.Background(), demos); err != nil {
+	if _, err := controller.NewWorkspace(db).Importer().ImportDemo(context.Background(), demos); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -10,6 +10,7 @@ import (
 	"androprof/controller"
 	"androprof/formats/traceview"
 	"androprof/internal/benchmem"
+	"androprof/model"
 	"androprof/store"
 )
 
@@ -38,14 +39,14 @@ func BenchmarkWorkbenchImport500MB(b *testing.B) {
 		}
 		run := "big" + string(rune('a'+n))
 		stop := benchmem.Sample(&peak)
-		if err := (controller.Importer{Store: db}).ImportFiles(context.Background(), run, []string{path}, nil); err != nil {
+		if err := controller.NewWorkspace(db).Importer().ImportFiles(context.Background(), run, []string{path}, nil); err != nil {
 			b.Fatal(err)
 		}
 		stop()
 		b.StopTimer()
 		t0 := time.Now()
-		ma := &controller.MethodAnalysis{Store: db}
-		rep, err := ma.Report(context.Background(), controller.MethodReportOptions{Run: run, By: controller.ByMethod})
+		ma := controller.NewWorkspace(db).Methods
+		rep, err := ma.Report(context.Background(), model.MethodReportOptions{Run: run, By: model.ByMethod})
 		if err != nil || len(rep.Rows) < 1000 {
 			b.Fatalf("table: %v", err)
 		}

@@ -1,10 +1,9 @@
 package chart
 
 import (
+	"androprof/model"
 	"strings"
 	"testing"
-
-	"androprof/controller"
 )
 
 func TestQuantity(t *testing.T) {
@@ -77,7 +76,7 @@ func TestChartValuesCarryTheirUnit(t *testing.T) {
 	if top != 0.003 || strings.Join(labels, ", ") != "0 s, 1 ms, 2 ms, 3 ms" {
 		t.Errorf("ticks up to %g: %v", top, labels)
 	}
-	rep := &controller.Report{Rows: []controller.ReportRow{{Key: "1", TimeS: 1}}}
+	rep := &model.Report{Rows: []model.ReportRow{{Key: "1", TimeS: 1}}}
 	if c := FromReport(rep, Time, Bars, nil); c.Unit != "s" || c.YLabel != "time (s)" {
 		t.Errorf("report chart unit %q, label %q", c.Unit, c.YLabel)
 	}

@@ -1,9 +1,8 @@
 package chart
 
 import (
+	"androprof/model"
 	"fmt"
-
-	"androprof/controller"
 )
 
 // Metric is the cost a chart of a report shows.
@@ -52,7 +51,7 @@ func (m Metric) Unit() string {
 }
 
 // Of reads the metric from a report row.
-func (m Metric) Of(r controller.ReportRow) float64 {
+func (m Metric) Of(r model.ReportRow) float64 {
 	switch m {
 	case Time:
 		return r.TimeS
@@ -64,13 +63,13 @@ func (m Metric) Of(r controller.ReportRow) float64 {
 	return r.Cycles
 }
 
-var groupNames = map[controller.Grouping]string{controller.ByPID: "process", controller.ByBlock: "basic block",
-	controller.ByInstruction: "instruction", controller.ByCategory: "category", controller.ByFunction: "function"}
+var groupNames = map[model.Grouping]string{model.ByPID: "process", model.ByBlock: "basic block",
+	model.ByInstruction: "instruction", model.ByCategory: "category", model.ByFunction: "function"}
 
 // FromReport charts one metric of a report, one bar per row, so the window and
 // `androprof chart` draw the same picture. names, when not nil, relabels rows by key (e.g. a
 // pid with its process name).
-func FromReport(rep *controller.Report, m Metric, kind Kind, names map[string]string) Chart {
+func FromReport(rep *model.Report, m Metric, kind Kind, names map[string]string) Chart {
 	c := Chart{Kind: kind, YLabel: m.Label(), Unit: m.Unit(),
 		Title: fmt.Sprintf("%s by %s — %s, %s", titleCase(m.Label()), groupNames[rep.By], rep.Run, rep.Profile)}
 	for _, r := range rep.Rows {
@@ -84,10 +83,10 @@ func FromReport(rep *controller.Report, m Metric, kind Kind, names map[string]st
 }
 
 // FromComparison charts one metric of runs or processes side by side (seed figure 5.1).
-func FromComparison(rows []controller.CompareRow, m Metric, kind Kind) Chart {
+func FromComparison(rows []model.CompareRow, m Metric, kind Kind) Chart {
 	c := Chart{Kind: kind, YLabel: m.Label(), Unit: m.Unit(), Title: titleCase(m.Label()) + " compared", Top: 30}
 	for _, r := range rows {
-		row := controller.ReportRow{Instructions: r.Instructions, Cycles: r.Cycles, TimeS: r.TimeS, EnergyJ: r.EnergyJ}
+		row := model.ReportRow{Instructions: r.Instructions, Cycles: r.Cycles, TimeS: r.TimeS, EnergyJ: r.EnergyJ}
 		c.Bars = append(c.Bars, Bar{Label: r.Item, Value: m.Of(row)})
 	}
 	return c

@@ -5,12 +5,11 @@ import (
 	"image/png"
 	"testing"
 
-	"androprof/controller"
 	"androprof/model"
 )
 
 func TestFromMethodReportLeavesOutTopLevel(t *testing.T) {
-	rep := &controller.MethodReport{Run: "r", By: controller.ByMethod, Rows: []controller.MethodRow{
+	rep := &model.MethodReport{Run: "r", By: model.ByMethod, Rows: []model.MethodRow{
 		{Key: "(toplevel).", Times: model.MethodTimes{ExclusiveCPU: 900}},
 		{Key: "a.b ()V", Times: model.MethodTimes{ExclusiveCPU: 30, InclusiveCPU: 50, ExclusiveWall: 40, InclusiveWall: 70}},
 	}}
@@ -25,13 +24,13 @@ func TestFromMethodReportLeavesOutTopLevel(t *testing.T) {
 
 // A grouped chart draws a thin bar per series, keeps the rows BarAt finds and sums "other" per series.
 func TestGroupedBars(t *testing.T) {
-	rows := []controller.MethodCompareRow{
+	rows := []model.MethodCompareRow{
 		{Key: "(toplevel).", A: model.MethodTimes{InclusiveCPU: 1000}},
 		{Key: "slow", A: model.MethodTimes{InclusiveCPU: 100}, B: model.MethodTimes{InclusiveCPU: 150}},
 		{Key: "fast", A: model.MethodTimes{InclusiveCPU: 80}, B: model.MethodTimes{InclusiveCPU: 40}},
 		{Key: "gone", A: model.MethodTimes{InclusiveCPU: 20}},
 	}
-	c := FromMethodComparison(rows, "S3", "Xperia", controller.ByMethod, true)
+	c := FromMethodComparison(rows, "S3", "Xperia", model.ByMethod, true)
 	if len(c.Bars) != 3 || c.Values[0][1] != 150 || c.Bars[0].Value != 150 || c.Series[1] != "Xperia" {
 		t.Fatalf("%+v", c)
 	}

@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"androprof/model"
 	"bytes"
 	"encoding/xml"
 	"errors"
@@ -11,8 +12,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"androprof/controller"
 )
 
 var outDir = os.Getenv("CHART_TEST_OUT") // set to look at the charts the tests draw
@@ -166,8 +165,8 @@ func TestCompact(t *testing.T) {
 }
 
 func TestFromReport(t *testing.T) {
-	rep := &controller.Report{Run: "r", Profile: "p", By: controller.ByPID,
-		Rows: []controller.ReportRow{{Key: "1", Cycles: 10, EnergyJ: 2}, {Key: "2", Cycles: 5, EnergyJ: 4}}}
+	rep := &model.Report{Run: "r", Profile: "p", By: model.ByPID,
+		Rows: []model.ReportRow{{Key: "1", Cycles: 10, EnergyJ: 2}, {Key: "2", Cycles: 5, EnergyJ: 4}}}
 	c := FromReport(rep, Energy, Pie, map[string]string{"1": "1 sieve"})
 	if c.Title != "Energy (J) by process — r, p" || c.Bars[0] != (Bar{"1 sieve", 2}) || c.Bars[1] != (Bar{"2", 4}) || c.Kind != Pie {
 		t.Errorf("%+v", c)
@@ -197,7 +196,7 @@ func TestOtherLargerThanLargestBarFits(t *testing.T) {
 }
 
 func TestFromComparison(t *testing.T) {
-	c := FromComparison([]controller.CompareRow{{Item: "a", Cycles: 3, Instructions: 7}, {Item: "b:2", Cycles: 1}}, Instructions, Bars)
+	c := FromComparison([]model.CompareRow{{Item: "a", Cycles: 3, Instructions: 7}, {Item: "b:2", Cycles: 1}}, Instructions, Bars)
 	if c.Title != "Instructions compared" || len(c.Bars) != 2 || c.Bars[0] != (Bar{"a", 7}) || c.Bars[1].Label != "b:2" {
 		t.Errorf("%+v", c)
 	}

@@ -1,0 +1,93 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"androprof/internal/proc"
+	"androprof/model"
+)
+
+// Problem is an error as a person reads it: what failed and on what, and what to do about
+// it. The technical error stays in Cause, one click away in the window and whole in logs.
+type Problem struct {
+	What  string // e.g. `Could not import "trace.txt"`
+	Hint  string // what to do, or what the file's fault is, in plain words; may be ""
+	Cause error
+}
+
+// Error is the message and the hint; the cause is in Unwrap and Details.
+func (p *Problem) Error() string {
+	if p.Hint == "" {
+		return p.What + "."
+	}
+	return p.What + ": " + p.Hint
+}
+
+func (p *Problem) Unwrap() error { return p.Cause }
+
+// Details is the technical cause as the program saw it.
+func (p *Problem) Details() string {
+	if p.Cause == nil {
+		return ""
+	}
+	return p.Cause.Error()
+}
+
+// sqlError is what the SQLite driver's errors have beyond a message: the result code.
+type sqlError interface {
+	error
+	Code() int
+}
+
+// Explain turns err, met while doing action ("import", "open run", "save profile") to subject
+// (a file, run or profile name; "" for none), into a Problem a person can act on. It never
+// passes a database error through as the message: those say the workspace failed, and why
+// is in the details.
+func Explain(action, subject string, err error) *Problem {
+	if err == nil {
+		return nil
+	}
+	var p *Problem
+	if errors.As(err, &p) {
+		return p
+	}
+	what := "Could not " + action
+	if subject != "" {
+		what += fmt.Sprintf(" %q", subject)
+	}
+	p = &Problem{What: what, Cause: err}
+	var (
+		missing *proc.MissingToolError
+		exit    *proc.ExitError
+		path    *fs.PathError
+		db      sqlError
+	)
+	switch {
+	case errors.Is(err, context.Canceled):
+		p.What = strings.TrimPrefix(what, "Could not ")
+		p.What = "Cancelled: " + p.What
+		p.Hint = "nothing was changed"
+	case errors.As(err, &missing):
+		p.Hint = fmt.Sprintf("%s is not installed. Install the Debian package %s (apt-get install %s), then try again",
+			missing.Tool, missing.Package, missing.Package)
+	case errors.As(err, &exit):
+		p.Hint = exit.Error()
+	case errors.Is(err, model.ErrNotFound):
+		p.Hint = "it is no longer in the workspace (deleted elsewhere?); pick another"
+	case errors.As(err, &db):
+		p.Hint = fmt.Sprintf("the workspace database failed (SQLite code %d). Nothing was changed; "+
+			"check the disk is not full or read-only, and that no other program holds the file", db.Code())
+	case errors.As(err, &path) && errors.Is(err, fs.ErrNotExist):
+		p.Hint = fmt.Sprintf("%s does not exist", path.Path)
+	case errors.As(err, &path) && errors.Is(err, fs.ErrPermission):
+		p.Hint = fmt.Sprintf("you may not read or write %s", path.Path)
+	default:
+		// Readers' errors already name the file and line in words (docs/readers.md); keep them.
+		p.Hint = err.Error()
+	}
+	return p
+}

@@ -1,0 +1,76 @@
+package controller
+
+import (
+	"context"
+
+	"androprof/model"
+)
+
+// Store is the workspace database as the controllers use it; *store.DB implements it.
+type Store interface {
+	RunStore
+	MethodStore
+	HeapStore
+	ProfileStore
+}
+
+// Workspace is the one door the windows have to the workspace: every read and write of runs
+// and profiles goes through it, and it forgets a run's cached analyses in one place when the
+// run is re-imported or deleted.
+type Workspace struct {
+	Costs    *Analysis       // emulator runs' costs; nil without a database
+	Methods  *MethodAnalysis // method traces; nil without a database
+	Heap     *HeapAnalysis   // heap logs and dumps; nil without a database
+	Profiles Profiles        // built-in profiles, and the database's when there is one
+
+	store Store
+}
+
+// NewWorkspace opens the analyses of db. A nil db is a session without a database: built-in
+// profiles only, no runs.
+func NewWorkspace(db Store) *Workspace {
+	if db == nil {
+		return &Workspace{}
+	}
+	return &Workspace{Costs: &Analysis{store: db}, Methods: &MethodAnalysis{store: db}, Heap: &HeapAnalysis{store: db},
+		Profiles: Profiles{store: db}, store: db}
+}
+
+// HasRuns says whether the workspace has a database to hold runs.
+func (w *Workspace) HasRuns() bool { return w != nil && w.store != nil }
+
+// Importer brings runs into the workspace; what it replaces is forgotten by the analyses.
+// Set its options (ISAs, Cohort, …) on the returned value.
+func (w *Workspace) Importer() Importer {
+	return Importer{Store: w.store, Analysis: w.Costs, Methods: w.Methods, Heap: w.Heap}
+}
+
+// Runs lists the runs, newest first as the store keeps them.
+func (w *Workspace) Runs(ctx context.Context) ([]model.RunInfo, error) { return w.store.Runs(ctx) }
+
+// Processes lists an emulator run's processes with their totals.
+func (w *Workspace) Processes(ctx context.Context, run string) ([]model.ProcessSummary, error) {
+	return w.store.Processes(ctx, run)
+}
+
+// BlockInstructions lists one block's instructions as translated.
+func (w *Workspace) BlockInstructions(ctx context.Context, blockID int64) ([]model.BlockInstruction, error) {
+	return w.store.BlockInstructions(ctx, blockID)
+}
+
+// DeleteRun removes a run and everything cached about it.
+func (w *Workspace) DeleteRun(ctx context.Context, run string) error {
+	err := w.store.DeleteRun(ctx, run)
+	w.Forget(run)
+	return err
+}
+
+// Forget drops what the analyses cached of run, after it changed outside the workspace's own
+// imports and deletes (another process wrote the database).
+func (w *Workspace) Forget(run string) {
+	if w.Costs != nil {
+		w.Costs.Forget(run)
+		w.Methods.Forget(run)
+		w.Heap.Forget(run)
+	}
+}

@@ -1,0 +1,53 @@
+package proc
+
+import (
+	"fmt"
+	"strings"
+)
+
+// MissingToolError says a program or file a runner needs is not installed, and which Debian
+// package provides it, so the user can act on the message as it is.
+type MissingToolError struct {
+	Tool    string // e.g. qemu-arm, javac
+	Package string // e.g. qemu-user
+	Purpose string // e.g. "to run sieve"
+}
+
+// Error says what to install.
+func (e *MissingToolError) Error() string {
+	return fmt.Sprintf("%s is not installed (needed %s): install the Debian package %s (apt-get install %s)",
+		e.Tool, e.Purpose, e.Package, e.Package)
+}
+
+// ExitError reports a program that did not exit with status 0: a crash or a failure of the
+// program itself. Runners return it after keeping whatever the program left (profiles, a heap
+// log), so the caller decides whether a run of a failing program is worth keeping.
+type ExitError struct {
+	Program  string
+	Under    string // the emulator it ran under, e.g. qemu-arm; "" when it ran natively
+	ExitCode int    // -1 when killed by a signal
+	Signal   string // e.g. "SIGSEGV (segmentation fault)"; "" for a normal exit
+	Detail   string // its last words, e.g. "qemu: uncaught target signal 11 ..."
+	Imported int    // profiles read from it up to its end (emulator runs)
+	Kept     string // what was kept anyway, e.g. "no profile was written"; "" says nothing
+}
+
+// Error names the program, how it ended, its last words and what was kept.
+func (e *ExitError) Error() string {
+	var sb strings.Builder
+	if e.Signal != "" {
+		fmt.Fprintf(&sb, "%s was killed by signal %s", e.Program, e.Signal)
+	} else {
+		fmt.Fprintf(&sb, "%s exited with status %d", e.Program, e.ExitCode)
+	}
+	if e.Under != "" {
+		fmt.Fprintf(&sb, " under %s", e.Under)
+	}
+	if e.Detail != "" {
+		fmt.Fprintf(&sb, " (%s)", e.Detail)
+	}
+	if e.Kept != "" {
+		fmt.Fprintf(&sb, "; %s", e.Kept)
+	}
+	return sb.String()
+}
