@@ -20,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"androprof/view"
+	"androprof/view/ui"
 )
 
 // The end-to-end harness: the real program (this test binary standing in for androprof, see
@@ -182,31 +182,31 @@ func (w *window) widgets(t *testing.T) windowWidgets {
 // find waits up to timeout for a control (or, with control false, a text) showing text exactly,
 // on the topmost layer that has one, and returns it. Where one text names several controls
 // (the editor's two "New…"), the rightmost wins: use findWhere to choose otherwise.
-func (w *window) find(t *testing.T, text string, control bool, timeout time.Duration) (view.WidgetPos, bool) {
+func (w *window) find(t *testing.T, text string, control bool, timeout time.Duration) (ui.WidgetPos, bool) {
 	t.Helper()
-	return w.findWhere(t, text, control, timeout, func(a, b view.WidgetPos) bool { return a.X >= b.X })
+	return w.findWhere(t, text, control, timeout, func(a, b ui.WidgetPos) bool { return a.X >= b.X })
 }
 
 // findWhere is find with better(a, b) choosing between controls of the same text and layer.
-func (w *window) findWhere(t *testing.T, text string, control bool, timeout time.Duration, better func(a, b view.WidgetPos) bool) (view.WidgetPos, bool) {
+func (w *window) findWhere(t *testing.T, text string, control bool, timeout time.Duration, better func(a, b ui.WidgetPos) bool) (ui.WidgetPos, bool) {
 	t.Helper()
-	return w.findBy(t, timeout, func(c view.WidgetPos) bool { return c.Text == text && c.Control == control }, better)
+	return w.findBy(t, timeout, func(c ui.WidgetPos) bool { return c.Text == text && c.Control == control }, better)
 }
 
 // row waits up to timeout for a list row showing text (a run in the Runs list, not the entry
 // that named it).
-func (w *window) row(t *testing.T, text string, timeout time.Duration) (view.WidgetPos, bool) {
+func (w *window) row(t *testing.T, text string, timeout time.Duration) (ui.WidgetPos, bool) {
 	t.Helper()
-	return w.findBy(t, timeout, func(c view.WidgetPos) bool { return c.Text == text && strings.HasSuffix(c.Type, "listItem") },
-		func(a, b view.WidgetPos) bool { return a.X >= b.X })
+	return w.findBy(t, timeout, func(c ui.WidgetPos) bool { return c.Text == text && strings.HasSuffix(c.Type, "listItem") },
+		func(a, b ui.WidgetPos) bool { return a.X >= b.X })
 }
 
 // findBy waits up to timeout for an enabled, visible control or text that match accepts, on the
 // topmost layer that has one, better choosing among several.
-func (w *window) findBy(t *testing.T, timeout time.Duration, match func(view.WidgetPos) bool, better func(a, b view.WidgetPos) bool) (view.WidgetPos, bool) {
+func (w *window) findBy(t *testing.T, timeout time.Duration, match func(ui.WidgetPos) bool, better func(a, b ui.WidgetPos) bool) (ui.WidgetPos, bool) {
 	t.Helper()
 	for deadline := time.Now().Add(timeout); ; time.Sleep(150 * time.Millisecond) {
-		best, found := view.WidgetPos{}, false
+		best, found := ui.WidgetPos{}, false
 		for _, c := range w.widgets(t).Widgets {
 			if !match(c) || c.Disabled {
 				continue
@@ -228,8 +228,8 @@ func (w *window) findBy(t *testing.T, timeout time.Duration, match func(view.Wid
 // ascending), as a person clicks twice for the other order.
 func (w *window) sortBy(t *testing.T, header, order string) {
 	t.Helper()
-	isHeader := func(c view.WidgetPos) bool {
-		return c.Type == "*view.headerCell" && strings.TrimSpace(strings.TrimRight(c.Text, "▲▼")) == header
+	isHeader := func(c ui.WidgetPos) bool {
+		return c.Type == "*ui.headerCell" && strings.TrimSpace(strings.TrimRight(c.Text, "▲▼")) == header
 	}
 	for range 3 {
 		h, ok := w.findBy(t, 10*time.Second, isHeader, leftmost)
@@ -263,18 +263,18 @@ func (w *window) topCell(t *testing.T, header string) string {
 // column lists the texts of a table column's rows, top to bottom, as shown now.
 func (w *window) column(t *testing.T, header string) []string {
 	t.Helper()
-	h, ok := w.findBy(t, 10*time.Second, func(c view.WidgetPos) bool { return c.Text == header && c.Type == "*view.headerCell" },
-		func(a, b view.WidgetPos) bool { return a.X < b.X })
+	h, ok := w.findBy(t, 10*time.Second, func(c ui.WidgetPos) bool { return c.Text == header && c.Type == "*ui.headerCell" },
+		func(a, b ui.WidgetPos) bool { return a.X < b.X })
 	if !ok {
 		t.Fatalf("no column %q:\n%s", header, w.describe(t))
 	}
-	var cells []view.WidgetPos
+	var cells []ui.WidgetPos
 	for _, o := range w.widgets(t).Widgets {
-		if o.Type == "*view.tableCell" && o.Layer == h.Layer && o.X > h.X-1 && o.X < h.X+1 && o.Y > h.Y {
+		if o.Type == "*ui.tableCell" && o.Layer == h.Layer && o.X > h.X-1 && o.X < h.X+1 && o.Y > h.Y {
 			cells = append(cells, o)
 		}
 	}
-	slices.SortFunc(cells, func(a, b view.WidgetPos) int { return cmp.Compare(a.Y, b.Y) })
+	slices.SortFunc(cells, func(a, b ui.WidgetPos) int { return cmp.Compare(a.Y, b.Y) })
 	out := make([]string, len(cells))
 	for i, c := range cells {
 		out[i] = c.Text
@@ -284,16 +284,16 @@ func (w *window) column(t *testing.T, header string) []string {
 
 // runRow is the Runs list's row of a run, scrolled into view with the mouse wheel as a person
 // would (up first, then down).
-func (w *window) runRow(t *testing.T, run string) view.WidgetPos {
+func (w *window) runRow(t *testing.T, run string) ui.WidgetPos {
 	t.Helper()
-	isRow := func(c view.WidgetPos) bool {
+	isRow := func(c ui.WidgetPos) bool {
 		return c.Text == run && strings.HasSuffix(c.Type, "listItem") && c.Visible().H >= c.H-1
 	}
 	for i := 0; i < 60; i++ {
 		if r, ok := w.findBy(t, 300*time.Millisecond, isRow, leftmost); ok {
 			return r
 		}
-		list, ok := w.findBy(t, time.Second, func(c view.WidgetPos) bool { return c.Type == "*widget.List" }, leftmost)
+		list, ok := w.findBy(t, time.Second, func(c ui.WidgetPos) bool { return c.Type == "*widget.List" }, leftmost)
 		if !ok {
 			break
 		}
@@ -306,17 +306,17 @@ func (w *window) runRow(t *testing.T, run string) view.WidgetPos {
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Fatalf("the Runs list has no %q:\n%s", run, w.describe(t))
-	return view.WidgetPos{}
+	return ui.WidgetPos{}
 }
 
 // firstRow is the text of the top row of the leftmost list (the editor's uncategorised list).
 func (w *window) firstRow(t *testing.T) string {
 	t.Helper()
-	list, ok := w.findBy(t, 5*time.Second, func(c view.WidgetPos) bool { return c.Type == "*widget.List" }, leftmost)
+	list, ok := w.findBy(t, 5*time.Second, func(c ui.WidgetPos) bool { return c.Type == "*widget.List" }, leftmost)
 	if !ok {
 		t.Fatalf("window %q shows no list", w.title)
 	}
-	top := view.WidgetPos{Rect: view.Rect{Y: 1e9}}
+	top := ui.WidgetPos{Rect: ui.Rect{Y: 1e9}}
 	for _, c := range w.widgets(t).Widgets {
 		if strings.HasSuffix(c.Type, "listItem") && c.X == list.X && c.Y >= list.Y-1 && c.Y < top.Y {
 			top = c
@@ -326,11 +326,11 @@ func (w *window) firstRow(t *testing.T) string {
 }
 
 // leftmost prefers the control further left (the left list of the editor, its toolbar).
-func leftmost(a, b view.WidgetPos) bool { return a.X < b.X }
+func leftmost(a, b ui.WidgetPos) bool { return a.X < b.X }
 
 // leftRow prefers a list's row to other controls of the same text (a search entry holding it),
 // then the leftmost.
-func leftRow(a, b view.WidgetPos) bool {
+func leftRow(a, b ui.WidgetPos) bool {
 	ra, rb := strings.HasSuffix(a.Type, "listItem"), strings.HasSuffix(b.Type, "listItem")
 	if ra != rb {
 		return ra
@@ -342,13 +342,13 @@ func leftRow(a, b view.WidgetPos) bool {
 // test when none appears.
 func (w *window) click(t *testing.T, text string) {
 	t.Helper()
-	w.clickWhere(t, text, func(a, b view.WidgetPos) bool { return a.X >= b.X })
+	w.clickWhere(t, text, func(a, b ui.WidgetPos) bool { return a.X >= b.X })
 }
 
 // clickWhere is click with better choosing between controls of the same text. It clicks once
 // the control has kept its place over one report of the map, so a list still filtering or a
 // dialog still opening does not take the click somewhere else.
-func (w *window) clickWhere(t *testing.T, text string, better func(a, b view.WidgetPos) bool) {
+func (w *window) clickWhere(t *testing.T, text string, better func(a, b ui.WidgetPos) bool) {
 	t.Helper()
 	for deadline := time.Now().Add(15 * time.Second); ; {
 		c, ok := w.findWhere(t, text, true, 15*time.Second, better)
@@ -367,7 +367,7 @@ func (w *window) clickWhere(t *testing.T, text string, better func(a, b view.Wid
 // selects), whatever it shows.
 func (w *window) clickWidest(t *testing.T, typ string) {
 	t.Helper()
-	var best view.WidgetPos
+	var best ui.WidgetPos
 	for _, c := range w.widgets(t).Widgets {
 		if c.Type == typ && c.Control && c.Layer == 0 && c.W > best.W {
 			best = c
@@ -379,7 +379,7 @@ func (w *window) clickWidest(t *testing.T, typ string) {
 	w.clickAt(t, best)
 }
 
-func (w *window) clickAt(t *testing.T, c view.WidgetPos) {
+func (w *window) clickAt(t *testing.T, c ui.WidgetPos) {
 	t.Helper()
 	m := w.widgets(t)
 	at := c.Centre()

@@ -22,7 +22,7 @@ import (
 	"androprof/emulator/qemutest"
 	"androprof/isaprofiles"
 	"androprof/model"
-	"androprof/view"
+	"androprof/view/ui"
 )
 
 // TestRealWindow is the workbench as a person uses it: the built program in a real window,
@@ -107,7 +107,7 @@ func TestRealWindow(t *testing.T) {
 	t.Run("compare the ARM and the MIPS run, each priced for its own processor", func(t *testing.T) {
 		analysis.key(t, "ctrl+6") // Compare
 		for _, run := range []string{"sieve-arm", "sieve-mips"} {
-			c, ok := analysis.findBy(t, 10*time.Second, func(c view.WidgetPos) bool { return c.Text == run && c.Type == "*widget.Check" },
+			c, ok := analysis.findBy(t, 10*time.Second, func(c ui.WidgetPos) bool { return c.Text == run && c.Type == "*widget.Check" },
 				leftmost)
 			if !ok {
 				t.Fatalf("Compare lists no %s:\n%s", run, analysis.describe(t))
@@ -131,12 +131,12 @@ func TestRealWindow(t *testing.T) {
 		analysis.click(t, "ARMv7-A Cortex-A15") // the Profile chooser: the first ARM profile
 		analysis.click(t, "ARMv7-A Cortex-A8")  // the seed's processor, with its measured CPI
 		analysis.key(t, "ctrl+5")               // Estimate
-		if _, ok := analysis.findBy(t, 10*time.Second, func(c view.WidgetPos) bool { return strings.HasPrefix(c.Text, "Why they differ") },
+		if _, ok := analysis.findBy(t, 10*time.Second, func(c ui.WidgetPos) bool { return strings.HasPrefix(c.Text, "Why they differ") },
 			leftmost); !ok {
 			t.Fatalf("the Estimate tab does not say why its two estimates differ:\n%s", analysis.describe(t))
 		}
 		cycles := regexp.MustCompile(`^[0-9.]+ [kMG]? ?cycles$`)
-		if _, ok := analysis.findBy(t, 10*time.Second, func(c view.WidgetPos) bool { return cycles.MatchString(c.Text) },
+		if _, ok := analysis.findBy(t, 10*time.Second, func(c ui.WidgetPos) bool { return cycles.MatchString(c.Text) },
 			leftmost); !ok {
 			t.Fatalf("the Estimate tab shows no rounded cycles:\n%s", analysis.describe(t))
 		}
@@ -237,7 +237,7 @@ func TestRealWindow(t *testing.T) {
 		}{{analysis, "analysis"}, {editor, "editor"}} {
 			for _, size := range [][2]int{{900, 600}, {1920, 1080}} {
 				m := w.win.resize(t, size[0], size[1])
-				for _, problem := range view.LayoutProblems(m.Widgets, m.Width, m.Height) {
+				for _, problem := range ui.LayoutProblems(m.Widgets, m.Width, m.Height) {
 					t.Errorf("%s %dx%d: %s", w.name, size[0], size[1], problem)
 				}
 				w.win.screenshot(t, fmt.Sprintf("%s-%dx%d", w.name, size[0], size[1]))

@@ -5,12 +5,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"image/png"
 	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -24,6 +26,7 @@ import (
 	"androprof/model"
 	"androprof/store"
 	"androprof/view"
+	"androprof/view/analysis"
 )
 
 func main() {
@@ -55,6 +58,16 @@ func newApp() fyne.App {
 	return a
 }
 
+// needDisplay refuses to open the window where there is no display to open it on: GLFW would
+// panic ("NotInitialized") instead of saying what is missing.
+func needDisplay() error {
+	if runtime.GOOS != "linux" || os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != "" {
+		return nil
+	}
+	return errors.New("no display to open the window on (neither DISPLAY nor WAYLAND_DISPLAY is set): " +
+		"start androprof in a desktop session or under xvfb-run; the command line works without one (androprof help)")
+}
+
 // newWorkbench wires the windows to the workspace. A workspace without runs gets the demo
 // runs, so a first start shows real data rather than empty charts.
 func newWorkbench(a fyne.App, db *store.DB, ed *controller.Editor) (*view.Workbench, error) {
@@ -75,6 +88,9 @@ func newWorkbench(a fyne.App, db *store.DB, ed *controller.Editor) (*view.Workbe
 
 // Run opens the analysis window; the editor is one menu item away.
 func (gui) Run(db *store.DB) error {
+	if err := needDisplay(); err != nil {
+		return err
+	}
 	a := newApp()
 	wb, err := newWorkbench(a, db, controller.NewEditor())
 	if err != nil {
@@ -191,7 +207,7 @@ func (gui) Screenshot(db *store.DB, dir string) ([]string, error) {
 
 // captureHeapTabs captures every tab of a heap log run, and every figure of the tabs with a
 // figure chooser (heap-5.1 … heap-5.23); it reports false when a capture failed.
-func captureHeapTabs(v *view.AnalysisView, w fyne.Window, capture func(string, fyne.Window) bool) bool {
+func captureHeapTabs(v *analysis.View, w fyne.Window, capture func(string, fyne.Window) bool) bool {
 	runs := v.RunsOfKind(model.RunKindHeap)
 	if len(runs) == 0 {
 		return true
@@ -226,7 +242,7 @@ func captureHeapTabs(v *view.AnalysisView, w fyne.Window, capture func(string, f
 }
 
 // captureDumpTabs captures every tab of the first heap dump run.
-func captureDumpTabs(v *view.AnalysisView, w fyne.Window, capture func(string, fyne.Window) bool) {
+func captureDumpTabs(v *analysis.View, w fyne.Window, capture func(string, fyne.Window) bool) {
 	runs := v.RunsOfKind(model.RunKindHeapDump)
 	if len(runs) == 0 {
 		return

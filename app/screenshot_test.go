@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"image"
 	"image/png"
 	"os"
@@ -93,4 +94,18 @@ func histogram(img image.Image) (int, float64) {
 		most = max(most, n)
 	}
 	return len(counts), float64(most) / float64(b.Dx()*b.Dy())
+}
+
+// Started where there is no display, the window says so and exits 1; it used to panic in GLFW.
+func TestNoDisplaySaysSo(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "--db", filepath.Join(t.TempDir(), "w.db"))
+	cmd.Env = append(slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		return strings.HasPrefix(kv, "DISPLAY=") || strings.HasPrefix(kv, "WAYLAND_DISPLAY=")
+	}), "ANDROPROF_AS_MAIN=1")
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(string(out), "no display to open the window on") ||
+		strings.Contains(string(out), "panic") {
+		t.Errorf("without a display: %v\n%s", err, out)
+	}
 }

@@ -9,22 +9,22 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"androprof/view"
+	"androprof/view/ui"
 )
 
 // widgetsEnv names a folder: while it is set, the program writes there, about every 300 ms,
-// one JSON file per window (windowWidgets, named by view.WidgetMapFile) saying where its controls
+// one JSON file per window (windowWidgets, named by ui.WidgetMapFile) saying where its controls
 // and texts are, so end-to-end tests find a control by its text and click it, and check the
 // real window's layout.
 const widgetsEnv = "ANDROPROF_WIDGETS"
 
 // windowWidgets is one window's file.
 type windowWidgets struct {
-	Title   string           `json:"title"`
-	Width   float32          `json:"width"` // the canvas, in canvas units
-	Height  float32          `json:"height"`
-	Scale   float32          `json:"scale"` // pixels per canvas unit
-	Widgets []view.WidgetPos `json:"widgets"`
+	Title   string         `json:"title"`
+	Width   float32        `json:"width"` // the canvas, in canvas units
+	Height  float32        `json:"height"`
+	Scale   float32        `json:"scale"` // pixels per canvas unit
+	Widgets []ui.WidgetPos `json:"widgets"`
 }
 
 // startWidgetReports writes the widget files while widgetsEnv is set; a window's file goes when
@@ -46,12 +46,12 @@ func startWidgetReports() {
 				for _, w := range fyne.CurrentApp().Driver().AllWindows() {
 					c := w.Canvas()
 					all = append(all, windowWidgets{Title: w.Title(), Width: c.Size().Width, Height: c.Size().Height,
-						Scale: c.Scale(), Widgets: view.WidgetMap(c)})
+						Scale: c.Scale(), Widgets: ui.WidgetMap(c)})
 				}
 			})
 			now := map[string]bool{}
 			for _, ww := range all {
-				name := view.WidgetMapFile(ww.Title)
+				name := ui.WidgetMapFile(ww.Title)
 				now[name] = true
 				if err := writeAtomically(filepath.Join(dir, name), ww); err != nil {
 					fmt.Fprintln(os.Stderr, widgetsEnv+":", err)

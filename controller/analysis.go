@@ -39,8 +39,8 @@ func (a *Analysis) Load(ctx context.Context, run string) (*model.RunData, error)
 	})
 }
 
-// Forget drops a cached run after it changed (an import into it, or its deletion).
-func (a *Analysis) Forget(run string) { a.runs.forget(run) }
+// forget drops a cached run after it changed (an import into it, or its deletion).
+func (a *Analysis) forget(run string) { a.runs.forget(run) }
 
 // Report groups a run's costs under a profile; see model.RunData.Report.
 func (a *Analysis) Report(ctx context.Context, opts model.ReportOptions) (*model.Report, error) {

@@ -24,7 +24,7 @@ func demoRuns() map[string]DemoRun {
 func TestImportDemo(t *testing.T) {
 	ctx := context.Background()
 	db := openStore(t)
-	im := Importer{Store: db}
+	im := NewWorkspace(db).Importer()
 	names, err := im.ImportDemo(ctx, demoRuns())
 	if err != nil {
 		t.Fatal(err)

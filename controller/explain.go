@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"androprof/internal/inputerr"
 	"androprof/internal/proc"
 	"androprof/model"
 )
@@ -65,12 +66,23 @@ func Explain(action, subject string, err error) *Problem {
 		exit    *proc.ExitError
 		path    *fs.PathError
 		db      sqlError
+		input   *inputerr.Error
 	)
 	switch {
 	case errors.Is(err, context.Canceled):
 		p.What = strings.TrimPrefix(what, "Could not ")
 		p.What = "Cancelled: " + p.What
 		p.Hint = "nothing was changed"
+	case errors.As(err, &input) && !errors.Is(err, context.Canceled):
+		where := fmt.Sprintf("line %d", input.Line)
+		if input.Line == 0 {
+			where = fmt.Sprintf("byte %d", input.Offset)
+		}
+		msg := input.Msg
+		if msg == "" && input.Err != nil {
+			msg = input.Err.Error()
+		}
+		p.Hint = fmt.Sprintf("%s is wrong at %s: %s. Nothing was imported; fix or re-create the file", input.File, where, msg)
 	case errors.As(err, &missing):
 		p.Hint = fmt.Sprintf("%s is not installed. Install the Debian package %s (apt-get install %s), then try again",
 			missing.Tool, missing.Package, missing.Package)

@@ -3,11 +3,14 @@ package controller
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"androprof/internal/inputerr"
 	"androprof/internal/proc"
 	"androprof/store"
 )
@@ -47,6 +50,9 @@ func TestExplainKinds(t *testing.T) {
 		{&proc.MissingToolError{Tool: "qemu-arm", Package: "qemu-user"}, "apt-get install qemu-user"},
 		{&proc.ExitError{Program: "sieve", ExitCode: 2}, "sieve exited with status 2"},
 		{notExist, "/no/such/file.trace does not exist"},
+		{fmt.Errorf("import: %w", &inputerr.Error{File: "x.trace", Line: 3, Msg: "bad record"}),
+			"x.trace is wrong at line 3: bad record. Nothing was imported"},
+		{&inputerr.Error{File: "x.hprof", Offset: 19, Err: io.ErrUnexpectedEOF}, "x.hprof is wrong at byte 19: unexpected EOF"},
 		{errors.New("x.trace:3: bad record"), "Could not import \"x\": x.trace:3: bad record"},
 	} {
 		if got := Explain("import", "x", c.err).Error(); !strings.Contains(got, c.want) {

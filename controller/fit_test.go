@@ -21,7 +21,7 @@ func openSieves(t *testing.T) (*Analysis, Profiles) {
 			demos[d.Name] = d
 		}
 	}
-	if _, err := (Importer{Store: db}).ImportDemo(context.Background(), demos); err != nil {
+	if _, err := NewWorkspace(db).Importer().ImportDemo(context.Background(), demos); err != nil {
 		t.Fatal(err)
 	}
 	return &Analysis{store: db}, Profiles{store: db}

@@ -39,8 +39,8 @@ func (h *HeapAnalysis) Dump(ctx context.Context, run string) (*model.HeapDump, e
 	return h.dumps.get(run, func() (*model.HeapDump, error) { return h.store.HeapDump(ctx, run) })
 }
 
-// Forget drops a run from the caches after it was re-imported or deleted.
-func (h *HeapAnalysis) Forget(run string) {
+// forget drops a run from the caches after it was re-imported or deleted.
+func (h *HeapAnalysis) forget(run string) {
 	h.profiles.forget(run)
 	h.dumps.forget(run)
 }

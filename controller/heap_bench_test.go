@@ -47,7 +47,7 @@ func importTimed(b *testing.B, dir, path string, n int, peak *uint64) (*store.DB
 	}
 	run := "run" + string(rune('a'+n))
 	stop := benchmem.Sample(peak)
-	if err := (controller.Importer{Store: db}).ImportFiles(context.Background(), run, []string{path}, nil); err != nil {
+	if err := controller.NewWorkspace(db).Importer().ImportFiles(context.Background(), run, []string{path}, nil); err != nil {
 		b.Fatal(err)
 	}
 	stop()

@@ -37,7 +37,8 @@ func writeFile(t *testing.T, name string, data []byte) string {
 func TestHeapImportFailuresLeaveNothing(t *testing.T) {
 	ctx := context.Background()
 	db := openStore(t)
-	im := Importer{Store: db, Cohort: 4096}
+	im := NewWorkspace(db).Importer()
+	im.Cohort = 4096
 	log := syntheticLog(t, 50_000)
 
 	if err := im.ImportFiles(ctx, "ok", []string{writeFile(t, "ok.heaplog", log)}, nil); err != nil {

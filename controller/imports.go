@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"androprof/emulator"
+	"androprof/formats"
+	"androprof/internal/countio"
 	"androprof/internal/proc"
 	"androprof/model"
 )
@@ -18,19 +20,17 @@ import (
 // Importer brings emulator traces into the workspace: files of any supported format, or a
 // program run under QEMU with the counting plugin. Each import is one transaction.
 type Importer struct {
-	Store     WorkspaceStore
-	Methods   *MethodAnalysis  // cached method traces to forget after an import; may be nil
-	Heap      *HeapAnalysis    // cached heap runs to forget after an import; may be nil
 	Cohort    uint64           // bytes of allocation per cohort for heap logs; 0: model.DefaultCohort
 	MethodLog MethodLogOptions // for DPA and RMP logs
-	Analysis  *Analysis        // cached runs to forget after an import; may be nil
 	ISAs      []model.ISA      // what log text without encodings is (nil: decided from the logs)
 	Arch      string           // guest for RunProgram ("arm", "mipsel", …); "" reads the ELF header
 	CacheDir  string           // where the plugin is built; "" for the user's cache directory
 	KeepDir   string           // keep the plugin's raw files here; "" to discard them
 	Stdout    io.Writer        // the program's output during RunProgram; nil discards it
 
-	source string // the imported runs' source as people know it; "" names the files read
+	store  WorkspaceStore
+	forget func(run string) // the workspace's: drops what the analyses cached of a run
+	source string           // the imported runs' source as people know it; "" names the files read
 }
 
 // sourceOr is the source recorded for a run imported from files: im.source, else files.
@@ -48,108 +48,96 @@ type WorkspaceStore interface {
 	HeapStore
 }
 
+// MethodLogOptions choose what of a DPA or RMP log is imported (Traceview ignores them).
+type MethodLogOptions = formats.MethodOptions
+
 // ImportFiles imports files or directories into run: QEMU logs are read together (a
 // translation log and an exec log may be separate files), basic-block profiles one by one, and
 // a method trace (Traceview, DPA, RMP), a heap log or an HPROF dump becomes a run of its own.
+// Each file is opened once and recognised once (package formats); progress counts the bytes
+// of them all, and cancelling ctx stops the read.
 func (im Importer) ImportFiles(ctx context.Context, run string, paths []string, progress func(done, total int64)) error {
 	if len(paths) == 0 {
 		return errors.New("nothing to import")
 	}
-	if st, err := os.Stat(paths[0]); err == nil && !st.IsDir() {
-		heap, err := heapFormat(paths[0])
+	p := countio.NewProgress(ctx, progress)
+	var ins []*formats.Input
+	dirs := false
+	for _, path := range paths {
+		files, err := emulator.ExpandDirs([]string{path})
 		if err != nil {
 			return err
 		}
-		if heap != "" {
-			if len(paths) > 1 {
-				return errMixed
-			}
-			return im.importHeap(ctx, run, paths[0], heap, progress)
-		}
-		format, err := methodFormat(paths[0])
-		if err != nil {
-			return err
-		}
-		if format >= 0 {
-			if len(paths) > 1 {
-				return errMixed
-			}
-			return im.importMethodTrace(ctx, run, paths[0], format, progress)
-		}
-	}
-	var logs, profiles []string
-	for _, p := range paths {
-		f, err := emulator.DetectFormat(p)
-		if err != nil {
-			return err
-		}
-		switch f {
-		case emulator.FormatQEMULog:
-			logs = append(logs, p)
-		case emulator.FormatBBProfile:
-			profiles = append(profiles, p)
-		default:
-			return fmt.Errorf("%s: %s files cannot be imported as emulator runs", p, f)
-		}
-	}
-	total := totalSize(profiles)
-	err := im.Store.ImportRun(ctx, run, im.sourceOr("import "+strings.Join(paths, " ")), func(sink model.BlockSink) error {
-		var done int64
-		for _, p := range profiles {
-			if err := readBBProfile(ctx, p, sink, func(n int64) {
-				if progress != nil {
-					progress(done+n, total)
-				}
-			}); err != nil {
+		dirs = dirs || files[0] != path
+		first := len(ins)
+		for _, name := range files {
+			f, err := os.Open(name)
+			if err != nil {
 				return err
 			}
-			done += fileSize(p)
+			defer f.Close()
+			in, err := formats.Recognize(f, p)
+			if err != nil {
+				return stopped(ctx, err)
+			}
+			if d := ins[first:]; len(d) > 0 && in.Format != d[0].Format {
+				return fmt.Errorf("%s is %s but %s is %s: import them separately", in.Name, in.Format.Name, d[0].Name, d[0].Format.Name)
+			}
+			ins = append(ins, in)
 		}
-		if len(logs) == 0 {
-			return nil
+	}
+	// A method trace, heap log or dump is a run of its own; emulator files import together.
+	if slices.ContainsFunc(ins, func(in *formats.Input) bool { return in.Format.Kind != formats.Blocks }) {
+		if len(ins) > 1 || dirs {
+			return errMixed
 		}
-		return emulator.ImportLogs(ctx, logs, im.ISAs, sink, progress)
+		return stopped(ctx, im.importRun(ctx, run, im.sourceOr("import "+ins[0].Name), ins[0], p))
+	}
+	err := im.store.ImportRun(ctx, run, im.sourceOr("import "+strings.Join(paths, " ")), func(sink model.BlockSink) error {
+		for _, f := range formats.All { // each format's files together, in the registry's order
+			var group []*formats.Input
+			for _, in := range ins {
+				if in.Format == f {
+					group = append(group, in)
+				}
+			}
+			if len(group) > 0 {
+				if err := f.ReadBlocks(group, im.options(), sink); err != nil {
+					return err
+				}
+			}
+		}
+		p.Finish()
+		return nil
 	})
 	im.forget(run)
+	return stopped(ctx, err)
+}
+
+var errMixed = errors.New("a method trace, heap log or heap dump is imported on its own, into a run of its own")
+
+// stopped is err, or ctx's error when the import stopped because ctx was cancelled: the
+// readers report it as a failed read of their file.
+func stopped(ctx context.Context, err error) error {
+	if err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
 	return err
 }
 
-func (im Importer) forget(run string) {
-	if im.Analysis != nil {
-		im.Analysis.Forget(run)
-	}
+func (im Importer) options() formats.Options {
+	return formats.Options{ISAs: im.ISAs, Method: im.MethodLog}
 }
 
-func readBBProfile(ctx context.Context, path string, sink model.BlockSink, progress func(int64)) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
+// importRun imports one file that makes a run of its own: a method trace, a heap log or a dump.
+func (im Importer) importRun(ctx context.Context, run, source string, in *formats.Input, p *countio.Progress) error {
+	switch in.Format.Kind {
+	case formats.Methods:
+		return im.importMethodTrace(ctx, run, source, in, p)
+	case formats.HeapLog, formats.HeapDump:
+		return im.importHeap(ctx, run, source, in, p)
 	}
-	defer f.Close()
-	cr := &emulator.CountingReader{R: f}
-	return emulator.ReadBBProfile(cr, path, &progressSink{BlockSink: sink, ctx: ctx, read: cr, report: progress})
-}
-
-// progressSink reports bytes read and notices cancellation while a reader feeds the store.
-type progressSink struct {
-	model.BlockSink
-	ctx    context.Context
-	read   *emulator.CountingReader
-	report func(int64)
-	n      int
-}
-
-func (p *progressSink) Block(pid int, b *model.Block) error {
-	p.n++
-	if p.n%1024 == 0 {
-		if err := p.ctx.Err(); err != nil {
-			return err
-		}
-		if p.report != nil {
-			p.report(p.read.N)
-		}
-	}
-	return p.BlockSink.Block(pid, b)
+	return fmt.Errorf("%s: %s files cannot be imported", in.Name, in.Format.Name)
 }
 
 func fileSize(path string) int64 {
@@ -158,14 +146,6 @@ func fileSize(path string) int64 {
 		return 0
 	}
 	return st.Size()
-}
-
-func totalSize(paths []string) int64 {
-	var n int64
-	for _, p := range paths {
-		n += fileSize(p)
-	}
-	return n
 }
 
 // RunProgram runs a guest program under QEMU with the counting plugin and imports what it
@@ -179,7 +159,7 @@ func (im Importer) RunProgram(ctx context.Context, run, program string, args []s
 		opts.Stdout, opts.Stderr = im.Stdout, im.Stdout
 	}
 	source := "run " + filepath.Base(program) + " " + strings.Join(args, " ")
-	err := im.Store.ImportRun(ctx, run, strings.TrimSpace(source), func(sink model.BlockSink) error {
+	err := im.store.ImportRun(ctx, run, strings.TrimSpace(source), func(sink model.BlockSink) error {
 		err := emulator.Run(ctx, opts, sink, progress)
 		if errors.As(err, &exitErr) && exitErr.Imported > 0 {
 			return nil // keep what was counted; report the exit below
@@ -199,8 +179,7 @@ func (im Importer) RunProgram(ctx context.Context, run, program string, args []s
 // DemoRun is a run that ships with the binary.
 type DemoRun interface {
 	Open() (io.ReadCloser, error)
-	IsBBProfile() bool // else a file imported by format detection
-	File() string      // the file's name, e.g. "demo-methods.trace"
+	File() string // the file's name, e.g. "demo-methods.trace"
 }
 
 // demoSource is a demo run's source as the runs list shows it: the file a user can find in
@@ -210,7 +189,7 @@ func demoSource(d DemoRun) string { return "demo: " + d.File() + " (built in)" }
 // ImportDemo imports the demo runs that the workspace does not have yet, so a first start and
 // `androprof screenshot` show real data. It returns the names it imported.
 func (im Importer) ImportDemo(ctx context.Context, demos map[string]DemoRun) ([]string, error) {
-	have, err := im.Store.Runs(ctx)
+	have, err := im.store.Runs(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -222,30 +201,14 @@ func (im Importer) ImportDemo(ctx context.Context, demos map[string]DemoRun) ([]
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		if !demos[name].IsBBProfile() {
-			if err := im.importDemoFile(ctx, name, demos[name]); err != nil {
-				return nil, fmt.Errorf("demo run %s: %w", name, err)
-			}
-			continue
-		}
-		err := im.Store.ImportRun(ctx, name, demoSource(demos[name]), func(sink model.BlockSink) error {
-			r, err := demos[name].Open()
-			if err != nil {
-				return err
-			}
-			defer r.Close()
-			return emulator.ReadBBProfile(r, name, sink)
-		})
-		if err != nil {
+		if err := im.importDemoFile(ctx, name, demos[name]); err != nil {
 			return nil, fmt.Errorf("demo run %s: %w", name, err)
 		}
-		im.forget(name)
 	}
 	return names, nil
 }
 
-// importDemoFile imports a demo trace, heap log or dump through the same path as a file the
-// user picks.
+// importDemoFile imports a demo run through the same path as a file the user picks.
 func (im Importer) importDemoFile(ctx context.Context, name string, d DemoRun) error {
 	r, err := d.Open()
 	if err != nil {

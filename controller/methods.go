@@ -28,8 +28,8 @@ func (a *MethodAnalysis) Load(ctx context.Context, run string) (*model.MethodTra
 	return a.traces.get(run, func() (*model.MethodTrace, error) { return a.store.MethodTrace(ctx, run) })
 }
 
-// Forget drops a cached trace after its run changed or was deleted.
-func (a *MethodAnalysis) Forget(run string) {
+// forget drops a cached trace after its run changed or was deleted.
+func (a *MethodAnalysis) forget(run string) {
 	a.traces.forget(run)
 	a.edges.forget(run)
 }

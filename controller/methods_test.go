@@ -29,7 +29,7 @@ func TestMethodReportMatchesDmtracedump(t *testing.T) {
 	ctx := context.Background()
 	db := openStore(t)
 	ma := &MethodAnalysis{store: db}
-	im := Importer{Store: db, Methods: ma}
+	im := NewWorkspace(db).Importer()
 	importMethodRun(t, im, "basic", corpus.File(t, "perflib-basic.trace"))
 	rep, err := ma.Report(ctx, model.MethodReportOptions{Run: "basic", By: model.ByMethod, Find: "Basic."})
 	if err != nil {
@@ -73,7 +73,7 @@ func TestCorpusTracesRoundTripThroughTheStore(t *testing.T) {
 			}
 			db := openStore(t)
 			ma := &MethodAnalysis{store: db}
-			importMethodRun(t, Importer{Store: db, Methods: ma}, "r", path)
+			importMethodRun(t, NewWorkspace(db).Importer(), "r", path)
 			stored, err := db.MethodTrace(ctx, "r")
 			if err != nil {
 				t.Fatal(err)
@@ -84,7 +84,7 @@ func TestCorpusTracesRoundTripThroughTheStore(t *testing.T) {
 			f, _ := os.Open(path)
 			defer f.Close()
 			b := model.NewCallBuilder()
-			if err := traceview.Read(f, path, b); err != nil {
+			if err := traceview.NewReader(f, path).Feed(b); err != nil {
 				t.Fatal(err)
 			}
 			direct := b.Finish()
@@ -138,7 +138,7 @@ func gunzipTo(t *testing.T, path string) string {
 func TestBadTraceChangesNothing(t *testing.T) {
 	ctx := context.Background()
 	db := openStore(t)
-	im := Importer{Store: db}
+	im := NewWorkspace(db).Importer()
 	full, err := os.ReadFile(corpus.File(t, "jag-dmtrace.trace"))
 	if err != nil {
 		t.Fatal(err)
@@ -158,7 +158,7 @@ func TestCompareMethods(t *testing.T) {
 	ctx := context.Background()
 	db := openStore(t)
 	ma := &MethodAnalysis{store: db}
-	im := Importer{Store: db, Methods: ma}
+	im := NewWorkspace(db).Importer()
 	importMethodRun(t, im, "basic", corpus.File(t, "perflib-basic.trace"))
 	importMethodRun(t, im, "exception", corpus.File(t, "perflib-exception.trace"))
 	rows, err := ma.CompareMethods(ctx, "basic", "exception", model.ByMethod)

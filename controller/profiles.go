@@ -70,6 +70,9 @@ func (ps Profiles) List(ctx context.Context) ([]model.ProfileInfo, error) {
 	return out, nil
 }
 
+// BuiltinNames lists the profiles built into the program, for the editor's Open built-in menu.
+func (Profiles) BuiltinNames() []string { return isaprofiles.BuiltinNames() }
+
 // CanKeep says whether profiles can be kept in a workspace database (there is one).
 func (ps Profiles) CanKeep() bool { return ps.store != nil }
 

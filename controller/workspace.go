@@ -42,7 +42,7 @@ func (w *Workspace) HasRuns() bool { return w != nil && w.store != nil }
 // Importer brings runs into the workspace; what it replaces is forgotten by the analyses.
 // Set its options (ISAs, Cohort, …) on the returned value.
 func (w *Workspace) Importer() Importer {
-	return Importer{Store: w.store, Analysis: w.Costs, Methods: w.Methods, Heap: w.Heap}
+	return Importer{store: w.store, forget: w.Forget}
 }
 
 // Runs lists the runs, newest first as the store keeps them.
@@ -69,8 +69,8 @@ func (w *Workspace) DeleteRun(ctx context.Context, run string) error {
 // imports and deletes (another process wrote the database).
 func (w *Workspace) Forget(run string) {
 	if w.Costs != nil {
-		w.Costs.Forget(run)
-		w.Methods.Forget(run)
-		w.Heap.Forget(run)
+		w.Costs.forget(run)
+		w.Methods.forget(run)
+		w.Heap.forget(run)
 	}
 }

@@ -9,12 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"slices"
 	"strconv"
 	"strings"
 
+	"androprof/internal/inputerr"
 	"androprof/model"
 )
 
@@ -100,11 +100,11 @@ func NewBBReader(r io.Reader, name string) *BBReader {
 func (br *BBReader) Line() int64 { return br.line }
 
 func (br *BBReader) errorf(format string, args ...any) error {
-	return &SyntaxError{File: br.file, Line: br.line, Msg: fmt.Sprintf(format, args...)}
+	return &inputerr.Error{File: br.file, Line: br.line, Msg: fmt.Sprintf(format, args...)}
 }
 
 // Next returns the next record, io.EOF after the last, an error wrapping ErrNotBBProfile when
-// the first line is not the header, or a *SyntaxError.
+// the first line is not the header, or an *inputerr.Error.
 func (br *BBReader) Next() (BBRecord, error) {
 	for br.sc.Scan() {
 		br.line++
@@ -585,22 +585,19 @@ func clipBytes(b []byte) string {
 	return string(b)
 }
 
-// SniffBBProfile answers format detection: nil when path starts with the basic-block profile
-// header, an error wrapping ErrNotBBProfile when it does not, another error when unreadable.
-func SniffBBProfile(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	br := NewBBReader(io.LimitReader(f, maxLine), path)
+// SniffBBProfile answers format detection from a file's first bytes: nil when they start with
+// the basic-block profile header, ErrNotBBProfile when they do not.
+func SniffBBProfile(head []byte) error {
+	br := NewBBReader(bytes.NewReader(head[:min(len(head), maxLine)]), "")
 	if _, err := br.Next(); errors.Is(err, ErrNotBBProfile) {
-		return err
+		return ErrNotBBProfile
 	}
 	return nil
 }
 
-// Feed streams every record into sink, so a profile of any size imports in constant memory.
+// Feed streams every record into sink, so a profile of any size (one process section or
+// several) imports in constant memory. ARM/Thumb blocks are decided by steps 2 and 3 of the
+// format's rule, and step 1 too when ModeAt is set.
 func (br *BBReader) Feed(sink model.BlockSink) error {
 	for {
 		rec, err := br.Next()
@@ -611,7 +608,7 @@ func (br *BBReader) Feed(sink model.BlockSink) error {
 			return err
 		}
 		if err := feedBB(sink, rec); err != nil {
-			return fmt.Errorf("%s:%d: %w", br.file, br.line, err)
+			return &inputerr.Error{File: br.file, Line: br.line, Err: err}
 		}
 	}
 }
@@ -630,13 +627,6 @@ func feedBB(sink model.BlockSink, rec BBRecord) error {
 		return sink.Count(e.PID, e.TID, e.PC, e.ISA, e.Executions)
 	}
 	return nil
-}
-
-// ReadBBProfile streams a basic-block profile (one process section or several) into sink,
-// deciding ARM/Thumb blocks by steps 2 and 3 of the format's rule. Use a BBReader with
-// ModeAt to add the program's ELF symbols.
-func ReadBBProfile(r io.Reader, name string, sink model.BlockSink) error {
-	return NewBBReader(r, name).Feed(sink)
 }
 
 // BBWriter writes a basic-block profile section by section; WriteBBProfile uses it, and it

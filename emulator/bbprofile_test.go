@@ -9,13 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"androprof/internal/inputerr"
 	"androprof/model"
 )
 
 func collectBB(t testing.TB, src, name string) (*Collector, error) {
 	t.Helper()
 	c := NewCollector()
-	err := ReadBBProfile(strings.NewReader(src), name, c)
+	err := NewBBReader(strings.NewReader(src), name).Feed(c)
 	return c, err
 }
 
@@ -297,7 +298,7 @@ func TestBBProfileErrors(t *testing.T) {
 		{p + strings.Repeat("x", 2<<20) + "\n", 3, "longer than 1 MiB"},
 	} {
 		_, err := collectBB(t, tc.src, "bad.bbprofile")
-		var se *SyntaxError
+		var se *inputerr.Error
 		if !errors.As(err, &se) || se.File != "bad.bbprofile" || se.Line != tc.line || !strings.Contains(se.Msg, tc.msg) {
 			t.Errorf("%.60q: got %v, want line %d %q", tc.src, err, tc.line, tc.msg)
 		}
@@ -372,7 +373,7 @@ func (f *failingSink) Block(pid int, b *model.Block) error { return errors.New("
 
 func TestBBProfileSinkError(t *testing.T) {
 	b, _ := os.ReadFile("testdata/sieve-mips.bbprofile")
-	err := ReadBBProfile(bytes.NewReader(b), "sieve-mips.bbprofile", &failingSink{*NewCollector()})
+	err := NewBBReader(bytes.NewReader(b), "sieve-mips.bbprofile").Feed(&failingSink{*NewCollector()})
 	if err == nil || !strings.Contains(err.Error(), "sieve-mips.bbprofile:") || !strings.Contains(err.Error(), "disk full") {
 		t.Errorf("got %v", err)
 	}
@@ -391,7 +392,7 @@ func FuzzReadBBProfile(f *testing.F) {
 	f.Add([]byte("androprof-bbprofile 1\nprocess 1 0 armeb 0x0 x\nthread 1\nblock 0 0x0 ARM/Thumb 1 \ninsn 0x0 e92d4ff0 push {lr}\nexec 1 9\nend\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c := NewCollector()
-		if err := ReadBBProfile(bytes.NewReader(b), "fuzz", c); err != nil {
+		if err := NewBBReader(bytes.NewReader(b), "fuzz").Feed(c); err != nil {
 			return
 		}
 		var w bytes.Buffer
@@ -399,7 +400,7 @@ func FuzzReadBBProfile(f *testing.F) {
 			return // e.g. two sections with one pid: the collector merged them
 		}
 		c2 := NewCollector()
-		if err := ReadBBProfile(&w, "rewritten", c2); err != nil {
+		if err := NewBBReader(&w, "rewritten").Feed(c2); err != nil {
 			t.Fatalf("rereading what was written: %v\n%s", err, w.String())
 		}
 		if c.Instructions() != c2.Instructions() {
@@ -408,14 +409,19 @@ func FuzzReadBBProfile(f *testing.F) {
 	})
 }
 
-func TestSniffBBProfile(t *testing.T) {
-	if err := SniffBBProfile("testdata/forker-arm.bbprofile"); err != nil {
-		t.Errorf("plugin output: %v", err)
-	}
-	if err := SniffBBProfile("testdata/arm-7.2.log"); !errors.Is(err, ErrNotBBProfile) {
-		t.Errorf("QEMU log: %v", err)
-	}
-	if err := SniffBBProfile("testdata/missing"); err == nil || errors.Is(err, ErrNotBBProfile) {
-		t.Errorf("missing file: %v", err)
+// Each sniffer claims its own files from their first bytes and only those.
+func TestSniff(t *testing.T) {
+	for file, want := range map[string]string{
+		"testdata/forker-arm.bbprofile": "bbprofile",
+		"testdata/sieve-mips.bbprofile": "bbprofile",
+		"testdata/arm-7.2.log":          "qemu-log",
+		"bbprofile.go":                  "",
+	} {
+		head := must(os.ReadFile(file))
+		bb, log := SniffBBProfile(head), SniffQEMULog(head)
+		if (bb == nil) != (want == "bbprofile") || bb != nil && !errors.Is(bb, ErrNotBBProfile) ||
+			(log == nil) != (want == "qemu-log") || log != nil && !errors.Is(log, ErrNotQEMULog) {
+			t.Errorf("%s: bbprofile %v, QEMU log %v; want %q", file, bb, log, want)
+		}
 	}
 }

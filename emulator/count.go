@@ -4,7 +4,6 @@ import (
 	"context"
 	"sort"
 
-	"androprof/internal/countio"
 	"androprof/model"
 )
 
@@ -15,9 +14,6 @@ type InsnCount struct {
 	Executions  int64 // dynamic count; meaningful only when HasExec
 	HasExec     bool  // the logs had Trace lines
 }
-
-// CountingReader counts bytes read so long work can report progress.
-type CountingReader = countio.Reader
 
 // CountLogInstructions reads `-d in_asm` logs, optionally with `exec,nochain` Trace lines in the
 // same or separate files, and counts every instruction: statically per translated block and,

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 
+	"androprof/internal/countio"
+	"androprof/internal/inputerr"
 	"androprof/model"
 )
 
@@ -42,62 +44,94 @@ import (
 // line of the first of them; so is a log written without nochain, whose chained blocks have
 // no Trace lines.
 func ImportLogs(ctx context.Context, paths []string, isas []model.ISA, sink model.BlockSink, progress func(done, total int64)) error {
-	files, err := logFiles(paths)
+	names, err := ExpandDirs(paths)
 	if err != nil {
 		return err
+	}
+	p := countio.NewProgress(ctx, progress)
+	logs := make([]LogInput, len(names))
+	for i, name := range names {
+		f, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if st, err := f.Stat(); err == nil {
+			p.Expect(st.Size())
+		}
+		logs[i] = LogInput{Name: name, R: &countio.Reader{R: f, Progress: p}}
+	}
+	if err := ReadLogs(logs, isas, sink); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return err
+	}
+	p.Finish()
+	return nil
+}
+
+// LogInput is one QEMU log for ReadLogs: its name (a path: errors and process names come from
+// it) and its content from the start. A log that can seek (a regular file) may be one of a
+// set of numbered process or thread files; ReadLogs reads its start first to tell which.
+type LogInput struct {
+	Name string
+	R    io.Reader
+}
+
+// ReadLogs is ImportLogs on logs already open: the files of one import, which an importer
+// opened, recognised and counts progress and cancellation on.
+func ReadLogs(logs []LogInput, isas []model.ISA, sink model.BlockSink) error {
+	files := make([]logFile, len(logs))
+	for i, l := range logs {
+		files[i] = logFile{LogInput: l, regular: canSeek(l.R)}
 	}
 	for _, p := range assignProcesses(files, isas) {
 		if err := sink.Process(p); err != nil {
 			return err
 		}
 	}
-	var total int64
-	for _, f := range files {
-		total += f.size
-	}
 	im := &importer{
 		sink: sink, isas: isas, known: map[model.BlockKey]struct{}{}, atPC: map[pidPC]model.ISA{},
 		threads: map[pidTID]bool{}, counts: map[execKey]*execCount{}, fast: map[uint64]*execCount{},
 	}
-	var done int64
 	for i := range files {
-		report := func(n int64) {
-			if progress != nil {
-				progress(done+n, total)
-			}
-		}
-		if err := im.file(ctx, i, &files[i], report); err != nil {
+		if err := im.file(i, &files[i]); err != nil {
 			return err
 		}
-		done += files[i].size
 	}
-	if err := im.finish(files); err != nil {
-		return err
-	}
-	if progress != nil {
-		progress(total, total)
-	}
-	return nil
+	return im.finish(files)
 }
 
 // logFile is one input file and the process it belongs to.
 type logFile struct {
-	path    string
-	size    int64
+	LogInput
 	regular bool // may be read twice (pipes may not)
 	pid     int
 }
 
-// logFiles expands directories, whose entries must all be regular files.
-func logFiles(paths []string) ([]logFile, error) {
-	var out []logFile
+// canSeek tells a regular file from a pipe.
+func canSeek(r io.Reader) bool {
+	s, ok := r.(io.Seeker)
+	if !ok {
+		return false
+	}
+	_, err := s.Seek(0, io.SeekCurrent)
+	return err == nil
+}
+
+// ExpandDirs lists the files that paths name: a directory stands for every regular file in it,
+// in name order, and must hold nothing else; a file is itself, whatever it is (a pipe from
+// <(qemu …) too). Directories of logs or of basic-block profiles import together this way.
+func ExpandDirs(paths []string) ([]string, error) {
+	var out []string
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
 			return nil, err
 		}
-		if !st.IsDir() { // named by the user: read whatever it is (a pipe from <(qemu …) too)
-			out = append(out, logFile{path: p, size: st.Size(), regular: st.Mode().IsRegular()})
+		if !st.IsDir() {
+			out = append(out, p)
 			continue
 		}
 		entries, err := os.ReadDir(p) // sorted by name
@@ -117,7 +151,7 @@ func logFiles(paths []string) ([]logFile, error) {
 			if !st.Mode().IsRegular() {
 				return nil, fmt.Errorf("%s: not a regular file", path)
 			}
-			out = append(out, logFile{path: path, size: st.Size(), regular: true})
+			out = append(out, path)
 		}
 		if len(out) == n {
 			return nil, fmt.Errorf("%s: no log files in the directory", p)
@@ -163,7 +197,7 @@ func assignProcesses(files []logFile, isas []model.ISA) []model.Process {
 	numbered := len(files) > 1
 	seen := map[int]bool{}
 	for i, f := range files {
-		nums[i] = splitFileNumber(f.path)
+		nums[i] = splitFileNumber(f.Name)
 		n := nums[i]
 		if !n.ok || !f.regular || seen[n.num] || n.dir != nums[0].dir || n.prefix != nums[0].prefix || n.suffix != nums[0].suffix {
 			numbered = false
@@ -174,13 +208,13 @@ func assignProcesses(files []logFile, isas []model.ISA) []model.Process {
 		for i := range files {
 			files[i].pid = 1
 		}
-		base := filepath.Base(files[0].path)
+		base := filepath.Base(files[0].Name)
 		return []model.Process{{PID: 1, Name: strings.TrimSuffix(base, filepath.Ext(base))}}
 	}
 	name := strings.Trim(nums[0].prefix+strings.TrimSuffix(nums[0].suffix, filepath.Ext(nums[0].suffix)), "_-. ")
 	var owners []int // numbers of process files, ascending
 	for i, f := range files {
-		if firstCPU(f.path, isas) <= 0 {
+		if firstCPU(f.LogInput, isas) <= 0 {
 			owners = append(owners, nums[i].num)
 		}
 	}
@@ -209,15 +243,11 @@ func assignProcesses(files []logFile, isas []model.ISA) []model.Process {
 	return procs
 }
 
-// firstCPU is the vCPU index of a file's first Trace line, -1 when it has none in its first
-// few MiB or cannot be read (the import proper reports why).
-func firstCPU(path string, isas []model.ISA) int {
-	f, err := os.Open(path)
-	if err != nil {
-		return -1
-	}
-	defer f.Close()
-	lr := NewLogReader(io.LimitReader(f, 4<<20), path, isas)
+// firstCPU is the vCPU index of a log's first Trace line, -1 when it has none in its first
+// few MiB or cannot be read (the import proper reports why). It seeks the log back to its start.
+func firstCPU(in LogInput, isas []model.ISA) int {
+	defer in.R.(io.Seeker).Seek(0, io.SeekStart)
+	lr := NewLogReader(io.LimitReader(in.R, 4<<20), in.Name, isas)
 	for {
 		k, err := lr.scan()
 		if err != nil {
@@ -269,22 +299,14 @@ type importer struct {
 	pending []unmatched
 }
 
-func (im *importer) file(ctx context.Context, idx int, lf *logFile, report func(int64)) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	f, err := os.Open(lf.path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	lr := NewLogReader(f, lf.path, im.isas)
+func (im *importer) file(idx int, lf *logFile) error {
+	lr := NewLogReader(lf.R, lf.Name, im.isas)
 	counts, fast := im.counts, im.fast
 	clear(counts)
 	clear(fast)
 	lastKey, last := ^uint64(0), (*execCount)(nil) // no packed key is all ones
 	pid := lf.pid
-	for n := 1; ; n++ {
+	for {
 		k, err := lr.scan()
 		if err == io.EOF {
 			break
@@ -324,14 +346,7 @@ func (im *importer) file(ctx context.Context, idx int, lf *logFile, report func(
 		} else if err := im.block(pid, lr.out); err != nil {
 			return err
 		}
-		if n&0xffff == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			report(lr.Offset())
-		}
 	}
-	report(lr.Offset())
 	for k, c := range fast {
 		counts[unpackKey(k)] = c
 	}
@@ -437,7 +452,7 @@ func (im *importer) finish(files []logFile) error {
 	for _, u := range im.pending {
 		execs += u.n
 	}
-	return &SyntaxError{File: files[first.file].path, Line: first.line, Msg: fmt.Sprintf(
+	return &inputerr.Error{File: files[first.file].Name, Line: first.line, Msg: fmt.Sprintf(
 		"the block at 0x%x executed here has no translation in the logs (%d untranslated blocks, %d executions in all): give the -d in_asm output together with the exec log",
 		first.pc, len(im.pending), execs)}
 }

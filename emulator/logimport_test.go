@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"androprof/internal/inputerr"
 	"androprof/model"
 )
 
@@ -249,14 +250,14 @@ func TestOBJDT(t *testing.T) {
 		{"IN: \n0x00010000:  unable to read memory\n\n", "could not read"},
 	} {
 		_, err := readAll(t, bad.log, "objd.log", model.ARM)
-		var se *SyntaxError
+		var se *inputerr.Error
 		if !errors.As(err, &se) || !strings.Contains(se.Msg, bad.msg) || se.File != "objd.log" {
-			t.Errorf("%q: %v, want a SyntaxError with %q", bad.log, err, bad.msg)
+			t.Errorf("%q: %v, want an inputerr.Error with %q", bad.log, err, bad.msg)
 		}
 	}
 }
 
-// Truncated, garbled and foreign files: each a SyntaxError naming the file and line, or
+// Truncated, garbled and foreign files: each an inputerr.Error naming the file and line, or
 // ErrNotQEMULog naming the file.
 func TestImportBadInput(t *testing.T) {
 	fixture := string(must(os.ReadFile("testdata/arm-7.2.log")))
@@ -300,7 +301,7 @@ func TestImportBadInput(t *testing.T) {
 				}
 				return
 			}
-			var se *SyntaxError
+			var se *inputerr.Error
 			if !errors.As(err, &se) || se.File != paths[0] || se.Line != tc.line || !strings.Contains(se.Msg, tc.msg) {
 				t.Errorf("%v, want %s:%d: …%s…", err, paths[0], tc.line, tc.msg)
 			}
@@ -431,26 +432,6 @@ func TestImportFiles(t *testing.T) {
 	})
 }
 
-func TestDetectFormat(t *testing.T) {
-	dir, paths := writeFiles(t, map[string]string{"a.log": string(must(os.ReadFile("testdata/arm-7.2.log"))), "z.txt": "hello\n"})
-	if f, err := DetectFormat(paths[0]); err != nil || f != FormatQEMULog {
-		t.Errorf("fixture: %q %v", f, err)
-	}
-	if _, err := DetectFormat(paths[1]); !errors.Is(err, ErrUnknownFormat) || !strings.Contains(err.Error(), paths[1]) {
-		t.Errorf("text: %v", err)
-	}
-	if _, err := DetectFormat(dir); !errors.Is(err, ErrUnknownFormat) {
-		t.Errorf("mixed directory: %v", err)
-	}
-	os.Remove(paths[1])
-	if f, err := DetectFormat(dir); err != nil || f != FormatQEMULog {
-		t.Errorf("directory: %q %v", f, err)
-	}
-	if _, err := DetectFormat(filepath.Join(dir, "missing")); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("missing: %v", err)
-	}
-}
-
 // FuzzImportLogs checks that no input panics or breaks the Sink contract (process, then
 // blocks and threads, then counts).
 func FuzzImportLogs(f *testing.F) {
@@ -472,7 +453,7 @@ func FuzzImportLogs(f *testing.F) {
 		if err == nil && s.Instructions() < 0 {
 			t.Fatal("negative count")
 		}
-		var se *SyntaxError
+		var se *inputerr.Error
 		if err != nil && !errors.Is(err, ErrNotQEMULog) && !(errors.As(err, &se) && se.File == p && se.Line > 0) {
 			t.Fatalf("error without file and line: %v", err)
 		}

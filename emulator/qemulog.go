@@ -9,17 +9,9 @@ import (
 	"fmt"
 	"io"
 
+	"androprof/internal/inputerr"
 	"androprof/model"
 )
-
-// SyntaxError locates a problem in an input file by line.
-type SyntaxError struct {
-	File string
-	Line int64
-	Msg  string
-}
-
-func (e *SyntaxError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
 
 // ErrNotQEMULog says a file holds neither translation blocks nor Trace lines, so format
 // detection can try another reader.
@@ -160,6 +152,22 @@ func NewLogReader(r io.Reader, name string, isas []model.ISA) *LogReader {
 	return lr
 }
 
+// sniffLimit is how far into a file a QEMU log must show its first record. QEMU logs the
+// first block's translation and execution before anything else of size.
+const sniffLimit = 4 << 20
+
+// SniffQEMULog answers format detection from a file's first bytes: nil when its first record,
+// within sniffLimit bytes, parses; ErrNotQEMULog when anything before it fails to, since a QEMU
+// log garbled before its first record is no longer recognisable as one. Errors after it are the
+// import's to report, with a line.
+func SniffQEMULog(head []byte) error {
+	lr := NewLogReader(bytes.NewReader(head[:min(len(head), sniffLimit)]), "", []model.ISA{})
+	if _, err := lr.scanRaw(); err != nil { // scanRaw: an OBJD-T block needs no Trace line here
+		return ErrNotQEMULog
+	}
+	return nil
+}
+
 // Line is the number of the last line read.
 func (lr *LogReader) Line() int64 { return lr.line }
 
@@ -167,11 +175,11 @@ func (lr *LogReader) Line() int64 { return lr.line }
 func (lr *LogReader) Offset() int64 { return lr.off }
 
 func (lr *LogReader) errorf(format string, args ...any) error {
-	return &SyntaxError{File: lr.file, Line: lr.line, Msg: fmt.Sprintf(format, args...)}
+	return &inputerr.Error{File: lr.file, Line: lr.line, Msg: fmt.Sprintf(format, args...)}
 }
 
 func (lr *LogReader) errorAt(line int64, format string, args ...any) error {
-	return &SyntaxError{File: lr.file, Line: line, Msg: fmt.Sprintf(format, args...)}
+	return &inputerr.Error{File: lr.file, Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 
 func (lr *LogReader) notQEMU() error { return fmt.Errorf("%s: %w", lr.file, ErrNotQEMULog) }

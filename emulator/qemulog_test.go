@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"androprof/internal/inputerr"
 	"androprof/model"
 )
 
@@ -121,7 +122,7 @@ func TestLogErrors(t *testing.T) {
 		t.Errorf("plain text: %v", err)
 	}
 	_, err = readAll(t, "IN: f\n0x0001zz00:  e92d4ff0  push {lr}\n", "bad.log")
-	var se *SyntaxError
+	var se *inputerr.Error
 	if !errors.As(err, &se) || se.Line != 2 || se.File != "bad.log" {
 		t.Errorf("bad address: %v", err)
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"androprof/internal/cbuild"
+	"androprof/internal/countio"
 	"androprof/internal/proc"
 	"androprof/model"
 )
@@ -278,27 +279,17 @@ func importProfile(ctx context.Context, path string, modes *ELFModes, sink model
 		return err
 	}
 	defer f.Close()
-	br := NewBBReader(f, path)
+	br := NewBBReader(&countio.Reader{R: f, Progress: countio.NewProgress(ctx, nil)}, path)
 	if modes != nil {
 		br.ModeAt = func(p *BBProcess, pc uint64) (model.ISA, bool) { return modes.ModeAt(p.StartCode, pc) }
 	}
-	for n := 0; ; n++ {
-		if n%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
+	if err := br.Feed(sink); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
-		rec, err := br.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if err := feedBB(sink, rec); err != nil {
-			return fmt.Errorf("%s:%d: %w", path, br.Line(), err)
-		}
+		return err
 	}
+	return nil
 }
 
 // qemuPrefixes start QEMU's and the plugin's own words ("qemu: uncaught target signal 11 ..."),

@@ -111,7 +111,7 @@ func TestRunExactCounts(t *testing.T) {
 			}
 			defer f.Close()
 			again := NewCollector()
-			if err := ReadBBProfile(f, kept[0], again); err != nil {
+			if err := NewBBReader(f, kept[0]).Feed(again); err != nil {
 				t.Fatal(err)
 			}
 			if again.Instructions() != want {

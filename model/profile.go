@@ -5,6 +5,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -117,6 +118,26 @@ type Profile struct {
 // NewProfile returns an empty profile with the default category in place.
 func NewProfile(name string, isas ...ISA) *Profile {
 	return &Profile{Name: name, ISAs: isas, Undefined: Category{Name: UndefinedCategory}}
+}
+
+// Clone is a deep copy, so a copy can be saved in the background while the editor goes on
+// changing the original.
+func (p *Profile) Clone() *Profile {
+	c := *p
+	c.ISAs = slices.Clone(p.ISAs)
+	c.Citations = slices.Clone(p.Citations)
+	c.Categories = make([]Category, len(p.Categories))
+	for i, cat := range p.Categories {
+		c.Categories[i] = cat.clone()
+	}
+	c.Undefined = p.Undefined.clone()
+	return &c
+}
+
+func (c Category) clone() Category {
+	c.Citations = slices.Clone(c.Citations)
+	c.Instructions = slices.Clone(c.Instructions)
+	return c
 }
 
 // Category returns the named category, Undefined included, or nil.

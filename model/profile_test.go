@@ -53,3 +53,23 @@ func TestParseISA(t *testing.T) {
 		t.Error("PowerPC accepted")
 	}
 }
+
+// TestProfileClone: changing a clone's categories, instructions and ISAs leaves the original as
+// it was (the editor goes on editing while a copy is saved).
+func TestProfileClone(t *testing.T) {
+	p := NewProfile("p", ARM)
+	p.Categories = []Category{{Name: "Load", Cycles: 2, Instructions: []Instruction{{ISA: ARM, Mnemonic: "LDR"}},
+		Citations: []Citation{{Cost: "cycles", Text: "manual"}}}}
+	p.Undefined.Instructions = []Instruction{{ISA: ARM, Mnemonic: "?"}}
+	c := p.Clone()
+	c.Name = "c"
+	c.ISAs[0] = Thumb
+	c.Categories[0].Instructions[0].Mnemonic = "STR"
+	c.Categories[0].Citations[0].Text = "guess"
+	c.Categories[0].Cycles = 9
+	c.Undefined.Instructions[0].Mnemonic = "X"
+	if p.Name != "p" || p.ISAs[0] != ARM || p.Categories[0].Instructions[0].Mnemonic != "LDR" ||
+		p.Categories[0].Citations[0].Text != "manual" || p.Categories[0].Cycles != 2 || p.Undefined.Instructions[0].Mnemonic != "?" {
+		t.Errorf("changing the clone changed the original: %+v", p)
+	}
+}

@@ -1,5 +1,8 @@
-// Package view holds the workbench's Fyne windows. Windows take their fyne.App or fyne.Window
-// from the caller, so tests drive them with fyne.io/fyne/v2/test exactly as a user would.
+// Package view is the workbench: its two windows, the analysis (view/analysis, which shows the
+// tabs of view/methods and view/heap for those kinds of run) and the instruction-categorization
+// editor (view/editor), wired to each other. They are built from the widgets of view/ui and take
+// their fyne.App or fyne.Window from the caller, so tests drive them with fyne.io/fyne/v2/test
+// exactly as a user would.
 package view
 
 import (
@@ -7,10 +10,9 @@ import (
 
 	"androprof/controller"
 	"androprof/model"
+	"androprof/view/analysis"
+	"androprof/view/editor"
 )
-
-// Window size: room for two instruction tables side by side.
-var editorSize = fyne.NewSize(1100, 700)
 
 // Workbench owns the two windows and what they share: one profile editor, one way to find
 // profiles, the analysis of the workspace's runs and the importer that adds runs. Each window
@@ -19,16 +21,16 @@ type Workbench struct {
 	app      fyne.App
 	ed       *controller.Editor
 	ws       *controller.Workspace
-	importer RunImporter
-	editor   *EditorView
-	analysis *AnalysisView
+	importer analysis.RunImporter
+	editor   *editor.View
+	analysis *analysis.View
 	firstRun string // the run a first start opens on
 }
 
 // NewWorkbench creates no window yet, so the app can open whichever its command asked for.
 // ws may have no database (no runs, built-in profiles only); importer may be nil (Import and Run program
 // are then disabled).
-func NewWorkbench(a fyne.App, ed *controller.Editor, ws *controller.Workspace, importer RunImporter) *Workbench {
+func NewWorkbench(a fyne.App, ed *controller.Editor, ws *controller.Workspace, importer analysis.RunImporter) *Workbench {
 	return &Workbench{app: a, ed: ed, ws: ws, importer: importer}
 }
 
@@ -40,9 +42,9 @@ func (wb *Workbench) SetFirstRun(name string) { wb.firstRun = name }
 func (wb *Workbench) ShowEditor() fyne.Window {
 	if wb.editor == nil {
 		win := wb.app.NewWindow("AndroProf")
-		win.Resize(editorSize)
-		v := newEditorView(win, wb.ed, wb.ws.Profiles, func() { wb.ShowAnalysis() }, wb.profilesChanged)
-		v.interceptClose(wb.revert)
+		win.Resize(editor.Size)
+		v := editor.New(win, wb.ed, wb.ws.Profiles, func() { wb.ShowAnalysis() }, wb.profilesChanged)
+		v.InterceptClose(wb.revert)
 		win.SetOnClosed(func() {
 			if wb.editor == v {
 				wb.editor = nil
@@ -57,12 +59,10 @@ func (wb *Workbench) ShowEditor() fyne.Window {
 // ShowAnalysis shows the analysis window, creating it on first use.
 func (wb *Workbench) ShowAnalysis() fyne.Window {
 	if wb.analysis == nil {
-		if prefs := wb.app.Preferences(); prefs.String(prefRun) == "" {
-			prefs.SetString(prefRun, wb.firstRun)
-		}
+		analysis.SetFirstRun(wb.app.Preferences(), wb.firstRun)
 		win := wb.app.NewWindow("AndroProf — Analysis")
-		win.Resize(analysisSize)
-		v := newAnalysisView(win, wb.app.Preferences(), wb.ws, wb.importer, func() { wb.ShowEditor() }, wb.Edit)
+		win.Resize(analysis.Size)
+		v := analysis.New(win, wb.app.Preferences(), wb.ws, wb.importer, func() { wb.ShowEditor() }, wb.Edit)
 		win.SetOnClosed(func() {
 			if wb.analysis == v {
 				wb.analysis = nil
@@ -75,23 +75,16 @@ func (wb *Workbench) ShowAnalysis() fyne.Window {
 }
 
 // EditorView is the editor window's content, nil until ShowEditor; tests reach widgets through it.
-func (wb *Workbench) EditorView() *EditorView { return wb.editor }
+func (wb *Workbench) EditorView() *editor.View { return wb.editor }
 
 // AnalysisView is the analysis window's content, nil until ShowAnalysis.
-func (wb *Workbench) AnalysisView() *AnalysisView { return wb.analysis }
+func (wb *Workbench) AnalysisView() *analysis.View { return wb.analysis }
 
 // Edit opens a profile from elsewhere (the database, a built-in) in the editor window, asking
 // first about unsaved changes to the current one.
 func (wb *Workbench) Edit(p *model.Profile) {
 	wb.ShowEditor()
-	v := wb.editor
-	if v.busy() {
-		return
-	}
-	v.settle(func() {
-		wb.ed.SetProfile(p)
-		v.Reload()
-	})
+	wb.editor.Edit(p)
 }
 
 // revert throws away unsaved edits when the editor closes with Discard, so reopening the

@@ -4,15 +4,16 @@
 package dpa
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"time"
 
 	"androprof/formats/internal/lines"
+	"androprof/internal/inputerr"
 	"androprof/model"
 )
 
@@ -31,9 +32,6 @@ const maxReads = 1 << 62
 // ErrNotDPA says a file does not start with the DPA header, so format detection can try
 // another reader.
 var ErrNotDPA = errors.New("not an androprof DPA log")
-
-// SyntaxError locates a problem in a log by file and line.
-type SyntaxError = lines.SyntaxError
 
 // Kind says which field of a Record is set.
 type Kind uint8
@@ -60,7 +58,7 @@ type Record struct {
 	Call   model.DPACall    // KindEnter, KindExit
 }
 
-// Reader streams a DPA log: Next for every record, Read to import one process into a
+// Reader streams a DPA log: Next for every record, Feed to import one process into a
 // model.MethodSink. Memory holds the current process's declared threads and methods and its
 // open calls, never its events.
 type Reader struct {
@@ -76,6 +74,7 @@ type Reader struct {
 	pid       int // open section; 0 between sections
 	threads   map[int]*thread
 	methods   map[uint64]bool
+	sent      model.TraceHeader // what Read gave the sink
 }
 
 type thread struct {
@@ -101,7 +100,7 @@ func (r *Reader) Line() int64 { return r.src.Line() }
 func (r *Reader) Cost() model.ClockCost { return r.cost }
 
 // Next returns the next record, io.EOF after the last, an error wrapping ErrNotDPA when the
-// first record is not the header, or a *SyntaxError. After an error it returns that error.
+// first record is not the header, or an *inputerr.Error. After an error it returns that error.
 func (r *Reader) Next() (Record, error) {
 	if err := r.src.Failed(); err != nil {
 		return Record{}, err
@@ -329,12 +328,12 @@ func (r *Reader) exit(rest []byte, unwound bool) (Record, error) {
 		Entry: fr.entry, Exit: e.t, ClockReads: int64(reads), Nested: fr.nested, Unwound: unwound}}, nil
 }
 
-// Read streams one process (PID, or the first) into sink: the header when its section starts,
+// Feed streams one process (PID, or the first) into sink: the header when its section starts,
 // then its threads, methods and events. Unless Measured is set and when the log is calibrated,
 // event times are corrected: each thread's timeline loses the clock reads (docs/dpa-format.md,
 // "Deduction"), so the sink's inclusive times are the seed's corrected ones. The rest of the
 // log is still read, so a damaged file is refused as a whole.
-func (r *Reader) Read(sink model.MethodSink) error {
+func (r *Reader) Feed(sink model.MethodSink) error {
 	var (
 		chosen   int
 		active   bool
@@ -351,12 +350,13 @@ func (r *Reader) Read(sink model.MethodSink) error {
 		if rec.Kind == KindProcess && chosen == 0 && (r.PID == 0 || r.PID == rec.PID) {
 			chosen, active = rec.PID, true
 			timeline = model.NewOverheadTimeline()
-			err = sink.Header(r.header(rec.PID, rec.Name))
+			r.sent = r.header(rec.PID, rec.Name)
+			err = sink.Header(r.sent)
 		} else if active {
 			err = r.feed(sink, rec, timeline, &active)
 		}
 		if err != nil {
-			return fmt.Errorf("%s:%d: %w", r.src.File, r.Line(), err)
+			return &inputerr.Error{File: r.src.File, Line: r.Line(), Err: err}
 		}
 	}
 	switch {
@@ -365,8 +365,12 @@ func (r *Reader) Read(sink model.MethodSink) error {
 	case r.PID != 0:
 		return fmt.Errorf("%s: no process %d in the log", r.src.File, r.PID)
 	}
-	return sink.Header(model.TraceHeader{Format: "dpa", Version: Version, Clock: model.ClockWall, VM: "dalvik"})
+	r.sent = model.TraceHeader{Format: "dpa", Version: Version, Clock: model.ClockWall, VM: "dalvik"}
+	return sink.Header(r.sent)
 }
+
+// Header is the header Read gave the sink, so a caller that stores the trace has it at hand.
+func (r *Reader) Header() model.TraceHeader { return r.sent }
 
 func (r *Reader) corrects() bool { return !r.Measured && r.cost.Known() }
 
@@ -414,17 +418,12 @@ func (r *Reader) feed(sink model.MethodSink, rec Record, tl *model.OverheadTimel
 
 func micros(t time.Duration) uint64 { return uint64(t / time.Microsecond) }
 
-// Sniff answers format detection: nil when path starts with the DPA header, an error wrapping
-// ErrNotDPA when it does not, another error when the file cannot be read.
-func Sniff(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	r := NewReader(io.LimitReader(f, lines.MaxLine), path)
+// Sniff answers format detection from a file's first bytes: nil when they start with the DPA header,
+// ErrNotDPA when they do not.
+func Sniff(head []byte) error {
+	r := NewReader(bytes.NewReader(head[:min(len(head), lines.MaxLine)]), "")
 	if _, err := r.Next(); errors.Is(err, ErrNotDPA) {
-		return err
+		return ErrNotDPA
 	}
 	return nil
 }

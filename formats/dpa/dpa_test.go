@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"androprof/internal/inputerr"
 	"androprof/model"
 )
 
@@ -133,7 +134,7 @@ func walls(evs []model.MethodEvent) []uint64 {
 func TestReadIntoSink(t *testing.T) {
 	src, _ := os.ReadFile("testdata/figure4.dpa")
 	var s sink
-	if err := NewReader(bytes.NewReader(src), "figure4.dpa").Read(&s); err != nil {
+	if err := NewReader(bytes.NewReader(src), "figure4.dpa").Feed(&s); err != nil {
 		t.Fatal(err)
 	}
 	h := s.header
@@ -154,7 +155,7 @@ func TestReadIntoSink(t *testing.T) {
 	var m sink
 	r := NewReader(bytes.NewReader(src), "figure4.dpa")
 	r.Measured = true
-	if err := r.Read(&m); err != nil {
+	if err := r.Feed(&m); err != nil {
 		t.Fatal(err)
 	}
 	if got := fmt.Sprint(walls(m.events)); got != "[10 11 13 18 19 20]" || m.header.Properties["times"] != "measured" {
@@ -170,8 +171,11 @@ func TestReadChoosesProcess(t *testing.T) {
 	var s sink
 	r := NewReader(strings.NewReader(src), "two.dpa")
 	r.PID = 6
-	if err := r.Read(&s); err != nil {
+	if err := r.Feed(&s); err != nil {
 		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(r.Header(), s.header) {
+		t.Errorf("Header() %+v, the sink got %+v", r.Header(), s.header)
 	}
 	if s.header.PID != 6 || s.header.Properties["times"] != "measured" || len(s.threads) != 2 || len(s.events) != 2 ||
 		s.events[1].Action != model.Unroll || s.events[1].Wall != 4 {
@@ -179,14 +183,14 @@ func TestReadChoosesProcess(t *testing.T) {
 	}
 	r = NewReader(strings.NewReader(src), "two.dpa")
 	r.PID = 9
-	if err := r.Read(&sink{}); err == nil || !strings.Contains(err.Error(), "no process 9") {
+	if err := r.Feed(&sink{}); err == nil || !strings.Contains(err.Error(), "no process 9") {
 		t.Errorf("missing pid: %v", err)
 	}
 	var empty sink
-	if err := NewReader(strings.NewReader("androprof-dpa 1\n"), "empty.dpa").Read(&empty); err != nil || empty.headers != 1 {
+	if err := NewReader(strings.NewReader("androprof-dpa 1\n"), "empty.dpa").Feed(&empty); err != nil || empty.headers != 1 {
 		t.Errorf("empty log: %v, %d headers", err, empty.headers)
 	}
-	err := NewReader(strings.NewReader(src), "two.dpa").Read(&sink{failOn: 2})
+	err := NewReader(strings.NewReader(src), "two.dpa").Feed(&sink{failOn: 2})
 	if err == nil || !strings.Contains(err.Error(), "two.dpa:6: disk full") {
 		t.Errorf("sink error: %v", err)
 	}
@@ -375,7 +379,7 @@ func TestErrors(t *testing.T) {
 		{p + "end\nprocess 6\nenter 5 1 10 1\n", 8, "thread 5 has no thread line"},
 	} {
 		_, _, err := readAll(t, tc.src, "bad.dpa")
-		var se *SyntaxError
+		var se *inputerr.Error
 		if !errors.As(err, &se) || se.File != "bad.dpa" || se.Line != tc.line || !strings.Contains(se.Msg, tc.msg) {
 			t.Errorf("%.70q:\n got %v\nwant line %d %q", tc.src, err, tc.line, tc.msg)
 		}
@@ -407,15 +411,16 @@ func TestOpenCallsAtEnd(t *testing.T) {
 	}
 }
 
+// Sniff judges a file's first bytes: the DPA log is one, Go source is not.
 func TestSniff(t *testing.T) {
-	if err := Sniff("testdata/figure4.dpa"); err != nil {
-		t.Errorf("DPA log: %v", err)
-	}
-	if err := Sniff("dpa.go"); !errors.Is(err, ErrNotDPA) {
-		t.Errorf("Go source: %v", err)
-	}
-	if err := Sniff("testdata/missing"); err == nil || errors.Is(err, ErrNotDPA) {
-		t.Errorf("missing file: %v", err)
+	for file, mine := range map[string]bool{"testdata/figure4.dpa": true, "dpa.go": false} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Sniff(data); (err == nil) != mine || err != nil && !errors.Is(err, ErrNotDPA) {
+			t.Errorf("%s: %v", file, err)
+		}
 	}
 }
 
@@ -430,7 +435,7 @@ func FuzzReader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		recs, _, err := readAll(t, string(b), "fuzz")
 		if err != nil {
-			var se *SyntaxError
+			var se *inputerr.Error
 			if !errors.As(err, &se) && !errors.Is(err, ErrNotDPA) {
 				t.Fatalf("error of an unexpected type: %v", err)
 			}

@@ -29,10 +29,7 @@ func benchData(b *testing.B) []byte {
 }
 
 func readRecords(b *testing.B, data []byte) int {
-	r, err := heaplog.NewReader(bytes.NewReader(data), "bench")
-	if err != nil {
-		b.Fatal(err)
-	}
+	r := heaplog.NewReader(bytes.NewReader(data), "bench")
 	n := 0
 	for {
 		_, err := r.Next()
@@ -121,10 +118,7 @@ func TestNextDoesNotAllocate(t *testing.T) {
 			model.HeapEvent{Kind: model.HeapSnapshot, Time: total + 24, Distance: -3, Count: i})
 		total += 24
 	}
-	r, err := heaplog.NewReader(bytes.NewReader(writeAll(t, model.HeapHeader{}, evs)), "allocs")
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := heaplog.NewReader(bytes.NewReader(writeAll(t, model.HeapHeader{}, evs)), "allocs")
 	r.Next()
 	r.Next()
 	if n := testing.AllocsPerRun(10000, func() {

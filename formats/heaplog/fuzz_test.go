@@ -9,6 +9,7 @@ import (
 	"androprof/formats/heaplog/heaplogtest"
 	"androprof/formats/internal/lines"
 	"androprof/internal/fuzzseed"
+	"androprof/internal/inputerr"
 	"androprof/model"
 )
 
@@ -22,7 +23,7 @@ func FuzzReader(f *testing.F) {
 			checkErr(t, err, data)
 			return
 		}
-		r, _ := heaplog.NewReader(bytes.NewReader(data), "fuzz")
+		r := heaplog.NewReader(bytes.NewReader(data), "fuzz")
 		for {
 			if _, err := r.Next(); err != nil {
 				break
@@ -35,13 +36,13 @@ func FuzzReader(f *testing.F) {
 	})
 }
 
-// checkErr fails unless err says "not a heap log" or is a *SyntaxError on a line of the input.
+// checkErr fails unless err says "not a heap log" or is an *inputerr.Error on a line of the input.
 func checkErr(t *testing.T, err error, data []byte) {
 	t.Helper()
 	if errors.Is(err, heaplog.ErrNotHeapLog) {
 		return
 	}
-	var se *heaplog.SyntaxError
+	var se *inputerr.Error
 	if !errors.As(err, &se) {
 		t.Fatalf("error without a line: %v", err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"androprof/formats/heaplog"
 	"androprof/formats/internal/lines"
+	"androprof/internal/inputerr"
 	"androprof/model"
 )
 
@@ -39,10 +40,7 @@ func (c *collector) HeapEvent(e *model.HeapEvent) error {
 // readAll reads a log with Next, copying each event.
 func readAll(t testing.TB, data []byte, name string) (model.HeapHeader, []model.HeapEvent, error) {
 	t.Helper()
-	r, err := heaplog.NewReader(bytes.NewReader(data), name)
-	if err != nil {
-		return model.HeapHeader{}, nil, err
-	}
+	r := heaplog.NewReader(bytes.NewReader(data), name)
 	var evs []model.HeapEvent
 	for {
 		e, err := r.Next()
@@ -162,12 +160,9 @@ func TestGolden(t *testing.T) {
 
 func TestReadIntoSink(t *testing.T) {
 	data := writeAll(t, smallHeader, smallLog)
-	r, err := heaplog.NewReader(bytes.NewReader(data), "small.heaplog")
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := heaplog.NewReader(bytes.NewReader(data), "small.heaplog")
 	var c collector
-	if err := r.Read(&c); err != nil {
+	if err := r.Feed(&c); err != nil {
 		t.Fatal(err)
 	}
 	if len(c.headers) != 1 || !reflect.DeepEqual(c.headers[0], smallHeader) || !reflect.DeepEqual(c.events, smallLog) {
@@ -176,8 +171,8 @@ func TestReadIntoSink(t *testing.T) {
 	if r.Offset() != int64(len(data)) {
 		t.Errorf("offset %d at the end of %d bytes", r.Offset(), len(data))
 	}
-	r, _ = heaplog.NewReader(bytes.NewReader(data), "small.heaplog")
-	err = r.Read(&collector{failOn: 3})
+	r = heaplog.NewReader(bytes.NewReader(data), "small.heaplog")
+	err := r.Feed(&collector{failOn: 3})
 	if err == nil || !strings.Contains(err.Error(), "small.heaplog:7: disk full") {
 		t.Errorf("sink error: %v", err)
 	}
@@ -269,9 +264,9 @@ func TestErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v, want %q", err, c.want)
 			}
-			var se *heaplog.SyntaxError
+			var se *inputerr.Error
 			if !errors.As(err, &se) || se.File != "bad.heaplog" || se.Line < 1 {
-				t.Errorf("%v is not a *SyntaxError with file and line", err)
+				t.Errorf("%v is not an *inputerr.Error with file and line", err)
 			}
 		})
 	}
@@ -279,11 +274,8 @@ func TestErrors(t *testing.T) {
 
 // Errors stick: after one, Next keeps returning it.
 func TestErrorSticks(t *testing.T) {
-	r, err := heaplog.NewReader(strings.NewReader(decl+"x\nh 0\n"), "bad")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var first error
+	r := heaplog.NewReader(strings.NewReader(decl+"x\nh 0\n"), "bad")
+	var first, err error
 	for range 5 {
 		_, err = r.Next()
 		if first == nil && err != nil {

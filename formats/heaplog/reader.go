@@ -9,6 +9,7 @@ package heaplog
 
 import (
 	"bufio"
+	"bytes"
 	"compress/flate"
 	"compress/gzip"
 	"errors"
@@ -21,6 +22,7 @@ import (
 
 	"androprof/formats/internal/lines"
 	"androprof/internal/countio"
+	"androprof/internal/inputerr"
 	"androprof/model"
 )
 
@@ -36,9 +38,6 @@ const Format = "heaplog"
 // ErrNotHeapLog says a file does not start with the heap log header, so format detection can
 // try another reader.
 var ErrNotHeapLog = errors.New("not an androprof heap log")
-
-// SyntaxError locates a problem in a log by file and line.
-type SyntaxError = lines.SyntaxError
 
 // maxFields is the most fields a record has (an allocation's).
 const maxFields = 6
@@ -62,7 +61,7 @@ var shapes = [256]shape{
 	's': {"s TIME BUCKET COUNT", 3, false},
 }
 
-// Reader streams one heap log. Next returns its records one by one; Read hands them all to a
+// Reader streams one heap log. Next returns its records one by one; Feed hands them all to a
 // model.HeapSink. Memory holds the declared class and thread ids, never objects or events.
 type Reader struct {
 	src     lines.Reader    // scanner, file name and sticky error
@@ -94,41 +93,39 @@ func (s *spy) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// Open opens a heap log file, plain or gzip-compressed (told by its first bytes, whatever its
-// name), and reads its header. Close the Reader to close the file.
+// Open opens a heap log file and starts reading it as NewReader does. Close the Reader to close
+// the file.
 func Open(path string) (*Reader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	r, err := NewReader(f, path)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
+	r := NewReader(f, path)
 	r.closers = append(r.closers, f)
 	return r, nil
 }
 
 // NewReader starts reading a heap log from in, plain or gzip-compressed, and reads its header;
-// name is used in errors. It returns an error wrapping ErrNotHeapLog when in holds something
-// else, and a *SyntaxError when the header is damaged or of another version.
-func NewReader(in io.Reader, name string) (*Reader, error) {
+// name is used in errors. When in holds something else, the first Next says so with an error
+// wrapping ErrNotHeapLog; a header that is damaged or of another version is the first Next's
+// *inputerr.Error.
+func NewReader(in io.Reader, name string) *Reader {
 	r := &Reader{in: &countio.Reader{R: in}, threads: map[uint32]struct{}{}, classes: map[uint32]string{}}
 	src, gz, err := decompress(r.in, name)
-	if err != nil {
-		return nil, err
-	}
 	if gz != nil {
 		r.closers = append(r.closers, gz)
+	}
+	if err != nil {
+		src = strings.NewReader("")
 	}
 	r.spy = &spy{r: src}
 	r.src = lines.NewReader(r.spy, name)
 	r.header = model.HeapHeader{Format: Format, Version: Version}
-	if err := r.readHeader(); err != nil {
-		return nil, err
+	if err == nil {
+		err = r.readHeader()
 	}
-	return r, nil
+	r.src.Stick(err)
+	return r
 }
 
 // decompress puts a gunzipping reader in front of a gzip stream, told by its magic bytes.
@@ -192,7 +189,7 @@ func (r *Reader) stopped(sawHeader bool) error {
 	if err == nil || errors.Is(err, ErrNotHeapLog) {
 		return err
 	}
-	var se *SyntaxError
+	var se *inputerr.Error
 	if errors.As(err, &se) {
 		return err
 	}
@@ -203,7 +200,7 @@ func (r *Reader) stopped(sawHeader bool) error {
 // last line read (which may be cut short), anything else the device's.
 func (r *Reader) broken(err error) error {
 	if isDecompressErr(err) {
-		return &SyntaxError{File: r.src.File, Line: max(r.src.Line(), 1), Msg: "compressed data damaged or cut off by this line: " + err.Error()}
+		return &inputerr.Error{File: r.src.File, Line: max(r.src.Line(), 1), Msg: "compressed data damaged or cut off by this line: " + err.Error()}
 	}
 	return fmt.Errorf("%s: after line %d: %w", r.src.File, r.src.Line(), err)
 }
@@ -251,7 +248,7 @@ func (r *Reader) Close() error {
 	return err
 }
 
-// Next returns the next record, io.EOF after the last, a *SyntaxError for a log it refuses
+// Next returns the next record, io.EOF after the last, an *inputerr.Error for a log it refuses
 // (damaged compressed data included), or the input's own error with the file name and line.
 // The event is the Reader's own and is overwritten by the next call: copy it to keep it. After
 // an error Next returns that error again.
@@ -286,9 +283,12 @@ func (r *Reader) next() error {
 	}
 }
 
-// Read streams the log into sink: the header first, then every record. A sink's error stops
+// Feed streams the log into sink: the header first, then every record. A sink's error stops
 // it, located at the record's line.
-func (r *Reader) Read(sink model.HeapSink) error {
+func (r *Reader) Feed(sink model.HeapSink) error {
+	if err := r.src.Failed(); err != nil {
+		return err
+	}
 	if err := sink.HeapHeader(r.Header()); err != nil {
 		return fmt.Errorf("%s: %w", r.src.File, err)
 	}
@@ -301,7 +301,7 @@ func (r *Reader) Read(sink model.HeapSink) error {
 			return err
 		}
 		if err := sink.HeapEvent(e); err != nil {
-			return fmt.Errorf("%s:%d: %w", r.src.File, r.Line(), err)
+			return &inputerr.Error{File: r.src.File, Line: r.Line(), Err: err}
 		}
 	}
 }
@@ -609,29 +609,14 @@ func (r *Reader) gcKind(b []byte) (string, error) {
 		model.GCConcurrent, model.GCForMalloc, model.GCExplicit, model.GCBeforeOOM, model.GCUnknown)
 }
 
-// Sniff answers format detection: nil when path starts with the heap log header (plain or
-// gzip-compressed, of any version), an error wrapping ErrNotHeapLog when it does not, another
-// error when the file cannot be read.
-func Sniff(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	src, _, err := decompress(f, path)
-	if err != nil {
-		return err
-	}
-	sc := lines.NewScanner(io.LimitReader(src, lines.MaxLine))
-	ln, ok := sc.Next()
-	if !ok {
-		if err := sc.Err(); err != nil && !errors.Is(err, lines.ErrTooLong) && !isDecompressErr(err) {
-			return fmt.Errorf("%s: %w", path, err)
+// Sniff answers format detection from a file's first bytes (decompressed): nil when they start
+// with the heap log header, of any version, ErrNotHeapLog when they do not.
+func Sniff(head []byte) error {
+	sc := lines.NewScanner(bytes.NewReader(head[:min(len(head), lines.MaxLine)]))
+	if ln, ok := sc.Next(); ok {
+		if kw, _ := cut(ln); kw == Magic {
+			return nil
 		}
-		return fmt.Errorf("%s: %w", path, ErrNotHeapLog)
 	}
-	if kw, _ := cut(ln); kw != Magic {
-		return fmt.Errorf("%s: %w", path, ErrNotHeapLog)
-	}
-	return nil
+	return ErrNotHeapLog
 }

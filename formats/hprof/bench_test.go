@@ -3,7 +3,6 @@ package hprof
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -51,7 +50,7 @@ func BenchmarkSummarize100MB(b *testing.B) {
 	var peak uint64
 	for b.Loop() {
 		stop := benchmem.Sample(&peak)
-		d, err := Summarize(context.Background(), path, nil)
+		d, err := summarizeFile(path)
 		stop()
 		if err != nil {
 			b.Fatal(err)

@@ -3,7 +3,6 @@ package hprof
 import (
 	"androprof/internal/corpus"
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -296,7 +295,7 @@ func TestCorpusAgainstPlainReader(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d, err := Summarize(context.Background(), path, nil)
+			d, err := summarizeFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -336,7 +335,7 @@ func TestCorpusFacts(t *testing.T) {
 		{"perflib-dialer.hprof", "JAVA PROFILE 1.0.3", 1405028182739, []string{"zygote", "app"}, 3571, 149, 11193, 40116, 11556, "byte[]", 43687},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			d, err := Summarize(context.Background(), corpus.File(t, tc.file), nil)
+			d, err := summarizeFile(corpus.File(t, tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}

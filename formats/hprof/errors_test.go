@@ -13,15 +13,16 @@ import (
 	"testing"
 
 	"androprof/formats/hprof/hproftest"
+	"androprof/internal/inputerr"
 )
 
-// checkErr fails unless err is nil, io.EOF, "not HPROF", or a *SyntaxError inside the data.
-func checkErr(t *testing.T, what string, err error, size int) *SyntaxError {
+// checkErr fails unless err is nil, io.EOF, "not HPROF", or an *inputerr.Error inside the data.
+func checkErr(t *testing.T, what string, err error, size int) *inputerr.Error {
 	t.Helper()
 	if err == nil || err == io.EOF || errors.Is(err, ErrNotHPROF) {
 		return nil
 	}
-	var se *SyntaxError
+	var se *inputerr.Error
 	if !errors.As(err, &se) {
 		t.Fatalf("%s: error without an offset: %v", what, err)
 	}
@@ -33,10 +34,7 @@ func checkErr(t *testing.T, what string, err error, size int) *SyntaxError {
 
 // readAll reads every record and every array element, as a consumer may.
 func readAll(data []byte) error {
-	r, err := NewReader(bytes.NewReader(data), "t")
-	if err != nil {
-		return err
-	}
+	r := NewReader(bytes.NewReader(data), "t")
 	defer r.Close()
 	for {
 		rec, err := r.Next()
@@ -197,7 +195,7 @@ func TestSpecificErrors(t *testing.T) {
 			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 2*bufSize {
 				t.Errorf("reading %d bytes allocated %d", len(tc.data), alloc)
 			}
-			var se2 *SyntaxError
+			var se2 *inputerr.Error
 			if err2 := summarizeErr(tc.data); !errors.As(err2, &se2) || se2.Offset != se.Offset || se2.Msg != se.Msg {
 				t.Errorf("summary: %v, reader: %v", err2, err)
 			}
@@ -208,10 +206,7 @@ func TestSpecificErrors(t *testing.T) {
 // TestStickyError checks that Next and Elements keep returning the first error.
 func TestStickyError(t *testing.T) {
 	data := dumpOf("1.0.2", 4, rec(0x1C, 7, 0x05, 0, 0, 0, 1, 0x42, 0))
-	r, err := NewReader(bytes.NewReader(data), "t")
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := NewReader(bytes.NewReader(data), "t")
 	var err1 error
 	for err1 == nil {
 		_, err1 = r.Next()

@@ -8,6 +8,7 @@
 package hprof
 
 import (
+	"androprof/internal/inputerr"
 	"bufio"
 	"bytes"
 	"compress/gzip"
@@ -37,22 +38,6 @@ const MaxValues = bufSize
 // ErrNotHPROF says a file does not start with an HPROF header, so format detection can try
 // another reader.
 var ErrNotHPROF = errors.New("not an HPROF heap dump")
-
-// SyntaxError locates a problem by its byte offset in the dump (in the decompressed data when
-// the file is gzip-compressed). Every error the reader returns is one, except io.EOF at the
-// end and ErrNotHPROF.
-type SyntaxError struct {
-	File   string
-	Offset int64
-	Msg    string
-	Err    error // the underlying error, e.g. from gzip or the file system; may be nil
-}
-
-func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("%s: byte %d: %s", e.File, e.Offset, e.Msg)
-}
-
-func (e *SyntaxError) Unwrap() error { return e.Err }
 
 // Header is what the file header states.
 type Header struct {
@@ -219,7 +204,7 @@ type Reader struct {
 	fields   []Field
 }
 
-// Open opens a dump file, plain or gzip-compressed. Close it when done.
+// Open opens a dump file and starts reading it as NewReader does. Close the Reader when done.
 func Open(path string) (*Reader, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -229,19 +214,15 @@ func Open(path string) (*Reader, error) {
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 		size = st.Size()
 	}
-	r, err := newReader(f, path, size)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
+	r := newReader(f, path, size)
 	r.closer = append(r.closer, f)
 	return r, nil
 }
 
 // NewReader starts reading a dump from r, which may be gzip-compressed; name is used in
-// errors. It reads the header, and returns an error wrapping ErrNotHPROF when r holds
-// something else.
-func NewReader(r io.Reader, name string) (*Reader, error) {
+// errors. It reads the header: when r holds something else, the first Next says so with an
+// error wrapping ErrNotHPROF; a damaged header is the first Next's *inputerr.Error.
+func NewReader(r io.Reader, name string) *Reader {
 	size := int64(-1)
 	if l, ok := r.(interface{ Len() int }); ok {
 		size = int64(l.Len())
@@ -251,7 +232,7 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 
 // newReader is NewReader told the size of r when it is known (-1 when not), so a small dump
 // gets a small buffer.
-func newReader(r io.Reader, name string, size int64) (*Reader, error) {
+func newReader(r io.Reader, name string, size int64) *Reader {
 	hr := &Reader{file: name}
 	first := startSize
 	if size >= 0 {
@@ -261,16 +242,15 @@ func newReader(r io.Reader, name string, size int64) (*Reader, error) {
 	if m, _ := src.Peek(2); len(m) == 2 && m[0] == 0x1f && m[1] == 0x8b {
 		gz, err := gzip.NewReader(src)
 		if err != nil {
-			return nil, fmt.Errorf("%s: gzip: %v: %w", name, err, ErrNotHPROF)
+			hr.err = fmt.Errorf("%s: gzip: %v: %w", name, err, ErrNotHPROF)
+			return hr
 		}
 		hr.closer = append(hr.closer, gz)
 		src = bufio.NewReaderSize(gz, first)
 	}
 	hr.src = src
-	if err := hr.header(); err != nil {
-		return nil, err
-	}
-	return hr, nil
+	hr.err = hr.header()
+	return hr
 }
 
 func (r *Reader) header() error {
@@ -318,15 +298,13 @@ func clip(s string) string {
 	return s
 }
 
-// Sniff answers format detection: nil when path starts with an HPROF header (plain or
-// gzip-compressed), an error wrapping ErrNotHPROF when it does not, another error when it
-// cannot be read or its header is damaged.
-func Sniff(path string) error {
-	r, err := Open(path)
-	if err != nil {
-		return err
+// Sniff answers format detection from a file's first bytes (decompressed): nil when they start
+// like an HPROF header, ErrNotHPROF when they do not. A damaged header is the reader's to report.
+func Sniff(head []byte) error {
+	if bytes.HasPrefix(head, []byte(magic)) {
+		return nil
 	}
-	return r.Close()
+	return ErrNotHPROF
 }
 
 // Header is what the file header states.
@@ -348,7 +326,7 @@ func (r *Reader) Close() error {
 }
 
 func (r *Reader) errorf(off int64, format string, args ...any) error {
-	return &SyntaxError{File: r.file, Offset: off, Msg: fmt.Sprintf(format, args...)}
+	return &inputerr.Error{File: r.file, Offset: off, Msg: fmt.Sprintf(format, args...)}
 }
 
 // readErr turns a failed read, got bytes past the offset reached, into an error: the end of
@@ -364,11 +342,11 @@ func (r *Reader) readErr(err error, got int64) error {
 	}
 	switch {
 	case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
-		return &SyntaxError{File: r.file, Offset: at, Msg: "file ends inside " + where + ": truncated", Err: nonEOF(err)}
+		return &inputerr.Error{File: r.file, Offset: at, Msg: "file ends inside " + where + ": truncated", Err: nonEOF(err)}
 	case isGzipErr(err):
-		return &SyntaxError{File: r.file, Offset: at, Msg: "compressed data: " + err.Error(), Err: err}
+		return &inputerr.Error{File: r.file, Offset: at, Msg: "compressed data: " + err.Error(), Err: err}
 	}
-	return &SyntaxError{File: r.file, Offset: at, Msg: "read: " + err.Error(), Err: err}
+	return &inputerr.Error{File: r.file, Offset: at, Msg: "read: " + err.Error(), Err: err}
 }
 
 func nonEOF(err error) error {
@@ -436,7 +414,7 @@ func (r *Reader) idAt(b []byte) uint64 {
 	return binary.BigEndian.Uint64(b)
 }
 
-// Next returns the next record, io.EOF after the last, or a *SyntaxError.
+// Next returns the next record, io.EOF after the last, or an *inputerr.Error.
 func (r *Reader) Next() (Record, error) {
 	if r.err != nil {
 		return Record{}, r.err

@@ -16,10 +16,7 @@ import (
 
 // TestReaderRecords reads the hand-made dump record by record.
 func TestReaderRecords(t *testing.T) {
-	r, err := NewReader(bytes.NewReader(handDump(t, "1.0.3", 8, true)), "hand")
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := NewReader(bytes.NewReader(handDump(t, "1.0.3", 8, true)), "hand")
 	if h := r.Header(); h != (Header{Version: "JAVA PROFILE 1.0.3", IDSize: 8, Timestamp: 1405028182739}) {
 		t.Fatalf("header %+v", h)
 	}
@@ -109,10 +106,7 @@ func TestLargeRecords(t *testing.T) {
 		if err := w.Close(); err != nil {
 			t.Fatal(err)
 		}
-		r, err := NewReader(&buf, "large")
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := NewReader(&buf, "large")
 		next := func(kind Kind) Record {
 			t.Helper()
 			rec, err := r.Next()
@@ -207,7 +201,7 @@ func TestAllocations(t *testing.T) {
 	records := 0
 	readAllocs := testing.AllocsPerRun(1, func() {
 		records = 0
-		r, _ := NewReader(bytes.NewReader(data), "gen")
+		r := NewReader(bytes.NewReader(data), "gen")
 		for {
 			rec, err := r.Next()
 			if err != nil {

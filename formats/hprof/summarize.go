@@ -2,16 +2,13 @@ package hprof
 
 import (
 	"cmp"
-	"context"
 	"encoding/binary"
 	"fmt"
 	"io"
 	"math/bits"
-	"os"
 	"slices"
 	"strings"
 
-	"androprof/internal/countio"
 	"androprof/model"
 )
 
@@ -22,26 +19,23 @@ const DefaultHeap = "default"
 // cycle still ends; no real hierarchy comes near it.
 const maxDepth = 1024
 
-// checkEvery is how many records go by between looks at the context and progress reports.
-const checkEvery = 4096
-
-// Summarize reads the dump at path (plain or gzip-compressed) and counts its objects per class
-// and heap, their sizes and the distances of their references (docs/hprof.md). It reads the
-// file twice, because class layouts may come after the instances that need them: first the
-// class names and layouts, then the objects. progress, when not nil, is told the bytes of the
-// file read so far over both passes (total is twice the file's size). Cancelling ctx stops it
-// between records with ctx.Err().
-func Summarize(ctx context.Context, path string, progress func(done, total int64)) (*model.HeapDump, error) {
-	st, err := os.Stat(path)
+// Summarize reads the dump in r (plain or gzip-compressed) and counts its objects per class
+// and heap, their sizes and the distances of their references (docs/hprof.md). It reads r
+// twice, seeking back to where it started, because class layouts may come after the instances
+// that need them: first the class names and layouts, then the objects. name is used in errors.
+// Progress and cancellation are the input's (a countio.Reader counts both passes).
+func Summarize(r io.ReadSeeker, name string) (*model.HeapDump, error) {
+	start, err := r.Seek(0, io.SeekCurrent)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	open := func() (io.ReadCloser, error) { return os.Open(path) }
-	return summarize(ctx, path, st.Size(), open, progress)
-}
-
-// summarize is Summarize on whatever open opens, size bytes each time.
-func summarize(ctx context.Context, name string, size int64, open func() (io.ReadCloser, error), progress func(done, total int64)) (*model.HeapDump, error) {
+	size := int64(-1) // unknown for an input that cannot seek to its end (decompressed)
+	if end, err := r.Seek(0, io.SeekEnd); err == nil {
+		size = end - start
+		if _, err := r.Seek(start, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
 	s := &summary{
 		classes: map[uint64]*classInfo{},
 		needed:  map[uint64]bool{},
@@ -49,53 +43,31 @@ func summarize(ctx context.Context, name string, size int64, open func() (io.Rea
 		heapIdx: map[heapKey]int{},
 		cur:     -1,
 	}
-	p := passer{ctx: ctx, name: name, size: size, open: open, progress: progress}
-	if err := p.run(0, s); err != nil {
+	first := newReader(r, name, size)
+	defer first.Close()
+	if err := s.pass(first, false); err != nil {
 		return nil, err
 	}
-	s.hdr = p.hdr
+	s.hdr = first.Header()
 	s.link()
-	if err := p.run(1, s); err != nil {
-		return nil, err
+	if _, err := r.Seek(start, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if progress != nil {
-		progress(2*size, 2*size)
+	second := newReader(r, name, size)
+	defer second.Close()
+	if err := second.err; err == nil && second.Header() != s.hdr {
+		return nil, fmt.Errorf("%s: the file changed between the two passes of its summary", name)
+	}
+	if err := s.pass(second, true); err != nil {
+		return nil, err
 	}
 	return s.result(), nil
 }
 
-// passer reads the file once per pass, handing every record to the summary.
-type passer struct {
-	ctx      context.Context
-	name     string
-	size     int64
-	open     func() (io.ReadCloser, error)
-	progress func(done, total int64)
-	hdr      Header
-}
-
-func (p *passer) run(pass int, s *summary) error {
-	if err := p.ctx.Err(); err != nil {
-		return err
-	}
-	f, err := p.open()
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	cr := &countio.Reader{R: f}
-	r, err := newReader(cr, p.name, p.size)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	if pass == 0 {
-		p.hdr = r.Header()
-	} else if r.Header() != p.hdr {
-		return fmt.Errorf("%s: the file changed between the two passes of its summary", p.name)
-	}
-	base := int64(pass) * p.size
-	for n := 1; ; n++ {
+// pass hands every record of the dump to the summary: to collect in the first pass, to count
+// in the second.
+func (s *summary) pass(r *Reader, second bool) error {
+	for {
 		rec, err := r.Next()
 		if err == io.EOF {
 			return nil
@@ -103,18 +75,10 @@ func (p *passer) run(pass int, s *summary) error {
 		if err != nil {
 			return err
 		}
-		if pass == 0 {
+		if !second {
 			s.collect(r, &rec) // direct calls: rec stays on the stack
 		} else if err := s.count(r, &rec); err != nil {
 			return err
-		}
-		if n%checkEvery == 0 {
-			if err := p.ctx.Err(); err != nil {
-				return err
-			}
-			if p.progress != nil {
-				p.progress(base+min(cr.N, p.size), 2*p.size)
-			}
 		}
 	}
 }

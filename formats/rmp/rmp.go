@@ -5,16 +5,17 @@
 package rmp
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"androprof/formats/internal/lines"
+	"androprof/internal/inputerr"
 	"androprof/model"
 )
 
@@ -30,9 +31,6 @@ const MaxDepth = 1 << 16
 // ErrNotRMP says a file does not start with the RMP header, so format detection can try
 // another reader.
 var ErrNotRMP = errors.New("not an androprof RMP log")
-
-// SyntaxError locates a problem in a log by file and line.
-type SyntaxError = lines.SyntaxError
 
 // Probe is an entry of the probe list: "each probe is recorded in a probe list with its probe
 // name, resolution definition, and on/off status" (seed 002 §3.2), and its kind, which decides
@@ -83,7 +81,7 @@ const (
 	stageThreads              // threads and events
 )
 
-// Reader streams an RMP log: Next for every record, Read to import one round into a
+// Reader streams an RMP log: Next for every record, Feed to import one round into a
 // model.MethodSink. Memory holds the round's probe list, threads and open spans, never its
 // events.
 type Reader struct {
@@ -103,6 +101,7 @@ type Reader struct {
 	cost      model.ProbeCost
 	probes    map[uint64]*Probe
 	threads   map[int]*thread
+	sent      model.TraceHeader // what Read gave the sink
 }
 
 type thread struct {
@@ -130,7 +129,7 @@ func (r *Reader) Line() int64 { return r.src.Line() }
 func (r *Reader) Cost() model.ProbeCost { return r.cost }
 
 // Next returns the next record, io.EOF after the last, an error wrapping ErrNotRMP when the
-// first record is not the header, or a *SyntaxError. After an error it returns that error.
+// first record is not the header, or an *inputerr.Error. After an error it returns that error.
 func (r *Reader) Next() (Record, error) {
 	if err := r.src.Failed(); err != nil {
 		return Record{}, err
@@ -400,12 +399,12 @@ func (r *Reader) out(rest []byte) (Record, error) {
 		Outer: th.outer[p.Resolution] == 0}}, nil
 }
 
-// Read streams one round (Round, or the first) into sink: the header once the round's head is
+// Feed streams one round (Round, or the first) into sink: the header once the round's head is
 // read, one method per probe, its threads and the events of its spans. Unless Measured is set,
 // event times are corrected on each thread's timeline (docs/rmp-format.md, "Deduction"); with
 // Area set, only spans in the area are passed. The rest of the log is still read, so a damaged
 // file is refused as a whole.
-func (r *Reader) Read(sink model.MethodSink) error {
+func (r *Reader) Feed(sink model.MethodSink) error {
 	want := max(r.Round, 1)
 	var (
 		active, sent bool
@@ -443,12 +442,13 @@ func (r *Reader) Read(sink model.MethodSink) error {
 		}
 		if !sent {
 			sent = true
-			if err := sink.Header(r.header(process, roots)); err != nil {
-				return fmt.Errorf("%s:%d: %w", r.src.File, r.Line(), err)
+			r.sent = r.header(process, roots)
+			if err := sink.Header(r.sent); err != nil {
+				return &inputerr.Error{File: r.src.File, Line: r.Line(), Err: err}
 			}
 		}
 		if err := r.feed(sink, rec, timeline, filter); err != nil {
-			return fmt.Errorf("%s:%d: %w", r.src.File, r.Line(), err)
+			return &inputerr.Error{File: r.src.File, Line: r.Line(), Err: err}
 		}
 	}
 	if r.rounds < want {
@@ -456,6 +456,9 @@ func (r *Reader) Read(sink model.MethodSink) error {
 	}
 	return nil
 }
+
+// Header is the header Read gave the sink, so a caller that stores the trace has it at hand.
+func (r *Reader) Header() model.TraceHeader { return r.sent }
 
 func (r *Reader) header(process string, roots []string) model.TraceHeader {
 	props := map[string]string{
@@ -534,17 +537,12 @@ func methodInfo(p Probe) model.MethodInfo {
 	return m
 }
 
-// Sniff answers format detection: nil when path starts with the RMP header, an error wrapping
-// ErrNotRMP when it does not, another error when the file cannot be read.
-func Sniff(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	r := NewReader(io.LimitReader(f, lines.MaxLine), path)
+// Sniff answers format detection from a file's first bytes: nil when they start with the RMP header,
+// ErrNotRMP when they do not.
+func Sniff(head []byte) error {
+	r := NewReader(bytes.NewReader(head[:min(len(head), lines.MaxLine)]), "")
 	if _, err := r.Next(); errors.Is(err, ErrNotRMP) {
-		return err
+		return ErrNotRMP
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"androprof/internal/inputerr"
 	"androprof/model"
 )
 
@@ -137,8 +138,11 @@ func read(t *testing.T, src string, setup func(*Reader)) *sink {
 		setup(r)
 	}
 	var s sink
-	if err := r.Read(&s); err != nil {
+	if err := r.Feed(&s); err != nil {
 		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(r.Header(), s.header) {
+		t.Errorf("Header() %+v, the sink got %+v", r.Header(), s.header)
 	}
 	return &s
 }
@@ -216,10 +220,10 @@ func TestReadRounds(t *testing.T) {
 	}
 	r := NewReader(strings.NewReader(src), "rounds.rmp")
 	r.Round = 3
-	if err := r.Read(&sink{}); err == nil || !strings.Contains(err.Error(), "no round 3") {
+	if err := r.Feed(&sink{}); err == nil || !strings.Contains(err.Error(), "no round 3") {
 		t.Errorf("round 3: %v", err)
 	}
-	err := NewReader(strings.NewReader(readFixture(t)), "browser.rmp").Read(&sink{failOn: 3})
+	err := NewReader(strings.NewReader(readFixture(t)), "browser.rmp").Feed(&sink{failOn: 3})
 	if err == nil || !strings.Contains(err.Error(), "browser.rmp:16: disk full") {
 		t.Errorf("sink error: %v", err)
 	}
@@ -408,7 +412,7 @@ func TestErrors(t *testing.T) {
 		{p + "end\n" + h + "thread 5\nin 5 0 1\n", 9, "probe 1 is not in the probe list"},
 	} {
 		_, _, err := readAll(t, tc.src, "bad.rmp")
-		var se *SyntaxError
+		var se *inputerr.Error
 		if !errors.As(err, &se) || se.File != "bad.rmp" || se.Line != tc.line || !strings.Contains(se.Msg, tc.msg) {
 			t.Errorf("%.70q:\n got %v\nwant line %d %q", tc.src, err, tc.line, tc.msg)
 		}
@@ -424,15 +428,16 @@ func TestErrorSticks(t *testing.T) {
 	}
 }
 
+// Sniff judges a file's first bytes: the RMP log is one, Go source is not.
 func TestSniff(t *testing.T) {
-	if err := Sniff("testdata/browser.rmp"); err != nil {
-		t.Errorf("RMP log: %v", err)
-	}
-	if err := Sniff("rmp.go"); !errors.Is(err, ErrNotRMP) {
-		t.Errorf("Go source: %v", err)
-	}
-	if err := Sniff("testdata/missing"); err == nil || errors.Is(err, ErrNotRMP) {
-		t.Errorf("missing file: %v", err)
+	for file, mine := range map[string]bool{"testdata/browser.rmp": true, "rmp.go": false} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Sniff(data); (err == nil) != mine || err != nil && !errors.Is(err, ErrNotRMP) {
+			t.Errorf("%s: %v", file, err)
+		}
 	}
 }
 
@@ -443,7 +448,7 @@ func FuzzReader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		recs, _, err := readAll(t, string(b), "fuzz")
 		if err != nil {
-			var se *SyntaxError
+			var se *inputerr.Error
 			if !errors.As(err, &se) && !errors.Is(err, ErrNotRMP) {
 				t.Fatalf("error of an unexpected type: %v", err)
 			}
@@ -466,7 +471,7 @@ func FuzzReader(f *testing.F) {
 		}
 		r := NewReader(bytes.NewReader(b), "fuzz")
 		r.Area = &model.ProfilingArea{Resolution: model.ResolutionMethod, Callers: []string{"a.W.run"}}
-		if err := r.Read(&sink{}); err != nil {
+		if err := r.Feed(&sink{}); err != nil {
 			t.Fatalf("Read of an accepted log: %v", err)
 		}
 	})

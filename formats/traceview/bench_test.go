@@ -42,10 +42,7 @@ func BenchmarkImport500MB(b *testing.B) {
 				spans++ // what a timeline would keep
 			}
 		}
-		r, err := NewReader(f, path)
-		if err != nil {
-			b.Fatal(err)
-		}
+		r := NewReader(f, path)
 		if err := r.Feed(cb); err != nil {
 			b.Fatal(err)
 		}

@@ -75,7 +75,7 @@ func readCorpus(t *testing.T, name string) (*counter, *model.CallProfile) {
 	defer f.Close()
 	c := &counter{}
 	b := model.NewCallBuilder()
-	if err := Read(f, name, teeSink{c, b}); err != nil {
+	if err := NewReader(f, name).Feed(teeSink{c, b}); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
 	return c, b.Finish()

@@ -234,7 +234,7 @@ func TestCorpusInvariants(t *testing.T) {
 					t.Errorf("call %+v ends before it starts", c)
 				}
 			}
-			if err := Read(f, file, b); err != nil {
+			if err := NewReader(f, file).Feed(b); err != nil {
 				t.Fatal(err)
 			}
 			p := b.Finish()

@@ -10,16 +10,17 @@ import (
 	"strings"
 	"testing"
 
+	"androprof/internal/inputerr"
 	"androprof/model"
 )
 
-// checkErr fails unless err is nil, a *SyntaxError inside the data, or "not a trace".
-func checkErr(t *testing.T, what string, err error, size int) *SyntaxError {
+// checkErr fails unless err is nil, an *inputerr.Error inside the data, or "not a trace".
+func checkErr(t *testing.T, what string, err error, size int) *inputerr.Error {
 	t.Helper()
 	if err == nil || errors.Is(err, ErrNotTraceview) {
 		return nil
 	}
-	var se *SyntaxError
+	var se *inputerr.Error
 	if !errors.As(err, &se) {
 		t.Fatalf("%s: error without an offset: %v", what, err)
 	}
@@ -36,7 +37,7 @@ func readAll(data []byte, seekable bool) error {
 		r = struct{ io.Reader }{r}
 	}
 	b := model.NewCallBuilder()
-	err := Read(r, "t", b)
+	err := NewReader(r, "t").Feed(b)
 	b.Finish()
 	return err
 }
@@ -138,7 +139,7 @@ func TestSpecificErrors(t *testing.T) {
 			binary.LittleEndian.PutUint16(data[len(key)+16:], 10)
 		}
 		err := readAll(data, true)
-		var se *SyntaxError
+		var se *inputerr.Error
 		if !errors.As(err, &se) || se.Offset != tc.offset || !strings.Contains(se.Msg, tc.msg) {
 			t.Errorf("%s: %v, want a syntax error at byte %d saying %q", tc.name, err, tc.offset, tc.msg)
 		}
@@ -206,7 +207,7 @@ func TestMethodLineDialects(t *testing.T) {
 	binary.LittleEndian.PutUint16(h[16:], 14)
 	data = append(data, h...)
 	got := &collector{}
-	if err := Read(bytes.NewReader(data), "dialects", got); err != nil {
+	if err := NewReader(bytes.NewReader(data), "dialects").Feed(got); err != nil {
 		t.Fatal(err)
 	}
 	want := []model.MethodInfo{
@@ -245,7 +246,7 @@ func TestOldClockNames(t *testing.T) {
 		binary.LittleEndian.PutUint32(h, Magic)
 		binary.LittleEndian.PutUint16(h[4:], uint16(v))
 		binary.LittleEndian.PutUint16(h[6:], 16)
-		if err := Read(bytes.NewReader(append(data, h...)), "old", got); err != nil {
+		if err := NewReader(bytes.NewReader(append(data, h...)), "old").Feed(got); err != nil {
 			t.Fatal(err)
 		}
 		if got.headers[0].Clock != want {

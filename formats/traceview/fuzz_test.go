@@ -19,12 +19,10 @@ func FuzzReader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, seekable := range []bool{true, false} {
 			got := &collector{}
-			r, err := NewReader(readerOf(data, seekable), "fuzz")
-			if err == nil {
-				b := model.NewCallBuilder()
-				err = r.Feed(teeSink{got, b})
-				b.Finish()
-			}
+			r := NewReader(readerOf(data, seekable), "fuzz")
+			b := model.NewCallBuilder()
+			err := r.Feed(teeSink{got, b})
+			b.Finish()
 			checkErr(t, "fuzz", err, len(data)+(1<<24)) // gzip input may expand; the offset is in the expansion
 			if err != nil || !seekable {
 				continue
@@ -70,7 +68,7 @@ func rewriteAndCompare(t *testing.T, r *Reader, got *collector) {
 		t.Fatal(err)
 	}
 	again := &collector{}
-	if err := Read(bytes.NewReader(buf.Bytes()), "rewritten", again); err != nil {
+	if err := NewReader(bytes.NewReader(buf.Bytes()), "rewritten").Feed(again); err != nil {
 		t.Fatalf("rereading what was written: %v", err)
 	}
 	if len(again.events) != len(got.events) {
@@ -158,7 +156,7 @@ func perflibBasicReplica(t *testing.T) []byte {
 // the seed corpus and the unit tests hold without ../shared.
 func TestPerflibBasicReplica(t *testing.T) {
 	b := model.NewCallBuilder()
-	if err := Read(bytes.NewReader(perflibBasicReplica(t)), "replica", b); err != nil {
+	if err := NewReader(bytes.NewReader(perflibBasicReplica(t)), "replica").Feed(b); err != nil {
 		t.Fatal(err)
 	}
 	m := methodTable(b.Finish())

@@ -3,9 +3,9 @@
 //
 // Both layouts are read: the classic one (a text key section, then "SLOW" binary records) of
 // versions 1, 2 and 3, and ART's streaming one (the binary header first, with methods, threads
-// and a closing summary as packets between the records). Gzip-compressed files are read
-// transparently. The reader streams: memory stays the same whatever the file's size or what
-// its lengths claim.
+// and a closing summary as packets between the records). Gzip-compressed input is read
+// transparently (the importer decompresses files itself, once, before it recognises them). The
+// reader streams: memory stays the same whatever the file's size or what its lengths claim.
 package traceview
 
 import (
@@ -16,10 +16,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
+	"androprof/internal/inputerr"
 	"androprof/model"
 )
 
@@ -47,21 +47,6 @@ const tailScan = 1 << 20
 // ErrNotTraceview says a file does not start like a Traceview trace, so format detection can try
 // another reader.
 var ErrNotTraceview = errors.New("not a Traceview method trace")
-
-// SyntaxError locates a problem by its byte offset in the trace (in the decompressed data when
-// the file is gzip-compressed).
-type SyntaxError struct {
-	File   string
-	Offset int64
-	Msg    string
-	Err    error // the underlying error, e.g. from gzip; may be nil
-}
-
-func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("%s: byte %d: %s", e.File, e.Offset, e.Msg)
-}
-
-func (e *SyntaxError) Unwrap() error { return e.Err }
 
 // Kind says which field of a Record is set.
 type Kind uint8
@@ -127,11 +112,13 @@ type Reader struct {
 	sec        section
 	keyVersion int
 	props      map[string]string
-	headerSent bool  // streaming: the header record has been returned
-	lookahead  bool  // a prescan's reader: it returns the summary's header too
-	summary    bool  // parsing the streaming summary
-	summaryEnd int64 // offset where the summary packet ends
-	claimed    int64 // num-method-calls, or -1
+	headerSent bool              // streaming: the header record has been returned
+	lookahead  bool              // a prescan's reader: it returns the summary's header too
+	summary    bool              // parsing the streaming summary
+	summaryEnd int64             // offset where the summary packet ends
+	compressed bool              // the reader decompresses its input
+	header     model.TraceHeader // the header record, completed by a late summary
+	claimed    int64             // num-method-calls, or -1
 	pre        preInfo
 	startUS    uint64 // from the binary header
 	records    int64
@@ -164,21 +151,30 @@ func (u *unwrap) extend(last *uint32, hi *uint64, v uint32) uint64 {
 }
 
 // NewReader starts reading a trace from r, which may be gzip-compressed; name is used in
-// errors. It returns an error wrapping ErrNotTraceview when r holds something else.
+// errors. When r holds something else, the first Next says so with an error wrapping
+// ErrNotTraceview; a damaged header is the first Next's error too.
 //
-// When r can seek (a file), the reader first looks ahead for what the layout only gives
-// later: a classic trace's start time (in the binary header after the key section) and a
-// streaming trace's summary (its clock, pid and VM). Without seeking, a single-clock streaming
+// When r can seek, the reader first looks ahead for what the layout only gives later: a classic
+// trace's start time (in the binary header after the key section) and a streaming trace's
+// summary (its clock, pid and VM), which a plain file has at its end. An input that can only
+// go back to its start (a file the importer decompresses) is not read twice for the summary:
+// the header is completed when the summary comes (see Header), unless the trace has a single
+// clock, which the records cannot be read without. Without seeking, a single-clock streaming
 // trace's clock has to be guessed as wall until the summary arrives; if the summary then says
 // thread-cpu, Next returns an error rather than wrong times.
-func NewReader(r io.Reader, name string) (*Reader, error) {
+func NewReader(r io.Reader, name string) *Reader {
 	var pre preInfo
 	if rs, ok := r.(io.ReadSeeker); ok {
 		pre = prescan(rs, name)
 	}
-	return newReader(r, name, pre, false)
+	tr, err := newReader(r, name, pre, false)
+	if err != nil {
+		tr.err, tr.st = err, stDone
+	}
+	return tr
 }
 
+// newReader reads the start of a trace; after an error the Reader is only good for its fields.
 func newReader(r io.Reader, name string, pre preInfo, lookahead bool) (*Reader, error) {
 	tr := &Reader{file: name, claimed: -1, pre: pre, lookahead: lookahead, clocks: make(map[int]*unwrap), lastTID: -1}
 	src := bufio.NewReaderSize(r, bufSize)
@@ -186,9 +182,10 @@ func newReader(r io.Reader, name string, pre preInfo, lookahead bool) (*Reader, 
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		gz, err := gzip.NewReader(src)
 		if err != nil {
-			return nil, &SyntaxError{File: name, Msg: "gzip: " + err.Error(), Err: err}
+			return tr, &inputerr.Error{File: name, Msg: "gzip: " + err.Error(), Err: err}
 		}
 		src = bufio.NewReaderSize(gz, bufSize)
+		tr.compressed = true
 	}
 	tr.src = src
 	head, err := src.Peek(18)
@@ -196,16 +193,13 @@ func newReader(r io.Reader, name string, pre preInfo, lookahead bool) (*Reader, 
 	case isKeyStart(head):
 		tr.st = stKey
 		return tr, nil
-	case len(head) >= 6 && binary.LittleEndian.Uint32(head) == Magic && head[5] == 0 && head[4]&0xF0 == streamingFlag:
+	case isStreamStart(head):
 		tr.streaming = true
-		if err := tr.streamHeader(); err != nil {
-			return nil, err
-		}
-		return tr, nil
+		return tr, tr.streamHeader()
 	case err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull):
-		return nil, tr.wrapRead(err)
+		return tr, tr.wrapRead(err)
 	}
-	return nil, fmt.Errorf("%s: %w", name, ErrNotTraceview)
+	return tr, fmt.Errorf("%s: %w", name, ErrNotTraceview)
 }
 
 func isKeyStart(b []byte) bool {
@@ -217,28 +211,20 @@ func isKeyStart(b []byte) bool {
 	return len(rest) == 0 || rest[0] == '\n' || rest[0] == '\r'
 }
 
-// Sniff answers format detection: nil when path starts like a Traceview trace (plain or
-// gzip-compressed), an error wrapping ErrNotTraceview when it does not, another error when it
-// cannot be read.
-func Sniff(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
+// isStreamStart tells the binary header of a streaming trace: the magic, then a version with
+// the streaming flag.
+func isStreamStart(b []byte) bool {
+	return len(b) >= 6 && binary.LittleEndian.Uint32(b) == Magic && b[5] == 0 && b[4]&0xF0 == streamingFlag
+}
+
+// Sniff answers format detection from a file's first bytes (decompressed): nil when they start
+// like a Traceview trace, ErrNotTraceview when they do not. A damaged header is the reader's to
+// report.
+func Sniff(head []byte) error {
+	if isKeyStart(head[:min(len(head), 18)]) || isStreamStart(head) {
+		return nil
 	}
-	defer f.Close()
-	// Hide Seek: sniffing needs no look-ahead.
-	_, err = newReader(struct{ io.Reader }{f}, path, preInfo{}, false)
-	if errors.Is(err, ErrNotTraceview) {
-		return err
-	}
-	if err != nil {
-		var se *SyntaxError
-		if errors.As(err, &se) && se.Offset == 0 && strings.HasPrefix(se.Msg, "gzip:") {
-			return fmt.Errorf("%s: %w", path, ErrNotTraceview)
-		}
-		return err
-	}
-	return nil
+	return ErrNotTraceview
 }
 
 // prescan reads ahead in a seekable input, then puts it back. It never fails: what it cannot
@@ -254,24 +240,34 @@ func prescan(rs io.ReadSeeker, name string) (pre preInfo) {
 		return pre
 	}
 	if !sub.streaming {
-		for sub.st == stKey {
+		// The start time is in the data header after the key section: parse the version
+		// section, skip the threads and methods to *end unparsed, read the data header.
+		for sub.st == stKey && sub.version == 0 {
 			if _, err := sub.Next(); err != nil {
 				return pre
 			}
 		}
+		for sub.st == stKey {
+			ln, _, err := sub.line()
+			if err != nil {
+				return pre
+			}
+			if string(ln) == "*end" {
+				if sub.dataHeader() != nil {
+					return pre
+				}
+			}
+		}
 		return preInfo{startUS: sub.startUS, recSize: sub.recSize}
 	}
-	var head [2]byte
-	if _, err := rs.Seek(start, io.SeekStart); err != nil {
-		return pre
+	if !sub.compressed {
+		if h, ok := tailSummary(rs, start, name, sub.tidSize); ok || !sub.guessed {
+			// Without the end (an input that can only go back to its start), a trace whose
+			// clock the header tells learns the rest when its summary comes.
+			return preInfo{header: h}
+		}
 	}
-	if _, err := io.ReadFull(rs, head[:]); err != nil {
-		return pre
-	}
-	if head[0] != 0x1f || head[1] != 0x8b {
-		return preInfo{header: tailSummary(rs, start, name, sub.tidSize)}
-	}
-	// Compressed: the only way to the end is through it.
+	// The only way to the end is through the data: worth it only for the clock of the records.
 	for {
 		rec, err := sub.Next()
 		if err != nil {
@@ -283,19 +279,23 @@ func prescan(rs io.ReadSeeker, name string) (pre preInfo) {
 	}
 }
 
-// tailSummary finds the summary packet that ends a plain streaming file and parses it.
-func tailSummary(rs io.ReadSeeker, start int64, name string, tidSize int) *model.TraceHeader {
+// tailSummary finds the summary packet that ends a plain streaming file and parses it; ok is
+// false when the input cannot seek to its end.
+func tailSummary(rs io.ReadSeeker, start int64, name string, tidSize int) (h *model.TraceHeader, ok bool) {
 	end, err := rs.Seek(0, io.SeekEnd)
-	if err != nil || end-start < 32 {
-		return nil
+	if err != nil {
+		return nil, false
+	}
+	if end-start < 32 {
+		return nil, true
 	}
 	n := min(end-start-32, tailScan)
 	if _, err := rs.Seek(end-n, io.SeekStart); err != nil {
-		return nil
+		return nil, true
 	}
 	buf := make([]byte, n)
 	if _, err := io.ReadFull(rs, buf); err != nil {
-		return nil
+		return nil, true
 	}
 	head := 5 + tidSize // zero thread id, packet code, u4 length
 	for i := bytes.LastIndex(buf, []byte("*version\n")); i >= head; i = bytes.LastIndex(buf[:i], []byte("*version\n")) {
@@ -304,25 +304,25 @@ func tailSummary(rs io.ReadSeeker, start int64, name string, tidSize int) *model
 			sub := &Reader{file: name, claimed: -1, st: stKey, clocks: map[int]*unwrap{}, lastTID: -1,
 				lookahead: true, src: bufio.NewReader(bytes.NewReader(buf[i:]))}
 			if rec, err := sub.Next(); err == nil && rec.Kind == KindHeader {
-				return rec.Header
+				return rec.Header, true
 			}
-			return nil
+			return nil, true
 		}
 	}
-	return nil
+	return nil, true
 }
 
 func (r *Reader) errorf(off int64, format string, args ...any) error {
-	return &SyntaxError{File: r.file, Offset: off, Msg: fmt.Sprintf(format, args...)}
+	return &inputerr.Error{File: r.file, Offset: off, Msg: fmt.Sprintf(format, args...)}
 }
 
 // wrapRead turns a failed read into an error: a damaged gzip stream is a syntax error at the
 // offset reached, anything else is an I/O error.
 func (r *Reader) wrapRead(err error) error {
 	if isGzipErr(err) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return &SyntaxError{File: r.file, Offset: r.off, Msg: "compressed data: " + err.Error(), Err: err}
+		return &inputerr.Error{File: r.file, Offset: r.off, Msg: "compressed data: " + err.Error(), Err: err}
 	}
-	return fmt.Errorf("%s: byte %d: %w", r.file, r.off, err)
+	return &inputerr.Error{File: r.file, Offset: r.off, Err: err}
 }
 
 // Offset is how many bytes (decompressed) the reader has consumed, for progress.
@@ -344,7 +344,12 @@ func (r *Reader) Clock() model.Clock { return r.clock }
 // Events is how many event records have been read.
 func (r *Reader) Events() int64 { return r.records }
 
-// Next returns the next record, io.EOF after the last, or an error (a *SyntaxError for a
+// Header is the header the first record gave, completed by a streaming trace's summary once
+// read when the reader could not look ahead for it (its VM, pid, elapsed time and properties):
+// after Read, the trace's header as the file tells it.
+func (r *Reader) Header() model.TraceHeader { return r.header }
+
+// Next returns the next record, io.EOF after the last, or an error (an *inputerr.Error for a
 // damaged or truncated file). Errors are sticky.
 func (r *Reader) Next() (Record, error) {
 	if r.err != nil {
@@ -539,6 +544,7 @@ func (r *Reader) makeHeader(at int64) (*model.TraceHeader, error) {
 	}
 	if !r.summary {
 		r.version, r.clock = r.keyVersion, clock
+		r.header = *h
 		return h, nil
 	}
 	h.StartMicros = r.startUS
@@ -549,6 +555,9 @@ func (r *Reader) makeHeader(at int64) (*model.TraceHeader, error) {
 		return nil, r.errorf(at, "the summary says clock=%s, but the records were read as %s: a single-clock streaming trace read from a stream that cannot seek; open the file itself", clock, r.clock)
 	case clock != r.clock:
 		return nil, r.errorf(at, "the summary says clock=%s, the header %s", clock, r.clock)
+	}
+	if r.pre.header == nil { // no look-ahead: the summary completes the header now
+		r.header.VM, r.header.PID, r.header.ElapsedMicro, r.header.Properties = h.VM, h.PID, h.ElapsedMicro, h.Properties
 	}
 	return nil, nil
 }
@@ -847,6 +856,7 @@ func (r *Reader) streamHeaderRecord() Record {
 	if p := r.pre.header; p != nil {
 		h.VM, h.PID, h.ElapsedMicro, h.Properties = p.VM, p.PID, p.ElapsedMicro, p.Properties
 	}
+	r.header = *h
 	return Record{Kind: KindHeader, Header: h}
 }
 
@@ -1013,7 +1023,7 @@ func (r *Reader) streamStep() (Record, bool, error) {
 	}
 }
 
-// Feed streams every record into sink. Errors from the sink come back wrapped with the offset
+// Feed streams every record into sink. Errors from the sink come back located at the offset
 // the reader had reached.
 func (r *Reader) Feed(sink model.MethodSink) error {
 	for {
@@ -1041,7 +1051,7 @@ func (r *Reader) Feed(sink model.MethodSink) error {
 			err = sink.Event(rec.Event)
 		}
 		if err != nil {
-			return fmt.Errorf("%s: byte %d: %w", r.file, r.off, err)
+			return &inputerr.Error{File: r.file, Offset: r.off, Err: err}
 		}
 	}
 }
@@ -1064,7 +1074,7 @@ func (r *Reader) feedRecords(sink model.MethodSink) error {
 			if err == nil {
 				err = sink.Event(rec.Event)
 				if err != nil {
-					err = fmt.Errorf("%s: byte %d: %w", r.file, at, err)
+					err = &inputerr.Error{File: r.file, Offset: at, Err: err}
 				}
 			}
 			if err != nil {
@@ -1077,13 +1087,4 @@ func (r *Reader) feedRecords(sink model.MethodSink) error {
 		r.src.Discard(n * r.recSize)
 		r.off += int64(n * r.recSize)
 	}
-}
-
-// Read streams the trace in r (plain or gzip-compressed) into sink.
-func Read(r io.Reader, name string, sink model.MethodSink) error {
-	tr, err := NewReader(r, name)
-	if err != nil {
-		return err
-	}
-	return tr.Feed(sink)
 }

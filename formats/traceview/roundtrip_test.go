@@ -136,7 +136,7 @@ func TestRoundTrip(t *testing.T) {
 					r = struct{ io.Reader }{r}
 				}
 				got := &collector{}
-				err := Read(r, vt.name, got)
+				err := NewReader(r, vt.name).Feed(got)
 				singleStream := o.Streaming && o.Clock == model.ClockThreadCPU
 				if singleStream && strings.HasSuffix(input, "stream") {
 					// The clock of a single-clock streaming trace is only in its summary; without
@@ -197,8 +197,9 @@ func checkRoundTrip(t *testing.T, input string, o WriterOptions, want, got *coll
 	}
 }
 
-// TestRoundTripFile reads written traces through the file path a real import takes, including
-// Sniff and the look-ahead of a plain and a compressed streaming single-clock trace.
+// TestRoundTripFile reads written traces from files, plain and compressed, including Sniff and
+// the look-ahead of a streaming single-clock trace. (The importer's own path, which decompresses
+// before the reader, is tested in package formats.)
 func TestRoundTripFile(t *testing.T) {
 	dir := t.TempDir()
 	for i, o := range []WriterOptions{
@@ -207,6 +208,9 @@ func TestRoundTripFile(t *testing.T) {
 		{Version: 1, Clock: model.ClockThreadCPU, PID: 9},
 	} {
 		data, want := writeTrace(t, o, newTraceGen(7, 3, 20, 8, 0), 500)
+		if err := Sniff(data); err != nil {
+			t.Errorf("Sniff(%+v): %v", o, err)
+		}
 		for _, gz := range []bool{false, true} {
 			p := filepath.Join(dir, fmt.Sprintf("t%d-%v.trace", i, gz))
 			if gz {
@@ -219,15 +223,12 @@ func TestRoundTripFile(t *testing.T) {
 			if err := os.WriteFile(p, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if err := Sniff(p); err != nil {
-				t.Errorf("Sniff(%s): %v", p, err)
-			}
 			f, err := os.Open(p)
 			if err != nil {
 				t.Fatal(err)
 			}
 			got := &collector{}
-			err = Read(f, p, got)
+			err = NewReader(f, p).Feed(got)
 			f.Close()
 			if err != nil {
 				t.Fatal(err)
@@ -245,10 +246,7 @@ func TestLegacyRecordSize(t *testing.T) {
 		if got := int(data[16]) | int(data[17])<<8; got != 10 {
 			t.Fatalf("header states %d-byte records, want 10 as ART wrote", got)
 		}
-		r, err := NewReader(bytes.NewReader(data), "legacy")
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := NewReader(bytes.NewReader(data), "legacy")
 		want := 10
 		if legacy {
 			want = 14
@@ -260,25 +258,20 @@ func TestLegacyRecordSize(t *testing.T) {
 }
 
 func TestSniff(t *testing.T) {
-	dir := t.TempDir()
-	for name, content := range map[string]string{"text.log": "hello\n", "empty": "", "slow.bin": "SLOW\x03\x00 \x00"} {
-		p := filepath.Join(dir, name)
-		os.WriteFile(p, []byte(content), 0o644)
-		if err := Sniff(p); !errors.Is(err, ErrNotTraceview) {
+	for name, content := range map[string]string{"text.log": "hello\n", "empty": "", "slow.bin": "SLOW\x03\x00 \x00",
+		"gzip": "\x1f\x8b\x08\x00"} { // the importer decompresses before it sniffs
+		if err := Sniff([]byte(content)); !errors.Is(err, ErrNotTraceview) {
 			t.Errorf("%s: %v, want ErrNotTraceview", name, err)
 		}
 	}
-	var zb bytes.Buffer
-	zw := gzip.NewWriter(&zb)
-	zw.Write([]byte("not a trace at all\n"))
-	zw.Close()
-	p := filepath.Join(dir, "other.gz")
-	os.WriteFile(p, zb.Bytes(), 0o644)
-	if err := Sniff(p); !errors.Is(err, ErrNotTraceview) {
-		t.Errorf("gzip of text: %v, want ErrNotTraceview", err)
-	}
-	if err := Sniff(filepath.Join(dir, "missing")); err == nil || errors.Is(err, ErrNotTraceview) {
-		t.Errorf("missing file: %v", err)
+	for _, o := range []WriterOptions{{Version: 3, Clock: model.ClockDual}, {Version: 3, Clock: model.ClockDual, Streaming: true}} {
+		data, _ := writeTrace(t, o, newTraceGen(1, 1, 4, 2, 0), 10)
+		if err := Sniff(data); err != nil {
+			t.Errorf("streaming %v: %v", o.Streaming, err)
+		}
+		if err := Sniff(data[:20]); err != nil {
+			t.Errorf("first 20 bytes, streaming %v: %v", o.Streaming, err)
+		}
 	}
 }
 

@@ -26,10 +26,7 @@ func TestSynthetic(t *testing.T) {
 		if err := Synthetic(&buf, events, 1); err != nil {
 			t.Fatal(err)
 		}
-		r, err := heaplog.NewReader(&buf, "synthetic")
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := heaplog.NewReader(&buf, "synthetic")
 		if r.Header().Props["synthetic"] != "true" {
 			t.Errorf("header %+v does not say synthetic", r.Header())
 		}

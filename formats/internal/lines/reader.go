@@ -5,16 +5,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"androprof/internal/inputerr"
 )
-
-// SyntaxError locates a problem in a log by file and line.
-type SyntaxError struct {
-	File string
-	Line int64
-	Msg  string
-}
-
-func (e *SyntaxError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
 
 // Reader is the part every line-oriented log reader has: the scanner, the file name for
 // messages, reused field storage and the first error, which ends the log for good.
@@ -36,9 +29,9 @@ func (r *Reader) Next() ([]byte, bool) { return r.sc.Next() }
 // Line is the number of the last line read.
 func (r *Reader) Line() int64 { return r.sc.Line() }
 
-// Errorf makes a *SyntaxError at the current line.
+// Errorf makes an *inputerr.Error at the current line.
 func (r *Reader) Errorf(format string, args ...any) error {
-	return &SyntaxError{File: r.File, Line: r.sc.Line(), Msg: fmt.Sprintf(format, args...)}
+	return &inputerr.Error{File: r.File, Line: r.sc.Line(), Msg: fmt.Sprintf(format, args...)}
 }
 
 // Failed is the error that ended the log, if one did.

@@ -1,0 +1,348 @@
+package formats
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"androprof/formats/traceview"
+	"androprof/internal/corpus"
+	"androprof/internal/countio"
+	"androprof/model"
+)
+
+// realFiles are files real tools wrote (or, for the project's own formats, its writers), one or
+// more of each registered format.
+var realFiles = map[string][]string{
+	"qemu-log":  {"../emulator/testdata/arm-7.2.log"},
+	"bbprofile": {"../emulator/testdata/sieve-mips.bbprofile", "../emulator/testdata/forker-arm.bbprofile"},
+	"traceview": {"../assets/demo/demo-methods.trace.gz"},
+	"dpa":       {"dpa/testdata/figure4.dpa"},
+	"rmp":       {"rmp/testdata/browser.rmp"},
+	"heaplog":   {"heaplog/testdata/small.heaplog", "../assets/demo/demo-heap-threads.heaplog.gz"},
+	"hprof":     {"../assets/demo/demo-heap-dump.hprof.gz"},
+}
+
+// recognizeFile opens path and recognises it, as the importer does.
+func recognizeFile(t *testing.T, path string, p *countio.Progress) (*Input, error) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	t.Cleanup(func() { f.Close() })
+	return Recognize(f, p)
+}
+
+func newProgress() *countio.Progress { return countio.NewProgress(context.Background(), nil) }
+
+// plain returns the content of a file, decompressed when it is compressed.
+func plain(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !isGzip(data) {
+		return data
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func gzipped(data []byte) []byte {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write(data)
+	zw.Close()
+	return b.Bytes()
+}
+
+// Every registered format recognises a real file of its own, plain and, when the format may
+// be compressed, gzip-compressed; no other format claims it. A compressed file of a format
+// that is never compressed is refused, as before the registry.
+func TestRecognizeEachFormat(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range All {
+		paths := realFiles[f.Name]
+		if len(paths) == 0 {
+			t.Errorf("format %s has no real file in this test", f.Name)
+		}
+		for _, src := range paths {
+			data := plain(t, src)
+			for _, g := range All {
+				if err := g.Sniff(data[:min(len(data), HeadSize)]); g != f && !errors.Is(err, g.NotMine) {
+					t.Errorf("%s claims %s: %v", g.Name, src, err)
+				}
+			}
+			name := strings.TrimSuffix(filepath.Base(src), ".gz")
+			for _, gz := range []bool{false, true} {
+				path := filepath.Join(dir, name)
+				content := data
+				if gz {
+					path += ".gz"
+					content = gzipped(data)
+				}
+				if err := os.WriteFile(path, content, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				in, err := recognizeFile(t, path, newProgress())
+				switch {
+				case gz && !f.Gzip:
+					if !errors.Is(err, ErrUnknownFormat) {
+						t.Errorf("%s: %v, want ErrUnknownFormat (%s files are never compressed)", path, err, f.Name)
+					}
+				case err != nil:
+					t.Errorf("%s: %v", path, err)
+				case in.Format != f || in.Size != int64(len(content)):
+					t.Errorf("%s: format %s, size %d; want %s, %d", path, in.Format.Name, in.Size, f.Name, len(content))
+				}
+			}
+		}
+	}
+}
+
+// A file no format claims is refused with ErrUnknownFormat, naming the file; a missing file
+// with the file system's error.
+func TestRecognizeUnknown(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"notes.txt":  "just some notes\n",
+		"empty":      "",
+		"bad.gz":     "\x1f\x8b\x00\x00",
+		"text.gz":    string(gzipped([]byte("just some notes\n"))),
+		"dpa.log.gz": string(gzipped([]byte("androprof-dpa 1\n"))),
+	} {
+		path := filepath.Join(dir, name)
+		os.WriteFile(path, []byte(content), 0o644)
+		if _, err := recognizeFile(t, path, newProgress()); !errors.Is(err, ErrUnknownFormat) || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: %v, want ErrUnknownFormat naming the file", name, err)
+		}
+	}
+	if _, err := recognizeFile(t, filepath.Join(dir, "missing"), newProgress()); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing: %v", err)
+	}
+}
+
+// A pipe is recognised from what it gives first, and its content is still all there for the
+// format's reader.
+func TestRecognizePipe(t *testing.T) {
+	for _, src := range []string{"../emulator/testdata/arm-7.2.log", "../assets/demo/demo-methods.trace.gz"} {
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			pw.Write(data)
+			pw.Close()
+		}()
+		in, err := Recognize(pr, newProgress())
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		got, err := io.ReadAll(in.R)
+		pr.Close()
+		if err != nil || !bytes.Equal(got, plain(t, src)) {
+			t.Errorf("%s through a pipe: %d bytes, %v; want %d", src, len(got), err, len(plain(t, src)))
+		}
+		if _, ok := in.R.(io.Seeker); ok || in.Size != -1 {
+			t.Errorf("%s: a pipe seeks, or has size %d", src, in.Size)
+		}
+	}
+}
+
+// A QEMU log may log other -d items before its first record: Recognize reads on for it, up to
+// HeadSize, from a file and from a pipe.
+func TestRecognizeLateQEMURecord(t *testing.T) {
+	log, err := os.ReadFile("../emulator/testdata/arm-7.2.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := []byte("start    end      size     prot\n0000000000010000-0000000000011000 0000000000001000 r-x\n")
+	for preamble, want := range map[int]error{3 << 19: nil, HeadSize + 1000: ErrUnknownFormat} {
+		data := append(bytes.Repeat(page, preamble/len(page)+1), log...)
+		path := filepath.Join(t.TempDir(), "late.log")
+		os.WriteFile(path, data, 0o644)
+		in, err := recognizeFile(t, path, newProgress())
+		if !errors.Is(err, want) || err == nil && in.Format.Name != "qemu-log" {
+			t.Errorf("first record after %d bytes: %v, %v; want %v", preamble, in, err, want)
+		}
+		if want != nil {
+			continue
+		}
+		if got, err := io.ReadAll(in.R); err != nil || !bytes.Equal(got, data) {
+			t.Errorf("read %d of %d bytes after recognising, %v", len(got), len(data), err)
+		}
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			pw.Write(data)
+			pw.Close()
+		}()
+		in, err = Recognize(pr, newProgress())
+		if err != nil || in.Format.Name != "qemu-log" {
+			t.Errorf("through a pipe: %v, %v", in, err)
+		} else if got, err := io.ReadAll(in.R); err != nil || !bytes.Equal(got, data) {
+			t.Errorf("through a pipe: read %d of %d bytes, %v", len(got), len(data), err)
+		}
+		pr.Close()
+	}
+}
+
+// A line that the first look cuts is not judged by its start: a heap log's magic word there,
+// cut from a longer word, is not a heap log.
+func TestRecognizeCutLine(t *testing.T) {
+	comment := []byte("# " + strings.Repeat("-", 97) + "\n")
+	pad := bytes.Repeat(comment, firstLook/len(comment))
+	pad = append(pad, "#"+strings.Repeat("-", firstLook-len(pad)-len(heaplogMagic)-2)+"\n"...)
+	for line, want := range map[string]error{heaplogMagic + " 1\n": nil, heaplogMagic + "s 1\n": ErrUnknownFormat} {
+		data := append(append(bytes.Clone(pad), line...), bytes.Repeat([]byte("x\n"), firstLook)...)
+		if i := bytes.Index(data, []byte(heaplogMagic)); i+len(heaplogMagic) != firstLook {
+			t.Fatalf("the magic word ends at %d, not where the first look does", i+len(heaplogMagic))
+		}
+		path := filepath.Join(t.TempDir(), "cut.log")
+		os.WriteFile(path, data, 0o644)
+		if in, err := recognizeFile(t, path, newProgress()); !errors.Is(err, want) || err == nil && in.Format.Name != "heaplog" {
+			t.Errorf("%q: %v, %v; want %v", line, in, err, want)
+		}
+	}
+}
+
+const heaplogMagic = "androprof-heaplog"
+
+// A compressed file is read decompressed, from its start again as often as a reader seeks
+// there, and anywhere forward; only its end is out of reach.
+func TestGzipInputSeeks(t *testing.T) {
+	data := make([]byte, keptHead+300_000)
+	for i := range data {
+		data[i] = byte(i * 7 / 3)
+	}
+	path := filepath.Join(t.TempDir(), "x.gz")
+	os.WriteFile(path, gzipped(data), 0o644)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	g, err := newGzipInput(&countio.Reader{R: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, at := range []int64{0, 10, keptHead - 5, keptHead + 1000, 100, keptHead + 200_000, keptHead + 100} {
+		if _, err := g.Seek(at, io.SeekStart); err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 5000)
+		n, err := io.ReadFull(g, buf)
+		if want := min(int64(len(data))-at, 5000); err != nil && int64(n) != want || !bytes.Equal(buf[:n], data[at:at+int64(n)]) {
+			t.Errorf("at %d: %d bytes, %v", at, n, err)
+		}
+	}
+	if _, err := g.Seek(0, io.SeekEnd); err == nil {
+		t.Error("seek from the end of a compressed file")
+	}
+}
+
+// A gzip-compressed streaming Traceview trace is decompressed once on import: the file is read
+// exactly once, though the trace is longer than what Recognize keeps of its start, and the
+// header still has what only the summary at its end says.
+func TestStreamingTraceDecompressedOnce(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := traceview.NewWriter(&buf, traceview.WriterOptions{Version: 3, Clock: model.ClockDual, Streaming: true, PID: 77, VM: "art"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Thread(model.ThreadInfo{TID: 1, Name: "main"})
+	for m := range uint64(100) {
+		w.Method(model.MethodInfo{ID: 8 * (m + 1), Class: "a/B", Name: "f" + strings.Repeat("x", int(m))})
+	}
+	for i := range uint64(3 * keptHead / 14) {
+		w.Event(model.MethodEvent{TID: 1, Method: 8 * (i/2%100 + 1), Action: model.MethodAction(i % 2), ThreadCPU: i, Wall: 2 * i})
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	check := func(t *testing.T, path string, pid int, vm string) {
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := newProgress()
+		in, err := recognizeFile(t, path, p)
+		if err != nil || in.Format.Name != "traceview" {
+			t.Fatalf("%v, %v", in, err)
+		}
+		b := model.NewCallBuilder()
+		h, err := in.Format.ReadMethods(in, Options{}, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Done() != st.Size() {
+			t.Errorf("read %d bytes of a %d-byte file", p.Done(), st.Size())
+		}
+		if h.PID != pid || h.Clock != model.ClockDual || h.Version != 3 || h.VM != vm {
+			t.Errorf("header %+v, want pid %d, dual clock, version 3 and VM %s from the summary", h, pid, vm)
+		}
+		if p := b.Finish(); len(p.Threads) == 0 {
+			t.Error("no threads")
+		}
+	}
+	path := filepath.Join(t.TempDir(), "big.trace.gz")
+	os.WriteFile(path, gzipped(buf.Bytes()), 0o644)
+	check(t, path, 77, "art")
+	t.Run("real", func(t *testing.T) { check(t, corpus.File(t, "art-trace-regular.trace.gz"), 21491, "art") })
+}
+
+// A compressed single-clock streaming trace is the one case that is read twice: its records
+// cannot be read without the clock only its summary, at the end, tells.
+func TestSingleClockStreamingTrace(t *testing.T) {
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	w, err := traceview.NewWriter(&buf, traceview.WriterOptions{Version: 2, Clock: model.ClockThreadCPU, Streaming: true, PID: 9, VM: "art"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Thread(model.ThreadInfo{TID: 1, Name: "main"})
+	w.Method(model.MethodInfo{ID: 8, Class: "a/B", Name: "f"})
+	for i := range uint64(1000) {
+		w.Event(model.MethodEvent{TID: 1, Method: 8, Action: model.MethodAction(i % 2), ThreadCPU: 10 * i})
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range map[string][]byte{"t.trace": buf.Bytes(), "t.trace.gz": gzipped(buf.Bytes())} {
+		path := filepath.Join(dir, name)
+		os.WriteFile(path, content, 0o644)
+		in, err := recognizeFile(t, path, newProgress())
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := model.NewCallBuilder()
+		h, err := in.Format.ReadMethods(in, Options{}, b)
+		if err != nil || h.Clock != model.ClockThreadCPU || h.PID != 9 || h.VM != "art" {
+			t.Errorf("%s: header %+v, %v", name, h, err)
+		}
+		if p := b.Finish(); len(p.Threads) != 1 || p.Threads[0].LastCPU == 0 {
+			t.Errorf("%s: threads %+v", name, p.Threads)
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"androprof/model"
+	"androprof/view/ui"
+)
+
+// blockInsnRow is one instruction of a block with the category the profile gives it.
+type blockInsnRow struct {
+	model.BlockInstruction
+	Category string
+	Cycles   float64
+	PowerMW  float64
+}
+
+// blocksTab lists the most costly basic blocks; choosing one lists its instructions, so a
+// costly block can be read as the trace showed it.
+type blocksTab struct {
+	Title   *widget.Label
+	Table   *ui.SortTable[model.ReportRow]
+	Block   *widget.Label // the block whose instructions are listed
+	Insns   *ui.SortTable[blockInsnRow]
+	shown   int64 // block id listed, to drop answers for blocks no longer chosen
+	v       *View
+	content fyne.CanvasObject
+}
+
+func newBlocksTab(v *View) *blocksTab {
+	t := &blocksTab{v: v}
+	t.Title = widget.NewLabel("")
+	t.Title.Truncation = fyne.TextTruncateEllipsis
+	t.Table = ui.NewSortTable(v.Window, "blocks", []ui.Column[model.ReportRow]{
+		ui.TextCol("Block", 300, func(r model.ReportRow) string { return r.Key }),
+		ui.IDCol("PID", 70, func(r model.ReportRow) int64 { return int64(r.PID) }),
+		ui.IntCol("Executions", 120, func(r model.ReportRow) int64 { return r.Blocks }),
+		ui.IntCol("Size", 60, func(r model.ReportRow) int64 { return blockSize(r) }),
+		ui.IntCol("Instructions", 130, func(r model.ReportRow) int64 { return r.Instructions }),
+		ui.FloatCol("Cycles", 130, 0, func(r model.ReportRow) float64 { return r.Cycles }),
+		ui.QuantityCol("Time", "s", 100, func(r model.ReportRow) float64 { return r.TimeS }),
+		ui.QuantityCol("Energy", "J", 100, func(r model.ReportRow) float64 { return r.EnergyJ }),
+	}, t.listInstructions)
+	t.Block = widget.NewLabel("Choose a block to see its instructions.")
+	t.Block.Truncation = fyne.TextTruncateEllipsis
+	t.Insns = ui.NewSortTable(v.Window, "block-instructions", []ui.Column[blockInsnRow]{
+		ui.TextCol("Address", 100, func(r blockInsnRow) string { return fmt.Sprintf("0x%x", r.Addr) }),
+		ui.TextCol("Encoding", 100, func(r blockInsnRow) string { return r.Encoding }),
+		ui.TextCol("Instruction", 240, func(r blockInsnRow) string { return strings.TrimSpace(r.Printed + " " + r.Operands) }),
+		ui.TextCol("Mnemonic", 100, func(r blockInsnRow) string { return r.Instruction.Mnemonic }),
+		ui.TextCol("ISA", 70, func(r blockInsnRow) string { return string(r.Instruction.ISA) }),
+		ui.TextCol("Category", 180, func(r blockInsnRow) string { return r.Category }),
+		ui.FloatCol("Cycles", 70, 6, func(r blockInsnRow) float64 { return r.Cycles }),
+		ui.QuantityCol("Power", "W", 100, func(r blockInsnRow) float64 { return r.PowerMW / 1e3 }),
+	}, nil)
+	top := container.NewBorder(t.Title, nil, nil, nil, t.Table.Content())
+	bottom := container.NewBorder(t.Block, nil, nil, nil, t.Insns.Content())
+	split := container.NewVSplit(top, bottom)
+	split.Offset = 0.55
+	t.content = split
+	return t
+}
+
+// blockSize is the block's static instruction count.
+func blockSize(r model.ReportRow) int64 {
+	if r.Blocks == 0 {
+		return 0
+	}
+	return r.Instructions / r.Blocks
+}
+
+func (t *blocksTab) show(res *results) {
+	t.shown = 0
+	t.Insns.Set(nil)
+	t.Block.SetText("Choose a block to see its instructions.")
+	if res == nil {
+		t.Title.SetText("")
+		t.Table.Set(nil)
+		return
+	}
+	who := "all processes"
+	for _, p := range res.data.Processes {
+		if p.PID == res.sel.pid {
+			who = "process " + processLabel(p.Process)
+		}
+	}
+	what := fmt.Sprintf("All %d executed blocks", len(res.blocks.Rows))
+	if len(res.blocks.Rows) == blocksTop {
+		what = fmt.Sprintf("The %d most costly blocks", blocksTop)
+	}
+	t.Title.SetText(fmt.Sprintf("%s of %s, most cycles first under %s", what, who, res.profile.Name))
+	t.Table.Set(res.blocks.Rows)
+}
+
+// listInstructions reads a block's instructions in the background and classifies them with
+// the profile shown.
+func (t *blocksTab) listInstructions(r model.ReportRow) {
+	v := t.v
+	if v.res == nil || v.analysis == nil || r.BlockID == 0 {
+		return
+	}
+	t.shown = r.BlockID
+	t.Block.SetText("Instructions of " + r.Key)
+	id, store, cl, ctx := r.BlockID, v.ws, model.NewClassifier(v.res.profile), v.ctx
+	v.bg.Run(func() func() {
+		insns, err := store.BlockInstructions(ctx, id)
+		rows := make([]blockInsnRow, len(insns))
+		for i, in := range insns {
+			c := cl.Classify(in.Instruction)
+			rows[i] = blockInsnRow{in, c.Name, c.Cycles, c.PowerMW}
+		}
+		return func() {
+			if t.shown != id {
+				return
+			}
+			if err != nil {
+				t.Block.SetText(ui.ProblemText("read the instructions of", r.Key, err))
+				return
+			}
+			t.Insns.Set(rows)
+		}
+	})
+}

@@ -1,0 +1,134 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+
+	"androprof/view/ui"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+)
+
+// Analysis window command indexes, so menus and tests can name them.
+const (
+	acImport = iota
+	acRunProgram
+	acDelete
+	acQuit
+	acNextTab
+	acPrevTab
+	acEditor
+	acGettingStarted
+	acShortcuts
+	acAbout
+	acTab1 // Ctrl+1 … Ctrl+maxTabKeys select a tab of the tab set shown
+)
+
+// maxTabKeys is how many tabs have a number key: the most any tab set has.
+const maxTabKeys = 7
+
+func (v *View) buildCommands(openEditor func()) []*ui.Command {
+	p := v.Runs
+	cmds := []*ui.Command{
+		acImport:     {Label: "Import…", Key: fyne.KeyI, Mod: ui.Primary, Run: func() { press(p.Import, "This window has no workspace to import into.", v.Window) }},
+		acRunProgram: {Label: "Run program…", Key: fyne.KeyR, Mod: ui.Primary, Run: func() { press(p.RunProgram, "This window has no workspace to add a run to.", v.Window) }},
+		acDelete:     {Label: "Delete run…", Run: func() { press(p.Delete, "Choose a run in the list first.", v.Window) }},
+		acQuit:       {Label: "Quit", Key: fyne.KeyQ, Mod: ui.Primary}, // the driver's own Quit, which asks about unsaved changes
+		acNextTab:    {Label: "Next tab", Key: fyne.KeyTab, Mod: ui.Primary, Run: func() { v.stepTab(1) }},
+		acPrevTab:    {Label: "Previous tab", Key: fyne.KeyTab, Mod: ui.PrimaryShift, Run: func() { v.stepTab(-1) }},
+		acEditor:     {Label: "Instruction categorization editor", Key: fyne.KeyE, Mod: ui.Primary, Run: openEditor},
+		acGettingStarted: {Label: "Getting started", Run: func() {
+			showText("Getting started", gettingStarted, v.Window)
+		}},
+		acShortcuts: {Label: "Keyboard shortcuts", Run: func() {
+			ui.ShowKeys(v.commands[:acTab1], fmt.Sprintf("%s … %s select a tab by its place.",
+				ui.KeyText(fyne.Key1, ui.Primary), ui.KeyText(fyne.KeyName(fmt.Sprint(maxTabKeys)), ui.Primary)), v.Window)
+		}},
+		acAbout: {Label: "About AndroProf", Run: v.showAbout},
+	}
+	for i := range maxTabKeys {
+		cmds = append(cmds, &ui.Command{Label: fmt.Sprintf("Tab %d", i+1), Key: fyne.KeyName(fmt.Sprint(i + 1)), Mod: ui.Primary,
+			Run: func() { v.selectTab(i) }})
+	}
+	return cmds
+}
+
+func (v *View) mainMenu() *fyne.MainMenu {
+	c := v.commands
+	tabs := fyne.NewMenuItem("Go to tab", nil)
+	tabs.ChildMenu = ui.Menu("Go to tab", c[acTab1:]...)
+	view := ui.Menu("View", c[acNextTab], c[acPrevTab])
+	view.Items = append(view.Items, tabs)
+	return fyne.NewMainMenu(
+		ui.Menu("File", c[acImport], c[acRunProgram], c[acDelete], nil, c[acQuit]),
+		view,
+		ui.Menu("Window", c[acEditor]),
+		ui.Menu("Help", c[acGettingStarted], c[acShortcuts], nil, c[acAbout]),
+	)
+}
+
+// press does what a tap on b does; a disabled b says why instead of doing nothing.
+func press(b *widget.Button, why string, parent fyne.Window) {
+	if b.Disabled() {
+		dialog.ShowInformation(strings.TrimSuffix(b.Text, "…"), why, parent)
+		return
+	}
+	b.OnTapped()
+}
+
+// shownTabs are the tabs of the tab set shown.
+func (v *View) shownTabs() *container.AppTabs {
+	for _, s := range v.tabSets {
+		if s[0].Visible() {
+			return s[0].(*container.AppTabs)
+		}
+	}
+	return v.Tabs
+}
+
+// stepTab selects the next (1) or previous (-1) tab, round the end.
+func (v *View) stepTab(by int) {
+	t := v.shownTabs()
+	if n := len(t.Items); n > 0 {
+		t.SelectIndex((t.SelectedIndex() + by + n) % n)
+	}
+}
+
+// selectTab selects tab i of the tab set shown, if it has one.
+func (v *View) selectTab(i int) {
+	if t := v.shownTabs(); i < len(t.Items) {
+		t.SelectIndex(i)
+	}
+}
+
+func (v *View) showAbout() {
+	name := "AndroProf"
+	if ver := fyne.CurrentApp().Metadata().Version; ver != "" {
+		name += " " + ver
+	}
+	showText("About AndroProf", name+"\n\nA desktop workbench for estimating and explaining what a mobile program costs: "+
+		"cycles, time and energy from emulator traces priced with ISA cost profiles, and Android method traces, "+
+		"heap logs and heap dumps. It re-creates the AndroProf tools of the seed papers.", v.Window)
+}
+
+// gettingStarted is Help ▸ Getting started: where to begin.
+const gettingStarted = `Runs. The list on the left holds the workspace's runs; click one to analyse it. The demo-… runs are sample data: demo-sieve-arm, -thumb and -mips run one prime sieve on three instruction sets, demo-forker-arm forks a child process, demo-methods is a method trace of an Android game, the demo-heap-… runs are heap logs of Java samples and demo-heap-dump is an HPROF heap dump.
+
+Tabs. Each kind of run has its own tabs above the chart (Ctrl+Tab, Ctrl+1…7). An emulator run has Processes, Basic blocks, Instructions, Functions, Estimate, Compare and Profiles; click a process or a bar to drill down. A method trace has its profile, timeline, hotspots and packages; a heap run its summary and figures.
+
+Profile. An emulator run is priced with a cost profile: what each category of instruction costs in cycles and power. Choose it at the top, type a frequency in GHz if the profile's does not fit, and pick what the charts show. The Editor (Ctrl+E) builds and changes profiles.
+
+Your own runs. Import… (Ctrl+I) reads QEMU logs, the emulator plugin's profiles, method traces, heap logs and HPROF dumps; Run program… (Ctrl+R) runs a static ARM or MIPS Linux program under the emulator.`
+
+// showText shows a few paragraphs in a dialog wide enough to read them.
+func showText(title, text string, parent fyne.Window) {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustom(title, "Close", container.NewVScroll(l), parent)
+	size := parent.Canvas().Size()
+	d.Resize(fyne.NewSize(min(640, size.Width-40), min(460, size.Height-40)))
+	d.Show()
+}

@@ -1,0 +1,237 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"androprof/chart"
+	"androprof/model"
+	"androprof/view/ui"
+)
+
+// compareChoice is one line of the Compare list: a run, or a process of it.
+type compareChoice struct {
+	item  model.CompareItem
+	label string
+}
+
+// compareTab puts runs or processes side by side, in the shape of seed tables 5.2
+// (instructions, blocks, instructions per block), 5.4 (cycles) and 5.5 (energy), with ratios
+// to the first item ticked. Each is priced with the top bar's profile when it prices the
+// item's instruction set, else with one that does: an ARM and a MIPS run each get their own.
+type compareTab struct {
+	Choices *widget.List
+	Clear   *widget.Button
+	Hint    *widget.Label // what to do, then which profile priced what and what is a guess
+	Chart   *ui.ChartPanel
+	Table   *ui.SortTable[model.CompareRow]
+
+	v       *View
+	choices []compareChoice
+	picked  []model.CompareItem // in the order ticked: the first is the base of the ratios
+	rows    []model.CompareRow
+	gen     int
+	content fyne.CanvasObject
+}
+
+func newCompareTab(v *View) *compareTab {
+	t := &compareTab{v: v}
+	t.Choices = widget.NewList(func() int { return len(t.choices) },
+		func() fyne.CanvasObject { return widget.NewCheck("", nil) }, t.updateChoice)
+	t.Clear = widget.NewButtonWithIcon("Clear", theme.ContentClearIcon(), func() {
+		t.picked = nil
+		t.Choices.Refresh()
+		t.recompute()
+	})
+	t.Hint = widget.NewLabel("")
+	t.Hint.Wrapping = fyne.TextWrapWord
+	// The hint's room is fixed (it scrolls when the warnings are longer), so nothing below it
+	// moves when results arrive while the user ticks the next item.
+	hint := container.NewVScroll(t.Hint)
+	hint.SetMinSize(fyne.NewSize(0, widget.NewLabel("1\n2\n3").MinSize().Height))
+	t.Chart = ui.NewChartPanel(v.Window, v.bg, chart.Bars, nil)
+	ratio := func(f float64) string { return ui.FormatFloat(f, 4) }
+	t.Table = ui.NewSortTable(v.Window, "comparison", []ui.Column[model.CompareRow]{
+		ui.TextCol("Item", 160, func(r model.CompareRow) string { return r.Item }),
+		ui.TextCol("Profile", 170, func(r model.CompareRow) string { return r.Profile }),
+		shareCol("Not in profile", 100, func(r model.CompareRow) float64 { return r.Coverage.UndefinedShare() }),
+		ui.IntCol("Instructions", 130, func(r model.CompareRow) int64 { return r.Instructions }),
+		ui.IntCol("Blocks", 120, func(r model.CompareRow) int64 { return r.Blocks }),
+		ui.FloatCol("Insns/block", 90, 4, func(r model.CompareRow) float64 { return r.InsnsPerBlock }),
+		ui.FloatCol("Cycles", 130, 0, func(r model.CompareRow) float64 { return r.Cycles }),
+		ui.QuantityCol("Time", "s", 100, func(r model.CompareRow) float64 { return r.TimeS }),
+		unknownIf(ui.QuantityCol("Energy", "J", 100, func(r model.CompareRow) float64 { return r.EnergyJ }), energyUnknown),
+		{Title: "Insns ratio", Width: 90, Num: true, Text: func(r model.CompareRow) string { return ratio(r.InstructionRatio) }},
+		{Title: "Cycles ratio", Width: 90, Num: true, Text: func(r model.CompareRow) string { return ratio(r.CycleRatio) }},
+		unknownIf(ui.Column[model.CompareRow]{Title: "Energy ratio", Width: 90, Num: true,
+			Text: func(r model.CompareRow) string { return ratio(r.EnergyRatio) }},
+			func(r model.CompareRow) bool {
+				return energyUnknown(r) || len(t.rows) > 0 && energyUnknown(t.rows[0])
+			}),
+	}, nil)
+	left := container.NewBorder(ui.Heading("Compare"), container.NewHBox(t.Clear), nil, nil, t.Choices)
+	right := container.NewBorder(hint, nil, nil, nil, container.NewVSplit(t.Chart.Content(), t.Table.Content()))
+	split := container.NewHSplit(left, right)
+	split.Offset = 0.25
+	t.content = split
+	t.recompute()
+	return t
+}
+
+func (t *compareTab) updateChoice(id widget.ListItemID, o fyne.CanvasObject) {
+	if id < 0 || id >= len(t.choices) {
+		return
+	}
+	c := t.choices[id]
+	check := o.(*widget.Check)
+	check.OnChanged = nil // SetChecked would report the old row's state as a change
+	check.SetText(c.label)
+	check.SetChecked(t.isPicked(c.item))
+	check.OnChanged = func(on bool) { t.Pick(c.item, on) }
+}
+
+func (t *compareTab) isPicked(it model.CompareItem) bool {
+	for _, p := range t.picked {
+		if p == it {
+			return true
+		}
+	}
+	return false
+}
+
+// Pick ticks or unticks an item, as its check box does.
+func (t *compareTab) Pick(it model.CompareItem, on bool) {
+	if on == t.isPicked(it) {
+		return
+	}
+	if on {
+		t.picked = append(t.picked, it)
+	} else {
+		for i, p := range t.picked {
+			if p == it {
+				t.picked = append(t.picked[:i], t.picked[i+1:]...)
+				break
+			}
+		}
+	}
+	t.Choices.Refresh()
+	t.recompute()
+}
+
+// loadChoices lists every run and its processes; called when the runs change.
+func (t *compareTab) loadChoices(runs []model.RunInfo) {
+	v := t.v
+	if v.analysis == nil {
+		return
+	}
+	store := v.ws
+	v.bg.Run(func() func() {
+		var choices []compareChoice
+		for _, r := range runs {
+			if tabSetOf(r.Kind) != emulatorTabs { // method traces are compared in their own tabs; heap runs have no costs
+				continue
+			}
+			choices = append(choices, compareChoice{model.CompareItem{Run: r.Name}, r.Name})
+			procs, err := store.Processes(context.Background(), r.Name)
+			if err != nil {
+				continue
+			}
+			for _, p := range procs {
+				choices = append(choices, compareChoice{model.CompareItem{Run: r.Name, PID: p.PID},
+					"    " + r.Name + ":" + processLabel(p.Process)})
+			}
+		}
+		return func() {
+			t.choices = choices
+			var kept []model.CompareItem
+			for _, p := range t.picked {
+				for _, c := range choices {
+					if c.item == p {
+						kept = append(kept, p)
+					}
+				}
+			}
+			t.picked = kept
+			t.Choices.Refresh()
+			t.recompute()
+		}
+	})
+}
+
+// recompute compares the ticked items under the profile and frequency shown.
+func (t *compareTab) recompute() {
+	v := t.v
+	t.gen++
+	if len(t.picked) < 2 || v.res == nil || v.analysis == nil {
+		t.Hint.SetText("Tick two or more runs or processes; ratios are to the first ticked.")
+		t.rows = nil
+		t.Table.Set(nil)
+		t.chart(v.metric)
+		return
+	}
+	t.Hint.SetText(fmt.Sprintf("Ratios are to %s.", t.picked[0]))
+	gen, items, a, freq, ctx := t.gen, append([]model.CompareItem(nil), t.picked...), v.analysis, v.sel.freq, v.ctx
+	profileFor := v.profiles.ForISA(slices.Clone(v.infos), v.res.profile)
+	v.bg.Run(func() func() {
+		rows, err := a.Compare(ctx, items, profileFor, freq)
+		return func() {
+			if gen != t.gen {
+				return
+			}
+			if err != nil {
+				t.Hint.SetText(ui.ProblemText("compare", "", err))
+				rows = nil
+			} else {
+				t.Hint.SetText(compareNotes(rows))
+			}
+			t.rows = rows
+			t.Table.Set(rows)
+			t.chart(v.metric)
+		}
+	})
+}
+
+func (t *compareTab) chart(m chart.Metric) {
+	t.Chart.Set(chart.FromComparison(t.rows, m, chart.Bars))
+}
+
+func energyUnknown(r model.CompareRow) bool { return r.Coverage.PowerUnknown() }
+
+// compareNotes says what the ratios are to, which profile priced which rows, and, row by row,
+// what of a row's cost is a guess.
+func compareNotes(rows []model.CompareRow) string {
+	var profiles []string
+	items := map[string][]string{}
+	for _, r := range rows {
+		if _, ok := items[r.Profile]; !ok {
+			profiles = append(profiles, r.Profile)
+		}
+		items[r.Profile] = append(items[r.Profile], r.Item)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Ratios are to %s. Priced with ", rows[0].Item)
+	if len(profiles) == 1 {
+		fmt.Fprintf(&b, "%s.", profiles[0])
+	} else {
+		for i, p := range profiles {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			fmt.Fprintf(&b, "%s for %s", p, strings.Join(items[p], ", "))
+		}
+		b.WriteString(" (each row with a profile of its own instruction set).")
+	}
+	for _, r := range rows {
+		if w := r.Coverage.Warning(); w != "" {
+			fmt.Fprintf(&b, "\n%s: %s", r.Item, w)
+		}
+	}
+	return b.String()
+}

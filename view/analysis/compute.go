@@ -1,0 +1,149 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"androprof/chart"
+	"androprof/controller"
+	"androprof/model"
+	"androprof/view/ui"
+)
+
+// blocksTop is how many blocks the Basic blocks tab lists: the costly ones matter, and a
+// table of 100,000 rows helps nobody.
+const blocksTop = 200
+
+// results is everything the tabs show for one selection, computed off the UI goroutine.
+type results struct {
+	sel     selection // as computed: the profile chosen, a pid that exists
+	profile *model.Profile
+	data    *model.RunData
+	isa     model.ISA // the instruction set the run executed most
+
+	pids   *model.Report // every process, whatever the selection
+	blocks *model.Report // the selection's blocksTop most costly blocks
+	insns  *model.Report
+	cats   *model.Report
+	funcs  *model.Report
+
+	costing      model.Costing     // per-category estimate of the selection
+	instructions int64             // of the selection
+	names        map[string]string // pid → "pid name", for chart labels
+}
+
+// compute loads the run, chooses the profile if none is chosen (or the chosen one does not
+// price the run's instruction set) and makes every report.
+func compute(ctx context.Context, a *controller.Analysis, profiles controller.Profiles, infos []model.ProfileInfo, sel selection) (*results, error) {
+	d, err := a.Load(ctx, sel.run)
+	if err != nil {
+		return nil, err
+	}
+	res := &results{data: d, isa: d.MainISA(0), names: map[string]string{}}
+	isa := res.isa
+	if sel.explicit {
+		isa = "" // the user's choice for this run stands
+	}
+	i := controller.ChooseProfile(infos, sel.profile, isa)
+	if i < 0 {
+		return nil, fmt.Errorf("no profile to price run %q with", sel.run)
+	}
+	sel.profile = infos[i].Name
+	if res.profile, err = resolveInfo(ctx, profiles, infos[i]); err != nil {
+		return nil, err
+	}
+	if !slices.ContainsFunc(d.Processes, func(p model.ProcessSummary) bool { return p.PID == sel.pid }) {
+		sel.pid = 0
+	}
+	res.sel = sel
+	for _, p := range d.Processes {
+		res.names[strconv.Itoa(p.PID)] = processLabel(p.Process)
+	}
+	opts := model.ReportOptions{Run: sel.run, Profile: res.profile, FrequencyGHz: sel.freq}
+	for _, r := range []struct {
+		out *(*model.Report)
+		by  model.Grouping
+		pid int
+		top int
+	}{
+		{&res.pids, model.ByPID, 0, 0},
+		{&res.blocks, model.ByBlock, sel.pid, blocksTop},
+		{&res.insns, model.ByInstruction, sel.pid, 0},
+		{&res.cats, model.ByCategory, sel.pid, 0},
+		{&res.funcs, model.ByFunction, sel.pid, 0},
+	} {
+		o := opts
+		o.By, o.PID, o.Top = r.by, r.pid, r.top
+		if *r.out, err = a.Report(ctx, o); err != nil {
+			return nil, err
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	counts, err := a.InstructionCounts(ctx, sel.run, sel.pid)
+	if err != nil {
+		return nil, err
+	}
+	res.costing = model.Cost(model.NewClassifier(res.profile), counts, res.pids.FrequencyGHz)
+	res.instructions = res.cats.Total.Instructions
+	return res, nil
+}
+
+// fitWarning says, for the window's problem area, what of the selection's numbers is a guess
+// because the profile does not fit the run ("" when it does, or when nothing is shown).
+func (res *results) fitWarning() string {
+	if res == nil {
+		return ""
+	}
+	return res.cats.Coverage.Warning()
+}
+
+// energyText is an energy with its unit, or says it is unknown when the profile gives no power.
+func energyText(j float64, cov model.Coverage) string {
+	if cov.PowerUnknown() {
+		return "energy unknown (no power in the profile)"
+	}
+	return chart.Quantity(j, "J")
+}
+
+// fitNote is the coverage warnings made short for a line of totals: " · 100 % of instructions
+// not in profile, which lacks MIPS" ("" when the profile fits); the sentences are in the
+// window's problem area.
+func fitNote(cov model.Coverage) string {
+	if cov.Undefined == 0 {
+		return ""
+	}
+	note := " · " + model.Percent(cov.UndefinedShare()) + " of instructions not in profile"
+	if len(cov.ForeignISAs) > 0 {
+		isas := make([]string, len(cov.ForeignISAs))
+		for i, isa := range cov.ForeignISAs {
+			isas[i] = string(isa)
+		}
+		note += ", which lacks " + strings.Join(isas, " and ")
+	}
+	return note
+}
+
+// shareCol shows a share (0 to 1) as a percentage that never rounds a little to nothing.
+func shareCol[T any](title string, width float32, v func(T) float64) ui.Column[T] {
+	c := ui.FloatCol(title, width, 0, v)
+	c.Text = func(r T) string { return model.Percent(v(r)) }
+	return c
+}
+
+// unknownIf shows "unknown" in a column wherever its value is not known (energy under a
+// profile without power) instead of a confident 0.
+func unknownIf[T any](c ui.Column[T], unknown func(T) bool) ui.Column[T] {
+	text := c.Text
+	c.Text = func(r T) string {
+		if unknown(r) {
+			return "unknown"
+		}
+		return text(r)
+	}
+	return c
+}

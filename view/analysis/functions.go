@@ -1,0 +1,52 @@
+package analysis
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+
+	"androprof/chart"
+	"androprof/model"
+	"androprof/view/ui"
+)
+
+// functionsTab prices each symbol, the level at which a programmer decides what to rewrite
+// (seed §5.1: which methods to move to native code).
+type functionsTab struct {
+	Chart   *ui.ChartPanel
+	Table   *ui.SortTable[model.ReportRow]
+	content fyne.CanvasObject
+}
+
+func newFunctionsTab(v *View) *functionsTab {
+	t := &functionsTab{}
+	t.Chart = ui.NewChartPanel(v.Window, v.bg, chart.Bars, nil)
+	t.Table = ui.NewSortTable(v.Window, "functions", []ui.Column[model.ReportRow]{
+		ui.TextCol("Function", 260, func(r model.ReportRow) string { return r.Key }),
+		ui.IntCol("Instructions", 140, func(r model.ReportRow) int64 { return r.Instructions }),
+		ui.IntCol("Blocks executed", 130, func(r model.ReportRow) int64 { return r.Blocks }),
+		ui.FloatCol("Cycles", 140, 0, func(r model.ReportRow) float64 { return r.Cycles }),
+		ui.QuantityCol("Time", "s", 110, func(r model.ReportRow) float64 { return r.TimeS }),
+		ui.QuantityCol("Energy", "J", 110, func(r model.ReportRow) float64 { return r.EnergyJ }),
+	}, nil)
+	split := container.NewVSplit(t.Chart.Content(), t.Table.Content())
+	split.Offset = 0.5
+	t.content = split
+	return t
+}
+
+func (t *functionsTab) show(res *results) {
+	if res == nil {
+		t.Table.Set(nil)
+		return
+	}
+	t.Table.Set(res.funcs.Rows)
+	t.Table.Count.SetText(ui.Plural(len(res.funcs.Rows), "function", "functions"))
+}
+
+func (t *functionsTab) chart(res *results, m chart.Metric) {
+	if res == nil {
+		t.Chart.Set(chart.Chart{})
+		return
+	}
+	t.Chart.Set(chart.FromReport(res.funcs, m, chart.Bars, nil))
+}

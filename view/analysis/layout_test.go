@@ -1,0 +1,78 @@
+package analysis
+
+import (
+	"fmt"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+
+	"androprof/internal/viewtest"
+	"androprof/model"
+)
+
+// menuBarHeight is about what the desktop driver's main menu bar takes off the top of a real
+// window (the test driver draws none).
+const menuBarHeight = 32
+
+// layOut resizes a window and lets its background work finish, so charts and tables are drawn
+// at that size.
+func layOut(v *View, size fyne.Size) {
+	v.Window.Resize(size.Add(fyne.NewSize(0, 1)))
+	v.Window.Resize(size)
+	v.Wait()
+}
+
+// Every tab of every tab set, at 900×600 and 1920×1080: every control reachable, none covered.
+// At 900×600 the analysis toolbar used to run off the window (Charts) and the Editor button
+// covered the frequency note.
+func TestAnalysisLayoutReachable(t *testing.T) {
+	v, _ := openHeapWindow(t) // an emulator run, a heap log, a heap dump, and a method trace when the corpus is here
+	sets := []struct {
+		name, kind string
+		set        tabSet
+	}{{"emulator", "", emulatorTabs}, {"method trace", model.RunKindMethods, methodTabs},
+		{"heap log", model.RunKindHeap, heapTabs}, {"heap dump", model.RunKindHeapDump, dumpTabs}}
+	for _, s := range sets {
+		t.Run(s.name, func(t *testing.T) {
+			run := "small"
+			if s.kind != "" {
+				runs := v.RunsOfKind(s.kind)
+				if len(runs) == 0 {
+					t.Skipf("no %s run (the method trace comes from ../shared/corpus)", s.name)
+				}
+				run = runs[0]
+			}
+			v.SelectRun(run)
+			v.Wait()
+			tabs := v.tabSets[s.set][0].(interface {
+				SelectIndex(int)
+			})
+			items := v.shownTabs().Items
+			if v.shownTabs() != v.tabSets[s.set][0] {
+				t.Fatalf("run %s shows another tab set", run)
+			}
+			// A real window cannot be smaller than its content's MinSize (plus its padding and
+			// a menu bar): it refused 900 px, staying 941 px wide.
+			if m := v.Window.Content().MinSize(); m.Width > viewtest.LayoutSizes[0].Width-2*theme.Padding() ||
+				m.Height > viewtest.LayoutSizes[0].Height-2*theme.Padding()-menuBarHeight {
+				t.Errorf("the window's content needs %v, more than a 900×600 window has", m)
+			}
+			for _, size := range viewtest.LayoutSizes {
+				for i, item := range items {
+					tabs.SelectIndex(i)
+					layOut(v, size)
+					t.Run(fmt.Sprintf("%s at %gx%g", item.Text, size.Width, size.Height), func(t *testing.T) {
+						viewtest.CheckReachable(t, v.Window)
+					})
+				}
+			}
+		})
+	}
+	// From a one-row bar back to the emulator's two rows at 900 px: the window is laid out again.
+	v.SelectRun(v.RunsOfKind(model.RunKindHeap)[0])
+	layOut(v, viewtest.LayoutSizes[0])
+	v.SelectRun("small")
+	v.Wait()
+	viewtest.CheckReachable(t, v.Window)
+}

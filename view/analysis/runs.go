@@ -1,0 +1,354 @@
+package analysis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"androprof/model"
+	"androprof/view/ui"
+)
+
+// runsPanel is the left column: the workspace's runs, and the ways to add and delete them.
+type runsPanel struct {
+	List       *widget.List
+	Empty      *widget.Label // NoRunsText, or why runs could not be read
+	Import     *widget.Button
+	RunProgram *widget.Button
+	Delete     *widget.Button
+
+	v       *View
+	runs    []model.RunInfo
+	content fyne.CanvasObject
+}
+
+func newRunsPanel(v *View) *runsPanel {
+	p := &runsPanel{v: v}
+	p.List = widget.NewList(func() int { return len(p.runs) }, newRunRow, p.updateRow)
+	p.List.OnSelected = func(id widget.ListItemID) {
+		if id >= 0 && id < len(p.runs) {
+			p.selected(p.runs[id].Name)
+		}
+	}
+	p.Empty = widget.NewLabel(NoRunsText)
+	p.Empty.Wrapping = fyne.TextWrapWord
+	p.Import = widget.NewButtonWithIcon("Import…", theme.UploadIcon(), p.askImport)
+	p.RunProgram = widget.NewButtonWithIcon("Run program…", theme.MediaPlayIcon(), p.askRunProgram)
+	p.Delete = widget.NewButtonWithIcon("Delete run…", theme.DeleteIcon(), p.askDelete)
+	p.Delete.Disable()
+	if v.importer == nil || v.analysis == nil {
+		p.Import.Disable()
+		p.RunProgram.Disable()
+	}
+	buttons := container.NewVBox(p.Import, p.RunProgram, p.Delete)
+	p.content = container.NewBorder(ui.Heading("Runs"), buttons, nil, nil, container.NewStack(p.List, container.NewVBox(p.Empty)))
+	return p
+}
+
+func newRunRow() fyne.CanvasObject {
+	name := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	info := widget.NewLabel("")
+	name.Truncation, info.Truncation = fyne.TextTruncateEllipsis, fyne.TextTruncateEllipsis
+	info.SizeName = theme.SizeNameCaptionText
+	return container.NewVBox(name, info)
+}
+
+func (p *runsPanel) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
+	if id < 0 || id >= len(p.runs) {
+		return
+	}
+	r := p.runs[id]
+	cells := o.(*fyne.Container).Objects
+	cells[0].(*widget.Label).SetText(r.Name)
+	cells[1].(*widget.Label).SetText(runSummary(r))
+}
+
+func runSummary(r model.RunInfo) string {
+	switch r.Kind {
+	case model.RunKindMethods:
+		return "method trace"
+	case model.RunKindHeap:
+		return "heap log"
+	case model.RunKindHeapDump:
+		return "heap dump"
+	}
+	procs := fmt.Sprintf("%d processes", r.Processes)
+	if r.Processes == 1 {
+		procs = "1 process"
+	}
+	return procs + " · " + ui.Grouped(r.Instructions) + " instructions"
+}
+
+// Names are the runs listed, in order.
+func (p *runsPanel) Names() []string {
+	names := make([]string, len(p.runs))
+	for i, r := range p.runs {
+		names[i] = r.Name
+	}
+	return names
+}
+
+// reload reads the runs again and selects want, else the run selected, else the run of the
+// last session, else the first: the window should open on something to look at.
+func (p *runsPanel) reload(want string) {
+	v := p.v
+	if v.analysis == nil {
+		p.Empty.SetText("This session has no workspace database.")
+		return
+	}
+	store := v.ws
+	v.bg.Run(func() func() {
+		runs, err := store.Runs(context.Background())
+		return func() {
+			p.runs = runs
+			p.List.UnselectAll()
+			p.List.Refresh()
+			switch {
+			case err != nil:
+				p.Empty.SetText(ui.ProblemText("read the runs", "", err))
+			case len(runs) == 0:
+				p.Empty.SetText(NoRunsText)
+			default:
+				p.Empty.SetText("")
+			}
+			p.Empty.Refresh()
+			v.Compare.loadChoices(runs)
+			names := p.Names()
+			for _, n := range []string{want, v.sel.run, v.prefs.String(prefRun)} {
+				if i := slices.Index(names, n); n != "" && i >= 0 {
+					p.List.Select(i)
+					return
+				}
+			}
+			if len(runs) > 0 {
+				p.List.Select(0)
+				return
+			}
+			p.selected("")
+		}
+	})
+}
+
+// Select chooses a run by name, as a tap on it would.
+func (p *runsPanel) Select(name string) {
+	if i := slices.Index(p.Names(), name); i >= 0 {
+		p.List.Select(i)
+	}
+}
+
+func (p *runsPanel) selected(name string) {
+	v := p.v
+	ui.Enable(p.Delete, name != "")
+	if name != v.sel.run {
+		v.sel.run, v.sel.pid, v.sel.explicit = name, 0, false
+	}
+	if name != "" {
+		v.prefs.SetString(prefRun, name)
+	}
+	v.recompute()
+}
+
+func (p *runsPanel) askDelete() {
+	v := p.v
+	name := v.sel.run
+	if name == "" || v.analysis == nil {
+		return
+	}
+	dialog.ShowConfirm("Delete run", fmt.Sprintf("Delete run “%s” and everything recorded for it? This cannot be undone.", name),
+		func(ok bool) {
+			if ok {
+				p.deleteRun(name)
+			}
+		}, v.Window)
+}
+
+func (p *runsPanel) deleteRun(name string) {
+	v := p.v
+	ws := v.ws
+	v.bg.Run(func() func() {
+		err := ws.DeleteRun(context.Background(), name)
+		return func() {
+			v.forgetRun(name)
+			if err != nil {
+				ui.ShowProblem(v.Window, "delete the run", name, err)
+			}
+			v.sel.run = ""
+			p.reload("")
+		}
+	})
+}
+
+// askImport asks for a run name and a file or a folder (Fyne's file dialog picks one file;
+// the importer reads a folder, e.g. a translation log beside its exec log, as one run).
+func (p *runsPanel) askImport() {
+	v := p.v
+	name := widget.NewEntry()
+	source := widget.NewEntry()
+	source.SetPlaceHolder("a QEMU log or a folder of them, a method trace (.trace, DPA, RMP), a heap log or an HPROF dump")
+	named := false // typed by the user: a new source no longer renames the run
+	name.OnChanged = func(string) { named = true }
+	source.OnChanged = func(s string) {
+		if !named {
+			name.SetText(p.suggest(s))
+			named = false
+		}
+	}
+	file := widget.NewButton("File…", func() {
+		ui.ShowLarge(dialog.NewFileOpen(ui.ChosenPath[fyne.URIReadCloser](v.Window, source.SetText), v.Window))
+	})
+	folder := widget.NewButton("Folder…", func() {
+		ui.ShowLarge(dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
+			if err != nil {
+				ui.ShowProblem(v.Window, "open the folder", "", err)
+				return
+			}
+			if u != nil {
+				source.SetText(u.Path())
+			}
+		}, v.Window))
+	})
+	items := []*widget.FormItem{
+		widget.NewFormItem("Source", container.NewBorder(nil, nil, nil, container.NewHBox(file, folder), source)),
+		widget.NewFormItem("Run name", name),
+	}
+	d := dialog.NewForm("Import a run", "Import", "Cancel", items, func(ok bool) {
+		if ok {
+			p.ImportFrom(strings.TrimSpace(name.Text), strings.TrimSpace(source.Text), nil)
+		}
+	}, v.Window)
+	ui.ShowForm(v.Window, d, source, name)
+}
+
+// nameFor checks an import's or a run's form: without a source it says what is missing (a form
+// that closes doing nothing looks broken), and an empty name becomes one made from the source,
+// as on the command line.
+func (p *runsPanel) nameFor(name, source, what string) (string, bool) {
+	if p.v.importer == nil {
+		return "", false
+	}
+	if source == "" {
+		dialog.ShowInformation("Nothing chosen", "Choose "+what+" first.", p.v.Window)
+		return "", false
+	}
+	if name == "" {
+		name = p.suggest(source)
+	}
+	return name, true
+}
+
+// suggest names a run after its source file, made unique among the runs.
+func (p *runsPanel) suggest(path string) string {
+	base := strings.TrimSuffix(filepath.Base(path), ".gz") // x.heaplog.gz, x.trace.gz: x
+	base = strings.TrimSuffix(base, filepath.Ext(base))
+	if base == "" || base == "." || base == string(filepath.Separator) {
+		base = "run"
+	}
+	name := base
+	for i := 2; slices.Contains(p.Names(), name); i++ {
+		name = fmt.Sprintf("%s-%d", base, i)
+	}
+	return name
+}
+
+// ImportFrom reads a file or a folder into run name with a progress bar and Cancel, then
+// selects the new run. done, when not nil, runs on the UI goroutine at the end.
+func (p *runsPanel) ImportFrom(name, source string, done func(error)) {
+	v := p.v
+	name, ok := p.nameFor(name, source, "a file or folder to import")
+	if !ok {
+		return
+	}
+	if _, err := os.Stat(source); err != nil {
+		ui.ShowProblem(v.Window, "import", source, err)
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	progress := ui.NewProgressDialog("Importing run "+name, "Reading "+filepath.Base(source)+"…", cancel, v.Window)
+	imp := v.importer
+	v.bg.Run(func() func() {
+		err := imp.ImportFiles(ctx, name, []string{source}, progress.Report)
+		return func() {
+			cancel()
+			progress.Close()
+			p.finished(name, err)
+			if done != nil {
+				done(err)
+			}
+		}
+	})
+}
+
+func (p *runsPanel) askRunProgram() {
+	v := p.v
+	name := widget.NewEntry()
+	program := widget.NewEntry()
+	program.SetPlaceHolder("a static ARM or MIPS Linux program")
+	args := widget.NewEntry()
+	args.SetPlaceHolder("arguments, separated by spaces")
+	browse := widget.NewButton("Browse…", func() {
+		ui.ShowLarge(dialog.NewFileOpen(ui.ChosenPath[fyne.URIReadCloser](v.Window, func(path string) {
+			program.SetText(path)
+			name.SetText(p.suggest(path))
+		}), v.Window))
+	})
+	items := []*widget.FormItem{
+		widget.NewFormItem("Program", container.NewBorder(nil, nil, nil, browse, program)),
+		widget.NewFormItem("Arguments", args),
+		widget.NewFormItem("Run name", name),
+	}
+	d := dialog.NewForm("Run a program under the emulator", "Run", "Cancel", items, func(ok bool) {
+		if ok {
+			p.Run(strings.TrimSpace(name.Text), strings.TrimSpace(program.Text), strings.Fields(args.Text), nil)
+		}
+	}, v.Window)
+	ui.ShowForm(v.Window, d, program, args, name)
+}
+
+// Run runs a program under the emulator into run name, with an endless bar and Cancel, then
+// selects the new run. done, when not nil, runs on the UI goroutine at the end.
+func (p *runsPanel) Run(name, program string, args []string, done func(error)) {
+	v := p.v
+	name, ok := p.nameFor(name, program, "a program to run")
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	activity := ui.NewActivityDialog("Running "+filepath.Base(program), "Starting the emulator…", cancel, v.Window)
+	imp := v.importer
+	v.bg.Run(func() func() {
+		err := imp.RunProgram(ctx, name, program, args, activity.Say)
+		return func() {
+			cancel()
+			activity.Close()
+			p.finished(name, err)
+			if done != nil {
+				done(err)
+			}
+		}
+	})
+}
+
+// finished shows the new run and says what went wrong, if anything; a cancel needs no
+// message. The runs are read again even after an error: a program that exited non-zero is
+// still imported.
+func (p *runsPanel) finished(name string, err error) {
+	v := p.v
+	v.forgetRun(name) // the importer made the workspace forget it; the tabs let go of it here
+	if err != nil && !errors.Is(err, context.Canceled) {
+		ui.ShowProblem(v.Window, "import into the run", name, err)
+	}
+	if v.sel.run == name {
+		v.sel.run = "" // read the run again even though its name is selected
+	}
+	p.reload(name)
+}

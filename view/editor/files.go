@@ -1,0 +1,254 @@
+package editor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"androprof/controller"
+	"androprof/model"
+	"androprof/view/ui"
+)
+
+// profileISAs are the instruction sets a new profile may price (x86 has no catalogue yet).
+var profileISAs = []model.ISA{model.ARM, model.Thumb, model.MIPS}
+
+// Edit opens a profile from elsewhere (the database, a built-in), asking first about unsaved
+// changes to the current one.
+func (v *View) Edit(p *model.Profile) {
+	if v.busy() {
+		return
+	}
+	v.settle(func() {
+		v.ed.SetProfile(p)
+		v.Reload()
+	})
+}
+
+// settle runs next once the user no longer has unsaved changes: it asks Save / Discard / Cancel
+// when there are some. Save continues only if saving succeeded.
+func (v *View) settle(next func()) {
+	if !v.ed.Dirty() {
+		next()
+		return
+	}
+	askUnsaved(v.Window, v.ed.Profile().Name, func() { v.save(next) }, next)
+}
+
+func (v *View) askNewProfile() {
+	if v.busy() {
+		return
+	}
+	name := profileNameEntry("")
+	opts := make([]string, len(profileISAs))
+	for i, isa := range profileISAs {
+		opts[i] = string(isa)
+	}
+	isas := widget.NewCheckGroup(opts, nil)
+	isas.Horizontal = true
+	isas.SetSelected([]string{string(model.ARM), string(model.Thumb)})
+	items := []*widget.FormItem{profileNameItem(name), widget.NewFormItem("Instruction sets", isas)}
+	d := dialog.NewForm("New profile", "Create", "Cancel", items, func(ok bool) {
+		if !ok {
+			return
+		}
+		var chosen []model.ISA
+		for _, s := range isas.Selected {
+			chosen = append(chosen, model.ISA(s))
+		}
+		v.settle(func() {
+			if err := v.ed.NewProfile(name.Text, chosen...); err != nil {
+				ui.ShowProblem(v.Window, "create the profile", name.Text, err)
+				return
+			}
+			v.Reload()
+		})
+	}, v.Window)
+	ui.ShowForm(v.Window, d, name)
+}
+
+func (v *View) askOpen() {
+	if v.busy() {
+		return
+	}
+	v.settle(func() {
+		ui.AskPath(v.Window, ui.PathRequest{Title: "Open profile", Action: "Open", Kind: ui.OpenFile,
+			Folder: v.folder(), Exts: []string{".xml"}}, v.Open)
+	})
+}
+
+// Open reads a profile file into the editor; errors name the file and line.
+func (v *View) Open(path string) {
+	if err := v.ed.Open(path); err != nil {
+		ui.ShowProblem(v.Window, "open the profile", path, err)
+		return
+	}
+	v.Reload()
+}
+
+func (v *View) askBuiltin() {
+	if v.busy() {
+		return
+	}
+	names := v.profiles.BuiltinNames()
+	if len(names) == 0 {
+		dialog.ShowInformation("No built-in profiles", "This build carries no built-in profiles.", v.Window)
+		return
+	}
+	sel := widget.NewSelect(names, nil)
+	sel.SetSelected(names[0])
+	dialog.ShowForm("Start from a built-in profile", "Open", "Cancel",
+		[]*widget.FormItem{widget.NewFormItem("Profile", sel)}, func(ok bool) {
+			if ok {
+				v.settle(func() { v.OpenBuiltin(sel.Selected) })
+			}
+		}, v.Window)
+}
+
+// OpenBuiltin starts from an embedded profile; saving it asks for a file.
+func (v *View) OpenBuiltin(name string) {
+	if err := v.ed.OpenBuiltin(name); err != nil {
+		ui.ShowProblem(v.Window, "open the built-in profile", name, err)
+		return
+	}
+	v.Reload()
+}
+
+// valid shows every problem and reports false when the profile must not be saved.
+func (v *View) valid() bool {
+	probs := v.ed.Problems()
+	if len(probs) == 0 {
+		return true
+	}
+	showProblems(v.Window, probs)
+	return false
+}
+
+// save writes to the profile's file, asking for one when it has none; then runs after.
+func (v *View) save(after func()) {
+	if v.busy() || !v.valid() {
+		return
+	}
+	if v.ed.Path() == "" {
+		v.saveAs(after)
+		return
+	}
+	if err := v.ed.Save(); err != nil {
+		ui.ShowProblem(v.Window, "save the profile", v.ed.Path(), err)
+		return
+	}
+	v.updateTitle()
+	if after != nil {
+		after()
+	}
+}
+
+func (v *View) saveAs(after func()) {
+	if v.busy() || !v.valid() {
+		return
+	}
+	req := ui.PathRequest{Title: "Save profile as", Action: "Save", Kind: ui.SaveFile, Folder: v.folder(),
+		Name: fileName(v.ed.Profile().Name), Exts: []string{".xml"}}
+	ui.AskPath(v.Window, req, func(path string) {
+		if err := v.ed.SaveAs(path); err != nil {
+			ui.ShowProblem(v.Window, "save the profile as", path, err)
+			return
+		}
+		v.updateTitle()
+		if after != nil {
+			after()
+		}
+	})
+}
+
+// fileName suggests a file for a profile: "ARMv7-A Cortex-A8" → "armv7-a-cortex-a8.xml".
+func fileName(profile string) string {
+	slug := strings.Join(strings.FieldsFunc(strings.ToLower(profile), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
+	}), "-")
+	if slug == "" {
+		slug = "profile"
+	}
+	return slug + ".xml"
+}
+
+// folder is where the editor's path dialogs start: beside the profile's file, if it has one.
+func (v *View) folder() string {
+	if p := v.ed.Path(); p != "" {
+		return filepath.Dir(p)
+	}
+	return ""
+}
+
+// keepInWorkspace stores the profile in the database so analyses can name it.
+func (v *View) keepInWorkspace() {
+	if !v.profiles.CanKeep() {
+		dialog.ShowInformation("No workspace", "This session has no workspace database.", v.Window)
+		return
+	}
+	if v.busy() || !v.valid() {
+		return
+	}
+	if v.ed.Profile().Name == controller.UnnamedProfile { // would replace the last unnamed one kept
+		v.askProfileName("Name the profile", "Keep", v.keepInWorkspace)
+		return
+	}
+	p, profiles := v.ed.Profile().Clone(), v.profiles
+	v.bg.Run(func() func() {
+		err := profiles.Keep(context.Background(), p)
+		return func() {
+			if err != nil {
+				ui.ShowProblem(v.Window, "keep the profile in the workspace", p.Name, err)
+				return
+			}
+			if v.onKept != nil {
+				v.onKept()
+			}
+			dialog.ShowInformation("Kept in workspace", fmt.Sprintf("The workspace now holds profile “%s”.", p.Name), v.Window)
+		}
+	})
+}
+
+func (v *View) askAddInstruction() {
+	if v.busy() {
+		return
+	}
+	var opts []string
+	for _, isa := range v.ed.Profile().ISAs {
+		opts = append(opts, string(isa))
+	}
+	isa := widget.NewSelect(opts, nil)
+	if len(opts) > 0 {
+		isa.SetSelected(opts[0])
+	}
+	mnemonic := widget.NewEntry()
+	mnemonic.Validator = func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return errors.New("type a mnemonic")
+		}
+		return nil
+	}
+	items := []*widget.FormItem{widget.NewFormItem("Instruction set", isa),
+		{Text: "Mnemonic", Widget: mnemonic, HintText: "As the disassembly writes it, e.g. LDRD"}}
+	ui.ShowForm(v.Window, dialog.NewForm("Add instruction", "Add", "Cancel", items, func(ok bool) {
+		if ok {
+			v.AddInstruction(model.Instruction{ISA: model.ISA(isa.Selected), Mnemonic: mnemonic.Text})
+		}
+	}, v.Window), mnemonic)
+}
+
+// AddInstruction adds a mnemonic no catalogue lists and ticks it, ready to be moved.
+func (v *View) AddInstruction(in model.Instruction) {
+	if err := v.ed.AddInstruction(in); err != nil {
+		ui.ShowProblem(v.Window, "add the instruction", in.Mnemonic, err)
+		return
+	}
+	in.Mnemonic = strings.ToUpper(strings.TrimSpace(in.Mnemonic))
+	v.refreshLists()
+	v.Uncategorized.Pick(in)
+}

@@ -1,0 +1,316 @@
+package heap
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"androprof/chart"
+	"androprof/controller"
+	"androprof/model"
+	"androprof/view/ui"
+)
+
+// allHeaps is the Heap chooser's first option.
+const allHeaps = "All heaps"
+
+// DumpView is what the analysis window shows for a heap dump run (HPROF): one moment of the heap,
+// so the seed's tables 4.1–4.3 and 5.1–5.3 for that moment, object sizes and figure 5.23's pointer
+// distances by address, for every heap or the one chosen (Android dumps have an image, a zygote and
+// an app heap). It replaces the other tabs while a dump run is selected.
+type DumpView struct {
+	Heap *widget.Select // all heaps or one
+	Tabs *container.AppTabs
+	Bar  *fyne.Container // the top bar's controls for dump runs
+
+	Summary  *ui.SortTable[heapFact]
+	Classes  *dumpRowsTab
+	Packages *dumpRowsTab
+	Sizes    *dumpFigureTab
+	Pointers *dumpFigureTab
+
+	host ui.Host
+	a    *controller.HeapAnalysis
+	run  string          // the run shown, or being loaded
+	dump *model.HeapDump // of run; nil until loaded
+	heap string          // "" for every heap
+	gen  int
+	sgen int
+}
+
+// NewDump makes the dump tabs, shown by host, which read dumps through a.
+func NewDump(host ui.Host, a *controller.HeapAnalysis) *DumpView {
+	d := &DumpView{host: host, a: a}
+	d.Heap = widget.NewSelect([]string{allHeaps}, func(opt string) {
+		heap := opt
+		if opt == allHeaps {
+			heap = ""
+		}
+		if heap != d.heap {
+			d.heap = heap
+			d.refresh()
+		}
+	})
+	d.Heap.SetSelected(allHeaps)
+	d.Summary = ui.NewSortTable(host.Window(), "dump-summary", factColumns(), nil)
+	d.Classes = newDumpRowsTab(d, "dump-classes", false)
+	d.Packages = newDumpRowsTab(d, "dump-packages", true)
+	d.Sizes = newDumpFigureTab(d, "dump-sizes")
+	d.Pointers = newDumpFigureTab(d, "dump-pointers")
+	d.Tabs = container.NewAppTabs(
+		container.NewTabItem("Summary", d.Summary.Content()),
+		container.NewTabItem("Classes", d.Classes.content),
+		container.NewTabItem("Packages", d.Packages.content),
+		container.NewTabItem("Sizes", d.Sizes.Chart.Content()),
+		container.NewTabItem("Pointers", d.Pointers.Chart.Content()),
+	)
+	d.Bar = ui.NewBar(ui.Group(widget.NewLabel("Heap"), container.NewGridWrap(fyne.NewSize(200, d.Heap.MinSize().Height), d.Heap)))
+	return d
+}
+
+// Open shows a dump run, unless it is shown already.
+func (d *DumpView) Open(run string) {
+	if run == d.run && d.dump != nil {
+		d.host.SetProblem("")
+		return
+	}
+	d.run, d.dump = run, nil
+	a := d.a
+	ui.LoadRun(d.host, &d.gen, run, func(ctx context.Context) (*model.HeapDump, error) { return a.Dump(ctx, run) }, func(dump *model.HeapDump) {
+		d.dump = dump
+		d.setChoices()
+		d.refresh()
+	})
+}
+
+// Forget drops a run's dump after it was imported again or deleted.
+func (d *DumpView) Forget(run string) {
+	if d.run == run {
+		d.run, d.dump = "", nil
+	}
+}
+
+// setChoices offers the dump's heaps, keeping the heap chosen when this dump has it too.
+func (d *DumpView) setChoices() {
+	if !slices.Contains(d.dump.Heaps, d.heap) {
+		d.heap = ""
+	}
+	d.Heap.Options = append([]string{allHeaps}, d.dump.Heaps...)
+	if d.heap == "" {
+		d.Heap.SetSelected(allHeaps)
+	} else {
+		d.Heap.SetSelected(d.heap)
+	}
+	d.Heap.Refresh()
+}
+
+// refresh recomputes every tab for the dump and heap chosen.
+func (d *DumpView) refresh() {
+	if d.dump == nil {
+		return
+	}
+	d.sgen++
+	gen, dump := d.sgen, d.dump
+	d.host.Background().Run(func() func() {
+		facts := dumpFacts(dump)
+		return func() {
+			if gen == d.sgen {
+				d.Summary.Set(facts)
+			}
+		}
+	})
+	d.Classes.recompute()
+	d.Packages.recompute()
+	d.Sizes.recompute()
+	d.Pointers.recompute()
+}
+
+// dumpFacts sums a dump up as the seed's tables 4.1–4.3 do for one moment, every heap apart.
+func dumpFacts(d *model.HeapDump) []heapFact {
+	ch := d.Characteristics()
+	when := "(not stated)"
+	if d.Timestamp != 0 {
+		when = time.UnixMilli(int64(d.Timestamp)).UTC().Format("2006-01-02 15:04:05 UTC")
+	}
+	part := func(c model.DumpCount) string {
+		return ui.Plural(c.Objects, "object", "objects") + ", " + model.HumanBytes(c.Bytes)
+	}
+	facts := []heapFact{
+		{Name: "Version", Value: d.Version},
+		{Name: "Identifier size", Value: fmt.Sprintf("%d bytes", d.IDSize)},
+		{Name: "Timestamp", Value: when, raw: fmt.Sprint(d.Timestamp)},
+		{Name: "Heaps", Value: strings.Join(d.Heaps, ", ")},
+		{Name: "Loaded classes", Value: ui.Grouped(int64(ch.LoadedClasses))},
+		{Name: "Array classes", Value: ui.Grouped(int64(ch.ArrayClasses))},
+		{Name: "Objects", Value: part(model.DumpCount{Objects: ch.Objects, Bytes: ch.Bytes}), raw: fmt.Sprint(ch.Objects)},
+		{Name: "Instances", Value: part(ch.Instances), raw: fmt.Sprint(ch.Instances.Objects)},
+		{Name: "Arrays", Value: part(ch.Arrays), raw: fmt.Sprint(ch.Arrays.Objects)},
+		{Name: "GC roots", Value: ui.Grouped(int64(d.Roots))},
+	}
+	for _, h := range d.Heaps {
+		var in, ar model.DumpCount
+		for _, c := range d.Classes {
+			if c.Heap != h {
+				continue
+			}
+			p := &in
+			if c.Array {
+				p = &ar
+			}
+			p.Objects += c.Objects
+			p.Bytes += c.Bytes
+		}
+		facts = append(facts, heapFact{Name: "Heap " + h, Value: fmt.Sprintf("%s (%s), %s (%s)",
+			ui.Plural(in.Objects, "instance", "instances"), model.HumanBytes(in.Bytes), ui.Plural(ar.Objects, "array", "arrays"), model.HumanBytes(ar.Bytes))})
+	}
+	return facts
+}
+
+// dumpRowsTab is a dump's class (or package) table with its bar chart; a tap on a bar selects
+// its row.
+type dumpRowsTab struct {
+	Find  *widget.Entry // classes only
+	Chart *ui.ChartPanel
+	Table *ui.SortTable[model.DumpRow]
+
+	d         *DumpView
+	fig       chart.DumpFigure
+	byPackage bool
+	rows      []model.DumpRow
+	gen       int
+	content   fyne.CanvasObject
+}
+
+func newDumpRowsTab(d *DumpView, figure string, byPackage bool) *dumpRowsTab {
+	t := &dumpRowsTab{d: d, byPackage: byPackage}
+	t.fig, _ = chart.FindDumpFigure(figure)
+	kind := chart.Bars
+	name := "Class"
+	if byPackage {
+		kind, name = chart.Pie, "Package"
+	}
+	t.Chart = ui.NewChartPanel(d.host.Window(), d.host.Background(), kind, t.barTapped)
+	t.Table = ui.NewSortTable(d.host.Window(), figure, dumpColumns(name), nil)
+	table := t.Table.Content()
+	if !byPackage {
+		t.Find = widget.NewEntry()
+		t.Find.SetPlaceHolder("Find: part of a class name")
+		t.Find.OnChanged = func(string) { t.filter() }
+		table = container.NewBorder(t.Find, nil, nil, nil, table)
+	}
+	split := container.NewVSplit(t.Chart.Content(), table)
+	split.Offset = 0.5
+	t.content = split
+	return t
+}
+
+func (t *dumpRowsTab) recompute() {
+	d := t.d
+	t.gen++
+	gen, dump, heap, run, fig, byPackage := t.gen, d.dump, d.heap, d.run, t.fig, t.byPackage
+	d.host.Background().Run(func() func() {
+		rows := dump.DumpRows(heap, byPackage)
+		c := fig.Draw(dump, heap, run)
+		return func() {
+			if gen == t.gen {
+				t.rows = rows
+				t.filter()
+				t.Chart.SetDrawing(c, fig.Name+" "+run)
+			}
+		}
+	})
+}
+
+func (t *dumpRowsTab) filter() {
+	rows := t.rows
+	if t.Find != nil && t.Find.Text != "" {
+		text := strings.ToLower(t.Find.Text)
+		rows = nil
+		for _, r := range t.rows {
+			if strings.Contains(strings.ToLower(r.Name), text) {
+				rows = append(rows, r)
+			}
+		}
+	}
+	t.Table.Set(rows)
+	if len(rows) != len(t.rows) {
+		t.Table.Count.SetText(fmt.Sprintf("%d of %s", len(rows), ui.Plural(len(t.rows), "row", "rows")))
+	}
+}
+
+// barTapped selects the row of the bar tapped, clearing Find when it hides it.
+func (t *dumpRowsTab) barTapped(i int) {
+	bars := t.Chart.Chart().Bars
+	if i >= len(bars) {
+		return
+	}
+	name := bars[i].Label
+	find := func() int {
+		return slices.IndexFunc(t.Table.Rows(), func(r model.DumpRow) bool { return r.Name == name })
+	}
+	j := find()
+	if j < 0 && t.Find != nil && t.Find.Text != "" {
+		t.Find.SetText("")
+		j = find()
+	}
+	if j >= 0 {
+		t.Table.Select(j)
+	}
+}
+
+// dumpColumns are a dump table's: name, heap, instances, arrays, objects and bytes with shares.
+// (No class count per package: model.DumpRow.Classes counts a class once per heap it is in.)
+func dumpColumns(name string) []ui.Column[model.DumpRow] {
+	type row = model.DumpRow
+	return []ui.Column[row]{
+		ui.TextCol(name, 310, func(r row) string { return r.Name }),
+		ui.TextCol("Heap", 70, func(r row) string {
+			if r.Heap == "" {
+				return "all"
+			}
+			return r.Heap
+		}),
+		countCol("Instances", 90, func(r row) uint64 { return r.Instances.Objects }),
+		countCol("Arrays", 80, func(r row) uint64 { return r.Arrays.Objects }),
+		countCol("Objects", 90, func(r row) uint64 { return r.Objects() }),
+		widthOf(ui.PctCol("%", func(r row) float64 { return r.Percent }), 60),
+		bytesCol("Bytes", 90, func(r row) uint64 { return r.Bytes() }),
+		widthOf(ui.PctCol("Bytes %", func(r row) float64 { return r.BytesShare }), 75),
+	}
+}
+
+// dumpFigureTab is one dump figure for the heap chosen.
+type dumpFigureTab struct {
+	Chart *ui.ChartPanel
+
+	d   *DumpView
+	fig chart.DumpFigure
+	gen int
+}
+
+func newDumpFigureTab(d *DumpView, figure string) *dumpFigureTab {
+	t := &dumpFigureTab{d: d}
+	t.fig, _ = chart.FindDumpFigure(figure)
+	t.Chart = ui.NewChartPanel(d.host.Window(), d.host.Background(), chart.Bars, nil)
+	return t
+}
+
+func (t *dumpFigureTab) recompute() {
+	d := t.d
+	t.gen++
+	gen, dump, heap, run, fig := t.gen, d.dump, d.heap, d.run, t.fig
+	d.host.Background().Run(func() func() {
+		c := fig.Draw(dump, heap, run)
+		return func() {
+			if gen == t.gen {
+				t.Chart.SetDrawing(c, fig.Name+" "+run)
+			}
+		}
+	})
+}

@@ -1,0 +1,219 @@
+package methods
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"androprof/chart"
+	"androprof/model"
+	"androprof/view/ui"
+)
+
+// methodProfileTab is Traceview's profile panel: one row per method (or class, package,
+// thread) with inclusive and exclusive times on each clock the trace has, calls and time per
+// call; a find box; and, for the method selected, who called it and whom it called. A click on
+// a parent or child goes to that method, as expanding and clicking does in Traceview.
+type methodProfileTab struct {
+	Find     *widget.Entry
+	Table    *ui.SortTable[model.MethodRow]
+	Selected *widget.Label // whose parents and children are listed, or how to list them
+	Parents  *ui.SortTable[model.Relative]
+	Children *ui.SortTable[model.Relative]
+
+	m        *View
+	clock    model.Clock // the columns are the ones of this clock
+	selected string      // key of the row selected; kept across recomputes
+	pending  string      // a key to select once rows arrive (a jump past the find filter)
+	gen      int
+	relGen   int
+	content  fyne.CanvasObject
+}
+
+func newMethodProfileTab(m *View) *methodProfileTab {
+	t := &methodProfileTab{m: m, clock: model.ClockDual}
+	win := m.host.Window()
+	t.Find = widget.NewEntry()
+	t.Find.SetPlaceHolder("Find: part of a name")
+	t.Find.OnChanged = func(string) { t.recompute() }
+	t.Table = ui.NewSortTable(win, "method-profile", profileColumns(t.clock), t.rowSelected)
+	t.Selected = widget.NewLabel("Select a method to list its parents and children.")
+	t.Selected.Truncation = fyne.TextTruncateEllipsis
+	t.Parents = ui.NewSortTable(win, "parents", relativeColumns(t.clock, "Parent"), func(r model.Relative) { m.jump(r.Name) })
+	t.Children = ui.NewSortTable(win, "children", relativeColumns(t.clock, "Child"), func(r model.Relative) { m.jump(r.Name) })
+	t.Parents.SaveCSV.SetText("Parents CSV…")
+	t.Children.SaveCSV.SetText("Children CSV…")
+	// The relatives' key columns say which is which and one line under both names the method
+	// whose they are, so the panes spend their height on rows: about six at the window's
+	// default size.
+	relatives := container.NewHSplit(t.Parents.Body(), t.Children.Body())
+	bar := container.NewBorder(nil, nil, nil, container.NewHBox(t.Parents.SaveCSV, t.Children.SaveCSV), t.Selected)
+	top := container.NewBorder(t.Find, nil, nil, nil, t.Table.Content())
+	split := container.NewVSplit(top, container.NewBorder(nil, bar, nil, nil, relatives))
+	split.Offset = 0.5
+	t.content = split
+	return t
+}
+
+// profileColumns are Traceview's columns for the clocks a trace has: a trace without a CPU
+// clock shows no CPU columns, which would be all zero.
+func profileColumns(c model.Clock) []ui.Column[model.MethodRow] {
+	type row = model.MethodRow
+	cpu, wall := c.HasCPU() || !c.HasWall(), c.HasWall() || !c.HasCPU()
+	cols := []ui.Column[row]{ui.TextCol("Name", 320, func(r row) string { return r.Key })}
+	if cpu {
+		cols = append(cols,
+			usCol("Incl CPU µs", func(r row) uint64 { return r.Times.InclusiveCPU }),
+			ui.PctCol("Incl CPU %", func(r row) float64 { return r.InclCPU }),
+			usCol("Excl CPU µs", func(r row) uint64 { return r.Times.ExclusiveCPU }),
+			ui.PctCol("Excl CPU %", func(r row) float64 { return r.ExclCPU }))
+	}
+	if wall {
+		cols = append(cols,
+			usCol("Incl real µs", func(r row) uint64 { return r.Times.InclusiveWall }),
+			ui.PctCol("Incl real %", func(r row) float64 { return r.InclWall }),
+			usCol("Excl real µs", func(r row) uint64 { return r.Times.ExclusiveWall }),
+			ui.PctCol("Excl real %", func(r row) float64 { return r.ExclWall }))
+	}
+	calls := func(r row) string { return fmt.Sprintf("%d+%d", r.Times.Calls, r.Times.RecursiveCalls) }
+	cols = append(cols, ui.Column[row]{Title: "Calls+Rec", Width: 90, Num: true, Text: calls,
+		Cmp: func(a, b row) int {
+			return cmp.Or(cmp.Compare(a.Times.Calls, b.Times.Calls), cmp.Compare(a.Times.RecursiveCalls, b.Times.RecursiveCalls))
+		}})
+	if cpu {
+		cols = append(cols, perCallCol("CPU/call", func(r row) float64 { return r.Times.CPUPerCall() }))
+	}
+	if wall {
+		cols = append(cols, perCallCol("Real/call", func(r row) float64 { return r.Times.WallPerCall() }))
+	}
+	return cols
+}
+
+// relativeColumns list a parent or child (key names which): what the edge between the two
+// methods cost.
+func relativeColumns(c model.Clock, key string) []ui.Column[model.Relative] {
+	type rel = model.Relative
+	cols := []ui.Column[rel]{
+		ui.TextCol(key, 240, func(r rel) string { return r.Name }),
+		ui.IntCol("Calls", 70, func(r rel) int64 { return r.Calls }),
+	}
+	if c.HasCPU() || !c.HasWall() {
+		cols = append(cols, usCol("Incl CPU µs", func(r rel) uint64 { return r.InclusiveCPU }))
+	}
+	if c.HasWall() || !c.HasCPU() {
+		cols = append(cols, usCol("Incl real µs", func(r rel) uint64 { return r.InclusiveWall }))
+	}
+	return cols
+}
+
+func usCol[T any](title string, v func(T) uint64) ui.Column[T] {
+	return ui.IntCol(title, 105, func(r T) int64 { return int64(v(r)) })
+}
+
+func perCallCol[T any](title string, v func(T) float64) ui.Column[T] {
+	c := ui.FloatCol(title, 90, 0, v)
+	c.Text = func(r T) string { return strconv.FormatFloat(v(r), 'f', 1, 64) }
+	return c
+}
+
+// recompute makes the table for the selection and the find text, in the background.
+func (t *methodProfileTab) recompute() {
+	m := t.m
+	t.gen++
+	gen, a, sel, ctx := t.gen, m.a, m.sel, m.host.Context()
+	opts := model.MethodReportOptions{Run: sel.run, By: sel.by, TID: sel.tid, Find: t.Find.Text}
+	clock := m.trace.Profile.Clock
+	m.host.Background().Run(func() func() {
+		rep, err := a.Report(ctx, opts)
+		return func() {
+			if gen != t.gen {
+				return
+			}
+			if err != nil {
+				m.host.SetProblem(ui.ProblemText("list the methods of", opts.Run, err))
+				return
+			}
+			t.show(rep, clock)
+		}
+	})
+}
+
+func (t *methodProfileTab) show(rep *model.MethodReport, clock model.Clock) {
+	if clock != t.clock {
+		t.clock = clock
+		t.Table.SetColumns(profileColumns(clock))
+		t.Parents.SetColumns(relativeColumns(clock, "Parent"))
+		t.Children.SetColumns(relativeColumns(clock, "Child"))
+	}
+	t.Table.Set(rep.Rows)
+	total := ui.Plural(len(rep.Rows), "row", "rows")
+	if clock.HasCPU() {
+		total += " · CPU " + micros(rep.TotalCPU)
+	}
+	if clock.HasWall() {
+		total += " · real " + micros(rep.TotalWall)
+	}
+	t.Table.Count.SetText(total + " (the 100% of the percentages)")
+	want := t.selected
+	if t.pending != "" {
+		want, t.pending = t.pending, ""
+	}
+	if i := slices.IndexFunc(t.Table.Rows(), func(r model.MethodRow) bool { return r.Key == want }); want != "" && i >= 0 {
+		t.Table.Select(i) // lists its relatives again, for the thread now chosen
+		return
+	}
+	t.showRelatives(nil, nil, "Select a method to list its parents and children.")
+}
+
+// rowSelected lists the parents and children of a method row.
+func (t *methodProfileTab) rowSelected(r model.MethodRow) {
+	m := t.m
+	t.selected = r.Key
+	t.relGen++
+	if m.sel.by != model.ByMethod {
+		t.showRelatives(nil, nil, "Parents and children are listed when grouping by method.")
+		return
+	}
+	gen, a, sel, ctx := t.relGen, m.a, m.sel, m.host.Context()
+	m.host.Background().Run(func() func() {
+		parents, children, err := a.Relatives(ctx, sel.run, r.Method, sel.tid)
+		return func() {
+			if gen != t.relGen {
+				return
+			}
+			if err != nil {
+				t.showRelatives(nil, nil, ui.ProblemText("find the callers and callees of", r.Key, err))
+				return
+			}
+			t.showRelatives(parents, children, "Parents and children of "+r.Key+" (click one to go to it)")
+		}
+	})
+}
+
+func (t *methodProfileTab) showRelatives(parents, children []model.Relative, title string) {
+	t.Selected.SetText(title)
+	t.Parents.Set(parents)
+	t.Children.Set(children)
+}
+
+// jump selects the row of key, clearing the find box (and grouping by method) when they hide it.
+func (t *methodProfileTab) jump(key string) {
+	if i := slices.IndexFunc(t.Table.Rows(), func(r model.MethodRow) bool { return r.Key == key }); i >= 0 {
+		t.Table.Select(i)
+		return
+	}
+	t.pending = key
+	if t.Find.Text != "" {
+		t.Find.SetText("") // recomputes, then selects pending
+	} else {
+		t.recompute()
+	}
+}
+
+// micros writes a duration in µs the way every other quantity is written: 850 µs, 12.3 ms.
+func micros(us uint64) string { return chart.Quantity(float64(us)/1e6, "s") }

@@ -1,0 +1,83 @@
+package ui
+
+import (
+	"sync"
+
+	"fyne.io/fyne/v2"
+)
+
+// queueResults makes results wait in a queue for Wait instead of going through fyne.Do.
+// The view's tests set it: Fyne's test driver runs fyne.Do on the calling goroutine, so
+// results would overlap the test's own UI calls; queued, they run on the test's goroutine,
+// which plays the UI goroutine, as they run on the real one in the app.
+var queueResults = false
+
+// QueueResults makes every background's results wait for its Wait. Tests of windows call it
+// before they start (viewtest.Main does), for the reason queueResults gives.
+func QueueResults() { queueResults = true }
+
+// Background runs the analysis window's work (reports, queries, chart images, imports) off
+// the UI goroutine and hands each result to the UI goroutine. It counts what is under way so
+// tests and `androprof screenshot` can wait until the window has settled.
+type Background struct {
+	mu      sync.Mutex
+	changed *sync.Cond
+	n       int      // jobs working or with a result not yet applied
+	queue   []func() // results waiting for Wait, with queueResults
+}
+
+// NewBackground has nothing under way.
+func NewBackground() *Background {
+	b := &Background{}
+	b.changed = sync.NewCond(&b.mu)
+	return b
+}
+
+// Run calls work in a goroutine, then the function it returns (if any) on the UI goroutine.
+// The job counts as under way until that function returned, so work it starts is awaited too.
+func (b *Background) Run(work func() (apply func())) {
+	b.mu.Lock()
+	b.n++
+	b.mu.Unlock()
+	go func() {
+		apply := work()
+		switch {
+		case apply == nil:
+		case queueResults:
+			b.mu.Lock()
+			b.queue = append(b.queue, apply)
+			b.changed.Broadcast()
+			b.mu.Unlock()
+			return // counted down by wait, once applied
+		default:
+			fyne.DoAndWait(apply)
+		}
+		b.done()
+	}()
+}
+
+func (b *Background) done() {
+	b.mu.Lock()
+	b.n--
+	b.changed.Broadcast()
+	b.mu.Unlock()
+}
+
+// Wait blocks until no work is under way. In the app, never call it on the UI goroutine, which
+// the results need; in tests, call it on the test's goroutine, which then applies them.
+func (b *Background) Wait() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for b.n > 0 {
+		if len(b.queue) == 0 {
+			b.changed.Wait()
+			continue
+		}
+		apply := b.queue[0]
+		b.queue = b.queue[1:]
+		b.mu.Unlock()
+		apply()
+		b.mu.Lock()
+		b.n--
+	}
+}

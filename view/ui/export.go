@@ -1,0 +1,66 @@
+package ui
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+)
+
+// AskSavePath asks where to save and then calls write with the path, off the UI goroutine
+// (a big CSV or SVG takes a moment); errors are shown in the window.
+func AskSavePath(win fyne.Window, suggested, ext string, write func(path string) error) {
+	req := PathRequest{Title: "Save " + strings.ToUpper(strings.TrimPrefix(ext, ".")), Action: "Save",
+		Kind: SaveFile, Name: suggested, Exts: []string{ext}}
+	AskPath(win, req, func(path string) {
+		if filepath.Ext(path) == "" {
+			path += ext
+		}
+		go func() {
+			if err := write(path); err != nil {
+				fyne.Do(func() { ShowProblem(win, "save", path, err) })
+			}
+		}()
+	})
+}
+
+// ShowLarge shows a file dialog big enough to list more than a handful of files. Resize must
+// come after Show: Fyne 2.8's FileDialog.Resize reads the window that Show creates and panics
+// (killing the program) without it.
+func ShowLarge(fd *dialog.FileDialog) {
+	fd.Show()
+	fd.Resize(fyne.NewSize(800, 560))
+}
+
+// WriteFile writes a file through a buffer and reports the first error, the close included.
+func WriteFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	if err := write(bw); err != nil {
+		f.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// Slug turns a title into a file name: "Cycles by process — run" → "cycles-by-process-run".
+func Slug(title, fallback string) string {
+	s := strings.Join(strings.FieldsFunc(strings.ToLower(title), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
+	}), "-")
+	if s == "" {
+		return fallback
+	}
+	return s
+}

@@ -1,0 +1,107 @@
+package ui
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+)
+
+// progressEvery is the shortest gap between two progress bar updates: background work reports
+// far more often than a person can see, and every update costs the UI goroutine a repaint.
+const progressEvery = 50 * time.Millisecond
+
+// ProgressDialog shows how far background work got and lets the user cancel it.
+// (dialog.ProgressDialog is deprecated; this is the replacement Fyne suggests.)
+type ProgressDialog struct {
+	dlg    *dialog.CustomDialog
+	bar    *widget.ProgressBar
+	cancel *widget.Button
+	gate   throttle
+}
+
+// NewProgressDialog shows a modal progress bar whose Cancel button calls stop.
+func NewProgressDialog(title, message string, stop context.CancelFunc, parent fyne.Window) *ProgressDialog {
+	p := &ProgressDialog{bar: widget.NewProgressBar(), gate: throttle{every: progressEvery}}
+	p.cancel = widget.NewButton("Cancel", func() {
+		stop()
+		p.cancel.SetText("Cancelling…")
+		p.cancel.Disable()
+	})
+	content := container.NewVBox(widget.NewLabel(message), p.bar)
+	p.dlg = dialog.NewCustomWithoutButtons(title, content, parent)
+	p.dlg.SetButtons([]fyne.CanvasObject{p.cancel})
+	p.dlg.Resize(fyne.NewSize(420, p.dlg.MinSize().Height))
+	p.dlg.Show()
+	return p
+}
+
+// Report is the callback background work calls from its own goroutine. It hands at most one
+// update per progressEvery to the UI goroutine and always lets the last one (done == total) through.
+func (p *ProgressDialog) Report(done, total int64) {
+	if total <= 0 || (done < total && !p.gate.allow(time.Now())) {
+		return
+	}
+	v := float64(done) / float64(total)
+	fyne.Do(func() { p.bar.SetValue(v) })
+}
+
+// Close hides the dialog; call it on the UI goroutine.
+func (p *ProgressDialog) Close() { p.dlg.Hide() }
+
+// throttle lets an event through at most once per interval.
+type throttle struct {
+	mu    sync.Mutex
+	every time.Duration
+	last  time.Time
+}
+
+func (t *throttle) allow(now time.Time) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.last.IsZero() && now.Sub(t.last) < t.every {
+		return false
+	}
+	t.last = now
+	return true
+}
+
+// NewActivityDialog shows a modal with an endless bar, for work that cannot say how far it
+// got (running a program), and a line saying what it does now; Cancel calls stop.
+func NewActivityDialog(title, message string, stop context.CancelFunc, parent fyne.Window) *ActivityDialog {
+	a := &ActivityDialog{msg: widget.NewLabel(message), gate: throttle{every: progressEvery}}
+	a.msg.Truncation = fyne.TextTruncateEllipsis
+	a.cancel = widget.NewButton("Cancel", func() {
+		stop()
+		a.cancel.SetText("Cancelling…")
+		a.cancel.Disable()
+	})
+	a.dlg = dialog.NewCustomWithoutButtons(title, container.NewVBox(a.msg, widget.NewProgressBarInfinite()), parent)
+	a.dlg.SetButtons([]fyne.CanvasObject{a.cancel})
+	a.dlg.Resize(fyne.NewSize(460, a.dlg.MinSize().Height))
+	a.dlg.Show()
+	return a
+}
+
+// ActivityDialog is the endless-bar counterpart of ProgressDialog.
+type ActivityDialog struct {
+	dlg    *dialog.CustomDialog
+	msg    *widget.Label
+	cancel *widget.Button
+	gate   throttle
+}
+
+// Say is the callback background work calls from its own goroutine, throttled like report.
+func (a *ActivityDialog) Say(msg string) {
+	if !a.gate.allow(time.Now()) {
+		return
+	}
+	fyne.Do(func() { a.msg.SetText(msg) })
+}
+
+// Close hides the dialog; call it on the UI goroutine.
+func (a *ActivityDialog) Close() { a.dlg.Hide() }
