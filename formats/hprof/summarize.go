@@ -44,11 +44,12 @@ func Summarize(r io.ReadSeeker, name string) (*model.HeapDump, error) {
 		cur:     -1,
 	}
 	first := newReader(r, name, size)
-	defer first.Close()
-	if err := s.pass(first, false); err != nil {
+	err = s.pass(first, false)
+	s.hdr = first.Header()
+	first.Close() // now, not deferred: its buffer is garbage before the second pass makes its own
+	if err != nil {
 		return nil, err
 	}
-	s.hdr = first.Header()
 	s.link()
 	if _, err := r.Seek(start, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
