@@ -40,9 +40,6 @@ type DemoRun struct {
 	file string
 }
 
-// IsBBProfile tells a basic-block profile from the files imported by format detection.
-func (d DemoRun) IsBBProfile() bool { return strings.HasSuffix(d.file, ".bbprofile.gz") }
-
 // File is the name of the run's file, as it was before it was compressed into the binary.
 func (d DemoRun) File() string { return strings.TrimSuffix(path.Base(d.file), ".gz") }
 

@@ -36,9 +36,6 @@ func NewWorkspace(db Store) *Workspace {
 		Profiles: Profiles{store: db}, store: db}
 }
 
-// HasRuns says whether the workspace has a database to hold runs.
-func (w *Workspace) HasRuns() bool { return w != nil && w.store != nil }
-
 // Importer brings runs into the workspace; what it replaces is forgotten by the analyses.
 // Set its options (ISAs, Cohort, …) on the returned value.
 func (w *Workspace) Importer() Importer {
