@@ -27,6 +27,9 @@ func ShowProblem(win fyne.Window, action, subject string, err error) {
 	copyBtn := widget.NewButton("Copy details", func() { win.Clipboard().SetContent(p.Details()) })
 	more := widget.NewAccordion(widget.NewAccordionItem("Details", container.NewVBox(details, copyBtn)))
 	body := container.NewVBox(what, hint, more)
+	if p.Details() == p.Hint {
+		body.Remove(more) // the cause already reads as words; Details would only repeat them
+	}
 	d := dialog.NewCustom("Problem", "OK", body, win)
 	d.Resize(fyne.NewSize(520, body.MinSize().Height+120))
 	d.Show()

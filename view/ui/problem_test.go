@@ -1,6 +1,7 @@
 package ui_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,4 +52,15 @@ func TestProblemDialogHidesSQL(t *testing.T) {
 		t.Errorf("the SQL error %q is not kept under Details", err.Error())
 	}
 	viewtest.TapDialogButton(t, w, "OK")
+}
+
+// An error already in words (a reader's "file:line: msg") is not repeated under Details.
+func TestProblemDialogNoRepeatedDetails(t *testing.T) {
+	w := test.NewTempApp(t).NewWindow("t")
+	ui.ShowProblem(w, "import", "x", errors.New("x.trace:3: bad record"))
+	for _, o := range test.LaidOutObjects(w.Canvas().Overlays().Top()) {
+		if a, ok := o.(*widget.Accordion); ok {
+			t.Errorf("Details shown for an error already in words: %v", a.Items[0].Title)
+		}
+	}
 }
