@@ -70,10 +70,9 @@ func Explain(action, subject string, err error) *Problem {
 	)
 	switch {
 	case errors.Is(err, context.Canceled):
-		p.What = strings.TrimPrefix(what, "Could not ")
-		p.What = "Cancelled: " + p.What
+		p.What = "Cancelled: " + strings.TrimPrefix(what, "Could not ")
 		p.Hint = "nothing was changed"
-	case errors.As(err, &input) && !errors.Is(err, context.Canceled):
+	case errors.As(err, &input):
 		where := fmt.Sprintf("line %d", input.Line)
 		if input.Line == 0 {
 			where = fmt.Sprintf("byte %d", input.Offset)

@@ -33,7 +33,6 @@ func (im Importer) importHeap(ctx context.Context, run, source string, in *forma
 			err = im.store.ImportDumpRun(ctx, run, source, d)
 		}
 	}
-	im.forget(run)
 	return err
 }
 

@@ -60,6 +60,7 @@ func (im Importer) ImportFiles(ctx context.Context, run string, paths []string, 
 	if len(paths) == 0 {
 		return errors.New("nothing to import")
 	}
+	defer im.forget(run) // whatever the analyses cached of run is stale once anything was written
 	p := countio.NewProgress(ctx, progress)
 	var ins []*formats.Input
 	dirs := false
@@ -110,7 +111,6 @@ func (im Importer) ImportFiles(ctx context.Context, run string, paths []string, 
 		p.Finish()
 		return nil
 	})
-	im.forget(run)
 	return stopped(ctx, err)
 }
 

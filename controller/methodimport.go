@@ -22,9 +22,5 @@ func (im Importer) importMethodTrace(ctx context.Context, run, source string, in
 	if t.Header.Format == "" {
 		t.Header.Format = in.Format.Name
 	}
-	if err := im.store.ImportMethodRun(ctx, run, source, t); err != nil {
-		return err
-	}
-	im.forget(run)
-	return nil
+	return im.store.ImportMethodRun(ctx, run, source, t)
 }

@@ -390,14 +390,7 @@ func (v *View) show(res *results) {
 }
 
 // setProblem shows why the tabs are stale, and takes no room when there is no problem.
-func (v *View) setProblem(msg string) {
-	v.Problem.SetText(msg)
-	if msg == "" {
-		v.Problem.Hide()
-	} else {
-		v.Problem.Show()
-	}
-}
+func (v *View) setProblem(msg string) { ui.SetNote(v.Problem, msg) }
 
 // showCharts redraws the charts for the metric chosen; the tables do not depend on it.
 func (v *View) showCharts() {

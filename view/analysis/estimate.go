@@ -147,14 +147,7 @@ func (t *estimateTab) show(res *results) {
 }
 
 // setFit shows what of the per-category estimate is a guess, taking no room when nothing is.
-func (t *estimateTab) setFit(warning string) {
-	t.Fit.SetText(warning)
-	if warning == "" {
-		t.Fit.Hide()
-	} else {
-		t.Fit.Show()
-	}
-}
+func (t *estimateTab) setFit(warning string) { ui.SetNote(t.Fit, warning) }
 
 // prefill puts the profile's reference data and the selection's instruction count into the
 // calculator and calculates, so the tab opens with an answer.

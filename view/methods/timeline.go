@@ -228,12 +228,7 @@ func (t *timelineTab) render(query bool) {
 				t.area.show(img)
 				t.Note.SetText(t.note(len(calls)))
 			}
-			t.Problem.SetText("")
-			t.Problem.Hide()
-			if err != nil {
-				t.Problem.SetText(ui.ProblemText("read the calls of", run, err))
-				t.Problem.Show()
-			}
+			ui.SetNote(t.Problem, ui.ProblemText("read the calls of", run, err)) // "" without err
 			if t.stale {
 				t.stale = false
 				t.render(false)

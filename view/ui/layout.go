@@ -108,3 +108,14 @@ func Enable(w fyne.Disableable, on bool) {
 		w.Disable()
 	}
 }
+
+// SetNote shows text in l, or hides l when text is "", so a note takes no room while there is
+// nothing to say.
+func SetNote(l *widget.Label, text string) {
+	l.SetText(text)
+	if text == "" {
+		l.Hide()
+	} else {
+		l.Show()
+	}
+}
