@@ -10,7 +10,6 @@ import (
 	"image/png"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -30,11 +29,7 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	env := cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, GUI: gui{}, Demos: demoRuns()}
-	code := cli.Run(ctx, os.Args[1:], env)
-	stop()
-	os.Exit(code)
+	os.Exit(cli.Main(os.Args[1:], cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, GUI: gui{}, Demos: demoRuns()}))
 }
 
 func demoRuns() map[string]controller.DemoRun {
@@ -76,7 +71,7 @@ func newWorkbench(a fyne.App, db *store.DB, ed *controller.Editor) (*view.Workbe
 	im := ws.Importer()
 	if runs, err := ws.Runs(ctx); err != nil {
 		return nil, err
-	} else if len(runs) == 0 {
+	} else if len(runs) == 0 && ws.ReadOnly() == nil {
 		if _, err := im.ImportDemo(ctx, demoRuns()); err != nil {
 			return nil, err
 		}

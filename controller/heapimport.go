@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,13 +45,18 @@ func (im Importer) RunJava(ctx context.Context, run string, argv []string, progr
 	if err != nil {
 		return err
 	}
-	dir := im.KeepDir
-	if dir == "" {
-		if dir, err = os.MkdirTemp("", "androprof-heap"); err != nil {
-			return err
+	// The agent writes into a folder of its own, made afresh: a link planted in KeepDir is never
+	// written through. The kept log is then moved beside it, replacing a link, not its target.
+	if im.KeepDir != "" {
+		if err := os.MkdirAll(im.KeepDir, 0o755); err != nil {
+			return fmt.Errorf("keeping the heap log: %w", err)
 		}
-		defer os.RemoveAll(dir)
 	}
+	dir, err := os.MkdirTemp(im.KeepDir, "androprof-heap-")
+	if err != nil {
+		return fmt.Errorf("folder for the heap log: %w", err)
+	}
+	defer os.RemoveAll(dir)
 	log := filepath.Join(dir, "heap.heaplog")
 	opts := jvm.RunOptions{Java: java, Args: args, Log: log, CacheDir: im.CacheDir, Stdout: im.Stdout, Stderr: im.Stdout}
 	if progress != nil {
@@ -59,6 +65,16 @@ func (im Importer) RunJava(ctx context.Context, run string, argv []string, progr
 	runErr := jvm.Run(ctx, opts)
 	if runErr != nil && (ctx.Err() != nil || fileSize(log) == 0) {
 		return runErr
+	}
+	if im.KeepDir != "" {
+		kept := filepath.Join(im.KeepDir, "heap.heaplog")
+		if err := os.Rename(log, kept); err != nil {
+			return fmt.Errorf("keeping the heap log: %w", err)
+		}
+		log = kept
+		if progress != nil {
+			progress("heap log kept in " + kept)
+		}
 	}
 	if progress != nil {
 		progress("importing the heap log")

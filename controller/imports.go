@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
+	"time"
 
 	"androprof/emulator"
 	"androprof/formats"
@@ -27,6 +30,7 @@ type Importer struct {
 	CacheDir  string           // where the plugin is built; "" for the user's cache directory
 	KeepDir   string           // keep the plugin's raw files here; "" to discard them
 	Stdout    io.Writer        // the program's output during RunProgram; nil discards it
+	Say       func(msg string) // what an import waits for (a FIFO without a writer); nil says nothing
 
 	store  WorkspaceStore
 	forget func(run string) // the workspace's: drops what the analyses cached of a run
@@ -63,16 +67,14 @@ func (im Importer) ImportFiles(ctx context.Context, run string, paths []string, 
 	defer im.forget(run) // whatever the analyses cached of run is stale once anything was written
 	p := countio.NewProgress(ctx, progress)
 	var ins []*formats.Input
-	dirs := false
 	for _, path := range paths {
 		files, err := emulator.ExpandDirs([]string{path})
 		if err != nil {
 			return err
 		}
-		dirs = dirs || files[0] != path
 		first := len(ins)
 		for _, name := range files {
-			f, err := os.Open(name)
+			f, err := im.open(ctx, name)
 			if err != nil {
 				return err
 			}
@@ -87,9 +89,10 @@ func (im Importer) ImportFiles(ctx context.Context, run string, paths []string, 
 			ins = append(ins, in)
 		}
 	}
-	// A method trace, heap log or dump is a run of its own; emulator files import together.
+	// A method trace, heap log or dump is a run of its own (alone, or alone in its folder);
+	// emulator files import together.
 	if slices.ContainsFunc(ins, func(in *formats.Input) bool { return in.Format.Kind != formats.Blocks }) {
-		if len(ins) > 1 || dirs {
+		if len(ins) > 1 {
 			return errMixed
 		}
 		return stopped(ctx, im.importRun(ctx, run, im.sourceOr("import "+ins[0].Name), ins[0], p))
@@ -113,6 +116,49 @@ func (im Importer) ImportFiles(ctx context.Context, run string, paths []string, 
 	})
 	return stopped(ctx, err)
 }
+
+// open opens a file to import. Opening a FIFO waits until something writes to it: the wait is
+// said (im.Say), and cancelling ctx ends it.
+func (im Importer) open(ctx context.Context, name string) (*os.File, error) {
+	st, err := os.Stat(name)
+	if err != nil || st.Mode()&fs.ModeNamedPipe == 0 {
+		return os.Open(name)
+	}
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	done := make(chan opened, 1)
+	go func() {
+		f, err := os.Open(name)
+		done <- opened{f, err}
+	}()
+	select {
+	case o := <-done:
+		return o.f, o.err
+	case <-time.After(fifoPatience):
+	}
+	if im.Say != nil {
+		im.Say(fmt.Sprintf("%s is a FIFO: waiting for a program to write to it (cancel to stop)", name))
+	}
+	select {
+	case o := <-done:
+		return o.f, o.err
+	case <-ctx.Done():
+		// Opening the FIFO for writing lets the waiting open return; nothing is written.
+		if w, err := os.OpenFile(name, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			w.Close()
+		}
+		if o := <-done; o.f != nil {
+			o.f.Close()
+		}
+		return nil, ctx.Err()
+	}
+}
+
+// fifoPatience is how long opening a FIFO may wait before the wait is said: a writer that is
+// already there connects at once.
+const fifoPatience = 300 * time.Millisecond
 
 var errMixed = errors.New("a method trace, heap log or heap dump is imported on its own, into a run of its own")
 

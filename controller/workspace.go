@@ -12,6 +12,7 @@ type Store interface {
 	MethodStore
 	HeapStore
 	ProfileStore
+	ReadOnly() error // why the workspace cannot be changed (a newer schema, no permission), or nil
 }
 
 // Workspace is the one door the windows have to the workspace: every read and write of runs
@@ -40,6 +41,14 @@ func NewWorkspace(db Store) *Workspace {
 // Set its options (ISAs, Cohort, …) on the returned value.
 func (w *Workspace) Importer() Importer {
 	return Importer{store: w.store, forget: w.Forget}
+}
+
+// ReadOnly says why the workspace cannot be changed, or nil when it can (or has no database).
+func (w *Workspace) ReadOnly() error {
+	if w.store == nil {
+		return nil
+	}
+	return w.store.ReadOnly()
 }
 
 // Runs lists the runs, newest first as the store keeps them.

@@ -195,11 +195,14 @@ func (br *BBReader) Next() (BBRecord, error) {
 		}
 	}
 	if err := br.sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			br.line++ // the scanner stopped inside it
+		br.line++ // the scanner stopped inside it
+		switch {
+		case errors.Is(err, bufio.ErrTooLong) && !br.sawHeader:
+			return BBRecord{}, fmt.Errorf("%s: %w", br.file, ErrNotBBProfile) // no header in the first MiB
+		case errors.Is(err, bufio.ErrTooLong):
 			return BBRecord{}, br.errorf("line longer than 1 MiB")
 		}
-		return BBRecord{}, fmt.Errorf("%s: %w", br.file, err)
+		return BBRecord{}, &inputerr.Error{File: br.file, Line: br.line, Msg: "read: " + err.Error(), Err: err}
 	}
 	switch {
 	case !br.sawHeader:

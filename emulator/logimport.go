@@ -42,7 +42,9 @@ import (
 // at that pc. A "Stopped execution" line takes back the Trace line of the block QEMU did not
 // run after all. Executions whose block no file translates are an error naming the file and
 // line of the first of them; so is a log written without nochain, whose chained blocks have
-// no Trace lines.
+// no Trace lines. A single log fails at once at such a line: QEMU logs a block's translation
+// before the block first runs, so in one log a translation that has not come never will, and
+// its executions are not kept to the end (counts of blocks another file may translate are).
 func ImportLogs(ctx context.Context, paths []string, isas []model.ISA, sink model.BlockSink, progress func(done, total int64)) error {
 	names, err := ExpandDirs(paths)
 	if err != nil {
@@ -94,6 +96,7 @@ func ReadLogs(logs []LogInput, isas []model.ISA, sink model.BlockSink) error {
 	im := &importer{
 		sink: sink, isas: isas, known: map[model.BlockKey]struct{}{}, atPC: map[pidPC]model.ISA{},
 		threads: map[pidTID]bool{}, counts: map[execKey]*execCount{}, fast: map[uint64]*execCount{},
+		single: len(files) == 1,
 	}
 	for i := range files {
 		if err := im.file(i, &files[i]); err != nil {
@@ -297,6 +300,7 @@ type importer struct {
 	counts  map[execKey]*execCount // one file's counts; keys packKey cannot fold
 	fast    map[uint64]*execCount  // one file's counts by packKey
 	pending []unmatched
+	single  bool // one log: no other file can translate what it executes
 }
 
 func (im *importer) file(idx int, lf *logFile) error {
@@ -323,6 +327,9 @@ func (im *importer) file(idx int, lf *logFile) error {
 			case packed:
 				c := fast[key]
 				if c == nil {
+					if err := im.untranslated(pid, lr); err != nil {
+						return err
+					}
 					c = &execCount{line: lr.line}
 					fast[key] = c
 				}
@@ -332,6 +339,9 @@ func (im *importer) file(idx int, lf *logFile) error {
 				key := execKey{lr.ex.PC, int32(lr.ex.CPU), lr.exCode}
 				c := counts[key]
 				if c == nil {
+					if err := im.untranslated(pid, lr); err != nil {
+						return err
+					}
 					c = &execCount{line: lr.line}
 					counts[key] = c
 				}
@@ -344,13 +354,13 @@ func (im *importer) file(idx int, lf *logFile) error {
 				counts[execKey{lr.ex.PC, int32(lr.ex.CPU), lr.exCode}].n--
 			}
 		} else if err := im.block(pid, lr.out); err != nil {
-			return err
+			return &inputerr.Error{File: lf.Name, Line: lr.line, Err: err}
 		}
 	}
 	for k, c := range fast {
 		counts[unpackKey(k)] = c
 	}
-	return im.flush(idx, pid, counts)
+	return im.flush(idx, lf, counts)
 }
 
 // packKey folds an execution key into one word, so the hot map hashes a uint64: pcs below
@@ -364,6 +374,18 @@ func packKey(pc uint64, cpu int, isa isaCode) (uint64, bool) {
 
 func unpackKey(k uint64) execKey {
 	return execKey{pc: k & (1<<44 - 1), cpu: int32(k>>44&(1<<12-1)) - 1, isa: isaCode(k >> 56)}
+}
+
+// untranslated fails a single log at the first execution of a block it has not translated
+// before (see ImportLogs); with several logs, a later one may translate it.
+func (im *importer) untranslated(pid int, lr *LogReader) error {
+	if !im.single {
+		return nil
+	}
+	if _, ok := im.resolve(pid, lr.ex.PC, lr.ex.ISA); ok {
+		return nil
+	}
+	return lr.errorf("the block at 0x%x executed here has no translation before it, and QEMU logs a block's translation before it runs: give the -d in_asm output together with the exec log", lr.ex.PC)
 }
 
 func (im *importer) block(pid int, b *model.Block) error {
@@ -393,7 +415,7 @@ func (im *importer) resolve(pid int, pc uint64, isa model.ISA) (model.ISA, bool)
 
 // flush sends one file's counts, in a stable order, and keeps those whose block has not been
 // read yet for finish.
-func (im *importer) flush(idx, pid int, counts map[execKey]*execCount) error {
+func (im *importer) flush(idx int, lf *logFile, counts map[execKey]*execCount) error {
 	keys := make([]execKey, 0, len(counts))
 	for k := range counts {
 		keys = append(keys, k)
@@ -410,9 +432,9 @@ func (im *importer) flush(idx, pid int, counts map[execKey]*execCount) error {
 		if k.isa == isaOther {
 			isa = im.isas[0]
 		}
-		u := unmatched{pid: pid, tid: max(int(k.cpu), 0), pc: k.pc, isa: isa, n: c.n, file: idx, line: c.line}
+		u := unmatched{pid: lf.pid, tid: max(int(k.cpu), 0), pc: k.pc, isa: isa, n: c.n, file: idx, line: c.line}
 		if err := im.send(u); err != nil {
-			return err
+			return &inputerr.Error{File: lf.Name, Line: u.line, Err: err}
 		}
 	}
 	return nil
@@ -439,7 +461,7 @@ func (im *importer) finish(files []logFile) error {
 	im.pending = nil
 	for _, u := range pending {
 		if err := im.send(u); err != nil {
-			return err
+			return &inputerr.Error{File: files[u.file].Name, Line: u.line, Err: err}
 		}
 	}
 	if len(im.pending) == 0 {

@@ -40,11 +40,16 @@ type Record struct {
 	Stopped *Exec
 }
 
-// MaxBlockInsns bounds memory on hostile input; QEMU's TCG never puts more than 512
-// instructions in one translated block.
+// MaxBlockInsns is the most instructions the reader keeps of one block, so a block's memory is
+// bounded whatever a log holds. QEMU's TCG stops a block at 512 instructions (TCG_MAX_INSNS);
+// versions before that limit stopped at the end of a 4 KiB page of guest code, which no
+// instruction (one byte at least) can fill past 4096. A longer block is an error naming its
+// size.
 const MaxBlockInsns = 4096
 
-// maxLine bounds one line: a longer one is not a QEMU log line (the longest are symbol names).
+// maxLine bounds one line, so a line's memory is bounded too. QEMU's longest lines are an IN:
+// line's symbol (a C++ name runs to a few KiB) and -d cpu register dumps (a few hundred bytes);
+// a line of a MiB is no log line.
 const maxLine = 1 << 20
 
 const thumbFlag = 0x00800000 // set in the first bracketed field of ARM Trace lines on QEMU 6.1+
@@ -125,6 +130,8 @@ type LogReader struct {
 	blk       *model.Block
 	objd      []objdRun
 	objdBytes int
+	over      int   // instruction lines of the open block past MaxBlockInsns: counted, not kept
+	overLine  int64 // the first of them
 
 	ex     Exec     // the Exec (or Stopped) scan found
 	exCode isaCode  // ex.ISA as a code
@@ -156,16 +163,41 @@ func NewLogReader(r io.Reader, name string, isas []model.ISA) *LogReader {
 // first block's translation and execution before anything else of size.
 const sniffLimit = 4 << 20
 
-// SniffQEMULog answers format detection from a file's first bytes: nil when its first record,
-// within sniffLimit bytes, parses; ErrNotQEMULog when anything before it fails to, since a QEMU
-// log garbled before its first record is no longer recognisable as one. Errors after it are the
-// import's to report, with a line.
+// SniffQEMULog answers format detection from a file's first bytes: nil when the file starts as
+// QEMU logs do (startsRecord) or its first record, within sniffLimit bytes, parses;
+// ErrNotQEMULog otherwise, since a QEMU log garbled before its first record is no longer
+// recognisable as one. What is wrong with a log it claims is the import's to report, with a
+// line: a block too long or a line too long is not "another format".
 func SniffQEMULog(head []byte) error {
+	if startsRecord(head) {
+		return nil
+	}
 	lr := NewLogReader(bytes.NewReader(head[:min(len(head), sniffLimit)]), "", []model.ISA{})
 	if _, err := lr.scanRaw(); err != nil { // scanRaw: an OBJD-T block needs no Trace line here
 		return ErrNotQEMULog
 	}
 	return nil
+}
+
+// startsRecord tells a file whose first line, after QEMU's blank and "----" separator lines,
+// opens a translation ("IN:") or is an execution ("Trace 0: 0x…", "Trace 0x…", "Trace (nil)"):
+// plainly a QEMU log, even when that record is broken.
+func startsRecord(head []byte) bool {
+	for len(head) > 0 {
+		ln, rest, _ := bytes.Cut(head, []byte("\n"))
+		ln = bytes.TrimSuffix(ln, []byte("\r"))
+		switch {
+		case len(bytes.Trim(ln, "-")) == 0:
+			head = rest
+			continue
+		case bytes.HasPrefix(ln, []byte("IN:")):
+			return true
+		case len(ln) > 6 && string(ln[:6]) == "Trace " && (isDigit(ln[6]) || ln[6] == '('):
+			return true
+		}
+		return false
+	}
+	return false
 }
 
 // Line is the number of the last line read.
@@ -289,7 +321,7 @@ func (lr *LogReader) scanRaw() (recKind, error) {
 		if len(ln) >= 3 && string(ln[:3]) == "IN:" {
 			lr.inBlock = true
 			lr.blk = &model.Block{Symbol: string(bytes.TrimSpace(ln[3:]))}
-			lr.objd, lr.objdBytes = lr.objd[:0], 0
+			lr.objd, lr.objdBytes, lr.over = lr.objd[:0], 0, 0
 			continue
 		}
 		// Anything else is another -d item (cpu, page, strace, out_asm ...) and is skipped;
@@ -315,10 +347,7 @@ func (lr *LogReader) nextLine() ([]byte, error) {
 		ln = lr.long
 		if len(ln) > maxLine {
 			lr.line++
-			if !lr.any {
-				return nil, lr.notQEMU()
-			}
-			return nil, lr.errorf("line longer than 1 MiB")
+			return nil, lr.errorf("a line longer than 1 MiB: no QEMU log line comes near it")
 		}
 	}
 	lr.off += int64(len(ln))
@@ -332,7 +361,7 @@ func (lr *LogReader) nextLine() ([]byte, error) {
 		}
 		return nil, lr.errorf("the file ends in the middle of a line: truncated?")
 	case err != nil:
-		return nil, fmt.Errorf("%s: %w", lr.file, err)
+		return nil, &inputerr.Error{File: lr.file, Line: lr.line + 1, Msg: "read: " + err.Error(), Err: err}
 	}
 	lr.line++
 	ln = ln[:len(ln)-1]
@@ -343,6 +372,9 @@ func (lr *LogReader) nextLine() ([]byte, error) {
 }
 
 func (lr *LogReader) atEOF() error {
+	if lr.over > 0 {
+		return lr.blockTooLong()
+	}
 	if lr.inBlock {
 		if len(lr.blk.Insns) == 0 && len(lr.objd) == 0 {
 			return lr.errorf("the file ends right after an IN: line: truncated?")
@@ -372,6 +404,8 @@ func (lr *LogReader) blockLine(ln []byte) (done bool, err error) {
 		return true, nil
 	case len(ln) > 2 && ln[0] == '0' && ln[1] == 'x':
 		return false, lr.insnLine(ln)
+	case bytes.HasPrefix(ln, []byte("OBJD-T:")) && lr.over > 0:
+		return false, nil
 	case bytes.HasPrefix(ln, []byte("OBJD-T:")):
 		if len(lr.objd) == 0 {
 			return false, lr.errorf("OBJD-T line without the address line before it")
@@ -398,8 +432,12 @@ func (lr *LogReader) insnLine(ln []byte) error {
 		return lr.errorf("bad instruction address %q", clip(ln[:colon]))
 	}
 	rest := trimLeft(ln[colon+1:])
-	if len(lr.blk.Insns)+len(lr.objd) >= MaxBlockInsns {
-		return lr.errorf("block at 0x%x has more than %d instructions; QEMU translates at most 512", lr.blk.PC, MaxBlockInsns)
+	if lr.over > 0 || len(lr.blk.Insns)+len(lr.objd) >= MaxBlockInsns {
+		if lr.over == 0 {
+			lr.overLine = lr.line
+		}
+		lr.over++
+		return nil
 	}
 	if len(lr.blk.Insns) == 0 && len(lr.objd) == 0 {
 		lr.blk.PC, lr.blk.Line = addr, lr.line
@@ -464,6 +502,9 @@ func (lr *LogReader) objdLine(hex []byte) error {
 // finishBlock closes the block at its blank line and puts it in lr.out; OBJD-T bytes are
 // decoded now when the mode is known, else left in lr.outRuns for scan.
 func (lr *LogReader) finishBlock() error {
+	if lr.over > 0 {
+		return lr.blockTooLong()
+	}
 	b := lr.blk
 	lr.inBlock, lr.blk, lr.out, lr.outRuns = false, nil, nil, nil
 	if len(b.Insns) == 0 && len(lr.objd) == 0 {
@@ -491,6 +532,14 @@ func (lr *LogReader) finishBlock() error {
 		return lr.decodeBlock(b, runs, codeOf(lr.hint[0]))
 	}
 	return lr.decodeBlock(b, runs, isaARM)
+}
+
+// blockTooLong reports a block of more instructions than QEMU translates into one, with its
+// size, at the first instruction line past MaxBlockInsns.
+func (lr *LogReader) blockTooLong() error {
+	n := len(lr.blk.Insns) + len(lr.objd) + lr.over
+	lr.over = 0
+	return lr.errorAt(lr.overLine, "a block of %d instructions (at 0x%x): more than QEMU translates into one (512; this reader takes up to %d)", n, lr.blk.PC, MaxBlockInsns)
 }
 
 // blockISA tells ARM from Thumb by the encoding units (formats.md §1.1): one 8-digit word is

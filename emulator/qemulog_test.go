@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -158,4 +159,34 @@ func FuzzLogReader(f *testing.F) {
 		}
 		t.Fatal("reader did not end")
 	})
+}
+
+// A file that starts as a QEMU log does is one, however broken its first record: the reader
+// then says what is wrong, and where. A long line of anything else is no format's.
+func TestSniffBrokenStart(t *testing.T) {
+	trace := "Trace 0: 0x7f0000001000 [00000000/00020000/00000000/00000000] "
+	block := "----------------\nIN: g\n" + strings.Repeat("0x00020000:  e1a00000  mov      r0, r0\n", MaxBlockInsns+1) + "\n"
+	for head, qemu := range map[string]bool{
+		trace + strings.Repeat("x", 2<<20) + "\n": true,
+		block: true,
+		"\n\nIN:\n0x0001zz00:  e92d4ff0  push {lr}\n":     true,
+		strings.Repeat("x", 2<<20) + "\n" + trace + "f\n": false,
+		"Trace of a program\n":                            false,
+	} {
+		if err := SniffQEMULog([]byte(head)); (err == nil) != qemu || err != nil && !errors.Is(err, ErrNotQEMULog) {
+			t.Errorf("%.30q: %v, want a QEMU log: %v", head, err, qemu)
+		}
+		if err := SniffBBProfile([]byte(head)); !errors.Is(err, ErrNotBBProfile) {
+			t.Errorf("%.30q: a basic-block profile: %v", head, err)
+		}
+	}
+	_, err := readAll(t, block, "block.log", model.ARM)
+	var se *inputerr.Error
+	if !errors.As(err, &se) || se.Line != MaxBlockInsns+3 || !strings.HasPrefix(se.Msg, fmt.Sprintf("a block of %d instructions (at 0x20000)", MaxBlockInsns+1)) {
+		t.Errorf("a block too long: %v", err)
+	}
+	_, err = readAll(t, trace+strings.Repeat("x", 2<<20)+"\n", "line.log")
+	if !errors.As(err, &se) || se.Line != 1 || !strings.HasPrefix(se.Msg, "a line longer than 1 MiB") {
+		t.Errorf("a line too long: %v", err)
+	}
 }

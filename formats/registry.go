@@ -102,7 +102,7 @@ var All = []*Format{
 			err := r.Feed(sink)
 			return r.Header(), err
 		}},
-	{Name: "bbprofile", Kind: Blocks, Sniff: emulator.SniffBBProfile, NotMine: emulator.ErrNotBBProfile,
+	{Name: "bbprofile", Kind: Blocks, Gzip: true, Sniff: emulator.SniffBBProfile, NotMine: emulator.ErrNotBBProfile,
 		ReadBlocks: func(ins []*Input, _ Options, sink model.BlockSink) error {
 			for _, in := range ins { // one by one: each file holds whole processes
 				if err := emulator.NewBBReader(in.R, in.Name).Feed(sink); err != nil {
@@ -111,7 +111,7 @@ var All = []*Format{
 			}
 			return nil
 		}},
-	{Name: "qemu-log", Kind: Blocks, Sniff: emulator.SniffQEMULog, NotMine: emulator.ErrNotQEMULog,
+	{Name: "qemu-log", Kind: Blocks, Gzip: true, Sniff: emulator.SniffQEMULog, NotMine: emulator.ErrNotQEMULog,
 		ReadBlocks: func(ins []*Input, o Options, sink model.BlockSink) error {
 			logs := make([]emulator.LogInput, len(ins))
 			for i, in := range ins { // together: translations and executions may be in separate files

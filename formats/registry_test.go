@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"androprof/formats/traceview"
 	"androprof/internal/corpus"
 	"androprof/internal/countio"
+	"androprof/internal/inputerr"
 	"androprof/model"
 )
 
@@ -346,3 +348,44 @@ func TestSingleClockStreamingTrace(t *testing.T) {
 		}
 	}
 }
+
+// A file that starts as a QEMU log does is one even when its first record is broken: the import
+// says what is wrong, where, instead of "not a format androprof can import".
+func TestRecognizeBrokenQEMULog(t *testing.T) {
+	var block strings.Builder
+	block.WriteString("----------------\nIN: g\n")
+	for i := range 5000 {
+		fmt.Fprintf(&block, "0x%08x:  e1a00000  mov      r0, r0\n", 0x20000+4*i)
+	}
+	block.WriteString("\nTrace 0: 0x7f0000001000 [00000000/00020000/00000000/00000000] g\n")
+	long := "Trace 0: 0x7f0000001000 [00000000/00020000/00000000/00000000] " + strings.Repeat("x", 3<<20) + "\n"
+	for _, tc := range []struct {
+		name, content string
+		line          int64
+		msg           string
+	}{
+		{"block.log", block.String(), 4099, "a block of 5000 instructions"},
+		{"line.log", long, 1, "a line longer than 1 MiB"},
+		{"in.log", "----------------\nIN: f\n0x00010000:  " + strings.Repeat("x", 3<<20) + "\n", 3, "a line longer than 1 MiB"},
+	} {
+		path := filepath.Join(t.TempDir(), tc.name)
+		os.WriteFile(path, []byte(tc.content), 0o644)
+		in, err := recognizeFile(t, path, newProgress())
+		if err != nil || in.Format.Name != "qemu-log" {
+			t.Errorf("%s: %v, %v; want a QEMU log", tc.name, in, err)
+			continue
+		}
+		err = in.Format.ReadBlocks([]*Input{in}, Options{}, discardBlocks{})
+		var ie *inputerr.Error
+		if !errors.As(err, &ie) || ie.File != path || ie.Line != tc.line || !strings.HasPrefix(ie.Msg, tc.msg) {
+			t.Errorf("%s: %v; want %s:%d: %s…", tc.name, err, path, tc.line, tc.msg)
+		}
+	}
+}
+
+type discardBlocks struct{}
+
+func (discardBlocks) Process(model.Process) error                    { return nil }
+func (discardBlocks) Thread(model.Thread) error                      { return nil }
+func (discardBlocks) Block(int, *model.Block) error                  { return nil }
+func (discardBlocks) Count(int, int, uint64, model.ISA, int64) error { return nil }

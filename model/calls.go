@@ -435,13 +435,19 @@ func (b *CallBuilder) thread(tid int) *cbThread {
 	}
 	th := b.threads[tid]
 	if th == nil {
-		th = &cbThread{ThreadTimes: ThreadTimes{TID: tid}, pairs: make(map[uint64]*cbPair),
-			classes: make(map[string]*cbGroup), pkgs: make(map[string]*cbGroup)}
-		th.top = b.pair(th, TopLevelMethod)
+		th = &cbThread{ThreadTimes: ThreadTimes{TID: tid}}
 		b.threads[tid] = th
 	}
 	b.last = th
 	return th
+}
+
+// start gives a thread its maps at its first event: a thread only declared costs its times,
+// not a call tree, so a trace declaring many threads it never uses stays small.
+func (b *CallBuilder) start(th *cbThread) {
+	th.started = true
+	th.pairs, th.classes, th.pkgs = make(map[uint64]*cbPair), make(map[string]*cbGroup), make(map[string]*cbGroup)
+	th.top = b.pair(th, TopLevelMethod)
 }
 
 func (b *CallBuilder) pair(th *cbThread, id uint64) *cbPair {
@@ -471,7 +477,7 @@ func (b *CallBuilder) Event(e MethodEvent) error {
 	th := b.thread(e.TID)
 	cpu, wall := e.ThreadCPU, e.Wall
 	if !th.started {
-		th.started = true
+		b.start(th)
 		th.FirstCPU, th.FirstWall = cpu, wall
 		th.lastCPU, th.lastWall = cpu, wall
 	}
@@ -660,7 +666,7 @@ func (b *CallBuilder) Finish() *CallProfile {
 	}
 	slices.Sort(tids)
 	p := &CallProfile{Clock: b.clock, Methods: make(map[uint64]MethodInfo, len(b.methods)),
-		PerThread: make(map[ThreadMethod]MethodTimes), Classes: make(map[ThreadGroup]MethodTimes),
+		Threads: make([]ThreadTimes, 0, len(tids)), PerThread: make(map[ThreadMethod]MethodTimes), Classes: make(map[ThreadGroup]MethodTimes),
 		Packages: make(map[ThreadGroup]MethodTimes), Edges: make(map[CallEdge]EdgeTimes)}
 	for id, m := range b.methods {
 		p.Methods[id] = m.info

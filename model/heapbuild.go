@@ -75,10 +75,15 @@ const (
 // heapCellIndex finds the cells of the current bucket by key. Keys are small numbers (cohorts,
 // thread and class ids as logs number them, size slots), so a slot per key, stamped with the
 // generation it is valid for, saves a map lookup on every event; larger keys use the map.
+// Slots grow when a bucket begins (the map is empty then, so no cell moves) to the keys the map
+// held, but only as far as the cells made so far justify: a log's large ids cost it no more
+// memory than its records do.
 type heapCellIndex struct {
 	slots []heapCellSlot
 	other map[uint64]int32
 	stamp uint64 // the slots' generation: slots of older ones are empty
+	made  uint64 // cells made so far
+	want  uint64 // the slots this bucket's keys in the map would need
 }
 
 type heapCellSlot struct {
@@ -86,27 +91,39 @@ type heapCellSlot struct {
 	i     int32
 }
 
-const heapDenseKeys = 1 << 20 // keys below this get a slot
+const (
+	heapDenseKeys    = 1 << 20 // keys below this may get a slot
+	heapSlots        = 1 << 10 // slots to start with; each cell made allows heapSlotsPerCell more
+	heapSlotsPerCell = 8
+)
 
 // reset forgets every cell: a new bucket begins (or the cohort changed).
 func (x *heapCellIndex) reset() {
 	x.stamp++
 	clear(x.other)
+	n := uint64(len(x.slots))
+	if x.want > n || n == 0 {
+		if m := min(max(x.want, 2*n, heapSlots), heapDenseKeys, heapSlots+heapSlotsPerCell*x.made); m > n {
+			x.slots = append(x.slots, make([]heapCellSlot, m-n)...)
+		}
+	}
+	x.want = 0
 }
 
-// find returns where the cell of key is recorded, and whether one is.
+// find returns where the cell of key is recorded, and whether one is; the caller makes the
+// cell when none is.
 func (x *heapCellIndex) find(key uint64) (*int32, bool) {
-	if key < heapDenseKeys {
-		if key >= uint64(len(x.slots)) {
-			n := max(int(key)+1, 2*len(x.slots))
-			x.slots = append(x.slots, make([]heapCellSlot, n-len(x.slots))...)
-		}
+	if key < uint64(len(x.slots)) {
 		sl := &x.slots[key]
 		if sl.stamp == x.stamp {
 			return &sl.i, true
 		}
 		sl.stamp = x.stamp
+		x.made++
 		return &sl.i, false
+	}
+	if key < heapDenseKeys {
+		x.want = max(x.want, key+1)
 	}
 	if x.other == nil {
 		x.other = make(map[uint64]int32)
@@ -114,6 +131,7 @@ func (x *heapCellIndex) find(key uint64) (*int32, bool) {
 	if i, ok := x.other[key]; ok {
 		return &i, true
 	}
+	x.made++
 	return nil, false
 }
 

@@ -502,3 +502,32 @@ func BenchmarkHeapBuilder(b *testing.B) {
 	}
 	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }
+
+// Large thread and class ids, which the cell index keeps in its map until the cells made let
+// its slots reach them (or for good, past 2^20), give the cells small ids give.
+func TestHeapBuilderLargeIDs(t *testing.T) {
+	const threadStep, classStep = 4099, 300_001 // classes 4 and 0 map past 2^20, the rest below
+	for seed := range uint64(5) {
+		ev := randomHeapEvents(seed, 5000)
+		small := buildHeap(t, 64, ev)
+		for i := range ev {
+			ev[i].Thread *= threadStep
+			ev[i].Class = ev[i].Class*classStep + 1
+		}
+		large := buildHeap(t, 64, ev)
+		if len(large.Cells) != len(small.Cells) {
+			t.Fatalf("seed %d: %d cells with large ids, %d with small ones", seed, len(large.Cells), len(small.Cells))
+		}
+		for i, c := range large.Cells {
+			switch c.Scope {
+			case ScopeThread:
+				c.Key /= threadStep
+			case ScopeClass:
+				c.Key /= classStep
+			}
+			if c != small.Cells[i] {
+				t.Fatalf("seed %d: cell %d is %+v with large ids, %+v with small ones", seed, i, c, small.Cells[i])
+			}
+		}
+	}
+}

@@ -1,5 +1,12 @@
 package model
 
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
 // Process is one guest process of a run. In user-mode QEMU a forked child is its own process.
 type Process struct {
 	PID       int
@@ -89,4 +96,30 @@ func RunKindText(kind string) string {
 		return "a heap dump"
 	}
 	return "a run of kind " + kind
+}
+
+// MaxRunName is the longest run name in bytes: a name is a label in lists and charts.
+const MaxRunName = 200
+
+// CheckRunName says what is wrong with a run name, or nil. Names are shown in the runs list,
+// chart titles and a terminal, so control characters (a newline breaks `androprof runs`, an
+// escape sequence reaches the terminal raw, a bidi override reorders what is shown) and blank or
+// space-padded names are refused.
+func CheckRunName(name string) error {
+	switch {
+	case strings.TrimSpace(name) == "":
+		return fmt.Errorf("a run needs a name that is not blank (got %q)", name)
+	case strings.TrimSpace(name) != name:
+		return fmt.Errorf("run name %q begins or ends with a space", name)
+	case len(name) > MaxRunName:
+		return fmt.Errorf("run name is %d bytes long: at most %d", len(name), MaxRunName)
+	case !utf8.ValidString(name):
+		return fmt.Errorf("run name %q is not valid UTF-8", name)
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp, unicode.Bidi_Control) {
+			return fmt.Errorf("run name %q holds a control character (%U)", name, r)
+		}
+	}
+	return nil
 }

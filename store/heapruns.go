@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 
 	"androprof/model"
 )
@@ -10,8 +11,23 @@ import (
 // Heap logs and dumps are stored as their aggregates (migration 004): model.HeapProfile and
 // model.HeapDump round-trip through these tables unchanged.
 
-// u64 stores an unsigned count in SQLite's signed integer.
+// u64 stores an unsigned count in SQLite's signed integer, bit for bit: a count of 2^63 or more
+// reads as negative in sqlite3, and unsigned scans it back unchanged. (database/sql would scan
+// such a value into a uint64 through its decimal text and fail, so a run would be written that
+// no report could read.)
 func u64(v uint64) int64 { return int64(v) }
+
+// unsigned scans what u64 stored back into a uint64.
+type unsigned struct{ p *uint64 }
+
+func (u unsigned) Scan(v any) error {
+	n, ok := v.(int64)
+	if !ok {
+		return fmt.Errorf("an unsigned count stored as %T", v)
+	}
+	*u.p = uint64(n)
+	return nil
+}
 
 func countArgs(c model.HeapCount) []any {
 	return []any{u64(c.Objects), u64(c.Bytes), u64(c.ArrayObjects), u64(c.ArrayBytes)}
@@ -19,7 +35,7 @@ func countArgs(c model.HeapCount) []any {
 
 // countDest is where Scan puts a HeapCount's four columns.
 func countDest(c *model.HeapCount) []any {
-	return []any{&c.Objects, &c.Bytes, &c.ArrayObjects, &c.ArrayBytes}
+	return []any{unsigned{&c.Objects}, unsigned{&c.Bytes}, unsigned{&c.ArrayObjects}, unsigned{&c.ArrayBytes}}
 }
 
 // ImportHeapRun stores a heap log's profile as a new run of kind "heap", in one transaction.
@@ -94,11 +110,11 @@ func (db *DB) HeapProfile(ctx context.Context, run string) (*model.HeapProfile, 
 	}
 	p := &model.HeapProfile{}
 	var props string
-	dest := []any{&p.Header.Format, &p.Header.Version, &p.Header.VM, &props, &p.Cohort, &p.End}
+	dest := []any{&p.Header.Format, &p.Header.Version, &p.Header.VM, &props, unsigned{&p.Cohort}, unsigned{&p.End}}
 	dest = append(dest, countDest(&p.Allocated)...)
 	dest = append(dest, countDest(&p.Freed)...)
 	dest = append(dest, countDest(&p.MaxLive)...)
-	dest = append(dest, &p.MaxLiveAt, &p.UnknownFrees)
+	dest = append(dest, unsigned{&p.MaxLiveAt}, unsigned{&p.UnknownFrees})
 	if err := db.read.QueryRowContext(ctx, `SELECT format, version, vm, properties, cohort, end_time,
 		alloc_objects, alloc_bytes, alloc_array_objects, alloc_array_bytes,
 		freed_objects, freed_bytes, freed_array_objects, freed_array_bytes,
@@ -118,7 +134,7 @@ func (db *DB) HeapProfile(ctx context.Context, run string) (*model.HeapProfile, 
 	}
 	if err := db.each(ctx, `SELECT thread_id, name, grp, start_time, end_time, ended FROM heap_thread WHERE run_id = ? ORDER BY thread_id`, id, func(r *sql.Rows) error {
 		var t model.HeapThreadInfo
-		err := r.Scan(&t.ID, &t.Name, &t.Group, &t.Start, &t.End, &t.Ended)
+		err := r.Scan(&t.ID, &t.Name, &t.Group, unsigned{&t.Start}, unsigned{&t.End}, &t.Ended)
 		p.Threads = append(p.Threads, t)
 		return err
 	}); err != nil {
@@ -126,7 +142,7 @@ func (db *DB) HeapProfile(ctx context.Context, run string) (*model.HeapProfile, 
 	}
 	if err := db.each(ctx, `SELECT kind, start_time, end_time FROM heap_gc WHERE run_id = ? ORDER BY seq`, id, func(r *sql.Rows) error {
 		var g model.HeapGC
-		err := r.Scan(&g.Kind, &g.Start, &g.End)
+		err := r.Scan(&g.Kind, unsigned{&g.Start}, unsigned{&g.End})
 		p.GCs = append(p.GCs, g)
 		return err
 	}); err != nil {
@@ -138,11 +154,11 @@ func (db *DB) HeapProfile(ctx context.Context, run string) (*model.HeapProfile, 
 		died_objects, died_bytes, died_array_objects, died_array_bytes,
 		lifetime, array_lifetime FROM heap_cell WHERE run_id = ? ORDER BY scope, key, bucket`, id, func(r *sql.Rows) error {
 		var c model.HeapCell
-		d := []any{&c.Scope, &c.Key, &c.Bucket}
+		d := []any{&c.Scope, unsigned{&c.Key}, unsigned{&c.Bucket}}
 		d = append(d, countDest(&c.Born)...)
 		d = append(d, countDest(&c.Survived)...)
 		d = append(d, countDest(&c.Died)...)
-		err := r.Scan(append(d, &c.Lifetime, &c.ArrayLifetime)...)
+		err := r.Scan(append(d, unsigned{&c.Lifetime}, unsigned{&c.ArrayLifetime})...)
 		p.Cells = append(p.Cells, c)
 		return err
 	}); err != nil {
@@ -151,7 +167,7 @@ func (db *DB) HeapProfile(ctx context.Context, run string) (*model.HeapProfile, 
 	if err := db.each(ctx, `SELECT snapshot, bucket, distance, count FROM heap_pointer WHERE run_id = ?
 		ORDER BY snapshot, bucket, distance`, id, func(r *sql.Rows) error {
 		var q model.HeapPointers
-		err := r.Scan(&q.Snapshot, &q.Bucket, &q.Distance, &q.Count)
+		err := r.Scan(&q.Snapshot, unsigned{&q.Bucket}, &q.Distance, unsigned{&q.Count})
 		p.Pointers = append(p.Pointers, q)
 		return err
 	}); err != nil {
@@ -208,7 +224,7 @@ func (db *DB) HeapDump(ctx context.Context, run string) (*model.HeapDump, error)
 	}
 	d := &model.HeapDump{}
 	if err := db.read.QueryRowContext(ctx, `SELECT version, id_size, timestamp_ms, loaded_classes, array_classes, roots
-		FROM dump_info WHERE run_id = ?`, runID).Scan(&d.Version, &d.IDSize, &d.Timestamp, &d.LoadedClasses,
+		FROM dump_info WHERE run_id = ?`, runID).Scan(&d.Version, &d.IDSize, unsigned{&d.Timestamp}, &d.LoadedClasses,
 		&d.ArrayClasses, &d.Roots); err != nil {
 		return nil, err
 	}
@@ -224,7 +240,7 @@ func (db *DB) HeapDump(ctx context.Context, run string) (*model.HeapDump, error)
 	if err := db.each(ctx, `SELECT heap, name, is_array, objects, bytes FROM dump_class WHERE run_id = ?
 		ORDER BY heap, name`, id, func(r *sql.Rows) error {
 		var c model.DumpClass
-		err := r.Scan(&c.Heap, &c.Name, &c.Array, &c.Objects, &c.Bytes)
+		err := r.Scan(&c.Heap, &c.Name, &c.Array, unsigned{&c.Objects}, unsigned{&c.Bytes})
 		d.Classes = append(d.Classes, c)
 		return err
 	}); err != nil {
@@ -233,7 +249,8 @@ func (db *DB) HeapDump(ctx context.Context, run string) (*model.HeapDump, error)
 	if err := db.each(ctx, `SELECT heap, size_class, instance_objects, instance_bytes, array_objects, array_bytes
 		FROM dump_size WHERE run_id = ? ORDER BY heap, size_class`, id, func(r *sql.Rows) error {
 		var s model.DumpSize
-		err := r.Scan(&s.Heap, &s.SizeClass, &s.Instances.Objects, &s.Instances.Bytes, &s.Arrays.Objects, &s.Arrays.Bytes)
+		err := r.Scan(&s.Heap, unsigned{&s.SizeClass}, unsigned{&s.Instances.Objects}, unsigned{&s.Instances.Bytes},
+			unsigned{&s.Arrays.Objects}, unsigned{&s.Arrays.Bytes})
 		d.Sizes = append(d.Sizes, s)
 		return err
 	}); err != nil {
@@ -241,7 +258,7 @@ func (db *DB) HeapDump(ctx context.Context, run string) (*model.HeapDump, error)
 	}
 	if err := db.each(ctx, `SELECT heap, distance, count FROM dump_pointer WHERE run_id = ? ORDER BY heap, distance`, id, func(r *sql.Rows) error {
 		var q model.DumpPointers
-		err := r.Scan(&q.Heap, &q.Bucket, &q.Count)
+		err := r.Scan(&q.Heap, &q.Bucket, unsigned{&q.Count})
 		d.Pointers = append(d.Pointers, q)
 		return err
 	}); err != nil {

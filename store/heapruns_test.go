@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -101,5 +102,35 @@ func TestHeapImportFailureLeavesNothing(t *testing.T) {
 	cancel()
 	if err := db.ImportHeapRun(ctx2, "cancelled", "x", heapFixture()); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled import: %v", err)
+	}
+}
+
+// Counts of 2^63 or more (a log may claim them: `s 8 64 18446744073709551615`) read back as
+// written; they once made every read of the committed run fail.
+func TestHeapHugeCountsRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	db := openTemp(t)
+	p := heapFixture()
+	p.Pointers[1].Count = math.MaxUint64
+	p.Cells[0].Lifetime = 1 << 63
+	p.End, p.Allocated.Bytes = math.MaxUint64, math.MaxUint64-1
+	if err := db.ImportHeapRun(ctx, "huge", "x", p); err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.HeapProfile(ctx, "huge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, p) {
+		t.Errorf("round trip:\n got %+v\nwant %+v", got, p)
+	}
+	d := &model.HeapDump{Version: "JAVA PROFILE 1.0.2", IDSize: 4, Timestamp: math.MaxUint64,
+		Classes: []model.DumpClass{{Name: "A", DumpCount: model.DumpCount{Objects: math.MaxUint64, Bytes: 1 << 63}}},
+		Sizes:   []model.DumpSize{{SizeClass: math.MaxUint64, Arrays: model.DumpCount{Objects: math.MaxUint64}}}}
+	if err := db.ImportDumpRun(ctx, "hugedump", "x", d); err != nil {
+		t.Fatal(err)
+	}
+	if gotDump, err := db.HeapDump(ctx, "hugedump"); err != nil || !reflect.DeepEqual(gotDump, d) {
+		t.Errorf("dump round trip: %+v, %v", gotDump, err)
 	}
 }

@@ -288,8 +288,8 @@ func (db *DB) runIDOfKind(ctx context.Context, run, want string) (int64, error) 
 
 // insertRun adds the run row of an import; runs are never merged, so a taken name is an error.
 func insertRun(ctx context.Context, tx *sql.Tx, name, source, kind string) (int64, error) {
-	if name == "" {
-		return 0, errors.New("a run needs a name")
+	if err := model.CheckRunName(name); err != nil {
+		return 0, err
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO run(name, source, kind) VALUES (?, ?, ?)`, name, source, kind)
 	if err != nil {

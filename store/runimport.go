@@ -11,13 +11,14 @@ import (
 	"androprof/model"
 )
 
-// ImportRun streams one import into the run called name (created when new; an existing run
-// gains the new processes, so several programs can share a run). feed calls the Sink it is
+// ImportRun streams one import into the run called name (created when new; an existing
+// emulator run gains the new processes, so several programs can share a run; a run of another
+// kind is refused). feed calls the Sink it is
 // given; everything happens in one transaction, so an error or a cancelled ctx leaves the
 // database exactly as it was.
 func (db *DB) ImportRun(ctx context.Context, name, source string, feed func(model.BlockSink) error) error {
-	if name == "" {
-		return errors.New("a run needs a name")
+	if err := model.CheckRunName(name); err != nil {
+		return err
 	}
 	return db.inTx(ctx, func(tx *sql.Tx) error {
 		s, err := newRunSink(ctx, tx, name, source)
@@ -78,7 +79,8 @@ func newRunSink(ctx context.Context, tx *sql.Tx, name, source string) (*runSink,
 	s := &runSink{ctx: ctx, tx: tx, procs: map[int]int64{}, thrds: map[[2]int]int64{},
 		mnems: map[model.Instruction]int64{}, blks: map[model.BlockKey]*blockRow{},
 		execs: map[execKey]int64{}, stmts: map[string]*sql.Stmt{}}
-	err := tx.QueryRowContext(ctx, `SELECT id FROM run WHERE name = ?`, name).Scan(&s.runID)
+	var kind string
+	err := tx.QueryRowContext(ctx, `SELECT id, kind FROM run WHERE name = ?`, name).Scan(&s.runID, &kind)
 	if errors.Is(err, sql.ErrNoRows) {
 		res, err := tx.ExecContext(ctx, `INSERT INTO run(name, source) VALUES (?, ?)`, name, source)
 		if err != nil {
@@ -87,6 +89,8 @@ func newRunSink(ctx context.Context, tx *sql.Tx, name, source string) (*runSink,
 		s.runID, _ = res.LastInsertId()
 	} else if err != nil {
 		return nil, err
+	} else if kind != model.RunKindEmulator {
+		return nil, fmt.Errorf("run %q is %s: emulator blocks go into an emulator run (name another run)", name, model.RunKindText(kind))
 	} else if _, err := tx.ExecContext(ctx, `UPDATE run SET source = source || '; ' || ? WHERE id = ?`, source, s.runID); err != nil {
 		return nil, err
 	}

@@ -32,7 +32,7 @@ func testProfile() *model.Profile {
 
 func openTemp(t *testing.T) *DB {
 	t.Helper()
-	db, err := Open(filepath.Join(t.TempDir(), "sub", "w.db"))
+	db, err := Open(filepath.Join(t.TempDir(), "w.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

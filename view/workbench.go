@@ -60,7 +60,11 @@ func (wb *Workbench) ShowEditor() fyne.Window {
 func (wb *Workbench) ShowAnalysis() fyne.Window {
 	if wb.analysis == nil {
 		analysis.SetFirstRun(wb.app.Preferences(), wb.firstRun)
-		win := wb.app.NewWindow("AndroProf — Analysis")
+		title := "AndroProf — Analysis"
+		if wb.ws.ReadOnly() != nil {
+			title += " (read-only workspace)" // imports and deletes will say why
+		}
+		win := wb.app.NewWindow(title)
 		win.Resize(analysis.Size)
 		v := analysis.New(win, wb.app.Preferences(), wb.ws, wb.importer, func() { wb.ShowEditor() }, wb.Edit)
 		win.SetOnClosed(func() {

@@ -2,6 +2,7 @@ package view
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -113,4 +114,21 @@ func TestEditingAnotherProfileAsksAboutUnsavedChanges(t *testing.T) {
 	if got := wb.EditorView().Category.Options; !slices.Equal(got, []string{"Load", model.UndefinedCategory}) {
 		t.Errorf("category chooser offers %v", got)
 	}
+}
+
+// A workspace written by a newer androprof opens read-only, and the analysis window says so.
+func TestReadOnlyWorkspaceTitle(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "w.db")
+	viewtest.OpenDB(t, path).Close()
+	raw, err := sql.Open("sqlite", path)
+	viewtest.Must(t, err)
+	_, err = raw.Exec(`PRAGMA user_version = 999`)
+	viewtest.Must(t, err)
+	raw.Close()
+	db := viewtest.OpenDB(t, path)
+	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.NewWorkspace(db), nil)
+	if title := wb.ShowAnalysis().Title(); title != "AndroProf — Analysis (read-only workspace)" {
+		t.Errorf("title %q", title)
+	}
+	wb.AnalysisView().Wait()
 }

@@ -50,7 +50,7 @@ func runChart(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	db, profiles, err := openDB(*dbPath)
+	db, profiles, err := openDB(*dbPath, false)
 	if err != nil {
 		return err
 	}

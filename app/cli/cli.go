@@ -10,7 +10,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"androprof/controller"
 	"androprof/store"
@@ -96,7 +99,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil && ee.err.Error() != "" {
-			fmt.Fprintln(env.Stderr, "androprof:", ee.err)
+			fmt.Fprintln(env.Stderr, "androprof:", printable(ee.err.Error(), "\n\t"))
 		}
 		return ee.code
 	}
@@ -104,11 +107,11 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return 0
 	}
 	if errors.Is(err, errUsage) {
-		fmt.Fprintln(env.Stderr, "androprof:", err)
+		fmt.Fprintln(env.Stderr, "androprof:", printable(err.Error(), "\n\t"))
 		fmt.Fprintf(env.Stderr, usage, store.DefaultPath())
 		return 2
 	}
-	fmt.Fprintln(env.Stderr, "androprof:", err)
+	fmt.Fprintln(env.Stderr, "androprof:", printable(err.Error(), "\n\t"))
 	return 1
 }
 
@@ -184,8 +187,13 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-func openDB(path string) (*store.DB, controller.Profiles, error) {
-	db, err := store.Open(path)
+// openDB opens the workspace of a command; write says the command may create it.
+func openDB(path string, write bool) (*store.DB, controller.Profiles, error) {
+	open := store.OpenExisting
+	if write {
+		open = store.Open
+	}
+	db, err := open(path)
 	if err != nil {
 		return nil, controller.Profiles{}, err
 	}
@@ -220,4 +228,23 @@ func runScreenshot(args []string, env Env) error {
 		fmt.Fprintln(env.Stdout, f)
 	}
 	return err
+}
+
+// printable shows s on a terminal as it is, but for control characters other than those in
+// keep, which are written as Go escapes (\x1b, \u202e): a file or run name must not move the
+// cursor, recolour the terminal or break a table's lines.
+func printable(s, keep string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case strings.ContainsRune(keep, r):
+			b.WriteRune(r)
+		case r == utf8.RuneError || unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp, unicode.Bidi_Control):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

@@ -71,7 +71,7 @@ func runHeap(ctx context.Context, args []string, env Env) error {
 	if *run == "" {
 		*run = javaRunName(argv)
 	}
-	db, _, err := openDB(*dbPath)
+	db, _, err := openDB(*dbPath, true)
 	if err != nil {
 		return err
 	}
@@ -86,7 +86,7 @@ func runHeap(ctx context.Context, args []string, env Env) error {
 	if err != nil && !errors.As(err, &exitErr) {
 		return err
 	}
-	if perr := printRun(ctx, db, *run, *asJSON, env); perr != nil {
+	if perr := printStored(ctx, db, *run, *asJSON, env); perr != nil {
 		return perr
 	}
 	if err != nil {

@@ -82,7 +82,7 @@ func runImport(ctx context.Context, args []string, env Env) error {
 	if *run == "" {
 		*run = strings.TrimSuffix(filepath.Base(paths[0]), filepath.Ext(paths[0]))
 	}
-	db, _, err := openDB(*dbPath)
+	db, _, err := openDB(*dbPath, true)
 	if err != nil {
 		return err
 	}
@@ -91,10 +91,32 @@ func runImport(ctx context.Context, args []string, env Env) error {
 	im.ISAs = isas
 	im.MethodLog = mlog
 	im.Cohort = cohort.bytes
+	im.Say = func(msg string) { fmt.Fprintln(env.Stderr, "androprof:", printable(msg, "")) }
 	if err := im.ImportFiles(ctx, *run, paths, progressPrinter(env, "importing")); err != nil {
+		if errors.Is(err, context.Canceled) {
+			return fmt.Errorf("import into run %q cancelled, the workspace is unchanged", *run)
+		}
 		return fmt.Errorf("import into run %q failed, the workspace is unchanged: %w", *run, err)
 	}
-	return printRun(ctx, db, *run, *asJSON, env)
+	return printStored(ctx, db, *run, *asJSON, env)
+}
+
+// printStored says what a run holds once its import is committed.
+func printStored(ctx context.Context, db *store.DB, run string, asJSON bool, env Env) error {
+	after, said := stored(ctx, run, env)
+	defer said()
+	return printRun(after, db, run, asJSON, env)
+}
+
+// stored is the context for what a command does after its run was committed, and what it says
+// at its end. A Ctrl-C after the commit undoes nothing, so it is no failure: the summary is
+// still read (not cancelled midway), and the command then says the run is complete.
+func stored(ctx context.Context, run string, env Env) (context.Context, func()) {
+	return context.WithoutCancel(ctx), func() {
+		if ctx.Err() != nil {
+			fmt.Fprintf(env.Stderr, "androprof: interrupted after run %q was stored; it is complete\n", run)
+		}
+	}
 }
 
 // printRun says what a run now holds.
@@ -157,7 +179,7 @@ func runProgram(ctx context.Context, args []string, env Env) error {
 	if *run == "" {
 		*run = filepath.Base(prog[0])
 	}
-	db, profiles, err := openDB(*dbPath)
+	db, profiles, err := openDB(*dbPath, true)
 	if err != nil {
 		return err
 	}
@@ -181,6 +203,8 @@ func runProgram(ctx context.Context, args []string, env Env) error {
 			return err
 		}
 	}
+	ctx, said := stored(ctx, *run, env)
+	defer said()
 	p, err := profiles.Resolve(ctx, ref)
 	if err != nil {
 		return err
@@ -220,7 +244,7 @@ func runDemo(ctx context.Context, args []string, env Env) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	db, _, err := openDB(*dbPath)
+	db, _, err := openDB(*dbPath, true)
 	if err != nil {
 		return err
 	}

@@ -115,7 +115,7 @@ func runExport(ctx context.Context, args []string, env Env) error {
 	if *run == "" || *out == "" || *format != "pprof" {
 		return fmt.Errorf("%w: export takes --run NAME --format pprof --out FILE", errUsage)
 	}
-	db, _, err := openDB(*dbPath)
+	db, _, err := openDB(*dbPath, false)
 	if err != nil {
 		return err
 	}

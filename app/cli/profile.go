@@ -26,7 +26,7 @@ func runProfile(ctx context.Context, sub string, args []string, env Env) error {
 	if sub == "check" { // needs no database
 		return checkProfiles(pos, *asJSON, env)
 	}
-	db, profiles, err := openDB(*dbPath)
+	db, profiles, err := openDB(*dbPath, true)
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,7 @@ func runRuns(ctx context.Context, args []string, env Env) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	db, _, err := openDB(*dbPath)
+	db, _, err := openDB(*dbPath, false)
 	if err != nil {
 		return err
 	}
@@ -49,7 +49,7 @@ func runRuns(ctx context.Context, args []string, env Env) error {
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "RUN\tKIND\tPROCESSES\tBLOCKS\tINSTRUCTIONS\tCREATED\tSOURCE")
 	for _, r := range runs {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\n", r.Name, r.Kind, r.Processes, r.Blocks, r.Instructions, r.CreatedAt, r.Source)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\n", printable(r.Name, ""), r.Kind, r.Processes, r.Blocks, r.Instructions, r.CreatedAt, printable(r.Source, ""))
 	}
 	return tw.Flush()
 }
@@ -119,7 +119,7 @@ func runReport(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	rf.parsed(fs)
-	db, profiles, err := openDB(*dbPath)
+	db, profiles, err := openDB(*dbPath, false)
 	if err != nil {
 		return err
 	}

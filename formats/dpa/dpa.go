@@ -363,7 +363,7 @@ func (r *Reader) Feed(sink model.MethodSink) error {
 	case chosen != 0:
 		return nil
 	case r.PID != 0:
-		return fmt.Errorf("%s: no process %d in the log", r.src.File, r.PID)
+		return r.src.Errorf("no process %d in the log, which ends here", r.PID)
 	}
 	r.sent = model.TraceHeader{Format: "dpa", Version: Version, Clock: model.ClockWall, VM: "dalvik"}
 	return sink.Header(r.sent)

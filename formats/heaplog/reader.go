@@ -186,14 +186,10 @@ func (r *Reader) readHeader() error {
 // stopped says why the lines ran out: nil at a clean end of a log whose header was seen.
 func (r *Reader) stopped(sawHeader bool) error {
 	err := r.src.Stopped(sawHeader, ErrNotHeapLog)
-	if err == nil || errors.Is(err, ErrNotHeapLog) {
+	if err == nil || errors.Is(err, ErrNotHeapLog) || r.spy.err == nil {
 		return err
 	}
-	var se *inputerr.Error
-	if errors.As(err, &se) {
-		return err
-	}
-	return r.broken(errors.Unwrap(err))
+	return r.broken(r.spy.err)
 }
 
 // broken reports the input breaking off: damaged compressed data is the log's fault, at the
@@ -290,7 +286,7 @@ func (r *Reader) Feed(sink model.HeapSink) error {
 		return err
 	}
 	if err := sink.HeapHeader(r.Header()); err != nil {
-		return fmt.Errorf("%s: %w", r.src.File, err)
+		return &inputerr.Error{File: r.src.File, Line: max(r.Line(), 1), Err: err}
 	}
 	for {
 		e, err := r.Next()

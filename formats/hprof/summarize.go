@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"androprof/internal/inputerr"
 	"androprof/model"
 )
 
@@ -19,6 +20,11 @@ const DefaultHeap = "default"
 // cycle still ends; no real hierarchy comes near it.
 const maxDepth = 1024
 
+// MaxHeaps is the most heaps (HEAP_DUMP_INFO ids and names) holding objects a dump may have:
+// ART names four (default, app, image, zygote), and each heap's counts take some kilobytes, which
+// a few bytes of HEAP_DUMP_INFO must not be able to claim without end.
+const MaxHeaps = 256
+
 // Summarize reads the dump in r (plain or gzip-compressed) and counts its objects per class
 // and heap, their sizes and the distances of their references (docs/hprof.md). It reads r
 // twice, seeking back to where it started, because class layouts may come after the instances
@@ -27,13 +33,13 @@ const maxDepth = 1024
 func Summarize(r io.ReadSeeker, name string) (*model.HeapDump, error) {
 	start, err := r.Seek(0, io.SeekCurrent)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, &inputerr.Error{File: name, Msg: "seek: " + err.Error(), Err: err}
 	}
 	size := int64(-1) // unknown for an input that cannot seek to its end (decompressed)
 	if end, err := r.Seek(0, io.SeekEnd); err == nil {
 		size = end - start
 		if _, err := r.Seek(start, io.SeekStart); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return nil, &inputerr.Error{File: name, Msg: "seek: " + err.Error(), Err: err}
 		}
 	}
 	s := &summary{
@@ -52,12 +58,12 @@ func Summarize(r io.ReadSeeker, name string) (*model.HeapDump, error) {
 	}
 	s.link()
 	if _, err := r.Seek(start, io.SeekStart); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, &inputerr.Error{File: name, Offset: first.Offset(), Msg: "seek back for the second pass: " + err.Error(), Err: err}
 	}
 	second := newReader(r, name, size)
 	defer second.Close()
 	if err := second.err; err == nil && second.Header() != s.hdr {
-		return nil, fmt.Errorf("%s: the file changed between the two passes of its summary", name)
+		return nil, &inputerr.Error{File: name, Msg: "the file changed between the two passes of its summary"}
 	}
 	if err := s.pass(second, true); err != nil {
 		return nil, err
@@ -95,7 +101,29 @@ type classInfo struct {
 	bytes  int        // field bytes of its own instance fields
 	refs   []int      // offsets of its own object fields among them
 
-	inst, arr []model.DumpCount // instances, and arrays of it as an array class, per heap index
+	inst, arr heapCounts // instances, and arrays of it as an array class
+}
+
+// heapCounts are a class's counts in the heaps it has objects in, in the order of its first
+// object in each: memory follows the objects, not the heaps the dump names.
+type heapCounts []heapCount
+
+type heapCount struct {
+	heap int
+	model.DumpCount
+}
+
+// add counts an object of bytes in heap h, looking at the latest heap first: objects come
+// heap by heap.
+func (c heapCounts) add(h int, bytes uint64) heapCounts {
+	for i := len(c) - 1; i >= 0; i-- {
+		if c[i].heap == h {
+			c[i].Objects++
+			c[i].Bytes += bytes
+			return c
+		}
+	}
+	return append(c, heapCount{heap: h, DumpCount: model.DumpCount{Objects: 1, Bytes: bytes}})
 }
 
 // heapKey tells heaps apart as the dump names them (merged by name at the end).
@@ -185,27 +213,21 @@ func (s *summary) link() {
 	}
 }
 
-// heap returns the index of the heap objects are in now.
-func (s *summary) heap() int {
+// heap returns the index of the heap the object of rec is in.
+func (s *summary) heap(r *Reader, rec *Record) (int, error) {
 	if s.cur < 0 {
 		i, ok := s.heapIdx[s.curKey]
 		if !ok {
+			if len(s.heaps) == MaxHeaps {
+				return 0, r.errorf(rec.Offset, "%s in a heap after %d others: more heaps than any VM names (a damaged HEAP_DUMP_INFO?)", rec.Kind, MaxHeaps)
+			}
 			i = len(s.heaps)
 			s.heapIdx[s.curKey] = i
 			s.heaps = append(s.heaps, &heapState{key: s.curKey})
 		}
 		s.cur = i
 	}
-	return s.cur
-}
-
-func add(counts []model.DumpCount, h int, bytes uint64) []model.DumpCount {
-	for len(counts) <= h {
-		counts = append(counts, model.DumpCount{})
-	}
-	counts[h].Objects++
-	counts[h].Bytes += bytes
-	return counts
+	return s.cur, nil
 }
 
 func (hs *heapState) addSize(bytes uint64, array int) {
@@ -235,14 +257,17 @@ func (s *summary) count(r *Reader, rec *Record) error {
 	case KindRoot:
 		s.roots++
 	case KindInstance:
-		h := s.heap()
+		h, err := s.heap(r, rec)
+		if err != nil {
+			return err
+		}
 		hs := s.heaps[h]
 		ci := s.class(rec.Class)
 		bytes := uint64(rec.Len)
 		if ci.dumped {
 			bytes = uint64(ci.size)
 		}
-		ci.inst = add(ci.inst, h, bytes)
+		ci.inst = ci.inst.add(h, bytes)
 		hs.addSize(bytes, 0)
 		vals, base := rec.Bytes, 0
 		for c, d := ci, 0; c != nil && c.dumped && d < maxDepth && base < len(vals); c, d = c.sup, d+1 {
@@ -258,11 +283,14 @@ func (s *summary) count(r *Reader, rec *Record) error {
 			base += c.bytes
 		}
 	case KindObjArray:
-		h := s.heap()
+		h, err := s.heap(r, rec)
+		if err != nil {
+			return err
+		}
 		hs := s.heaps[h]
 		bytes := uint64(rec.Len) * uint64(id)
 		ci := s.class(rec.Class)
-		ci.arr = add(ci.arr, h, bytes)
+		ci.arr = ci.arr.add(h, bytes)
 		hs.addSize(bytes, 1)
 		for {
 			b, err := r.Elements()
@@ -279,7 +307,10 @@ func (s *summary) count(r *Reader, rec *Record) error {
 			}
 		}
 	case KindPrimArray:
-		h := s.heap()
+		h, err := s.heap(r, rec)
+		if err != nil {
+			return err
+		}
 		hs := s.heaps[h]
 		bytes := uint64(rec.Len) * uint64(rec.Type.Size(id))
 		c := &hs.prim[rec.Type]
@@ -367,11 +398,11 @@ func (s *summary) result() *model.HeapDump {
 		if n, ok := s.strs[ci.name]; ci.loaded && ok {
 			name = n
 		}
-		for h, c := range ci.inst {
-			put(name, h, false, c)
+		for _, c := range ci.inst {
+			put(name, c.heap, false, c.DumpCount)
 		}
-		for h, c := range ci.arr {
-			put(name, h, true, c)
+		for _, c := range ci.arr {
+			put(name, c.heap, true, c.DumpCount)
 		}
 	}
 	var primNames [TypeLong + 1]string

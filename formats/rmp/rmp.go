@@ -452,7 +452,7 @@ func (r *Reader) Feed(sink model.MethodSink) error {
 		}
 	}
 	if r.rounds < want {
-		return fmt.Errorf("%s: no round %d in the log (it has %d)", r.src.File, want, r.rounds)
+		return r.src.Errorf("no round %d in the log, which ends here (it has %d)", want, r.rounds)
 	}
 	return nil
 }

@@ -73,7 +73,7 @@ func (r *Reader) Stopped(sawHeader bool, notMine error) error {
 		case errors.Is(err, ErrTooLong):
 			return r.Errorf("%v", err)
 		}
-		return fmt.Errorf("%s: %w", r.File, err)
+		return &inputerr.Error{File: r.File, Line: r.sc.Line() + 1, Msg: "read: " + err.Error(), Err: err}
 	}
 	if !sawHeader {
 		return fmt.Errorf("%s: %w", r.File, notMine)

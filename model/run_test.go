@@ -1,0 +1,20 @@
+package model
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCheckRunName(t *testing.T) {
+	for _, ok := range []string{"sieve", "sieve arm", "Σ-run ünïcode", "a/b:c", strings.Repeat("x", MaxRunName)} {
+		if err := CheckRunName(ok); err != nil {
+			t.Errorf("CheckRunName(%q) = %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", " ", "\t", " lead", "trail ", "new\nline", "esc\x1b[31mred", "del\x7f",
+		"bidi\u202egnp.exe", "sep\u2028x", "bad\xffutf8", strings.Repeat("x", MaxRunName+1)} {
+		if err := CheckRunName(bad); err == nil {
+			t.Errorf("CheckRunName(%q) accepted it", bad)
+		}
+	}
+}
