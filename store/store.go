@@ -112,7 +112,7 @@ func open(path string) (*DB, error) {
 	case version > knownVersion():
 		db.readOnly = fmt.Errorf("it was written by a newer androprof (workspace schema %d; this androprof knows up to %d), "+
 			"and only an androprof that knows schema %d may change it", version, knownVersion(), version)
-	case !writable(path):
+	case !writable(path) || !writable(filepath.Dir(path)): // WAL needs the -wal and -shm files beside it
 		db.readOnly = errors.New("the file or its folder is not writable")
 	}
 	if db.readOnly == nil {
