@@ -4,7 +4,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -16,10 +15,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"androprof/internal/testio"
 	"androprof/view/ui"
 )
 
@@ -68,23 +67,10 @@ func startDisplay(t *testing.T) *display {
 type program struct {
 	d       *display
 	cmd     *exec.Cmd
-	db      string // its workspace
-	widgets string // where it writes its windows' widget maps
-	mu      sync.Mutex
-	out     bytes.Buffer
+	db      string        // its workspace
+	widgets string        // where it writes its windows' widget maps
+	out     testio.Buffer // its stdout and stderr
 	exited  chan struct{}
-}
-
-func (p *program) Write(b []byte) (int, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.out.Write(b)
-}
-
-func (p *program) output() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.out.String()
 }
 
 // startApp starts the workbench on a new workspace, as a first start (it imports the demo runs).
@@ -97,7 +83,7 @@ func (d *display) startApp(t *testing.T) *program {
 	p.cmd.Env = append(os.Environ(), "ANDROPROF_AS_MAIN=1", "DISPLAY="+d.name, "HOME="+home,
 		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "XDG_DATA_HOME="+filepath.Join(home, ".local/share"),
 		"ANDROPROF_WIDGETS="+p.widgets)
-	p.cmd.Stdout, p.cmd.Stderr = p, p
+	p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.out
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +100,7 @@ func (p *program) check(t *testing.T) {
 	t.Helper()
 	select {
 	case <-p.exited:
-		t.Fatalf("androprof ended (%v):\n%s", p.cmd.ProcessState, p.output())
+		t.Fatalf("androprof ended (%v):\n%s", p.cmd.ProcessState, p.out.String())
 	default:
 	}
 }
@@ -154,7 +140,7 @@ func (p *program) waitWindow(t *testing.T, name string) *window {
 			return w
 		}
 	}
-	t.Fatalf("no window %q appeared:\n%s", name, p.output())
+	t.Fatalf("no window %q appeared:\n%s", name, p.out.String())
 	return nil
 }
 

@@ -251,7 +251,7 @@ func TestRealWindow(t *testing.T) {
 	select {
 	case <-p.exited:
 		if !p.cmd.ProcessState.Success() {
-			t.Errorf("Ctrl+Q ended the program with %v:\n%s", p.cmd.ProcessState, p.output())
+			t.Errorf("Ctrl+Q ended the program with %v:\n%s", p.cmd.ProcessState, p.out.String())
 		}
 	case <-time.After(15 * time.Second):
 		t.Errorf("Ctrl+Q left the program running:\n%s", analysis.describe(t))

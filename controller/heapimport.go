@@ -9,6 +9,7 @@ import (
 
 	"androprof/formats"
 	"androprof/internal/countio"
+	"androprof/internal/proc"
 	"androprof/jvm"
 	"androprof/model"
 )
@@ -47,12 +48,7 @@ func (im Importer) RunJava(ctx context.Context, run string, argv []string, progr
 	}
 	// The agent writes into a folder of its own, made afresh: a link planted in KeepDir is never
 	// written through. The kept log is then moved beside it, replacing a link, not its target.
-	if im.KeepDir != "" {
-		if err := os.MkdirAll(im.KeepDir, 0o755); err != nil {
-			return fmt.Errorf("keeping the heap log: %w", err)
-		}
-	}
-	dir, err := os.MkdirTemp(im.KeepDir, "androprof-heap-")
+	dir, err := proc.OutputDir(im.KeepDir, "androprof-heap-")
 	if err != nil {
 		return fmt.Errorf("folder for the heap log: %w", err)
 	}

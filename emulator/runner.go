@@ -142,12 +142,7 @@ func Run(ctx context.Context, opts RunOptions, sink model.BlockSink, progress fu
 		return err
 	}
 
-	if opts.KeepDir != "" {
-		if err := os.MkdirAll(opts.KeepDir, 0o755); err != nil {
-			return fmt.Errorf("keeping the raw profiles: %w", err)
-		}
-	}
-	outDir, err := os.MkdirTemp(opts.KeepDir, "androprof-run-")
+	outDir, err := proc.OutputDir(opts.KeepDir, "androprof-run-")
 	if err != nil {
 		return fmt.Errorf("directory for the profiles: %w", err)
 	}

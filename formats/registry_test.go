@@ -2,7 +2,6 @@ package formats
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +15,7 @@ import (
 	"androprof/internal/corpus"
 	"androprof/internal/countio"
 	"androprof/internal/inputerr"
+	"androprof/internal/testio"
 	"androprof/model"
 )
 
@@ -44,35 +44,6 @@ func recognizeFile(t *testing.T, path string, p *countio.Progress) (*Input, erro
 
 func newProgress() *countio.Progress { return countio.NewProgress(context.Background(), nil) }
 
-// plain returns the content of a file, decompressed when it is compressed.
-func plain(t *testing.T, path string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !isGzip(data) {
-		return data
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func gzipped(data []byte) []byte {
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	zw.Write(data)
-	zw.Close()
-	return b.Bytes()
-}
-
 // Every registered format recognises a real file of its own, plain and, when the format may
 // be compressed, gzip-compressed; no other format claims it. A compressed file of a format
 // that is never compressed is refused, as before the registry.
@@ -84,7 +55,7 @@ func TestRecognizeEachFormat(t *testing.T) {
 			t.Errorf("format %s has no real file in this test", f.Name)
 		}
 		for _, src := range paths {
-			data := plain(t, src)
+			data := testio.ReadPlain(t, src)
 			for _, g := range All {
 				if err := g.Sniff(data[:min(len(data), HeadSize)]); g != f && !errors.Is(err, g.NotMine) {
 					t.Errorf("%s claims %s: %v", g.Name, src, err)
@@ -96,7 +67,7 @@ func TestRecognizeEachFormat(t *testing.T) {
 				content := data
 				if gz {
 					path += ".gz"
-					content = gzipped(data)
+					content = testio.Gzip(data)
 				}
 				if err := os.WriteFile(path, content, 0o644); err != nil {
 					t.Fatal(err)
@@ -125,8 +96,8 @@ func TestRecognizeUnknown(t *testing.T) {
 		"notes.txt":  "just some notes\n",
 		"empty":      "",
 		"bad.gz":     "\x1f\x8b\x00\x00",
-		"text.gz":    string(gzipped([]byte("just some notes\n"))),
-		"dpa.log.gz": string(gzipped([]byte("androprof-dpa 1\n"))),
+		"text.gz":    string(testio.Gzip([]byte("just some notes\n"))),
+		"dpa.log.gz": string(testio.Gzip([]byte("androprof-dpa 1\n"))),
 	} {
 		path := filepath.Join(dir, name)
 		os.WriteFile(path, []byte(content), 0o644)
@@ -161,8 +132,8 @@ func TestRecognizePipe(t *testing.T) {
 		}
 		got, err := io.ReadAll(in.R)
 		pr.Close()
-		if err != nil || !bytes.Equal(got, plain(t, src)) {
-			t.Errorf("%s through a pipe: %d bytes, %v; want %d", src, len(got), err, len(plain(t, src)))
+		if err != nil || !bytes.Equal(got, testio.ReadPlain(t, src)) {
+			t.Errorf("%s through a pipe: %d bytes, %v; want %d", src, len(got), err, len(testio.ReadPlain(t, src)))
 		}
 		if _, ok := in.R.(io.Seeker); ok || in.Size != -1 {
 			t.Errorf("%s: a pipe seeks, or has size %d", src, in.Size)
@@ -239,7 +210,7 @@ func TestGzipInputSeeks(t *testing.T) {
 		data[i] = byte(i * 7 / 3)
 	}
 	path := filepath.Join(t.TempDir(), "x.gz")
-	os.WriteFile(path, gzipped(data), 0o644)
+	os.WriteFile(path, testio.Gzip(data), 0o644)
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -309,7 +280,7 @@ func TestStreamingTraceDecompressedOnce(t *testing.T) {
 		}
 	}
 	path := filepath.Join(t.TempDir(), "big.trace.gz")
-	os.WriteFile(path, gzipped(buf.Bytes()), 0o644)
+	os.WriteFile(path, testio.Gzip(buf.Bytes()), 0o644)
 	check(t, path, 77, "art")
 	t.Run("real", func(t *testing.T) { check(t, corpus.File(t, "art-trace-regular.trace.gz"), 21491, "art") })
 }
@@ -331,7 +302,7 @@ func TestSingleClockStreamingTrace(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	for name, content := range map[string][]byte{"t.trace": buf.Bytes(), "t.trace.gz": gzipped(buf.Bytes())} {
+	for name, content := range map[string][]byte{"t.trace": buf.Bytes(), "t.trace.gz": testio.Gzip(buf.Bytes())} {
 		path := filepath.Join(dir, name)
 		os.WriteFile(path, content, 0o644)
 		in, err := recognizeFile(t, path, newProgress())

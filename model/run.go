@@ -117,9 +117,16 @@ func CheckRunName(name string) error {
 		return fmt.Errorf("run name %q is not valid UTF-8", name)
 	}
 	for _, r := range name {
-		if unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp, unicode.Bidi_Control) {
+		if ControlRune(r) {
 			return fmt.Errorf("run name %q holds a control character (%U)", name, r)
 		}
 	}
 	return nil
+}
+
+// ControlRune says whether r changes how a terminal or a list shows what follows it rather
+// than showing itself: a control character (newline, escape), a line or paragraph separator,
+// or a bidi override.
+func ControlRune(r rune) bool {
+	return unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp, unicode.Bidi_Control)
 }

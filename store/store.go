@@ -103,52 +103,69 @@ func OpenExisting(path string) (*DB, error) {
 }
 
 func open(path string) (*DB, error) {
-	db := &DB{path: path}
-	version, err := db.inspect()
+	db, err := openPools(path)
 	if err != nil {
-		return nil, fmt.Errorf("workspace %s: %w", path, err)
-	}
-	switch {
-	case version > knownVersion():
-		db.readOnly = fmt.Errorf("it was written by a newer androprof (workspace schema %d; this androprof knows up to %d), "+
-			"and only an androprof that knows schema %d may change it", version, knownVersion(), version)
-	case !writable(path) || !writable(filepath.Dir(path)): // WAL needs the -wal and -shm files beside it
-		db.readOnly = errors.New("the file or its folder is not writable")
-	}
-	if db.readOnly == nil {
-		w, err := sql.Open("sqlite", dsn(path, false, false))
-		if err != nil {
-			return nil, fmt.Errorf("workspace %s: %w", path, err)
-		}
-		w.SetMaxOpenConns(1)
-		db.write = w
-		if err := db.migrate(context.Background()); err != nil {
-			w.Close()
-			return nil, fmt.Errorf("workspace %s: %w", path, err)
-		}
-	}
-	// A folder nobody may write gets no -shm file, so its workspace is read as immutable; a
-	// -wal file left beside it (a writer that died) is read normally, as SQLite can.
-	_, walErr := os.Stat(path + "-wal")
-	immutable := db.readOnly != nil && !writable(filepath.Dir(path)) && walErr != nil
-	r, err := sql.Open("sqlite", dsn(path, true, immutable))
-	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("workspace %s: %w", path, err)
-	}
-	r.SetMaxOpenConns(4)
-	db.read = r
-	if err := db.checkSchema(context.Background()); err != nil {
-		db.Close()
 		return nil, fmt.Errorf("workspace %s: %w", path, err)
 	}
 	return db, nil
 }
 
-// writable says whether this process may write path (a file or a folder).
-func writable(path string) bool {
-	return unix.Access(path, unix.W_OK) == nil || errors.Is(unix.Access(path, unix.F_OK), unix.ENOENT) && writable(filepath.Dir(path))
+// openPools opens the writer (unless the workspace is read-only) and the readers, and checks
+// the schema.
+func openPools(path string) (*DB, error) {
+	db := &DB{path: path}
+	dir := filepath.Dir(path)
+	_, statErr := os.Stat(path)
+	exists := statErr == nil
+	folderWritable := writable(dir) // WAL needs the -wal and -shm files beside the workspace
+	// A folder nobody may write takes no -shm file, so its workspace is read as immutable; a
+	// -wal file left beside it (a writer that died) is read normally, as SQLite can.
+	_, walErr := os.Stat(path + "-wal")
+	immutable := !folderWritable && walErr != nil
+	version := 0
+	if exists {
+		var err error
+		if version, err = schemaVersion(path, immutable); err != nil {
+			return nil, err
+		}
+	} else if !folderWritable {
+		return nil, fmt.Errorf("cannot create it: the folder %s is not writable", dir)
+	}
+	switch known := knownVersion(); {
+	case version > known:
+		db.readOnly = fmt.Errorf("it was written by a newer androprof (workspace schema %d; this androprof knows up to %d), "+
+			"and only an androprof that knows schema %d may change it", version, known, version)
+	case !folderWritable || exists && !writable(path):
+		db.readOnly = errors.New("the file or its folder is not writable")
+	}
+	if db.readOnly == nil {
+		w, err := sql.Open("sqlite", dsn(path, false, false))
+		if err != nil {
+			return nil, err
+		}
+		w.SetMaxOpenConns(1)
+		db.write = w
+		if err := db.migrate(context.Background()); err != nil {
+			w.Close()
+			return nil, err
+		}
+	}
+	r, err := sql.Open("sqlite", dsn(path, true, immutable))
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	r.SetMaxOpenConns(4)
+	db.read = r
+	if err := db.checkSchema(context.Background()); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
 }
+
+// writable says whether this process may write path (a file or a folder).
+func writable(path string) bool { return unix.Access(path, unix.W_OK) == nil }
 
 // Path is the database file.
 func (db *DB) Path() string { return db.path }
@@ -172,17 +189,10 @@ func (db *DB) Close() error {
 	return errors.Join(errs...)
 }
 
-// inspect reads which schema version a workspace file has (0 for a file not made yet) without
-// changing it: the highest of its user_version and its recorded migrations.
-func (db *DB) inspect() (int, error) {
-	if _, err := os.Stat(db.path); errors.Is(err, fs.ErrNotExist) {
-		if !writable(filepath.Dir(db.path)) {
-			return 0, fmt.Errorf("cannot create it: the folder %s is not writable", filepath.Dir(db.path))
-		}
-		return 0, nil
-	}
-	_, walErr := os.Stat(db.path + "-wal")
-	c, err := sql.Open("sqlite", dsn(db.path, true, !writable(filepath.Dir(db.path)) && walErr != nil))
+// schemaVersion reads which schema version a workspace file has without changing it: the
+// highest of its user_version and its recorded migrations.
+func schemaVersion(path string, immutable bool) (int, error) {
+	c, err := sql.Open("sqlite", dsn(path, true, immutable))
 	if err != nil {
 		return 0, err
 	}
@@ -208,8 +218,8 @@ type migration struct {
 	body    string
 }
 
-// migrations are the embedded migrations/NNN_name.sql, in order.
-func migrations() ([]migration, error) {
+// migrations are the embedded migrations/NNN_name.sql, in order, read once.
+var migrations = sync.OnceValues(func() ([]migration, error) {
 	names, err := fs.Glob(migrationFS, "migrations/*.sql")
 	if err != nil {
 		return nil, err
@@ -230,7 +240,7 @@ func migrations() ([]migration, error) {
 		out = append(out, migration{version, base, string(body)})
 	}
 	return out, nil
-}
+})
 
 // knownVersion is the schema version this program writes: its newest migration.
 func knownVersion() int {

@@ -24,6 +24,7 @@ import (
 	"androprof/formats/heaplog/heaplogtest"
 	"androprof/formats/hprof/hproftest"
 	"androprof/internal/corpus"
+	"androprof/internal/testio"
 )
 
 // batteryMemLimit is the most memory one import of a battery input may take: every input is
@@ -292,10 +293,10 @@ type sample struct {
 // data, the readers' test data and what the project's own writers make.
 func samples(t *testing.T) []sample {
 	read := func(path string) []byte { return readFile(t, path) }
-	gunzip := func(b []byte) []byte { return decompress(t, b) }
+	gunzip := func(b []byte) []byte { return testio.Gunzip(t, b) }
 	s := []sample{
 		{"hprof", "generated-1.0.3", generatedDump(t, 256<<10, "1.0.3"), true},
-		{"hprof", "generated-1.0.2.gz", compress(generatedDump(t, 128<<10, "1.0.2")), true},
+		{"hprof", "generated-1.0.2.gz", testio.Gzip(generatedDump(t, 128<<10, "1.0.2")), true},
 		{"traceview", "demo-methods.trace.gz", read("../../assets/demo/demo-methods.trace.gz"), true},
 		{"heaplog", "synthetic", syntheticHeapLog(t, 3000), true},
 		{"heaplog", "demo-heap-threads.heaplog.gz", read("../../assets/demo/demo-heap-threads.heaplog.gz"), true},
@@ -325,26 +326,6 @@ func readFile(t *testing.T, path string) []byte {
 	return b
 }
 
-func compress(b []byte) []byte {
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write(b)
-	zw.Close()
-	return gz.Bytes()
-}
-
-func decompress(t *testing.T, b []byte) []byte {
-	zr, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
@@ -353,7 +334,7 @@ func fileExists(p string) bool {
 // plainStart is the first n bytes of data as a reader sees them: decompressed, as far as
 // that goes, when data is gzip-compressed.
 func plainStart(data []byte, n int) []byte {
-	if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+	if !testio.IsGzip(data) {
 		return data[:min(n, len(data))]
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(data))
@@ -587,7 +568,7 @@ func claims(t *testing.T) []sample {
 	sub("obj-array-4G-elements", id(id(id(id([]byte{0x22}, 300), 0), 0xffffffff), 100))
 	sub("instance-4G-bytes", id(id(id(id([]byte{0x21}, 300), 0), 100), 0xffffffff))
 	sub("class-65535-fields", append(id(id(id(id(id(id(id(id(id([]byte{0x20}, 101), 0), 100), 0), 0), 0), 0), 0), 8), 0, 0, 0, 0, 0xff, 0xff))
-	add("hprof", "segment-length-4G.gz", compress(u32(plain, seg+5, 0xffffffff)))
+	add("hprof", "segment-length-4G.gz", testio.Gzip(u32(plain, seg+5, 0xffffffff)))
 
 	// Traceview: a classic trace's binary header ("SLOW", version, data offset, start time,
 	// record size) and key section.
@@ -692,7 +673,7 @@ func oddFiles(t *testing.T, dir string) []batteryCase {
 	rmp := read("../../formats/rmp/testdata/browser.rmp")
 	heap := syntheticHeapLog(t, 3000)
 	qemu := read("../../emulator/testdata/arm-7.2.log")
-	sieve := decompress(t, read("../../assets/demo/sieve-arm.inasm-exec.log.gz")) // more than recognising a pipe looks at
+	sieve := testio.Gunzip(t, read("../../assets/demo/sieve-arm.inasm-exec.log.gz")) // more than recognising a pipe looks at
 	trace := classicTrace()
 	dump := generatedDump(t, 64<<10, "1.0.2")
 
@@ -741,7 +722,7 @@ func oddFiles(t *testing.T, dir string) []batteryCase {
 		whole  want
 	}{
 		{"hprof", dump, wantName}, {"traceview", trace, wantImport}, {"heaplog", heap, wantImport},
-		{"heaplog", compress(heap), wantImport}, {"dpa", dpa, wantImport}, {"rmp", rmp, wantImport},
+		{"heaplog", testio.Gzip(heap), wantImport}, {"dpa", dpa, wantImport}, {"rmp", rmp, wantImport},
 		{"bbprofile", forker, wantImport}, {"qemu-log", qemu, wantImport}, {"qemu-log", sieve, wantImport},
 	} {
 		name := fmt.Sprintf("%s-%dk", in.format, len(in.data)>>10)

@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"bytes"
+	"androprof/internal/testio"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -60,28 +59,10 @@ const childTimeout = 3 * time.Minute
 // child is the command line started in a child process.
 type child struct {
 	cmd            *exec.Cmd
-	stdout, stderr syncBuffer
+	stdout, stderr testio.Buffer
 	peakFile       string
 	exited         chan struct{} // closed when the child has ended and been waited for
 	waitErr        error
-}
-
-// syncBuffer is a child's output, which a test may read while the child writes it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // startChild starts `androprof ARGS...`; stdin, when not nil, is fed through a pipe.

@@ -12,10 +12,10 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"androprof/controller"
+	"androprof/model"
 	"androprof/store"
 )
 
@@ -239,7 +239,7 @@ func printable(s, keep string) string {
 		switch {
 		case strings.ContainsRune(keep, r):
 			b.WriteRune(r)
-		case r == utf8.RuneError || unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp, unicode.Bidi_Control):
+		case r == utf8.RuneError || model.ControlRune(r):
 			q := strconv.QuoteRune(r)
 			b.WriteString(q[1 : len(q)-1])
 		default:

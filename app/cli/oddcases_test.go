@@ -2,10 +2,8 @@ package cli
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"database/sql"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +13,7 @@ import (
 	"testing"
 
 	"androprof/internal/corpus"
+	"androprof/internal/testio"
 	"androprof/jvm"
 	"androprof/store"
 )
@@ -25,21 +24,8 @@ import (
 // gunzip writes the decompressed content of a gzip file to dir/name.
 func gunzip(t *testing.T, src, dir, name string) string {
 	t.Helper()
-	f, err := os.Open(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := io.ReadAll(z)
-	if err != nil {
-		t.Fatal(err)
-	}
 	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	if err := os.WriteFile(path, testio.ReadPlain(t, src), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -147,10 +133,7 @@ func TestImportFoldersPipesAndFIFOs(t *testing.T) {
 	if code, _, errOut := runCLI(t, db, "import", "--run", "folder", one); code != 0 {
 		t.Errorf("a folder with one DPA file: %s", errOut)
 	}
-	logData, err := os.ReadFile(gunzip(t, "../../assets/demo/sieve-arm.inasm-exec.log.gz", dir, "sieve.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	logData := testio.ReadPlain(t, "../../assets/demo/sieve-arm.inasm-exec.log.gz")
 	for name, data := range map[string][]byte{"pipe-dpa": dpa, "pipe-log": logData} {
 		r, w, err := os.Pipe()
 		if err != nil {

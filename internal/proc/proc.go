@@ -1,9 +1,12 @@
 // Package proc holds what the runners of external programs (qemu-user, java) share: a process
-// group that cancellation kills whole, the name of the signal a process died of, and the end
-// of its stderr for error messages.
+// group that cancellation kills whole, the name of the signal a process died of, the end of
+// its stderr for error messages, and a fresh folder for its output files.
 package proc
 
-import "strings"
+import (
+	"os"
+	"strings"
+)
 
 // Tail keeps the last Max bytes written to it: a program's stderr, for error messages.
 type Tail struct {
@@ -38,4 +41,16 @@ func (t *Tail) LastWith(prefixes ...string) string {
 		}
 	}
 	return ""
+}
+
+// OutputDir makes a fresh folder for the files a program writes: inside keep (made when
+// missing) when the user keeps them, else in the temporary folder. Being new, it holds no link
+// anybody planted, so nothing is written through one; the caller removes it when done.
+func OutputDir(keep, prefix string) (string, error) {
+	if keep != "" {
+		if err := os.MkdirAll(keep, 0o755); err != nil {
+			return "", err
+		}
+	}
+	return os.MkdirTemp(keep, prefix)
 }

@@ -334,16 +334,6 @@ func (a *timelineArea) Tapped(ev *fyne.PointEvent) { a.t.describe(ev.Position) }
 func (a *timelineArea) DoubleTapped(ev *fyne.PointEvent) { a.t.open(ev.Position) }
 
 // CreateRenderer is Fyne's hook; the renderer's Layout is where a new size is noticed.
-func (a *timelineArea) CreateRenderer() fyne.WidgetRenderer { return &timelineAreaRenderer{a} }
-
-type timelineAreaRenderer struct{ a *timelineArea }
-
-func (r *timelineAreaRenderer) Layout(s fyne.Size) {
-	r.a.img.Resize(s)
-	r.a.t.resized(s)
+func (a *timelineArea) CreateRenderer() fyne.WidgetRenderer {
+	return ui.NewImageRenderer(a.img, fyne.NewSize(300, 160), a.t.resized)
 }
-
-func (r *timelineAreaRenderer) MinSize() fyne.Size           { return fyne.NewSize(300, 160) }
-func (r *timelineAreaRenderer) Refresh()                     { r.a.img.Refresh() }
-func (r *timelineAreaRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.a.img} }
-func (r *timelineAreaRenderer) Destroy()                     {}

@@ -224,16 +224,28 @@ func (a *ChartArea) show(img image.Image) {
 func (a *ChartArea) Tapped(ev *fyne.PointEvent) { a.p.tapped(ev.Position) }
 
 // CreateRenderer is Fyne's hook; the renderer's Layout is where a new size is noticed.
-func (a *ChartArea) CreateRenderer() fyne.WidgetRenderer { return &chartAreaRenderer{a} }
-
-type chartAreaRenderer struct{ a *ChartArea }
-
-func (r *chartAreaRenderer) Layout(s fyne.Size) {
-	r.a.img.Resize(s)
-	r.a.p.resized(s)
+func (a *ChartArea) CreateRenderer() fyne.WidgetRenderer {
+	return NewImageRenderer(a.img, fyne.NewSize(240, 160), a.p.resized)
 }
 
-func (r *chartAreaRenderer) MinSize() fyne.Size           { return fyne.NewSize(240, 160) }
-func (r *chartAreaRenderer) Refresh()                     { r.a.img.Refresh() }
-func (r *chartAreaRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.a.img} }
-func (r *chartAreaRenderer) Destroy()                     {}
+// NewImageRenderer renders a widget that is one image filling it, at least min, and tells
+// resized each new size (a chart or timeline is drawn again for it).
+func NewImageRenderer(img *canvas.Image, min fyne.Size, resized func(fyne.Size)) fyne.WidgetRenderer {
+	return &imageRenderer{img, min, resized}
+}
+
+type imageRenderer struct {
+	img     *canvas.Image
+	min     fyne.Size
+	resized func(fyne.Size)
+}
+
+func (r *imageRenderer) Layout(s fyne.Size) {
+	r.img.Resize(s)
+	r.resized(s)
+}
+
+func (r *imageRenderer) MinSize() fyne.Size           { return r.min }
+func (r *imageRenderer) Refresh()                     { r.img.Refresh() }
+func (r *imageRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.img} }
+func (r *imageRenderer) Destroy()                     {}
