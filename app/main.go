@@ -29,7 +29,7 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Main(os.Args[1:], cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, GUI: gui{}, Demos: demoRuns()}))
+	os.Exit(cli.Main(os.Args[1:], cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, GUI: gui{}, Demos: demoRuns()}))
 }
 
 func demoRuns() map[string]controller.DemoRun {

@@ -94,6 +94,12 @@ type Chart struct {
 	// NoOther drops the bars beyond Top instead of summing them into "other": inclusive times
 	// nest, so their sum means nothing.
 	NoOther bool
+	// Stacked draws the series end to end in one bar (a process's program, libraries and
+	// loader: parts of one whole) instead of side by side; such a chart is always drawn as Bars.
+	Stacked bool
+	// Notes, when set, are written after bar i's value, for what is not a part of it (a
+	// process's system calls, which the emulator does not run as instructions).
+	Notes []string
 }
 
 // Size limits: below the minimum nothing readable fits, above the maximum an image would
@@ -198,6 +204,9 @@ func (c Chart) Render(w io.Writer, format Format, width, height int) (err error)
 			err = fmt.Errorf("drawing chart %q: %v", c.Title, p)
 		}
 	}()
+	if c.Stacked {
+		c.Kind = Bars
+	}
 	d := &drawer{c: c, w: width, h: height, esc: esc}
 	if c.Kind == Columns {
 		return d.columns(provider, w)
@@ -231,6 +240,9 @@ func (c Chart) Image(width, height int) (*image.RGBA, error) {
 // BarAt tells which bar of Chart.Bars is drawn at pixel (x, y) of a width×height Bars chart,
 // so a click on a bar can drill down. It is -1 off the bars, on "other", and for other kinds.
 func (c Chart) BarAt(width, height, x, y int) int {
+	if c.Stacked {
+		c.Kind = Bars
+	}
 	if c.Kind != Bars || checkSize(width, height) != nil || x < 0 || x >= width {
 		return -1
 	}

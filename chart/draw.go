@@ -131,7 +131,10 @@ func barRows(c Chart, height int) rowLayout {
 		top += 26
 	}
 	perRow, maxBar := 14, 40
-	if c.grouped() { // a legend line, and room for every series' bar in a row
+	switch {
+	case c.stacked(): // a legend line
+		top += legendH
+	case c.grouped(): // a legend line, and room for every series' bar in a row
 		top += legendH
 		perRow, maxBar = 6*len(c.Series)+4, 22*len(c.Series)
 	}
@@ -145,6 +148,45 @@ func (l rowLayout) fit(n int) rowLayout {
 	return l
 }
 
+// rows lays out a Bars chart's rows and picks the items they show; with none it draws "No data".
+func (d *drawer) rows(r gochart.Renderer) (rowLayout, []item, error) {
+	l := barRows(d.c, d.h)
+	items, err := d.c.items(l.maxRows)
+	if err != nil {
+		return l, nil, err
+	}
+	if len(items) == 0 {
+		d.noData(r)
+		return l, nil, nil
+	}
+	return l.fit(len(items)), items, nil
+}
+
+// span places the bars between labels labelW wide (at most 2/5 of the chart, the width they
+// get) and values valueW wide: where they start and how long the longest is.
+func (d *drawer) span(labelW, valueW int) (labelWidth, barX, barMax int, err error) {
+	labelW = min(labelW, d.w*2/5)
+	barX = pad + labelW + 8
+	barMax = d.w - pad - valueW - 6 - barX
+	if barMax < 10 {
+		return 0, 0, 0, fmt.Errorf("chart is %d px wide: too narrow for its labels", d.w)
+	}
+	return labelW, barX, barMax, nil
+}
+
+// axis draws the line the bars of n rows start from at barX, and the caption under them.
+func (d *drawer) axis(r gochart.Renderer, l rowLayout, n, barX, barMax int) {
+	bottom := l.top + n*l.rowH
+	r.SetStrokeColor(axisColour)
+	r.SetStrokeWidth(1)
+	r.MoveTo(barX, l.top)
+	r.LineTo(barX, bottom)
+	r.Stroke()
+	if d.c.YLabel != "" {
+		d.text(r, d.c.YLabel, labelSize, mutedText, barX+barMax/2, bottom+16, center)
+	}
+}
+
 // bar is where a row's bar goes: thick px from y, centred in the row.
 func (l rowLayout) bar(row int) (y, thick int) {
 	thick = min(l.maxBar, l.rowH-2*max(1, l.rowH/6))
@@ -152,30 +194,25 @@ func (l rowLayout) bar(row int) (y, thick int) {
 }
 
 func (d *drawer) bars(r gochart.Renderer) error {
-	if d.c.grouped() {
+	switch {
+	case d.c.stacked():
+		return d.stackedBars(r)
+	case d.c.grouped():
 		return d.groupedBars(r)
 	}
-	l := barRows(d.c, d.h)
-	items, err := d.c.items(l.maxRows)
-	if err != nil {
+	l, items, err := d.rows(r)
+	if err != nil || len(items) == 0 {
 		return err
 	}
-	if len(items) == 0 {
-		d.noData(r)
-		return nil
-	}
-	l = l.fit(len(items))
 	size := min(labelSize, float64(l.rowH)*0.55)
 	labelW, valueW := 0, 0
 	for _, it := range items {
 		labelW = max(labelW, d.measure(r, it.label, size))
 		valueW = max(valueW, d.measure(r, d.c.tickText(it.value), size))
 	}
-	labelW = min(labelW, d.w*2/5)
-	barX := pad + labelW + 8
-	barMax := d.w - pad - valueW - 6 - barX
-	if barMax < 10 {
-		return fmt.Errorf("chart is %d px wide: too narrow for its labels", d.w)
+	labelW, barX, barMax, err := d.span(labelW, valueW)
+	if err != nil {
+		return err
 	}
 	peak := peakOf(items) // "other" may outgrow the largest bar
 	for i, it := range items {
@@ -186,15 +223,7 @@ func (d *drawer) bars(r gochart.Renderer) error {
 		d.rect(r, barX, y, barX+max(w, 1), y+thick, fill(it, 0))
 		d.text(r, d.c.tickText(it.value), size, textColour, barX+max(w, 1)+4, base, left)
 	}
-	bottom := l.top + len(items)*l.rowH
-	r.SetStrokeColor(axisColour)
-	r.SetStrokeWidth(1)
-	r.MoveTo(barX, l.top)
-	r.LineTo(barX, bottom)
-	r.Stroke()
-	if d.c.YLabel != "" {
-		d.text(r, d.c.YLabel, labelSize, mutedText, barX+barMax/2, bottom+16, center)
-	}
+	d.axis(r, l, len(items), barX, barMax)
 	return nil
 }
 

@@ -1,7 +1,6 @@
 package chart
 
 import (
-	"fmt"
 	"math"
 
 	gochart "github.com/wcharczuk/go-chart/v2"
@@ -17,16 +16,10 @@ func (c Chart) grouped() bool { return len(c.Series) >= 2 }
 // a Bars chart on the left: two traces' times for the same method sit next to each other, as
 // in DPA figure 7. The rows are laid out as in bars, so BarAt finds them.
 func (d *drawer) groupedBars(r gochart.Renderer) error {
-	l := barRows(d.c, d.h)
-	items, err := d.c.items(l.maxRows)
-	if err != nil {
+	l, items, err := d.rows(r)
+	if err != nil || len(items) == 0 {
 		return err
 	}
-	if len(items) == 0 {
-		d.noData(r)
-		return nil
-	}
-	l = l.fit(len(items))
 	n := len(d.c.Series)
 	_, group := l.bar(0)
 	thick := max(1, group/n)
@@ -41,11 +34,9 @@ func (d *drawer) groupedBars(r gochart.Renderer) error {
 			peak = max(peak, v)
 		}
 	}
-	labelW = min(labelW, d.w*2/5)
-	barX := pad + labelW + 8
-	barMax := d.w - pad - valueW - 6 - barX
-	if barMax < 10 {
-		return fmt.Errorf("chart is %d px wide: too narrow for its labels", d.w)
+	labelW, barX, barMax, err := d.span(labelW, valueW)
+	if err != nil {
+		return err
 	}
 	d.legend(r, l.top-legendH+4)
 	for i, it := range items {
@@ -64,15 +55,7 @@ func (d *drawer) groupedBars(r gochart.Renderer) error {
 			}
 		}
 	}
-	bottom := l.top + len(items)*l.rowH
-	r.SetStrokeColor(axisColour)
-	r.SetStrokeWidth(1)
-	r.MoveTo(barX, l.top)
-	r.LineTo(barX, bottom)
-	r.Stroke()
-	if d.c.YLabel != "" {
-		d.text(r, d.c.YLabel, labelSize, mutedText, barX+barMax/2, bottom+16, center)
-	}
+	d.axis(r, l, len(items), barX, barMax)
 	return nil
 }
 

@@ -64,7 +64,8 @@ func (m Metric) Of(r model.ReportRow) float64 {
 }
 
 var groupNames = map[model.Grouping]string{model.ByPID: "process", model.ByBlock: "basic block",
-	model.ByInstruction: "instruction", model.ByCategory: "category", model.ByFunction: "function"}
+	model.ByInstruction: "instruction", model.ByCategory: "category", model.ByFunction: "function",
+	model.ByImage: "image", model.ByLayer: "layer"}
 
 // FromReport charts one metric of a report, one bar per row, so the window and
 // `androprof chart` draw the same picture. names, when not nil, relabels rows by key (e.g. a

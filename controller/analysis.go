@@ -14,6 +14,8 @@ type RunStore interface {
 	Processes(ctx context.Context, run string) ([]model.ProcessSummary, error)
 	Blocks(ctx context.Context, run string) ([]model.BlockSummary, error)
 	BlockInstructions(ctx context.Context, blockID int64) ([]model.BlockInstruction, error)
+	Images(ctx context.Context, run string) ([]model.Image, error)
+	Syscalls(ctx context.Context, run string) ([]model.Syscall, error)
 }
 
 // Analysis answers the analysis window's and `androprof report`'s questions. It keeps the
@@ -68,6 +70,25 @@ func (a *Analysis) InstructionCounts(ctx context.Context, run string, pid int) (
 // for the instruction set it executed most: an ARM run and a MIPS run are each priced by a
 // core of their own architecture, and each row names its profile.
 func (a *Analysis) Compare(ctx context.Context, items []model.CompareItem, profileFor ProfileFor, frequencyGHz float64) ([]model.CompareRow, error) {
+	reps, err := a.compared(ctx, items, profileFor, frequencyGHz, model.ByCategory)
+	if err != nil {
+		return nil, err
+	}
+	return model.CompareRows(items, reps), nil
+}
+
+// CompareImages is Compare image by image: the program, each library, the loader and code
+// with no file of each item side by side (model.CompareImages; a run's processes add up).
+func (a *Analysis) CompareImages(ctx context.Context, items []model.CompareItem, profileFor ProfileFor, frequencyGHz float64) ([]model.ImageCompareRow, error) {
+	reps, err := a.compared(ctx, items, profileFor, frequencyGHz, model.ByImage)
+	if err != nil {
+		return nil, err
+	}
+	return model.CompareImages(reps), nil
+}
+
+// compared reports each item grouped by, priced by the profile of the instruction set it ran most.
+func (a *Analysis) compared(ctx context.Context, items []model.CompareItem, profileFor ProfileFor, frequencyGHz float64, by model.Grouping) ([]*model.Report, error) {
 	reps := make([]*model.Report, 0, len(items))
 	for _, it := range items {
 		d, err := a.Load(ctx, it.Run)
@@ -78,11 +99,25 @@ func (a *Analysis) Compare(ctx context.Context, items []model.CompareItem, profi
 		if err != nil {
 			return nil, err
 		}
-		rep, err := d.Report(model.ReportOptions{Run: it.Run, Profile: p, By: model.ByCategory, PID: it.PID, FrequencyGHz: frequencyGHz})
+		rep, err := d.Report(model.ReportOptions{Run: it.Run, Profile: p, By: by, PID: it.PID, FrequencyGHz: frequencyGHz})
 		if err != nil {
 			return nil, err
 		}
 		reps = append(reps, rep)
 	}
-	return model.CompareRows(items, reps), nil
+	return reps, nil
+}
+
+// Images lists a run's images per process, with where their function names came from.
+func (a *Analysis) Images(ctx context.Context, run string) ([]model.Image, error) {
+	return a.store.Images(ctx, run)
+}
+
+// Syscalls sums a run's system calls per process (and thread, with byThread); pid 0 is every process.
+func (a *Analysis) Syscalls(ctx context.Context, run string, pid int, byThread bool) ([]model.SyscallRow, error) {
+	calls, err := a.store.Syscalls(ctx, run)
+	if err != nil {
+		return nil, err
+	}
+	return model.SummarizeSyscalls(calls, pid, byThread), nil
 }

@@ -30,6 +30,9 @@ type Importer struct {
 	CacheDir  string           // where the plugin is built; "" for the user's cache directory
 	KeepDir   string           // keep the plugin's raw files here; "" to discard them
 	Stdout    io.Writer        // the program's output during RunProgram; nil discards it
+	Stderr    io.Writer        // the program's error output during RunProgram; nil: Stdout
+	Stdin     io.Reader        // the program's input during RunProgram; nil: none (/dev/null)
+	Sysroot   string           // RunProgram's guest loader and libraries (emulator.RunOptions.Sysroot)
 	Say       func(msg string) // what an import waits for (a FIFO without a writer); nil says nothing
 
 	store  WorkspaceStore
@@ -200,9 +203,10 @@ func fileSize(path string) int64 {
 // import so the caller can say so.
 func (im Importer) RunProgram(ctx context.Context, run, program string, args []string, progress func(msg string)) error {
 	var exitErr *proc.ExitError
-	opts := emulator.RunOptions{Program: program, Args: args, Arch: im.Arch, KeepDir: im.KeepDir, CacheDir: im.CacheDir}
-	if im.Stdout != nil {
-		opts.Stdout, opts.Stderr = im.Stdout, im.Stdout
+	opts := emulator.RunOptions{Program: program, Args: args, Arch: im.Arch, KeepDir: im.KeepDir, CacheDir: im.CacheDir,
+		Sysroot: im.Sysroot, Stdin: im.Stdin, Stdout: im.Stdout, Stderr: im.Stderr}
+	if opts.Stderr == nil {
+		opts.Stderr = im.Stdout
 	}
 	source := "run " + filepath.Base(program) + " " + strings.Join(args, " ")
 	err := im.store.ImportRun(ctx, run, strings.TrimSpace(source), func(sink model.BlockSink) error {

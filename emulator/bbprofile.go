@@ -25,8 +25,8 @@ import (
 // BBProfileMagic starts every basic-block profile; format detection looks for it.
 const BBProfileMagic = "androprof-bbprofile"
 
-// BBProfileVersion is the version this package reads and writes.
-const BBProfileVersion = 1
+// BBProfileVersion is the version this package writes; it reads 1 too (no images, no system calls).
+const BBProfileVersion = 2
 
 // ARMOrThumb is the instruction set a writer gives an ARM-family block whose mode it could
 // not tell (QEMU 7.2 plugins cannot read CPSR); the reader decides it.
@@ -57,15 +57,29 @@ type BBExec struct {
 	Executions int64
 }
 
-// BBRecord is one thing a BBReader found: exactly one of Process, Thread, Block and Exec is
-// set (PID and BlockID go with Block).
+// BBImage is an image line: the file (or region with no file) code of the open process is in.
+type BBImage struct {
+	PID  int
+	ID   uint64
+	Base uint64 // guest address of the file's offset 0 (no file: the region's start)
+	Path string // absolute path as the host mapped it, or a label such as "[anon]"
+}
+
+// NoImage is BBRecord.ImageID of a block whose line names no image (version 1, or "-").
+const NoImage = -1
+
+// BBRecord is one thing a BBReader found: exactly one of Process, Thread, Image, Block, Exec
+// and Syscall is set (PID, BlockID and ImageID go with Block).
 type BBRecord struct {
 	Process *BBProcess
 	Thread  *model.Thread
+	Image   *BBImage
 	Block   *model.Block
 	PID     int
 	BlockID uint64
+	ImageID int64
 	Exec    *BBExec
+	Syscall *model.Syscall
 }
 
 // BBReader streams a basic-block profile. Memory holds one block at a time, whatever the
@@ -75,13 +89,18 @@ type BBReader struct {
 	// knows it, e.g. from the program's ELF mapping symbols (ELFModes). It is step 1 of the
 	// format's rule for ARM/Thumb blocks; nil skips that step.
 	ModeAt func(p *BBProcess, pc uint64) (model.ISA, bool)
+	// DebugDirs are searched for separate debug files of the images (default /usr/lib/debug).
+	DebugDirs []string
 
 	sc        *bufio.Scanner
 	file      string
 	line      int64
 	sawHeader bool
+	version   uint64 // of the last header
 	proc      *BBProcess
-	big       bool // instruction units are big-endian
+	big       bool                // instruction units are big-endian
+	images    map[uint64]struct{} // image ids of the open process: grows with image lines only
+	imageID   int64               // of the open block
 
 	block   *model.Block // being read, or the last complete one (exec lines refer to it)
 	blockID uint64
@@ -125,7 +144,7 @@ func (br *BBReader) Next() (BBRecord, error) {
 			}
 			if br.want == 0 {
 				br.finishBlock()
-				return BBRecord{Block: br.block, PID: br.proc.PID, BlockID: br.blockID}, nil
+				return BBRecord{Block: br.block, PID: br.proc.PID, BlockID: br.blockID, ImageID: br.imageID}, nil
 			}
 			continue
 		}
@@ -137,10 +156,11 @@ func (br *BBReader) Next() (BBRecord, error) {
 			if br.proc != nil {
 				return BBRecord{}, br.errorf("header inside process %d: its end line is missing", br.proc.PID)
 			}
-			if v, ok := bbUint(rest, 10); !ok || v != BBProfileVersion {
-				return BBRecord{}, br.errorf("unsupported basic-block profile version %q (this reader knows %d)", clipBytes(rest), BBProfileVersion)
+			v, ok := bbUint(rest, 10)
+			if !ok || v < 1 || v > BBProfileVersion {
+				return BBRecord{}, br.errorf("unsupported basic-block profile version %q (this reader knows 1 to %d)", clipBytes(rest), BBProfileVersion)
 			}
-			br.sawHeader = true
+			br.sawHeader, br.version = true, v
 		case "process":
 			if br.proc != nil {
 				return BBRecord{}, br.errorf("process line inside process %d: its end line is missing", br.proc.PID)
@@ -149,7 +169,7 @@ func (br *BBReader) Next() (BBRecord, error) {
 			if err != nil {
 				return BBRecord{}, err
 			}
-			br.proc, br.block = p, nil
+			br.proc, br.block, br.images = p, nil, map[uint64]struct{}{}
 			return BBRecord{Process: p}, nil
 		case "thread":
 			f, name, err := br.fields(rest, 1, true)
@@ -161,6 +181,24 @@ func (br *BBReader) Next() (BBRecord, error) {
 				return BBRecord{}, err
 			}
 			return BBRecord{Thread: &model.Thread{PID: br.proc.PID, TID: tid, Name: name}}, nil
+		case "image":
+			if br.version < 2 {
+				return BBRecord{}, br.errorf("image line in a version %d profile (images came in version 2)", br.version)
+			}
+			im, err := br.image(rest)
+			if err != nil {
+				return BBRecord{}, err
+			}
+			return BBRecord{Image: im}, nil
+		case "syscall":
+			if br.version < 2 {
+				return BBRecord{}, br.errorf("syscall line in a version %d profile (system calls came in version 2)", br.version)
+			}
+			sc, err := br.syscall(rest)
+			if err != nil {
+				return BBRecord{}, err
+			}
+			return BBRecord{Syscall: sc}, nil
 		case "block":
 			if err := br.openBlock(rest); err != nil {
 				return BBRecord{}, err
@@ -278,10 +316,71 @@ func (br *BBReader) process(rest []byte) (*BBProcess, error) {
 		Arch: arch, StartCode: start, Path: p}, nil
 }
 
+// image reads `image ID BASE PATH`; ids are unique within a process.
+func (br *BBReader) image(rest []byte) (*BBImage, error) {
+	f, p, err := br.fields(rest, 2, true)
+	if err != nil {
+		return nil, err
+	}
+	id, ok := bbUint(f[0], 10)
+	if !ok || id > 1<<31-1 {
+		return nil, br.errorf("bad image id %q", clipBytes(f[0]))
+	}
+	if _, dup := br.images[id]; dup {
+		return nil, br.errorf("image %d appears twice in process %d", id, br.proc.PID)
+	}
+	base, ok := bbHex(f[1])
+	if !ok {
+		return nil, br.errorf("bad image base %q (want 0x…)", clipBytes(f[1]))
+	}
+	if p == "" {
+		return nil, br.errorf("image %d has no path", id)
+	}
+	br.images[id] = struct{}{}
+	return &BBImage{PID: br.proc.PID, ID: id, Base: base, Path: p}, nil
+}
+
+// syscall reads `syscall TID NR COUNT INSNS`.
+func (br *BBReader) syscall(rest []byte) (*model.Syscall, error) {
+	f, _, err := br.fields(rest, 4, false)
+	if err != nil {
+		return nil, err
+	}
+	tid, err := br.id(f[0], "thread id")
+	if err != nil {
+		return nil, err
+	}
+	nr, ok := bbUint(f[1], 10)
+	if !ok || nr > 1<<31-1 {
+		return nil, br.errorf("bad system call number %q", clipBytes(f[1]))
+	}
+	n, ok := bbUint(f[2], 10)
+	if !ok || n == 0 || n > 1<<62 {
+		return nil, br.errorf("bad system call count %q", clipBytes(f[2]))
+	}
+	insns, ok := bbUint(f[3], 10)
+	if !ok || insns > 1<<62 {
+		return nil, br.errorf("bad instruction count %q", clipBytes(f[3]))
+	}
+	return &model.Syscall{PID: br.proc.PID, TID: tid, Number: int64(nr), Count: int64(n), Insns: int64(insns)}, nil
+}
+
 func (br *BBReader) openBlock(rest []byte) error {
-	f, sym, err := br.fields(rest, 4, true)
+	nf := 4
+	if br.version >= 2 {
+		nf = 5 // the image
+	}
+	f, sym, err := br.fields(rest, nf, true)
 	if err != nil {
 		return err
+	}
+	br.imageID = NoImage
+	if nf == 5 && string(f[4]) != "-" {
+		id, ok := bbUint(f[4], 10)
+		if _, known := br.images[id]; !ok || !known {
+			return br.errorf("block names image %q, which no image line of process %d declared before it", clipBytes(f[4]), br.proc.PID)
+		}
+		br.imageID = int64(id)
 	}
 	id, ok := bbUint(f[0], 10)
 	if !ok {
@@ -600,8 +699,11 @@ func SniffBBProfile(head []byte) error {
 
 // Feed streams every record into sink, so a profile of any size (one process section or
 // several) imports in constant memory. ARM/Thumb blocks are decided by steps 2 and 3 of the
-// format's rule, and step 1 too when ModeAt is set.
+// format's rule, and step 1 too when ModeAt is set. Blocks get their image and function names
+// (imageNames); images and system calls go to sink when it is a model.ImageSink.
 func (br *BBReader) Feed(sink model.BlockSink) error {
+	names := newImageNames(br.DebugDirs)
+	isink, _ := sink.(model.ImageSink)
 	for {
 		rec, err := br.Next()
 		if err == io.EOF {
@@ -610,24 +712,33 @@ func (br *BBReader) Feed(sink model.BlockSink) error {
 		if err != nil {
 			return err
 		}
-		if err := feedBB(sink, rec); err != nil {
+		if err := feedBB(sink, isink, names, rec); err != nil {
 			return &inputerr.Error{File: br.file, Line: br.line, Err: err}
 		}
 	}
 }
 
-func feedBB(sink model.BlockSink, rec BBRecord) error {
+func feedBB(sink model.BlockSink, isink model.ImageSink, names *imageNames, rec BBRecord) error {
 	switch {
 	case rec.Process != nil:
+		names.process(rec.Process)
 		return sink.Process(rec.Process.Process)
 	case rec.Thread != nil:
 		return sink.Thread(*rec.Thread)
+	case rec.Image != nil:
+		if im, isNew := names.image(rec.Image); isNew && isink != nil {
+			return isink.Image(im)
+		}
 	case rec.Block != nil:
 		classify(rec.Block)
+		names.name(rec.Block, rec.ImageID)
 		return sink.Block(rec.PID, rec.Block)
 	case rec.Exec != nil:
 		e := rec.Exec
 		return sink.Count(e.PID, e.TID, e.PC, e.ISA, e.Executions)
+	case rec.Syscall != nil && isink != nil:
+		names.syscall(rec.Syscall)
+		return isink.Syscall(*rec.Syscall)
 	}
 	return nil
 }
@@ -639,6 +750,7 @@ type BBWriter struct {
 	big    bool
 	open   bool
 	header bool
+	images map[string]int // the open process's images by path → id
 }
 
 // NewBBWriter writes to w; call Flush at the end.
@@ -662,6 +774,7 @@ func (bw *BBWriter) Process(p BBProcess) error {
 	}
 	bw.big = arch == "mips" || arch == "armeb"
 	bw.open = true
+	bw.images = map[string]int{}
 	_, err := fmt.Fprintf(bw.w, "process %d %d %s 0x%x %s\n", p.PID, p.ParentPID, token(arch), p.StartCode, text(pth))
 	return err
 }
@@ -686,6 +799,29 @@ func (bw *BBWriter) Thread(tid int, name string) error {
 	return bw.w.WriteByte('\n')
 }
 
+// Image declares an image of the open process; blocks name it by its path.
+func (bw *BBWriter) Image(im model.Image) error {
+	if !bw.open || im.Path == "" {
+		return fmt.Errorf("basic-block profile: image %q outside a process or without a path", im.Path)
+	}
+	if _, dup := bw.images[im.Path]; dup {
+		return nil
+	}
+	id := len(bw.images)
+	bw.images[im.Path] = id
+	_, err := fmt.Fprintf(bw.w, "image %d 0x%x %s\n", id, im.Base, text(im.Path))
+	return err
+}
+
+// Syscall writes one thread's count of one system call.
+func (bw *BBWriter) Syscall(s model.Syscall) error {
+	if !bw.open || s.TID <= 0 || s.Number < 0 || s.Count <= 0 || s.Insns < 0 {
+		return fmt.Errorf("basic-block profile: bad system call %d of thread %d", s.Number, s.TID)
+	}
+	_, err := fmt.Fprintf(bw.w, "syscall %d %d %d %d\n", s.TID, s.Number, s.Count, s.Insns)
+	return err
+}
+
 // ThreadCount is one thread's executions of a block.
 type ThreadCount struct {
 	TID        int
@@ -700,7 +836,15 @@ func (bw *BBWriter) Block(id uint64, b *model.Block, execs []ThreadCount) error 
 	if len(b.Insns) == 0 || len(b.Insns) > MaxBlockInsns {
 		return fmt.Errorf("basic-block profile: block at 0x%x has %d instructions (want 1…%d)", b.PC, len(b.Insns), MaxBlockInsns)
 	}
-	fmt.Fprintf(bw.w, "block %d 0x%x %s %d %s\n", id, b.PC, token(string(b.ISA)), len(b.Insns), text(b.Symbol))
+	image := "-"
+	if b.Image != "" {
+		n, ok := bw.images[b.Image]
+		if !ok {
+			return fmt.Errorf("basic-block profile: block at 0x%x is in image %q, which was not declared", b.PC, b.Image)
+		}
+		image = strconv.Itoa(n)
+	}
+	fmt.Fprintf(bw.w, "block %d 0x%x %s %d %s %s\n", id, b.PC, token(string(b.ISA)), len(b.Insns), image, text(b.Symbol))
 	for _, in := range b.Insns {
 		raw, err := unitBytes(in.Encoding, b.ISA, bw.big)
 		if err != nil {
@@ -828,11 +972,25 @@ func WriteBBProfile(w io.Writer, c *Collector, archs map[int]string) error {
 				}
 			}
 		}
+		for _, im := range c.Images {
+			if im.PID == pid {
+				if err := bw.Image(im); err != nil {
+					return err
+				}
+			}
+		}
 		for i, k := range keys {
 			execs := execsOf[k]
 			slices.SortFunc(execs, func(a, b ThreadCount) int { return cmp.Compare(a.TID, b.TID) })
 			if err := bw.Block(uint64(i), c.Blocks[k], execs); err != nil {
 				return err
+			}
+		}
+		for _, s := range c.Syscalls {
+			if s.PID == pid {
+				if err := bw.Syscall(s); err != nil {
+					return err
+				}
 			}
 		}
 		if err := bw.End(); err != nil {

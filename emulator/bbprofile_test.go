@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -158,11 +160,11 @@ func TestWriteBBProfile(t *testing.T) {
 	if err := WriteBBProfile(&w, c, map[int]string{7: "mips"}); err != nil {
 		t.Fatal(err)
 	}
-	want := `androprof-bbprofile 1
+	want := `androprof-bbprofile 2
 process 7 0 mips 0x0 be
 thread 7 main thread
 thread 8
-block 0 0x400130 MIPS 2 __start
+block 0 0x400130 MIPS 2 - __start
 insn 0x400130 27bdfff0 addiu sp,sp,-16
 insn 0x400134 - nop
 exec 7 3
@@ -170,7 +172,7 @@ exec 8 2
 end
 process 9 7 x86_64 0x0 x86
 thread 9
-block 0 0x401000 x86 1 
+block 0 0x401000 x86 1 - 
 insn 0x401000 0f1f4000 nop dword ptr [rax]
 exec 9 1
 end
@@ -264,12 +266,9 @@ func TestBBProfileErrors(t *testing.T) {
 	const h = "androprof-bbprofile 1\n"
 	const p = h + "process 5 0 arm 0x10000 /bin/x\n"
 	const blk = "block 1 0x1000 ARM 1 f\ninsn 0x1000 f04f2de9 push {r4}\n"
-	for _, tc := range []struct {
-		src  string
-		line int64
-		msg  string
-	}{
-		{"androprof-bbprofile 2\n", 1, "unsupported basic-block profile version"},
+	checkBBErrors(t, []bbErrorCase{
+		{"androprof-bbprofile 3\n", 1, "unsupported basic-block profile version"},
+		{"androprof-bbprofile 0\n", 1, "unsupported basic-block profile version"},
 		{h + "thread 5\n", 2, "outside a process section"},
 		{p + "block 1 0x1000 ARM 2 f\ninsn 0x1000 f04f2de9 push {r4}\nexec 5 1\n", 5, "has 1 of its 2 instructions"},
 		{p + "block 1 0x1000 ARM 1000000000 f\n", 3, "is not in 1…4096"},
@@ -296,12 +295,263 @@ func TestBBProfileErrors(t *testing.T) {
 		{p + "frob\n", 3, "unknown record"},
 		{h + "process 5 0 arm 0x" + strings.Repeat("f", 17) + " y\n", 2, "bad start of code"},
 		{p + strings.Repeat("x", 2<<20) + "\n", 3, "longer than 1 MiB"},
-	} {
+	})
+}
+
+// bbErrorCase is a file and the line and message its error must carry.
+type bbErrorCase struct {
+	src  string
+	line int64
+	msg  string
+}
+
+func checkBBErrors(t *testing.T, cases []bbErrorCase) {
+	t.Helper()
+	for _, tc := range cases {
 		_, err := collectBB(t, tc.src, "bad.bbprofile")
 		var se *inputerr.Error
 		if !errors.As(err, &se) || se.File != "bad.bbprofile" || se.Line != tc.line || !strings.Contains(se.Msg, tc.msg) {
-			t.Errorf("%.60q: got %v, want line %d %q", tc.src, err, tc.line, tc.msg)
+			t.Errorf("%.80q: got %v, want line %d %q", tc.src, err, tc.line, tc.msg)
 		}
+	}
+}
+
+// The records of version 2 are refused where they do not fit: in a version 1 profile, with ids
+// that clash or were never declared, and with numbers out of range.
+func TestBBProfileV2Errors(t *testing.T) {
+	const v1 = "androprof-bbprofile 1\nprocess 5 0 arm 0x10000 /bin/x\n"
+	const p = "androprof-bbprofile 2\nprocess 5 0 arm 0x10000 /bin/x\n"
+	const im = p + "image 0 0x10000 /bin/x\n"
+	checkBBErrors(t, []bbErrorCase{
+		{v1 + "image 0 0x10000 /bin/x\n", 3, "image line in a version 1 profile"},
+		{v1 + "syscall 5 1 1 0\n", 3, "syscall line in a version 1 profile"},
+		{"androprof-bbprofile 2\nimage 0 0x0 /x\n", 2, "outside a process section"},
+		{im + "image 0 0x20000 /lib/libc.so.6\n", 4, "image 0 appears twice in process 5"},
+		{im + "block 0 0x10000 ARM 1 1 main\n", 4, `block names image "1", which no image line of process 5 declared`},
+		{p + "block 0 0x10000 ARM 1 0 main\nimage 0 0x10000 /bin/x\n", 3, "which no image line of process 5 declared"},
+		{im + "end\nprocess 6 5 arm 0x10000 /bin/x\nblock 0 0x10000 ARM 1 0 \n", 6, "no image line of process 6"}, // ids are per process
+		{im + "block 0 0x10000 ARM 1 x main\n", 4, `block names image "x"`},
+		{im + "block 0 0x10000 ARM 1\n", 4, "want 5 fields, found 4"}, // a version 1 block line
+		{im + "block 0 0x10000 ARM 1 main\n", 4, `block names image "main"`},
+		{p + "image 0 10000 /bin/x\n", 3, "bad image base"},
+		{p + "image 0 0x1g000 /bin/x\n", 3, "bad image base"},
+		{p + "image 0 0x" + strings.Repeat("f", 17) + " /bin/x\n", 3, "bad image base"},
+		{p + "image 0 0x10000 \n", 3, "image 0 has no path"},
+		{p + "image 0 0x10000\n", 3, "image 0 has no path"},
+		{p + "image 0\n", 3, "want 2 fields, found 1"},
+		{p + "image 2147483648 0x10000 /bin/x\n", 3, "bad image id"},
+		{p + "image -1 0x10000 /bin/x\n", 3, "bad image id"},
+		{p + "image 0 0x10000 /bin/\x01x\n", 3, "control character"},
+		{p + "syscall 5 1 0 0\n", 3, "bad system call count"},
+		{p + "syscall 5 1 4611686018427387905 0\n", 3, "bad system call count"},
+		{p + "syscall 5 1 x 0\n", 3, "bad system call count"},
+		{p + "syscall 5 -1 1 0\n", 3, "bad system call number"},
+		{p + "syscall 5 2147483648 1 0\n", 3, "bad system call number"},
+		{p + "syscall 0 1 1 0\n", 3, "bad thread id"},
+		{p + "syscall 2147483648 1 1 0\n", 3, "bad thread id"},
+		{p + "syscall 5 1 1 4611686018427387905\n", 3, "bad instruction count"},
+		{p + "syscall 5 1 1\n", 3, "want 4 fields, found 3"},
+		{p + "syscall 5 1 1 0 x\n", 3, "unexpected"},
+	})
+}
+
+// What Next returns for version 2 records, before Feed names anything; a "-" image and a
+// version 1 block are NoImage.
+func TestBBReaderV2Records(t *testing.T) {
+	src := "androprof-bbprofile 2\nprocess 5 0 arm 0x10000 /bin/x\nthread 5\n" +
+		"image 7 0x3f000000 /lib/libc.so.6\nimage 0 0xffff0000 [sigpage]\n" +
+		"block 0 0x3f001000 ARM 1 7 \ninsn 0x3f001000 0000a0e1 mov r0, r0\nexec 5 2\n" +
+		"block 1 0x10000 ARM 1 - _start\ninsn 0x10000 0000a0e1 mov r0, r0\n" +
+		"syscall 5 248 1 41\nend\n" +
+		"androprof-bbprofile 1\nprocess 6 5 arm 0x10000 /bin/x\n" +
+		"block 0 0x10000 ARM 1 _start\ninsn 0x10000 0000a0e1 mov r0, r0\nend\n"
+	br := NewBBReader(strings.NewReader(src), "v2")
+	var images []BBImage
+	var blockImages []int64
+	var calls []model.Syscall
+	for {
+		rec, err := br.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case rec.Image != nil:
+			images = append(images, *rec.Image)
+		case rec.Block != nil:
+			blockImages = append(blockImages, rec.ImageID)
+		case rec.Syscall != nil:
+			calls = append(calls, *rec.Syscall)
+		}
+	}
+	if want := []BBImage{{PID: 5, ID: 7, Base: 0x3f000000, Path: "/lib/libc.so.6"}, {PID: 5, ID: 0, Base: 0xffff0000, Path: "[sigpage]"}}; !reflect.DeepEqual(images, want) {
+		t.Errorf("images = %+v", images)
+	}
+	if want := []int64{7, NoImage, NoImage}; !reflect.DeepEqual(blockImages, want) {
+		t.Errorf("block images = %v", blockImages)
+	}
+	if want := []model.Syscall{{PID: 5, TID: 5, Number: 248, Count: 1, Insns: 41}}; !reflect.DeepEqual(calls, want) {
+		t.Errorf("system calls = %+v", calls)
+	}
+}
+
+// Version 1 files still read, with no images, no image on any block and no system calls.
+func TestReadVersion1HasNoImages(t *testing.T) {
+	c, err := collectBB(t, string(must(os.ReadFile("testdata/forker-arm.bbprofile"))), "forker-arm.bbprofile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Images) != 0 || len(c.Syscalls) != 0 || len(c.Blocks) == 0 {
+		t.Errorf("%d images, %d system calls, %d blocks", len(c.Images), len(c.Syscalls), len(c.Blocks))
+	}
+	for _, b := range c.Blocks {
+		if b.Image != "" {
+			t.Errorf("block 0x%x of a version 1 profile is in image %q", b.PC, b.Image)
+		}
+	}
+}
+
+// Images, the image of each block and the system calls survive a write and a read. The reader
+// names what it reads (image kinds, IMAGE+0xOFFSET for blocks without a symbol, system calls
+// by the guest's table), and a second round trip changes nothing.
+func TestBBProfileV2RoundTrip(t *testing.T) {
+	nop := func(pc uint64, sym, image string) *model.Block {
+		return &model.Block{PC: pc, ISA: model.ARM, Symbol: sym, Image: image,
+			Insns: []model.Insn{{Addr: pc, Encoding: "e1a00000", Mnemonic: "mov", Operands: "r0, r0"}}}
+	}
+	c := NewCollector()
+	c.Process(model.Process{PID: 40, Name: "prog"})
+	c.Process(model.Process{PID: 41, ParentPID: 40, Name: "prog"})
+	c.Thread(model.Thread{PID: 40, TID: 40})
+	c.Thread(model.Thread{PID: 40, TID: 42, Name: "worker"})
+	c.Image(model.Image{PID: 40, Path: "/nonexistent/prog", Base: 0x10000})
+	c.Image(model.Image{PID: 40, Path: "/nonexistent/libc.so.6", Base: 0x3f000000})
+	c.Image(model.Image{PID: 40, Path: "[sigpage]", Base: 0xffff0000})
+	c.Image(model.Image{PID: 41, Path: "/nonexistent/libc.so.6", Base: 0x3f000000})
+	for pid, b := range map[int]*model.Block{40: nop(0x10100, "main", "/nonexistent/prog"), 41: nop(0x3f001234, "", "/nonexistent/libc.so.6")} {
+		c.Block(pid, b)
+		c.Count(pid, pid, b.PC, model.ARM, 5)
+	}
+	for _, b := range []*model.Block{nop(0x3f001234, "", "/nonexistent/libc.so.6"), nop(0xffff0010, "", "[sigpage]"), nop(0x20000, "jit", "")} {
+		c.Block(40, b)
+		c.Count(40, 42, b.PC, model.ARM, 3)
+	}
+	c.Syscall(model.Syscall{PID: 40, TID: 40, Number: 4, Count: 2, Insns: 100})
+	c.Syscall(model.Syscall{PID: 40, TID: 42, Number: 248, Count: 1, Insns: 9})
+	c.Syscall(model.Syscall{PID: 41, TID: 41, Number: 0xf0005, Count: 1, Insns: 7})
+	var w1 bytes.Buffer
+	if err := WriteBBProfile(&w1, c, map[int]string{40: "arm", 41: "arm"}); err != nil {
+		t.Fatal(err)
+	}
+	want := `androprof-bbprofile 2
+process 40 0 arm 0x0 prog
+thread 40
+thread 42 worker
+image 0 0x10000 /nonexistent/prog
+image 1 0x3f000000 /nonexistent/libc.so.6
+image 2 0xffff0000 [sigpage]
+block 0 0x10100 ARM 1 0 main
+insn 0x10100 0000a0e1 mov r0, r0
+exec 40 5
+block 1 0x20000 ARM 1 - jit
+insn 0x20000 0000a0e1 mov r0, r0
+exec 42 3
+block 2 0x3f001234 ARM 1 1 
+insn 0x3f001234 0000a0e1 mov r0, r0
+exec 42 3
+block 3 0xffff0010 ARM 1 2 
+insn 0xffff0010 0000a0e1 mov r0, r0
+exec 42 3
+syscall 40 4 2 100
+syscall 42 248 1 9
+end
+process 41 40 arm 0x0 prog
+thread 41
+image 0 0x3f000000 /nonexistent/libc.so.6
+block 0 0x3f001234 ARM 1 0 
+insn 0x3f001234 0000a0e1 mov r0, r0
+exec 41 5
+syscall 41 983045 1 7
+end
+`
+	if w1.String() != want {
+		t.Fatalf("got\n%s\nwant\n%s", w1.String(), want)
+	}
+	c1, err := collectBB(t, w1.String(), "written")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []model.ImageKind
+	for _, im := range c1.Images {
+		kinds = append(kinds, im.Kind)
+	}
+	if want := []model.ImageKind{model.ImageProgram, model.ImageLibrary, model.ImageNoFile, model.ImageLibrary}; !reflect.DeepEqual(kinds, want) {
+		t.Errorf("image kinds = %v (%+v)", kinds, c1.Images)
+	}
+	for key, want := range map[model.BlockKey][2]string{
+		{PID: 40, PC: 0x10100, ISA: model.ARM}:    {"/nonexistent/prog", "main"},
+		{PID: 40, PC: 0x3f001234, ISA: model.ARM}: {"/nonexistent/libc.so.6", "libc.so.6+0x1234"},
+		{PID: 40, PC: 0xffff0010, ISA: model.ARM}: {"[sigpage]", "[sigpage]+0x10"},
+		{PID: 40, PC: 0x20000, ISA: model.ARM}:    {"", "jit"},
+		{PID: 41, PC: 0x3f001234, ISA: model.ARM}: {"/nonexistent/libc.so.6", "libc.so.6+0x1234"},
+	} {
+		if b := c1.Blocks[key]; b == nil || b.Image != want[0] || b.Symbol != want[1] {
+			t.Errorf("block %+v = %+v, want image %q named %q", key, b, want[0], want[1])
+		}
+	}
+	wantCalls := []model.Syscall{{PID: 40, TID: 40, Number: 4, Name: "write", Count: 2, Insns: 100},
+		{PID: 40, TID: 42, Number: 248, Name: "exit_group", Count: 1, Insns: 9},
+		{PID: 41, TID: 41, Number: 0xf0005, Name: "ARM_set_tls", Count: 1, Insns: 7}}
+	if !reflect.DeepEqual(c1.Syscalls, wantCalls) {
+		t.Errorf("system calls = %+v", c1.Syscalls)
+	}
+	if c1.Instructions() != c.Instructions() {
+		t.Errorf("instructions %d, then %d", c.Instructions(), c1.Instructions())
+	}
+	var w2, w3 bytes.Buffer
+	if err := WriteBBProfile(&w2, c1, map[int]string{40: "arm", 41: "arm"}); err != nil {
+		t.Fatal(err)
+	}
+	c2, err := collectBB(t, w2.String(), "rewritten")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, b := range c2.Blocks {
+		b.Line = c1.Blocks[k].Line
+	}
+	if !reflect.DeepEqual(c1, c2) {
+		t.Errorf("second round trip differs:\n%+v\n%+v", c1, c2)
+	}
+	if err := WriteBBProfile(&w3, c2, map[int]string{40: "arm", 41: "arm"}); err != nil || w2.String() != w3.String() {
+		t.Errorf("writing is not stable: %v", err)
+	}
+}
+
+// Numbers in the file are only numbers: an image id, system call number, count or thread id at
+// its limit is accepted without allocating anything in proportion to it.
+func TestBBProfileClaimsAllocateNothing(t *testing.T) {
+	src := "androprof-bbprofile 2\nprocess 2147483647 0 arm 0x0 /p\nthread 2147483647\n" +
+		"image 2147483647 0xffffffffffffffff /nonexistent/libc.so.6\n" +
+		"block 18446744073709551615 0xffffffffffffffff ARM 1 2147483647 f\n" +
+		"insn 0xffffffffffffffff 0000a0e1 mov r0, r0\nexec 2147483647 4611686018427387904\n" +
+		"syscall 2147483647 2147483647 4611686018427387904 4611686018427387904\nend\n"
+	c, err := collectBB(t, src, "limits")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Measured on a second read, past one-time set-up such as the ARM catalogue.
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	collectBB(t, src, "limits")
+	runtime.ReadMemStats(&after)
+	if grown := after.TotalAlloc - before.TotalAlloc; grown > 256<<10 {
+		t.Errorf("reading a 500-byte profile allocated %d bytes", grown)
+	}
+	want := model.Syscall{PID: 2147483647, TID: 2147483647, Number: 2147483647, Name: "syscall_2147483647", Count: 1 << 62, Insns: 1 << 62}
+	if len(c.Images) != 1 || len(c.Syscalls) != 1 || c.Syscalls[0] != want {
+		t.Errorf("images %+v, system calls %+v", c.Images, c.Syscalls)
 	}
 }
 
@@ -390,6 +640,8 @@ func FuzzReadBBProfile(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add([]byte("androprof-bbprofile 1\nprocess 1 0 armeb 0x0 x\nthread 1\nblock 0 0x0 ARM/Thumb 1 \ninsn 0x0 e92d4ff0 push {lr}\nexec 1 9\nend\n"))
+	f.Add([]byte("androprof-bbprofile 2\nprocess 1 0 arm 0x10000 /p\nthread 1\nimage 1 0x10000 /p\nimage 0 0x0 [anon]\n" +
+		"block 0 0x10000 ARM 1 1 \ninsn 0x10000 0000a0e1 mov r0, r0\nexec 1 9\nblock 1 0x20 ARM 1 - f\ninsn 0x20 - ?\nexec 1 1\nsyscall 1 248 1 9\nend\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c := NewCollector()
 		if err := NewBBReader(bytes.NewReader(b), "fuzz").Feed(c); err != nil {
@@ -406,7 +658,25 @@ func FuzzReadBBProfile(f *testing.F) {
 		if c.Instructions() != c2.Instructions() {
 			t.Fatalf("instructions %d, then %d", c.Instructions(), c2.Instructions())
 		}
+		if a, b := perImageInsns(c), perImageInsns(c2); !reflect.DeepEqual(a, b) {
+			t.Fatalf("instructions per image %v, then %v", a, b)
+		}
+		if len(c.Syscalls) != len(c2.Syscalls) {
+			t.Fatalf("%d system call lines, then %d", len(c.Syscalls), len(c2.Syscalls))
+		}
 	})
+}
+
+// perImageInsns sums a collector's instructions by process and image path, as the writer puts
+// the path (valid UTF-8 on one line).
+func perImageInsns(c *Collector) map[string]int64 {
+	sums := map[string]int64{}
+	for k, n := range c.Counts {
+		if b := c.Blocks[k.BlockKey]; b != nil {
+			sums[fmt.Sprintf("%d %s", k.PID, text(b.Image))] += n * int64(len(b.Insns))
+		}
+	}
+	return sums
 }
 
 // Each sniffer claims its own files from their first bytes and only those.

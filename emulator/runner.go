@@ -42,6 +42,10 @@ type RunOptions struct {
 	KeepDir string
 	// CacheDir holds built plugins; default os.UserCacheDir()/androprof.
 	CacheDir string
+	// Sysroot is where the guest's dynamic loader and libraries are (qemu's -L). Empty: a
+	// folder above the program that holds its loader (a Debian package tree extracted with
+	// dpkg-deb -x), else a Debian cross sysroot (/usr/arm-linux-gnueabihf, …).
+	Sysroot string
 	// Stdin, Stdout and Stderr are the guest's; nil means /dev/null.
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
@@ -149,8 +153,19 @@ func Run(ctx context.Context, opts RunOptions, sink model.BlockSink, progress fu
 	defer os.RemoveAll(outDir)
 
 	args := []string{"-plugin", plugin + ",outdir=" + strings.ReplaceAll(outDir, ",", ",,")}
-	if root := sysrootFor(opts.Program, arch); root != "" {
+	root := opts.Sysroot
+	if root == "" {
+		root = sysrootFor(opts.Program, arch)
+	} else if st, err := os.Stat(root); err != nil || !st.IsDir() {
+		return fmt.Errorf("sysroot %s is not a folder", root)
+	}
+	if root != "" {
 		args = append(args, "-L", root)
+	}
+	// Separate debug files of the guest's libraries, as Debian's -dbgsym packages install them.
+	debugDirs := []string{"/usr/lib/debug"}
+	if root != "" {
+		debugDirs = append([]string{filepath.Join(root, "usr", "lib", "debug")}, debugDirs...)
 	}
 	args = append(append(args, opts.Program), opts.Args...)
 	cmd := exec.CommandContext(ctx, qemu, args...)
@@ -190,7 +205,7 @@ func Run(ctx context.Context, opts RunOptions, sink model.BlockSink, progress fu
 	imported := 0
 	for _, f := range files {
 		say("reading %s", filepath.Base(f))
-		if err := importProfile(ctx, f, modes, sink); err != nil {
+		if err := importProfile(ctx, f, modes, debugDirs, sink); err != nil {
 			return err
 		}
 		imported++
@@ -204,7 +219,8 @@ func Run(ctx context.Context, opts RunOptions, sink model.BlockSink, progress fu
 			kept = fmt.Sprintf("%d process profile(s) were read up to that point", imported)
 		}
 		return &proc.ExitError{Program: name, Under: qemuName, ExitCode: exitErr.ExitCode(),
-			Signal: proc.SignalOf(exitErr.ProcessState), Imported: imported, Detail: tail.LastWith(qemuPrefixes...), Kept: kept}
+			Signal: proc.SignalOf(exitErr.ProcessState), SignalNumber: proc.SignalNumber(exitErr.ProcessState),
+			Imported: imported, Detail: tail.LastWith(qemuPrefixes...), Kept: kept}
 	}
 	if imported == 0 {
 		return fmt.Errorf("%s ran %s but the plugin wrote no profile: %s", qemuName, name, tail.LastLine())
@@ -212,8 +228,9 @@ func Run(ctx context.Context, opts RunOptions, sink model.BlockSink, progress fu
 	return nil
 }
 
-// sysrootFor gives qemu's -L for a dynamically linked program whose loader is in a Debian
-// cross sysroot (QEMU_LD_PREFIX, when set, wins).
+// sysrootFor gives qemu's -L for a dynamically linked program: the nearest folder above it
+// that holds its loader (the root of an extracted package tree, whose libraries sit beside
+// the loader), else a Debian cross sysroot that does. QEMU_LD_PREFIX, when set, wins.
 func sysrootFor(program, arch string) string {
 	if os.Getenv("QEMU_LD_PREFIX") != "" {
 		return ""
@@ -224,7 +241,7 @@ func sysrootFor(program, arch string) string {
 	}
 	defer f.Close()
 	for _, p := range f.Progs {
-		if p.Type != elf.PT_INTERP {
+		if p.Type != elf.PT_INTERP || p.Filesz > 4096 {
 			continue
 		}
 		b, err := io.ReadAll(p.Open())
@@ -232,6 +249,15 @@ func sysrootFor(program, arch string) string {
 			return ""
 		}
 		interp := strings.TrimRight(string(b), "\x00")
+		abs, err := filepath.Abs(program)
+		if err != nil {
+			return ""
+		}
+		for dir := filepath.Dir(abs); dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+			if _, err := os.Stat(filepath.Join(dir, interp)); err == nil {
+				return dir
+			}
+		}
 		for _, root := range sysroots[arch] {
 			if _, err := os.Stat(filepath.Join(root, interp)); err == nil {
 				return root
@@ -268,13 +294,14 @@ func profileFiles(dir string) ([]string, error) {
 	return out, nil
 }
 
-func importProfile(ctx context.Context, path string, modes *ELFModes, sink model.BlockSink) error {
+func importProfile(ctx context.Context, path string, modes *ELFModes, debugDirs []string, sink model.BlockSink) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
 	br := NewBBReader(&countio.Reader{R: f, Progress: countio.NewProgress(ctx, nil)}, path)
+	br.DebugDirs = debugDirs
 	if modes != nil {
 		br.ModeAt = func(p *BBProcess, pc uint64) (model.ISA, bool) { return modes.ModeAt(p.StartCode, pc) }
 	}

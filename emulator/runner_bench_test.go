@@ -14,7 +14,7 @@ import (
 // BenchmarkPluginOverhead runs the CPU-bound sample (assets/samples/cpu.c, about a second of
 // plain emulation) under plain qemu-user and through Run with the plugin (counting, writing
 // and reading the profile; the plugin build is cached), and reports plugin time over plain
-// time, each the fastest of b.N runs. The issue asks for at most 1.5×.
+// time, each the fastest of b.N runs. Issue 13 asks for at most 1.25× with images and system calls counted.
 //
 //	go test -run '^$' -bench PluginOverhead -benchtime 3x ./emulator
 func BenchmarkPluginOverhead(b *testing.B) {
@@ -57,8 +57,8 @@ func BenchmarkPluginOverhead(b *testing.B) {
 			ratio := float64(plugin) / float64(plain)
 			b.ReportMetric(ratio, "x-plugin/plain")
 			b.ReportMetric(plain.Seconds(), "s-plain-min")
-			if ratio > 1.5 {
-				b.Errorf("plugin run takes %.2f× plain qemu; the issue allows 1.5×", ratio)
+			if ratio > 1.25 {
+				b.Errorf("plugin run takes %.2f× plain qemu; issue 13 allows 1.25×", ratio)
 			}
 		})
 	}

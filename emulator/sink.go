@@ -5,12 +5,15 @@ import (
 	"androprof/model"
 )
 
-// Collector is a model.BlockSink that keeps everything in memory, for tests and small inputs.
+// Collector is a model.BlockSink (and model.ImageSink) that keeps everything in memory, for
+// tests and small inputs.
 type Collector struct {
 	Processes []model.Process
 	Threads   []model.Thread
+	Images    []model.Image
 	Blocks    map[model.BlockKey]*model.Block
 	Counts    map[ThreadBlock]int64
+	Syscalls  []model.Syscall
 }
 
 // ThreadBlock identifies a block's executions by one thread.
@@ -26,6 +29,9 @@ func NewCollector() *Collector {
 
 func (c *Collector) Process(p model.Process) error { c.Processes = append(c.Processes, p); return nil }
 func (c *Collector) Thread(t model.Thread) error   { c.Threads = append(c.Threads, t); return nil }
+
+func (c *Collector) Image(im model.Image) error    { c.Images = append(c.Images, im); return nil }
+func (c *Collector) Syscall(s model.Syscall) error { c.Syscalls = append(c.Syscalls, s); return nil }
 
 func (c *Collector) Block(pid int, b *model.Block) error {
 	c.Blocks[model.BlockKey{PID: pid, PC: b.PC, ISA: b.ISA}] = b

@@ -24,6 +24,7 @@ type Block struct {
 	PC     uint64
 	ISA    ISA
 	Symbol string
+	Image  string // Path of the image (ImageSink) its code is in; "" when the trace names none
 	Insns  []Insn
 	Line   int64 // line of its first instruction in the file it came from
 }

@@ -23,10 +23,15 @@ const (
 	ByInstruction Grouping = "insn"
 	ByCategory    Grouping = "category"
 	ByFunction    Grouping = "function"
+	ByImage       Grouping = "image" // program, each library, the loader, code with no file
+	ByLayer       Grouping = "layer" // the images' kinds: program, libraries, loader, no file
 )
 
 // Groupings lists them in the order the window's tabs show them.
-var Groupings = []Grouping{ByPID, ByBlock, ByInstruction, ByCategory, ByFunction}
+var Groupings = []Grouping{ByPID, ByBlock, ByInstruction, ByCategory, ByFunction, ByImage, ByLayer}
+
+// NoImage names the group of blocks whose trace named no image (QEMU logs, older profiles).
+const NoImage = "(no image)"
 
 // ParseGrouping accepts the names of `--by`.
 func ParseGrouping(s string) (Grouping, error) {
@@ -35,7 +40,7 @@ func ParseGrouping(s string) (Grouping, error) {
 			return g, nil
 		}
 	}
-	return "", fmt.Errorf("unknown grouping %q (want pid, bb, insn, category or function)", s)
+	return "", fmt.Errorf("unknown grouping %q (want pid, bb, insn, category, function, image or layer)", s)
 }
 
 // RunData is a run loaded for analysis: small enough to keep (one entry per block).
@@ -114,12 +119,14 @@ type ReportOptions struct {
 }
 
 // ReportRow is one group's cost. Key names the group: a pid, "pid:sym@0xpc(ISA)", a mnemonic
-// ("BNE (ARM)"), a category or a function.
+// ("BNE (ARM)"), a category, a function, an image or a layer (an image kind).
 type ReportRow struct {
 	Key          string
-	PID          int    // set when the row belongs to one process
-	BlockID      int64  // set by ByBlock, for drilling down
-	Category     string // set by ByInstruction
+	PID          int       // set when the row belongs to one process
+	BlockID      int64     // set by ByBlock, for drilling down
+	Category     string    // set by ByInstruction
+	Image        string    // set by ByBlock, ByFunction and ByImage: the image's name
+	ImageKind    ImageKind // with Image, and by ByLayer
 	Instructions int64
 	Blocks       int64 // block executions that contributed
 	Cycles       float64
@@ -273,12 +280,18 @@ func (d *RunData) Report(opts ReportOptions) (*Report, error) {
 				key = int64(b.PID)
 			case ByBlock:
 				key = int64(bi)
-			case ByFunction:
-				sym := functionKey(b, opts.PID == 0 && len(d.Processes) > 1)
-				id, ok := symbols[sym]
+			case ByFunction, ByImage, ByLayer:
+				name := string(b.ImageKind)
+				switch opts.By {
+				case ByFunction:
+					name = functionKey(b, opts.PID == 0 && len(d.Processes) > 1) + "\x00" + b.Image
+				case ByImage:
+					name = imageKey(b, opts.PID == 0 && len(d.Processes) > 1)
+				}
+				id, ok := symbols[name]
 				if !ok {
 					id = int64(len(symbols))
-					symbols[sym] = id
+					symbols[name] = id
 				}
 				key = id
 			}
@@ -340,16 +353,21 @@ func (d *RunData) Report(opts ReportOptions) (*Report, error) {
 			case ByPID:
 				r.PID = b.PID
 			case ByBlock:
-				r.Key, r.PID, r.BlockID = d.blockKeys[g.first], b.PID, b.ID
+				r.Key, r.PID, r.BlockID, r.Image, r.ImageKind = d.blockKeys[g.first], b.PID, b.ID, b.Image, b.ImageKind
 			case ByInstruction:
 				r.Key, r.Category = d.insns[g.insn].String(), catNames[g.category]
 			case ByCategory:
 				r.Key = catNames[g.category]
-			case ByFunction:
-				r.Key = functionKey(b, opts.PID == 0 && len(d.Processes) > 1)
+			case ByFunction, ByImage:
+				r.Key, r.Image, r.ImageKind = functionKey(b, opts.PID == 0 && len(d.Processes) > 1), b.Image, b.ImageKind
+				if opts.By == ByImage {
+					r.Key = imageKey(b, opts.PID == 0 && len(d.Processes) > 1)
+				}
 				if len(d.Processes) == 1 || opts.PID != 0 {
 					r.PID = b.PID
 				}
+			case ByLayer:
+				r.Key, r.ImageKind = layerName(b.ImageKind), b.ImageKind
 			}
 		}
 		if opts.By == ByPID {
@@ -454,6 +472,26 @@ func functionKey(b *BlockSummary, withPID bool) string {
 	return sym
 }
 
+// imageKey names an image group; with several processes the pid keeps them apart.
+func imageKey(b *BlockSummary, withPID bool) string {
+	name := b.Image
+	if name == "" {
+		name = NoImage
+	}
+	if withPID {
+		return fmt.Sprintf("%d:%s", b.PID, name)
+	}
+	return name
+}
+
+// layerName is what a layer row says: the kind, or NoImage for traces that name no images.
+func layerName(k ImageKind) string {
+	if k == "" {
+		return NoImage
+	}
+	return string(k)
+}
+
 // InstructionCounts sums the run's (or one process's, pid not 0) dynamic instruction counts,
 // for the per-category estimate and the calculator.
 func (d *RunData) InstructionCounts(pid int) []InstructionCount {
@@ -544,4 +582,54 @@ func floatRatio(a, b float64) float64 {
 		return 0
 	}
 	return a / b
+}
+
+// ImageCompareRow is one image across the compared items: the program, a library, the loader
+// or code with no file, with each item's cost of it (zero where an item did not run it).
+type ImageCompareRow struct {
+	Key   string    // the image's name; the loader and code with no file go by their kind
+	Kind  ImageKind // of the first item that has it
+	Names []string  // each item's name for it ("" where absent): ld-linux-armhf.so.3 and ld.so.1 share a row
+	Cells []ReportRow
+}
+
+// CompareImages puts reports --by image side by side, one per item: one row per image, the
+// costliest in the first item first. The dynamic loaders of an ARM and a MIPS build share a
+// row, as do their regions with no file, so the same program compares layer by layer.
+func CompareImages(reps []*Report) []ImageCompareRow {
+	index := map[string]int{}
+	var out []ImageCompareRow
+	for i, rep := range reps {
+		for _, r := range rep.Rows {
+			key := r.Image
+			switch {
+			case r.ImageKind == ImageLoader || r.ImageKind == ImageNoFile:
+				key = "(" + string(r.ImageKind) + ")"
+			case key == "":
+				key = NoImage
+			}
+			j, ok := index[key]
+			if !ok {
+				j = len(out)
+				index[key] = j
+				out = append(out, ImageCompareRow{Key: key, Kind: r.ImageKind, Names: make([]string, len(reps)), Cells: make([]ReportRow, len(reps))})
+			}
+			c := &out[j].Cells[i]
+			c.Instructions += r.Instructions
+			c.Blocks += r.Blocks
+			c.Cycles += r.Cycles
+			c.TimeS += r.TimeS
+			c.EnergyJ += r.EnergyJ
+			out[j].Names[i] = r.Image
+		}
+	}
+	slices.SortStableFunc(out, func(a, b ImageCompareRow) int {
+		for i := range a.Cells {
+			if c := cmp.Compare(b.Cells[i].Cycles, a.Cells[i].Cycles); c != 0 {
+				return c
+			}
+		}
+		return cmp.Compare(a.Key, b.Key)
+	})
+	return out
 }

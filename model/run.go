@@ -50,6 +50,7 @@ type ProcessInstructions struct {
 // FunctionInstructions is a function's (symbol's) dynamic count of one instruction.
 type FunctionInstructions struct {
 	PID    int
+	Image  string // the image's name; "" when the trace named none
 	Symbol string
 	InstructionCount
 }
@@ -61,6 +62,8 @@ type BlockSummary struct {
 	PC         uint64
 	ISA        ISA
 	Symbol     string
+	Image      string    // the image's name; "" when the trace named none
+	ImageKind  ImageKind // with Image
 	Insns      int
 	Executions int64
 	Mix        []InstructionCount // static occurrences per instruction in the block

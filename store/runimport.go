@@ -33,27 +33,34 @@ func (db *DB) ImportRun(ctx context.Context, name, source string, feed func(mode
 	})
 }
 
-// runSink is the store's model.BlockSink. The block catalogue is written as it arrives; counts
-// are summed in memory (one entry per thread and block) and written at the end with the
-// derived tables.
+// runSink is the store's model.BlockSink and model.ImageSink. The block catalogue is written as
+// it arrives; counts are summed in memory (one entry per thread and block) and written at the
+// end with the derived tables.
 type runSink struct {
-	ctx   context.Context
-	tx    *sql.Tx
-	runID int64
-	procs map[int]int64 // pid → process row
-	thrds map[[2]int]int64
-	mnems map[model.Instruction]int64
-	blks  map[model.BlockKey]*blockRow
-	execs map[execKey]int64
-	stmts map[string]*sql.Stmt
-	ops   int
+	ctx    context.Context
+	tx     *sql.Tx
+	runID  int64
+	procs  map[int]int64 // pid → process row
+	images map[imageKey]int64
+	thrds  map[[2]int]int64
+	mnems  map[model.Instruction]int64
+	blks   map[model.BlockKey]*blockRow
+	execs  map[execKey]int64
+	stmts  map[string]*sql.Stmt
+	ops    int
 }
 
 type blockRow struct {
-	id     int64
-	procID int64
-	symbol string
-	mix    []mixEntry
+	id      int64
+	procID  int64
+	imageID int64 // 0: none named
+	symbol  string
+	mix     []mixEntry
+}
+
+type imageKey struct {
+	pid  int
+	path string
 }
 
 type mixEntry struct {
@@ -67,16 +74,18 @@ var runStatements = map[string]string{
 	"process":  `INSERT INTO process(run_id, pid, parent_pid, name) VALUES (?,?,?,?)`,
 	"thread":   `INSERT INTO thread(process_id, tid, name) VALUES (?,?,?)`,
 	"mnemonic": `INSERT INTO mnemonic(isa, text) VALUES (?,?) ON CONFLICT(isa, text) DO UPDATE SET text = excluded.text RETURNING id`,
-	"block":    `INSERT INTO block(process_id, pc, isa, symbol, n_insns, mix) VALUES (?,?,?,?,?,?)`,
+	"block":    `INSERT INTO block(process_id, pc, isa, symbol, n_insns, mix, image_id) VALUES (?,?,?,?,?,?,?)`,
+	"image":    `INSERT INTO image(process_id, path, name, kind, base, symbols) VALUES (?,?,?,?,?,?)`,
+	"syscall":  `INSERT INTO syscall(thread_id, number, name, count, insns) VALUES (?,?,?,?,?) ON CONFLICT(thread_id, number) DO UPDATE SET count = count + excluded.count, insns = insns + excluded.insns`,
 	"insn":     `INSERT INTO block_insn(block_id, idx, addr, encoding, mnemonic_id, printed, operands) VALUES (?,?,?,?,?,?,?)`,
 	"exec":     `INSERT INTO block_exec(thread_id, block_id, count) VALUES (?,?,?)`,
 	"blockSum": `UPDATE block SET executions = executions + ? WHERE id = ?`,
 	"procInsn": `INSERT INTO process_insn(process_id, mnemonic_id, count) VALUES (?,?,?)`,
-	"funcInsn": `INSERT INTO function_insn(process_id, symbol, mnemonic_id, count) VALUES (?,?,?,?)`,
+	"funcInsn": `INSERT INTO function_insn(process_id, image_id, symbol, mnemonic_id, count) VALUES (?,?,?,?,?)`,
 }
 
 func newRunSink(ctx context.Context, tx *sql.Tx, name, source string) (*runSink, error) {
-	s := &runSink{ctx: ctx, tx: tx, procs: map[int]int64{}, thrds: map[[2]int]int64{},
+	s := &runSink{ctx: ctx, tx: tx, procs: map[int]int64{}, images: map[imageKey]int64{}, thrds: map[[2]int]int64{},
 		mnems: map[model.Instruction]int64{}, blks: map[model.BlockKey]*blockRow{},
 		execs: map[execKey]int64{}, stmts: map[string]*sql.Stmt{}}
 	var kind string
@@ -168,6 +177,37 @@ func (s *runSink) thread(pid, tid int, name string) (int64, error) {
 	return id, nil
 }
 
+// Image writes an image of a process; blocks name it by its path.
+func (s *runSink) Image(im model.Image) error {
+	key := imageKey{im.PID, im.Path}
+	if _, dup := s.images[key]; dup {
+		return nil
+	}
+	procID, err := s.process(im.PID)
+	if err != nil {
+		return err
+	}
+	res, err := s.stmts["image"].ExecContext(s.ctx, procID, im.Path, im.Name, string(im.Kind), int64(im.Base), im.Symbols)
+	if err != nil {
+		return err
+	}
+	s.images[key], _ = res.LastInsertId()
+	return nil
+}
+
+// Syscall adds a thread's count of one system call.
+func (s *runSink) Syscall(sc model.Syscall) error {
+	if sc.Count < 0 || sc.Insns < 0 {
+		return fmt.Errorf("negative count for system call %d of thread %d", sc.Number, sc.TID)
+	}
+	th, err := s.thread(sc.PID, sc.TID, "")
+	if err != nil {
+		return err
+	}
+	_, err = s.stmts["syscall"].ExecContext(s.ctx, th, sc.Number, sc.Name, sc.Count, sc.Insns)
+	return err
+}
+
 func (s *runSink) mnemonic(in model.Instruction) (int64, error) {
 	if id, ok := s.mnems[in]; ok {
 		return id, nil
@@ -208,13 +248,20 @@ func (s *runSink) Block(pid int, b *model.Block) error {
 		counts[id]++
 	}
 	row := &blockRow{procID: procID, symbol: b.Symbol}
+	if b.Image != "" {
+		id, ok := s.images[imageKey{pid, b.Image}]
+		if !ok {
+			return fmt.Errorf("block at 0x%x is in image %s, which process %d does not have", b.PC, b.Image, pid)
+		}
+		row.imageID = id
+	}
 	var blob []byte
 	for _, id := range order {
 		row.mix = append(row.mix, mixEntry{id, counts[id]})
 		blob = binary.AppendUvarint(blob, uint64(id))
 		blob = binary.AppendUvarint(blob, uint64(counts[id]))
 	}
-	res, err := s.stmts["block"].ExecContext(s.ctx, procID, int64(b.PC), string(b.ISA), b.Symbol, len(b.Insns), blob)
+	res, err := s.stmts["block"].ExecContext(s.ctx, procID, int64(b.PC), string(b.ISA), b.Symbol, len(b.Insns), blob, row.imageID)
 	if err != nil {
 		return err
 	}
@@ -253,6 +300,7 @@ func (s *runSink) finish() error {
 	type procMnem struct{ proc, mnem int64 }
 	type funcMnem struct {
 		proc   int64
+		image  int64
 		symbol string
 		mnem   int64
 	}
@@ -267,7 +315,7 @@ func (s *runSink) finish() error {
 		b := byID[k.block]
 		for _, m := range b.mix {
 			procs[procMnem{b.procID, m.mnemonic}] += n * m.n
-			funcs[funcMnem{b.procID, b.symbol, m.mnemonic}] += n * m.n
+			funcs[funcMnem{b.procID, b.imageID, b.symbol, m.mnemonic}] += n * m.n
 		}
 		if err := s.tick(); err != nil {
 			return err
@@ -284,7 +332,7 @@ func (s *runSink) finish() error {
 		}
 	}
 	for k, n := range funcs {
-		if _, err := s.stmts["funcInsn"].ExecContext(s.ctx, k.proc, k.symbol, k.mnem, n); err != nil {
+		if _, err := s.stmts["funcInsn"].ExecContext(s.ctx, k.proc, k.image, k.symbol, k.mnem, n); err != nil {
 			return err
 		}
 	}

@@ -112,8 +112,9 @@ func (db *DB) FunctionInstructions(ctx context.Context, run string) ([]model.Fun
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.read.QueryContext(ctx, `SELECT p.pid, f.symbol, m.isa, m.text, f.count FROM function_insn f
+	rows, err := db.read.QueryContext(ctx, `SELECT p.pid, coalesce(i.name, ''), f.symbol, m.isa, m.text, f.count FROM function_insn f
 		JOIN process p ON p.id = f.process_id JOIN mnemonic m ON m.id = f.mnemonic_id
+		LEFT JOIN image i ON i.id = f.image_id
 		WHERE p.run_id = ? ORDER BY p.pid, f.symbol`, id)
 	if err != nil {
 		return nil, err
@@ -122,7 +123,7 @@ func (db *DB) FunctionInstructions(ctx context.Context, run string) ([]model.Fun
 	var out []model.FunctionInstructions
 	for rows.Next() {
 		var r model.FunctionInstructions
-		if err := rows.Scan(&r.PID, &r.Symbol, &r.Instruction.ISA, &r.Instruction.Mnemonic, &r.Count); err != nil {
+		if err := rows.Scan(&r.PID, &r.Image, &r.Symbol, &r.Instruction.ISA, &r.Instruction.Mnemonic, &r.Count); err != nil {
 			return nil, err
 		}
 		out = append(out, r)
@@ -140,8 +141,9 @@ func (db *DB) Blocks(ctx context.Context, run string) ([]model.BlockSummary, err
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.read.QueryContext(ctx, `SELECT b.id, p.pid, b.pc, b.isa, b.symbol, b.n_insns, b.executions, b.mix
-		FROM block b JOIN process p ON p.id = b.process_id WHERE p.run_id = ?`, id)
+	rows, err := db.read.QueryContext(ctx, `SELECT b.id, p.pid, b.pc, b.isa, b.symbol, coalesce(i.name, ''), coalesce(i.kind, ''),
+		b.n_insns, b.executions, b.mix
+		FROM block b JOIN process p ON p.id = b.process_id LEFT JOIN image i ON i.id = b.image_id WHERE p.run_id = ?`, id)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +153,7 @@ func (db *DB) Blocks(ctx context.Context, run string) ([]model.BlockSummary, err
 	for rows.Next() {
 		var b model.BlockSummary
 		var pc int64
-		if err := rows.Scan(&b.ID, &b.PID, &pc, &b.ISA, &b.Symbol, &b.Insns, &b.Executions, &blob); err != nil {
+		if err := rows.Scan(&b.ID, &b.PID, &pc, &b.ISA, &b.Symbol, &b.Image, &b.ImageKind, &b.Insns, &b.Executions, &blob); err != nil {
 			return nil, err
 		}
 		b.PC = uint64(pc)
@@ -219,6 +221,53 @@ func (db *DB) BlockInstructions(ctx context.Context, blockID int64) ([]model.Blo
 		}
 		bi.Addr = uint64(addr)
 		out = append(out, bi)
+	}
+	return out, rows.Err()
+}
+
+// Images lists each process's images, by pid and path.
+func (db *DB) Images(ctx context.Context, run string) ([]model.Image, error) {
+	id, err := db.runID(ctx, run)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT p.pid, i.path, i.name, i.kind, i.base, i.symbols
+		FROM image i JOIN process p ON p.id = i.process_id WHERE p.run_id = ? ORDER BY p.pid, i.path`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []model.Image
+	for rows.Next() {
+		var im model.Image
+		if err := rows.Scan(&im.PID, &im.Path, &im.Name, &im.Kind, unsigned{&im.Base}, &im.Symbols); err != nil {
+			return nil, err
+		}
+		out = append(out, im)
+	}
+	return out, rows.Err()
+}
+
+// Syscalls lists each thread's system calls, by pid, tid and number.
+func (db *DB) Syscalls(ctx context.Context, run string) ([]model.Syscall, error) {
+	id, err := db.runID(ctx, run)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT p.pid, t.tid, s.number, s.name, s.count, s.insns
+		FROM syscall s JOIN thread t ON t.id = s.thread_id JOIN process p ON p.id = t.process_id
+		WHERE p.run_id = ? ORDER BY p.pid, t.tid, s.number`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []model.Syscall
+	for rows.Next() {
+		var sc model.Syscall
+		if err := rows.Scan(&sc.PID, &sc.TID, &sc.Number, &sc.Name, &sc.Count, &sc.Insns); err != nil {
+			return nil, err
+		}
+		out = append(out, sc)
 	}
 	return out, rows.Err()
 }

@@ -304,6 +304,7 @@ func samples(t *testing.T) []sample {
 		{"rmp", "browser.rmp", read("../../formats/rmp/testdata/browser.rmp"), true},
 		{"bbprofile", "forker-arm.bbprofile", read("../../emulator/testdata/forker-arm.bbprofile"), true},
 		{"bbprofile", "demo-sieve-thumb.bbprofile", gunzip(read("../../assets/demo/demo-sieve-thumb.bbprofile.gz")), true},
+		{"bbprofile", "dyn-arm.bbprofile", gunzip(read("../../emulator/testdata/dyn-arm.bbprofile.gz")), true}, // version 2: images, system calls
 		{"qemu-log", "arm-7.2.log", read("../../emulator/testdata/arm-7.2.log"), true},
 		{"qemu-log", "sieve-arm.inasm-exec.log", gunzip(read("../../assets/demo/sieve-arm.inasm-exec.log.gz")), true},
 	}

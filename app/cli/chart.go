@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"androprof/chart"
@@ -18,10 +19,10 @@ func runChart(ctx context.Context, args []string, env Env) error {
 	var rf reportFlags
 	fs.StringVar(&rf.run, "run", "", "run `NAME`")
 	fs.StringVar(&rf.profile, "profile", "cortex-a8", "profile `NAME|FILE`; an item of an instruction set it does not price gets the first profile that does")
-	fs.StringVar(&rf.by, "by", "pid", "bars per `pid|bb|insn|category|function`")
+	fs.StringVar(&rf.by, "by", "pid", "bars per `pid|bb|insn|category|function|image|layer|syscall` (layer: each process split into program, libraries, loader)")
 	fs.IntVar(&rf.pid, "pid", 0, "only this process")
 	fs.Float64Var(&rf.freq, "frequency-ghz", 0, "clock `GHz` (default: the profile's, else 1)")
-	compare := fs.String("compare", "", "compare `RUN[:PID],RUN[:PID],...` instead of one run")
+	compare := fs.String("compare", "", "compare `RUN[:PID],RUN[:PID],...` instead of one run (with --by image: image by image)")
 	metric := fs.String("metric", "cycles", "`cycles|time|energy|instructions`")
 	kind := fs.String("kind", "bar", "`bar|column|pie`")
 	out := fs.String("out", "", "output `FILE.png|FILE.svg`")
@@ -69,23 +70,27 @@ func runChart(ctx context.Context, args []string, env Env) error {
 		}
 	}
 	if *compare != "" {
-		var items []model.CompareItem
-		for _, s := range strings.Split(*compare, ",") {
-			it, err := model.ParseCompareItem(strings.TrimSpace(s))
-			if err != nil {
-				return fmt.Errorf("%w: %v", errUsage, err)
-			}
-			items = append(items, it)
+		items, err := compareItems(*compare)
+		if err != nil {
+			return err
 		}
 		p, err := profiles.Resolve(ctx, rf.profile)
 		if err != nil {
 			return err
 		}
-		rows, err := analysis.Compare(ctx, items, profileFor(ctx, profiles, p), rf.freq)
-		if err != nil {
-			return err
+		if rf.by == string(model.ByImage) {
+			rows, err := analysis.CompareImages(ctx, items, profileFor(ctx, profiles, p), rf.freq)
+			if err != nil {
+				return err
+			}
+			c = chart.FromImageComparison(compareNames(items), rows, m)
+		} else {
+			rows, err := analysis.Compare(ctx, items, profileFor(ctx, profiles, p), rf.freq)
+			if err != nil {
+				return err
+			}
+			c = chart.FromComparison(rows, m, k)
 		}
-		c = chart.FromComparison(rows, m, k)
 	} else if kind, err := runKind(ctx, db, rf.run); err != nil {
 		return err
 	} else if kind == "methods" {
@@ -97,18 +102,62 @@ func runChart(ctx context.Context, args []string, env Env) error {
 			return err
 		}
 		c = methodChart(rep, *metric, k)
+	} else if rf.by == "syscall" {
+		calls, err := analysis.Syscalls(ctx, rf.run, rf.pid, false)
+		if err != nil {
+			return err
+		}
+		c = chart.FromSyscalls(rf.run, calls)
 	} else {
 		opts, err := rf.options(ctx, profiles, analysis)
 		if err != nil {
 			return err
 		}
-		rep, err := analysis.Report(ctx, opts)
-		if err != nil {
-			return err
+		if opts.By == model.ByLayer {
+			if c, err = layerChart(ctx, analysis, opts, m); err != nil {
+				return err
+			}
+		} else {
+			rep, err := analysis.Report(ctx, opts)
+			if err != nil {
+				return err
+			}
+			c = chart.FromReport(rep, m, k, nil)
 		}
-		c = chart.FromReport(rep, m, k, nil)
 	}
 	return writeDrawing(c, *out, format, *width, *height, *asJSON, env)
+}
+
+// layerChart is the analysis window's layer chart: each process (or opts.PID's) split by the
+// kind of image its code ran in, with its system calls beside it.
+func layerChart(ctx context.Context, a *controller.Analysis, opts model.ReportOptions, m chart.Metric) (chart.Chart, error) {
+	d, err := a.Load(ctx, opts.Run)
+	if err != nil {
+		return chart.Chart{}, err
+	}
+	var rows []model.ReportRow
+	names := map[string]string{}
+	for _, p := range d.Processes {
+		if opts.PID != 0 && p.PID != opts.PID {
+			continue
+		}
+		o := opts
+		o.By, o.PID, o.Top = model.ByImage, p.PID, 0 // rows of one process carry its pid
+		rep, err := a.Report(ctx, o)
+		if err != nil {
+			return chart.Chart{}, err
+		}
+		rows = append(rows, rep.Rows...)
+		names[strconv.Itoa(p.PID)] = strings.TrimSpace(fmt.Sprintf("%d %s", p.PID, p.Name))
+	}
+	calls, err := a.Syscalls(ctx, opts.Run, opts.PID, false)
+	if err != nil {
+		return chart.Chart{}, err
+	}
+	if len(calls) == 0 {
+		calls = nil // a trace without system calls: no "0 system calls" notes
+	}
+	return chart.FromLayers(opts.Run, opts.Profile.Name, rows, calls, names, m), nil
 }
 
 // writeDrawing writes a chart to path; a chart that cannot be drawn leaves no file behind.

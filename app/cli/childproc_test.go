@@ -31,7 +31,7 @@ const peakEnv = "ANDROPROF_CLI_PEAK_FILE"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
-		code := Main(os.Args[1:], Env{Stdout: os.Stdout, Stderr: os.Stderr, GUI: noGUI{}})
+		code := Main(os.Args[1:], Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, GUI: noGUI{}})
 		if p := os.Getenv(peakEnv); p != "" {
 			writePeak(p)
 		}

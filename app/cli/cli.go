@@ -38,6 +38,7 @@ var errUsage = errors.New("usage")
 
 // Env is where a command reads and writes; tests swap in buffers.
 type Env struct {
+	Stdin          io.Reader // what `androprof run` hands the program; nil: nothing
 	Stdout, Stderr io.Writer
 	GUI            GUI
 	Demos          map[string]controller.DemoRun // the demo runs the binary carries
@@ -59,16 +60,23 @@ usage:
                                                         import QEMU logs, basic-block profiles,
                                                         a method trace (Traceview, DPA, RMP),
                                                         a heap log or an HPROF heap dump
-  androprof run [--run NAME] [--profile P] [--arch A] [--keep DIR] [--json] -- PROGRAM [ARGS...]
-                                                        run a guest program under QEMU and import it
+  androprof run [--run NAME] [--profile P] [--arch A] [--sysroot DIR] [--keep DIR] [--quiet]
+                [--summary FILE] [--json] -- PROGRAM [ARGS...]
+                                                        run a guest program under QEMU and import it;
+                                                        the program keeps stdin/stdout/stderr and its
+                                                        exit status, the summary goes to stderr
   androprof heap [--run NAME] [--cohort SIZE] [--keep DIR] [--json] -- java [ARGS...]
                                                         run a Java program under the heap agent
                                                         and import its heap log
   androprof runs [--json] [--delete NAME]               the runs in the workspace
   androprof demo                                        import the demo runs (sample programs)
-  androprof report --run NAME [--profile P] [--by pid|bb|insn|category|function]
+  androprof report --run NAME [--profile P] [--by pid|bb|insn|category|function|image|layer]
                    [--pid N] [--top N] [--frequency-ghz F] [--json]
                                                         cycles, time and energy of a run
+  androprof report --run NAME --by syscall [--pid N] [--per-thread] [--top N] [--json]
+                                                        its system calls per process or thread
+  androprof report --compare RUN[:PID],... [--by image] [--profile P] [--json]
+                                                        runs side by side (image by image)
   androprof report --run TRACE [--by method|class|package|thread] [--pid TID] [--find TEXT]
                    [--top N] [--json]                   the profile table of a method trace
   androprof report --run HEAP [--by summary|cohort|thread|class|package|size] [--cohort SIZE]

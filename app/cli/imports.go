@@ -151,10 +151,13 @@ func printRun(ctx context.Context, db *store.DB, run string, asJSON bool, env En
 func runProgram(ctx context.Context, args []string, env Env) error {
 	fs, dbPath := newFlags("run", env)
 	run := fs.String("run", "", "run `NAME` to create or add to (default: the program's name)")
-	profile := fs.String("profile", "", "profile `NAME|FILE` for the report printed afterwards")
+	profile := fs.String("profile", "", "profile `NAME|FILE` for the summary printed afterwards")
 	keep := fs.String("keep", "", "keep the plugin's raw basic-block profiles in `DIR`")
 	arch := fs.String("arch", "", "guest `arm|armeb|mipsel|mips` (default: from the ELF header)")
-	asJSON := fs.Bool("json", false, "write JSON for scripts")
+	sysroot := fs.String("sysroot", "", "guest loader and libraries in `DIR` (qemu -L; default: a folder above the program holding its loader, else the Debian cross sysroot)")
+	quiet := fs.Bool("quiet", false, "say nothing but errors: no progress, no summary")
+	summary := fs.String("summary", "", "write the summary to `FILE` instead of standard error")
+	asJSON := fs.Bool("json", false, "write the summary as JSON for scripts")
 	// Everything after "--" (or the first positional argument) is the program and its arguments.
 	var prog []string
 	for i, a := range args {
@@ -184,42 +187,78 @@ func runProgram(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer db.Close()
+	// A wrapper, as time and perf record are: the program has the user's standard input, output
+	// and error, and its exit status is the command's; the workbench speaks on standard error.
 	im := controller.NewWorkspace(db).Importer()
-	im.KeepDir = *keep
-	im.Arch = *arch
-	im.Stdout = os.Stderr
-	say := func(msg string) { fmt.Fprintln(env.Stderr, msg) }
+	im.KeepDir, im.Arch, im.Sysroot = *keep, *arch, *sysroot
+	im.Stdin, im.Stdout, im.Stderr = env.Stdin, env.Stdout, env.Stderr
+	say := func(msg string) { fmt.Fprintln(env.Stderr, "androprof:", msg) }
+	if *quiet {
+		say = nil
+	}
 	err = im.RunProgram(ctx, *run, prog[0], prog[1:], say)
 	var exitErr *proc.ExitError
 	if err != nil && !errors.As(err, &exitErr) {
 		return err
 	}
+	status := 0
 	if exitErr != nil {
-		fmt.Fprintf(env.Stderr, "androprof: %v; what it executed until then was imported\n", exitErr)
-	}
-	ref := *profile
-	if ref == "" {
-		if ref, err = defaultProfile(prog[0], *arch); err != nil {
-			return err
+		status = exitErr.Status()
+		if !*quiet {
+			fmt.Fprintf(env.Stderr, "androprof: %v; what it executed until then was imported\n", exitErr)
 		}
+	}
+	if *quiet && *summary == "" {
+		return exitStatus(status)
 	}
 	ctx, said := stored(ctx, *run, env)
 	defer said()
-	p, err := profiles.Resolve(ctx, ref)
+	if err := writeRunSummary(ctx, db, profiles, *run, prog[0], *profile, *arch, *summary, *asJSON, env); err != nil {
+		return err
+	}
+	return exitStatus(status)
+}
+
+// exitStatus is the program's exit status as the command's.
+func exitStatus(status int) error {
+	if status == 0 {
+		return nil
+	}
+	return &exitError{code: status, err: errors.New("")} // the program had its say
+}
+
+// writeRunSummary prices the run per process and writes it to file, or to standard error.
+func writeRunSummary(ctx context.Context, db *store.DB, profiles controller.Profiles, run, program, profile, arch, file string, asJSON bool, env Env) error {
+	if profile == "" {
+		var err error
+		if profile, err = defaultProfile(program, arch); err != nil {
+			return err
+		}
+	}
+	p, err := profiles.Resolve(ctx, profile)
 	if err != nil {
 		return err
 	}
-	rep, err := controller.NewWorkspace(db).Costs.Report(ctx, model.ReportOptions{Run: *run, Profile: p, By: model.ByPID})
+	rep, err := controller.NewWorkspace(db).Costs.Report(ctx, model.ReportOptions{Run: run, Profile: p, By: model.ByPID})
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		err = writeJSON(env.Stdout, reportJSON(rep))
+	w := env.Stderr
+	if file != "" {
+		f, err := os.Create(file)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		w = f
+	}
+	if asJSON {
+		err = writeJSON(w, reportJSON(rep))
 	} else {
-		err = writeReportText(env.Stdout, rep)
+		err = writeReportText(w, rep)
 	}
-	if err == nil && exitErr != nil {
-		return &exitError{code: 1}
+	if f, ok := w.(*os.File); ok && file != "" && err == nil {
+		err = f.Close()
 	}
 	return err
 }

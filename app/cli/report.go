@@ -5,10 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"androprof/controller"
 	"androprof/model"
+	"androprof/store"
 )
 
 func runRuns(ctx context.Context, args []string, env Env) error {
@@ -107,7 +109,9 @@ func runReport(ctx context.Context, args []string, env Env) error {
 	var rf reportFlags
 	fs.StringVar(&rf.run, "run", "", "run `NAME`")
 	fs.StringVar(&rf.profile, "profile", "cortex-a8", "profile `NAME|FILE`; if not given, a run of an instruction set cortex-a8 does not price gets the first profile that does")
-	fs.StringVar(&rf.by, "by", "pid", "group by `pid|bb|insn|category|function` (method traces: method|class|package|thread)")
+	fs.StringVar(&rf.by, "by", "pid", "group by `pid|bb|insn|category|function|image|layer|syscall` (method traces: method|class|package|thread)")
+	compare := fs.String("compare", "", "emulator runs: put `RUN[:PID],...` side by side (with --by image: image by image)")
+	perThread := fs.Bool("per-thread", false, "--by syscall: one row per thread")
 	fs.IntVar(&rf.pid, "pid", 0, "only this process (method traces: this thread)")
 	find := fs.String("find", "", "method traces: only rows whose name contains `TEXT`")
 	fs.IntVar(&rf.top, "top", 0, "only the `N` most costly rows (totals cover all)")
@@ -124,6 +128,9 @@ func runReport(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer db.Close()
+	if *compare != "" {
+		return compareReport(ctx, db, profiles, rf, *compare, *asJSON, env)
+	}
 	if kind, err := runKind(ctx, db, rf.run); err != nil {
 		return err
 	} else if kind == model.RunKindHeap || kind == model.RunKindHeapDump {
@@ -136,6 +143,9 @@ func runReport(ctx context.Context, args []string, env Env) error {
 		return writeMethodReport(env.Stdout, rep, *asJSON)
 	}
 	analysis := controller.NewWorkspace(db).Costs
+	if rf.by == "syscall" {
+		return syscallReport(ctx, analysis, rf, *perThread, *asJSON, env)
+	}
 	opts, err := rf.options(ctx, profiles, analysis)
 	if err != nil {
 		return err
@@ -155,6 +165,8 @@ type reportRowJSON struct {
 	PID          int     `json:"pid,omitempty"`
 	BlockID      int64   `json:"block_id,omitempty"`
 	Category     string  `json:"category,omitempty"`
+	Image        string  `json:"image,omitempty"`
+	ImageKind    string  `json:"image_kind,omitempty"`
 	Instructions int64   `json:"instructions"`
 	Blocks       int64   `json:"blocks_executed"`
 	Cycles       float64 `json:"cycles"`
@@ -163,7 +175,7 @@ type reportRowJSON struct {
 }
 
 func rowJSON(r model.ReportRow) reportRowJSON {
-	return reportRowJSON{r.Key, r.PID, r.BlockID, r.Category, r.Instructions, r.Blocks, r.Cycles, r.TimeS, r.EnergyJ}
+	return reportRowJSON{r.Key, r.PID, r.BlockID, r.Category, r.Image, string(r.ImageKind), r.Instructions, r.Blocks, r.Cycles, r.TimeS, r.EnergyJ}
 }
 
 func reportJSON(rep *model.Report) any {
@@ -214,21 +226,183 @@ func writeReportText(w io.Writer, rep *model.Report) error {
 		if rep.Coverage.PowerUnknown() {
 			energy = "unknown"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.6g\t%s\t%s\n", r.Key, r.Instructions, r.Blocks, r.Cycles, r.TimeS, energy, r.Category)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.6g\t%s\t%s\n", r.Key, r.Instructions, r.Blocks, r.Cycles, r.TimeS, energy, extraCell(rep.By, r))
 	}
 	return tw.Flush()
 }
 
 func groupTitle(g model.Grouping) string {
 	return map[model.Grouping]string{model.ByPID: "PID", model.ByBlock: "BLOCK",
-		model.ByInstruction: "INSTRUCTION", model.ByCategory: "CATEGORY", model.ByFunction: "FUNCTION"}[g]
+		model.ByInstruction: "INSTRUCTION", model.ByCategory: "CATEGORY", model.ByFunction: "FUNCTION",
+		model.ByImage: "IMAGE", model.ByLayer: "LAYER"}[g]
 }
 
+// extraTitle heads the last column: an instruction's category, a block's or function's image,
+// an image's kind.
 func extraTitle(g model.Grouping) string {
-	if g == model.ByInstruction {
+	switch g {
+	case model.ByInstruction:
 		return "CATEGORY"
+	case model.ByBlock, model.ByFunction:
+		return "IMAGE"
+	case model.ByImage:
+		return "KIND"
 	}
 	return ""
+}
+
+func extraCell(g model.Grouping, r model.ReportRow) string {
+	switch g {
+	case model.ByInstruction:
+		return r.Category
+	case model.ByBlock, model.ByFunction:
+		return r.Image
+	case model.ByImage:
+		return string(r.ImageKind)
+	}
+	return ""
+}
+
+// syscallReport lists a run's system calls per process (or thread), the most frequent first.
+func syscallReport(ctx context.Context, a *controller.Analysis, rf reportFlags, perThread, asJSON bool, env Env) error {
+	if rf.run == "" {
+		return fmt.Errorf("%w: --run NAME is required", errUsage)
+	}
+	rows, err := a.Syscalls(ctx, rf.run, rf.pid, perThread)
+	if err != nil {
+		return err
+	}
+	if rf.top > 0 && len(rows) > rf.top {
+		rows = rows[:rf.top]
+	}
+	if asJSON {
+		type item struct {
+			PID          int     `json:"pid"`
+			TID          int     `json:"tid,omitempty"`
+			Number       int64   `json:"number"`
+			Name         string  `json:"name"`
+			Calls        int64   `json:"calls"`
+			Instructions int64   `json:"instructions_before"`
+			PerCall      float64 `json:"instructions_per_call"`
+		}
+		items := []item{}
+		for _, r := range rows {
+			items = append(items, item{r.PID, r.TID, r.Number, r.Name, r.Count, r.Insns, r.InsnsPerCall()})
+		}
+		return writeJSON(env.Stdout, map[string]any{"run": rf.run, "by": "syscall", "rows": items})
+	}
+	if len(rows) == 0 {
+		fmt.Fprintf(env.Stdout, "run %q has no system calls: they come with the profiles of androprof run (QEMU logs have none)\n", rf.run)
+		return nil
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SYSCALL\tNUMBER\tPID\tTID\tCALLS\tINSTRUCTIONS BEFORE\tPER CALL")
+	var calls int64
+	for _, r := range rows {
+		tid := "-"
+		if r.TID != 0 {
+			tid = fmt.Sprint(r.TID)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%d\t%d\t%.0f\n", r.Name, r.Number, r.PID, tid, r.Count, r.Insns, r.InsnsPerCall())
+		calls += r.Count
+	}
+	fmt.Fprintf(tw, "total\t\t\t\t%d\t\t\n", calls)
+	return tw.Flush()
+}
+
+// compareReport puts runs or processes side by side: the seed's tables 5.2/5.4/5.5, or with
+// --by image one row per image (ARM and MIPS builds of one program, layer by layer).
+func compareReport(ctx context.Context, db *store.DB, profiles controller.Profiles, rf reportFlags, list string, asJSON bool, env Env) error {
+	items, err := compareItems(list)
+	if err != nil {
+		return err
+	}
+	p, err := profiles.Resolve(ctx, rf.profile)
+	if err != nil {
+		return err
+	}
+	forISA := profileFor(ctx, profiles, p)
+	if rf.profileGiven {
+		forISA = func(context.Context, model.ISA) (*model.Profile, error) { return p, nil }
+	}
+	a := controller.NewWorkspace(db).Costs
+	if rf.by != "image" {
+		rows, err := a.Compare(ctx, items, forISA, rf.freq)
+		if err != nil {
+			return err
+		}
+		if asJSON {
+			return writeJSON(env.Stdout, rows)
+		}
+		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ITEM\tPROFILE\tINSTRUCTIONS\tCYCLES\tTIME (s)\tENERGY (J)\tINSTR. RATIO\tCYCLE RATIO")
+		for _, r := range rows {
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%.0f\t%.6g\t%.6g\t%.3f\t%.3f\n", r.Item, r.Profile, r.Instructions, r.Cycles, r.TimeS, r.EnergyJ, r.InstructionRatio, r.CycleRatio)
+		}
+		return tw.Flush()
+	}
+	rows, err := a.CompareImages(ctx, items, forISA, rf.freq)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		type cell struct {
+			Name         string  `json:"name"`
+			Instructions int64   `json:"instructions"`
+			Cycles       float64 `json:"cycles"`
+			TimeS        float64 `json:"time_s"`
+			EnergyJ      float64 `json:"energy_j"`
+		}
+		type row struct {
+			Image string          `json:"image"`
+			Kind  string          `json:"kind"`
+			Items map[string]cell `json:"items"`
+		}
+		out := []row{}
+		for _, r := range rows {
+			x := row{Image: r.Key, Kind: string(r.Kind), Items: map[string]cell{}}
+			for i, c := range r.Cells {
+				x.Items[items[i].String()] = cell{r.Names[i], c.Instructions, c.Cycles, c.TimeS, c.EnergyJ}
+			}
+			out = append(out, x)
+		}
+		return writeJSON(env.Stdout, map[string]any{"by": "image", "items": compareNames(items), "rows": out})
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprint(tw, "IMAGE\tKIND")
+	for _, it := range items {
+		fmt.Fprintf(tw, "\t%s INSTRUCTIONS\t%s CYCLES", it, it)
+	}
+	fmt.Fprintln(tw)
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s", r.Key, r.Kind)
+		for _, c := range r.Cells {
+			fmt.Fprintf(tw, "\t%d\t%.0f", c.Instructions, c.Cycles)
+		}
+		fmt.Fprintln(tw)
+	}
+	return tw.Flush()
+}
+
+// compareItems reads --compare's RUN[:PID],... list.
+func compareItems(list string) ([]model.CompareItem, error) {
+	var items []model.CompareItem
+	for _, s := range strings.Split(list, ",") {
+		it, err := model.ParseCompareItem(strings.TrimSpace(s))
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		items = append(items, it)
+	}
+	return items, nil
+}
+
+func compareNames(items []model.CompareItem) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = it.String()
+	}
+	return out
 }
 
 func runEstimate(args []string, env Env) error {

@@ -2,6 +2,9 @@
 # Regenerates the demo data set from assets/samples with Debian's cross-compilers and qemu-user
 # (packages gcc-arm-linux-gnueabihf, gcc-mipsel-linux-gnu, qemu-user):
 #  - demo-*.bbprofile.gz: basic-block profiles written by the real runner (assets/demo/gen);
+#    demo-bzip2-{arm,mips}: Debian bookworm's own bzip2 for armhf and mipsel (fetched by
+#    internal/debpkg into a cache, with apt: nothing on the machine changes) compressing 1.5 MB
+#    of text that gen makes from a fixed seed, its output discarded;
 #  - demo-heap-*.heaplog.gz and demo-heap-dump.hprof.gz: the Java samples (assets/samples/java) run
 #    under the JVMTI heap agent, and HotSpot's heap dump of the cache sample (assets/demo/gen;
 #    needs openjdk-17-jdk-headless and gcc);

@@ -2,6 +2,8 @@
  * bbcount: a QEMU 7.2 TCG plugin that counts how often each translated block runs, per
  * process and guest thread, and writes the block catalogue with the counts in the
  * project's basic-block profile format (docs/bbprofile-format.md), one file per process.
+ * It also names the image (program, library, loader, or code with no file) each block
+ * comes from, and counts system calls per thread with the instructions run before each.
  *
  *   qemu-arm -plugin bbcount.so,outdir=DIR PROGRAM ARGS...   ->   DIR/bbprofile-<pid>.txt
  *
@@ -26,6 +28,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- QEMU 7.2 plugin API, declared by hand ---- */
@@ -75,6 +78,11 @@ char *qemu_plugin_insn_disas(const struct qemu_plugin_insn *insn);
 const char *qemu_plugin_insn_symbol(const struct qemu_plugin_insn *insn);
 const char *qemu_plugin_path_to_binary(void);
 uint64_t qemu_plugin_start_code(void);
+void *qemu_plugin_insn_haddr(const struct qemu_plugin_insn *insn);
+typedef void (*qemu_plugin_vcpu_syscall_cb_t)(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num,
+					      uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
+					      uint64_t a6, uint64_t a7, uint64_t a8);
+void qemu_plugin_register_vcpu_syscall_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_syscall_cb_t cb);
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
 
@@ -87,10 +95,13 @@ struct insn {
 	char *disas;	   /* from QEMU's disassembler; never freed, blocks live until exit */
 };
 
+struct image;
+
 struct block {
 	uint32_t id; /* index in blocks[], also the index of its counters */
 	uint64_t pc;
 	const char *symbol;
+	struct image *image; /* NULL: QEMU gave no host address for the code */
 	size_t n;
 	struct block *next_same_pc; /* other translations of the same pc (hash chain) */
 	struct insn insns[];
@@ -108,13 +119,24 @@ struct block {
 #define HASH_SIZE (1u << 16)
 
 static struct block **blocks; /* by id */
+static uint16_t *lens;	      /* by id: instructions per block, packed for scan_insns */
 static uint32_t n_blocks, cap_blocks;
 static struct block *by_pc[HASH_SIZE];
+
+/* One system call number's count in a thread, and the instructions run before those calls. */
+struct sysent {
+	int64_t nr;
+	uint64_t count, insns;
+};
 
 /* Counters of one guest thread; kept after the thread ends. */
 struct thread {
 	pid_t tid;
 	struct thread *next_done;
+	uint64_t insns;		   /* instructions run (single mode: first's also gets inline adds) */
+	uint64_t insns_at_syscall; /* insns at its last system call */
+	struct sysent *sys;
+	size_t n_sys, cap_sys;
 	uint64_t *chunks[MAX_CHUNKS];
 };
 
@@ -129,11 +151,21 @@ struct thread {
  * calls on_vcpu_init in the creating thread, before the new one runs) and, in on_reset, moves
  * everything counted since then to the new thread. That is exact: the creating thread was
  * kicked by the reset request and runs no block between its clone and the flush.
+ *
+ * A thread's instruction count (for the instructions before each system call) costs a second
+ * inline add per block, about 0.1x of plain emulation. So single mode starts without it and
+ * sums first's counters × block lengths at each system call (scan_insns); only when those
+ * sums take more than 2% of the run does it switch to the inline add (insns_inline), through
+ * the same flush. Multi mode adds in on_exec.
  */
 static struct thread *first;		/* the process's first thread */
 static struct thread *vcpus[MAX_VCPUS]; /* multi mode: live threads by vCPU index */
 static struct thread *done;		/* threads that ended */
 static bool multi, switching;
+static bool insns_inline;		 /* single mode: blocks also add their length to first->insns */
+static bool want_inline, reset_requested; /* a flush is asked for: for insns_inline, or switching */
+static uint64_t scan_ns, start_ns;	 /* time in scan_insns, and when the process started */
+static qemu_plugin_id_t plugin_id;
 static int live; /* live vCPUs */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -203,6 +235,7 @@ static __attribute__((noinline)) struct thread *thread_start(unsigned int vcpu)
 	return t;
 }
 
+/* udata: the block's id in the low 32 bits, its length above (hosts are 64-bit). */
 static void on_exec(unsigned int vcpu, void *udata)
 {
 	uint32_t id = (uint32_t)(uintptr_t)udata;
@@ -213,6 +246,7 @@ static void on_exec(unsigned int vcpu, void *udata)
 	if (__builtin_expect(c == NULL, 0))
 		c = chunk(t, id);
 	c[id & (CHUNK - 1)]++;
+	t->insns += (uint64_t)((uintptr_t)udata >> 32);
 }
 
 /* ---- threads ---- */
@@ -224,8 +258,9 @@ static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 {
 	pthread_mutex_lock(&lock);
 	bool go = ++live > 1 && !multi && !switching;
+	bool request = go && !reset_requested;
 	if (go) {
-		switching = true;
+		switching = reset_requested = true;
 		pending = xcalloc(1, sizeof *pending);
 		pending_vcpu = vcpu;
 		pending_ended = false;
@@ -237,7 +272,7 @@ static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 		}
 	}
 	pthread_mutex_unlock(&lock);
-	if (go)
+	if (request)
 		qemu_plugin_reset(id, on_reset);
 }
 
@@ -278,8 +313,12 @@ static void settle_pending(void)
 		for (uint32_t i = 0; now && pending && i < CHUNK; i++) {
 			uint64_t was = before[c] ? before[c][i] : 0;
 			if (now[i] != was) {
+				uint64_t moved = (now[i] - was) * blocks[c << CHUNK_BITS | i]->n;
 				chunk(pending, c << CHUNK_BITS)[i] = now[i] - was;
 				now[i] = was;
+				pending->insns += moved;
+				if (insns_inline)
+					first->insns -= moved;
 			}
 		}
 		free(before[c]);
@@ -288,6 +327,218 @@ static void settle_pending(void)
 	if (pending && pending_ended) {
 		keep_done(pending);
 		pending = NULL;
+	}
+}
+
+/* ---- images: the file each block's code comes from ---- */
+
+/*
+ * In user mode QEMU maps a guest file's code with a host mmap of that very file, at the guest
+ * address plus guest_base. So the host address of a block's first instruction
+ * (qemu_plugin_insn_haddr), looked up in the host's /proc/self/maps, names the file and the
+ * file offset of the code, with no help from the guest. The table is read again when an
+ * address is not in it, and after a system call that maps or unmaps guest memory.
+ */
+struct image {
+	uint32_t id;
+	uint64_t base; /* guest address of file offset 0 (no file: the region's start) */
+	char *path;    /* absolute path, or a label ("[anon]", "[heap]") for code with no file */
+	bool used;     /* a block this process ran is in it */
+	struct image *next;
+};
+
+struct mapping {
+	uintptr_t lo, hi; /* host addresses */
+	uint64_t offset;
+	char *path; /* "" for an anonymous mapping */
+};
+
+static struct image *images;
+static uint32_t n_images;
+static struct mapping *maps;
+static size_t n_maps, cap_maps;
+static bool maps_stale = true; /* under lock; set by system calls that change mappings */
+
+static void read_maps(void)
+{
+	for (size_t i = 0; i < n_maps; i++)
+		free(maps[i].path);
+	n_maps = 0;
+	FILE *f = fopen("/proc/self/maps", "r");
+	if (!f)
+		return;
+	char line[4096 + 128];
+	while (fgets(line, sizeof line, f)) {
+		unsigned long lo, hi, off, inode;
+		unsigned dev_major, dev_minor;
+		char perms[8];
+		int at = 0;
+		if (sscanf(line, "%lx-%lx %7s %lx %x:%x %lu %n", &lo, &hi, perms, &off, &dev_major, &dev_minor, &inode,
+			   &at) < 7 ||
+		    at == 0)
+			continue;
+		char *path = line + at;
+		path[strcspn(path, "\n")] = 0;
+		if (n_maps == cap_maps) {
+			cap_maps = cap_maps ? 2 * cap_maps : 256;
+			maps = realloc(maps, cap_maps * sizeof *maps);
+			if (!maps)
+				die("out of memory");
+		}
+		maps[n_maps++] = (struct mapping){lo, hi, off, strdup(path)};
+	}
+	fclose(f);
+}
+
+static struct mapping *mapping_at(uintptr_t haddr)
+{
+	size_t lo = 0, hi = n_maps; /* the kernel lists mappings in address order */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (haddr < maps[mid].lo)
+			hi = mid;
+		else if (haddr >= maps[mid].hi)
+			lo = mid + 1;
+		else
+			return &maps[mid];
+	}
+	return NULL;
+}
+
+static struct image *image_for(const char *path, uint64_t base)
+{
+	for (struct image *im = images; im; im = im->next)
+		if (im->base == base && strcmp(im->path, path) == 0)
+			return im;
+	struct image *im = xcalloc(1, sizeof *im);
+	im->id = n_images++;
+	im->base = base;
+	im->path = strdup(path);
+	im->next = images;
+	images = im;
+	return im;
+}
+
+/* Under lock. vaddr is the guest address whose code is at host address haddr. */
+static struct image *image_at(uintptr_t haddr, uint64_t vaddr)
+{
+	if (!haddr)
+		return NULL;
+	struct mapping *m = maps_stale ? NULL : mapping_at(haddr);
+	if (!m) {
+		read_maps();
+		maps_stale = false;
+		m = mapping_at(haddr);
+	}
+	if (!m)
+		return NULL;
+	uint64_t guest_lo = vaddr - (uint64_t)(haddr - m->lo);
+	if (m->path[0] == '/')
+		return image_for(m->path, guest_lo - m->offset);
+	return image_for(m->path[0] ? m->path : "[anon]", guest_lo);
+}
+
+/* ---- system calls ---- */
+
+/* The calls that map or unmap guest memory, after which the table of mappings is read again. */
+static const int64_t *map_calls;
+static const int64_t arm_map_calls[] = {90, 91, 125, 163, 192, -1};		  /* mmap munmap mprotect mremap mmap2 */
+static const int64_t mips_map_calls[] = {4090, 4091, 4125, 4167, 4210, -1}; /* the same, o32 */
+
+static bool changes_mappings(int64_t nr)
+{
+	if (!map_calls)
+		return true; /* a guest whose numbers this plugin does not know */
+	for (const int64_t *c = map_calls; *c >= 0; c++)
+		if (*c == nr)
+			return true;
+	return false;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Under lock: the instructions t's counters hold, Σ executions × block length. */
+static uint64_t scan_insns(const struct thread *t)
+{
+	uint64_t sum = 0;
+	for (uint32_t c = 0; (c << CHUNK_BITS) < n_blocks; c++) {
+		const uint64_t *k = t->chunks[c];
+		uint32_t hi = n_blocks - (c << CHUNK_BITS);
+		const uint16_t *l = lens + (c << CHUNK_BITS);
+		for (uint32_t i = 0; k && i < CHUNK && i < hi; i++)
+			sum += k[i] * l[i];
+	}
+	return sum;
+}
+
+/*
+ * The instructions the thread on vcpu has run so far. In single mode without insns_inline it is
+ * a scan, timed: when scans take more than 2% of the run (and 20 ms), it asks for insns_inline.
+ */
+static uint64_t insns_of(unsigned int vcpu, struct thread **tp)
+{
+	if (multi) {
+		struct thread *t = vcpu < MAX_VCPUS ? vcpus[vcpu] : NULL;
+		*tp = t ? t : thread_start(vcpu);
+		return __atomic_load_n(&(*tp)->insns, __ATOMIC_RELAXED);
+	}
+	pthread_mutex_lock(&lock);
+	struct thread *t = pending && pending_vcpu == vcpu ? pending : first;
+	uint64_t n = t->insns;
+	bool request = false;
+	if (t == first && !insns_inline) {
+		uint64_t t0 = now_ns();
+		n = scan_insns(first);
+		uint64_t t1 = now_ns();
+		scan_ns += t1 - t0;
+		if (!want_inline && scan_ns > 20000000u && scan_ns * 50 > t1 - start_ns) {
+			want_inline = true;
+			request = !reset_requested;
+			reset_requested = true;
+		}
+	}
+	pthread_mutex_unlock(&lock);
+	if (request)
+		qemu_plugin_reset(plugin_id, on_reset);
+	*tp = t;
+	return n;
+}
+
+/* Runs on the calling thread, before QEMU carries the call out. */
+static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu, int64_t nr, uint64_t a1, uint64_t a2, uint64_t a3,
+		       uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7, uint64_t a8)
+{
+	(void)id, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5, (void)a6, (void)a7, (void)a8;
+	struct thread *t;
+	uint64_t now = insns_of(vcpu, &t);
+	/* A new thread's first calls, before the switch to per-thread counting, may see first's count. */
+	uint64_t since = now >= t->insns_at_syscall ? now - t->insns_at_syscall : 0;
+	t->insns_at_syscall = now;
+	struct sysent *e = NULL;
+	for (size_t i = 0; i < t->n_sys && !e; i++)
+		if (t->sys[i].nr == nr)
+			e = &t->sys[i];
+	if (!e) {
+		if (t->n_sys == t->cap_sys) {
+			t->cap_sys = t->cap_sys ? 2 * t->cap_sys : 32;
+			t->sys = realloc(t->sys, t->cap_sys * sizeof *t->sys);
+			if (!t->sys)
+				die("out of memory");
+		}
+		e = &t->sys[t->n_sys++];
+		*e = (struct sysent){nr, 0, 0};
+	}
+	e->count++;
+	e->insns += since;
+	if (changes_mappings(nr)) {
+		pthread_mutex_lock(&lock);
+		maps_stale = true;
+		pthread_mutex_unlock(&lock);
 	}
 }
 
@@ -343,20 +594,27 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (n_blocks == cap_blocks) {
 			cap_blocks = cap_blocks ? 2 * cap_blocks : 4096;
 			blocks = realloc(blocks, cap_blocks * sizeof *blocks);
-			if (!blocks)
+			lens = realloc(lens, cap_blocks * sizeof *lens);
+			if (!blocks || !lens)
 				die("out of memory");
 		}
+		lens[n_blocks] = (uint16_t)n;
+		b->image = image_at((uintptr_t)qemu_plugin_insn_haddr(qemu_plugin_tb_get_insn(tb, 0)), pc);
 		blocks[n_blocks++] = b;
 		b->next_same_pc = by_pc[h];
 		by_pc[h] = b;
 	}
-	bool inline_add = !multi;
+	bool inline_add = !multi, add_insns = insns_inline;
 	uint64_t *counter = inline_add ? &chunk(first, b->id)[b->id & (CHUNK - 1)] : NULL;
 	pthread_mutex_unlock(&lock);
-	if (inline_add)
+	if (inline_add) {
 		qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, counter, 1);
-	else
-		qemu_plugin_register_vcpu_tb_exec_cb(tb, on_exec, QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)b->id);
+		if (add_insns)
+			qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &first->insns, n);
+	} else {
+		uintptr_t udata = (uintptr_t)b->id | (uintptr_t)n << 32;
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, on_exec, QEMU_PLUGIN_CB_NO_REGS, (void *)udata);
+	}
 }
 
 /* ---- output ---- */
@@ -377,6 +635,10 @@ static uint64_t count_of(const struct thread *t, uint32_t id)
 static void write_block(FILE *f, const struct block *b)
 {
 	fprintf(f, "block %" PRIu32 " 0x%" PRIx64 " %s %zu ", b->id, b->pc, isa, b->n);
+	if (b->image)
+		fprintf(f, "%" PRIu32 " ", b->image->id);
+	else
+		fputs("- ", f);
 	put_text(f, b->symbol);
 	fputc('\n', f);
 	for (size_t i = 0; i < b->n; i++) {
@@ -435,13 +697,26 @@ static void write_profile(qemu_plugin_id_t id, void *udata)
 	for (struct thread *t = done; t; t = t->next_done)
 		all[nt++] = t;
 
-	fprintf(f, "androprof-bbprofile 1\n");
+	fprintf(f, "androprof-bbprofile 2\n");
 	fprintf(f, "process %d %d %s 0x%" PRIx64 " ", (int)pid, (int)ppid, arch, qemu_plugin_start_code());
 	put_text(f, qemu_plugin_path_to_binary());
 	fputc('\n', f);
 	for (size_t k = 0; k < nt; k++)
 		fprintf(f, "thread %d\n", (int)all[k]->tid);
-	/* Only blocks this process ran: a forked child inherits the parent's whole catalogue. */
+	/* Only blocks this process ran (a forked child inherits the parent's whole catalogue),
+	 * and only the images they are in. */
+	for (struct image *im = images; im; im = im->next)
+		im->used = false;
+	for (uint32_t i = 0; i < n_blocks; i++)
+		for (size_t k = 0; k < nt && blocks[i]->image && !blocks[i]->image->used; k++)
+			blocks[i]->image->used = count_of(all[k], i) != 0;
+	for (struct image *im = images; im; im = im->next) {
+		if (!im->used)
+			continue;
+		fprintf(f, "image %" PRIu32 " 0x%" PRIx64 " ", im->id, im->base);
+		put_text(f, im->path);
+		fputc('\n', f);
+	}
 	for (uint32_t i = 0; i < n_blocks; i++) {
 		bool described = false;
 		for (size_t k = 0; k < nt; k++) {
@@ -454,6 +729,10 @@ static void write_profile(qemu_plugin_id_t id, void *udata)
 			fprintf(f, "exec %d %" PRIu64 "\n", (int)all[k]->tid, c);
 		}
 	}
+	for (size_t k = 0; k < nt; k++)
+		for (size_t i = 0; i < all[k]->n_sys; i++)
+			fprintf(f, "syscall %d %" PRId64 " %" PRIu64 " %" PRIu64 "\n", (int)all[k]->tid, all[k]->sys[i].nr,
+				all[k]->sys[i].count, all[k]->sys[i].insns);
 	fprintf(f, "end\n");
 	pthread_mutex_unlock(&lock);
 	free(all);
@@ -468,16 +747,29 @@ static void register_all(qemu_plugin_id_t id)
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
 	qemu_plugin_register_vcpu_init_cb(id, on_vcpu_init);
 	qemu_plugin_register_vcpu_exit_cb(id, on_vcpu_exit);
+	qemu_plugin_register_vcpu_syscall_cb(id, on_syscall);
 	qemu_plugin_register_atexit_cb(id, write_profile, NULL);
 }
 
-/* The code cache is empty and every vCPU stopped: blocks translated from here on count per thread. */
+/*
+ * The code cache is empty and every vCPU stopped: blocks translated from here on count per
+ * thread (switching), or add their length to first->insns (want_inline).
+ */
 static void on_reset(qemu_plugin_id_t id)
 {
 	pthread_mutex_lock(&lock);
-	settle_pending();
-	multi = true;
-	switching = false;
+	reset_requested = false;
+	if (switching) {
+		settle_pending();
+		if (!insns_inline)
+			first->insns = scan_insns(first);
+		multi = true;
+		switching = false;
+	} else if (want_inline && !multi) {
+		first->insns = scan_insns(first);
+		insns_inline = true;
+	}
+	want_inline = false;
 	pthread_mutex_unlock(&lock);
 	register_all(id);
 }
@@ -489,6 +781,7 @@ static void free_thread(struct thread *t)
 {
 	for (unsigned c = 0; c < MAX_CHUNKS; c++)
 		free(t->chunks[c]);
+	free(t->sys);
 	free(t);
 }
 
@@ -523,6 +816,8 @@ static void after_fork_child(void)
 		if (first->chunks[c])
 			memset(first->chunks[c], 0, CHUNK * sizeof(uint64_t));
 	first->tid = pid;
+	first->insns = first->insns_at_syscall = 0;
+	first->n_sys = 0;
 	live = 1;
 	written = false;
 	pthread_mutex_unlock(&lock);
@@ -616,12 +911,18 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	for (size_t i = 0; i < sizeof isas / sizeof isas[0]; i++)
 		if (strcmp(info->target_name, isas[i].target) == 0)
 			arch = info->target_name, isa = isas[i].isa;
+	if (strncmp(arch, "arm", 3) == 0)
+		map_calls = arm_map_calls;
+	else if (strncmp(arch, "mips", 4) == 0)
+		map_calls = mips_map_calls;
 	if (!isa) {
 		fprintf(stderr, "bbcount plugin: unsupported guest %s\n", info->target_name);
 		return -1;
 	}
 	pid = getpid();
 	ppid = 0; /* the first process's parent is not part of the run */
+	plugin_id = id;
+	start_ns = now_ns();
 	first = xcalloc(1, sizeof *first);
 	first->tid = gettid_();
 	if (pthread_atfork(before_fork, after_fork_parent, after_fork_child) != 0) {

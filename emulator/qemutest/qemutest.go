@@ -6,10 +6,12 @@ package qemutest
 import (
 	"bufio"
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"syscall"
 	"testing"
 )
 
@@ -83,8 +85,17 @@ func TraceLines(t testing.TB, path string) int64 {
 		t.Fatal(err)
 	}
 	defer f.Close()
+	n, err := countTrace(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func countTrace(r io.Reader) (int64, error) {
 	var n int64
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
 		switch {
 		case bytes.HasPrefix(sc.Bytes(), []byte("Trace ")):
@@ -93,8 +104,42 @@ func TraceLines(t testing.TB, path string) int64 {
 			n--
 		}
 	}
-	if err := sc.Err(); err != nil {
+	return n, sc.Err()
+}
+
+// SinglestepStream is SinglestepCount for runs too long to keep their log (about 70 bytes per
+// instruction): QEMU writes the log into a FIFO that a counter reads as it comes. qemuArgs
+// are qemu's options, the program and its arguments; the program's output goes into a pipe
+// and is discarded. env
+// is the environment (nil: this process's): the guest's start-up code reads it, so a count to
+// compare with another run's must see the same.
+func SinglestepStream(t testing.TB, env []string, qemu string, qemuArgs ...string) int64 {
+	t.Helper()
+	Require(t, qemu)
+	fifo := filepath.Join(t.TempDir(), "exec.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
+	}
+	cmd := exec.Command(qemu, append([]string{"-singlestep", "-d", "exec,nochain", "-D", fifo}, qemuArgs...)...)
+	var stderr bytes.Buffer
+	// A pipe, not /dev/null: glibc asks a character device whether it is a terminal, which
+	// costs instructions a run writing into a pipe or file does not make.
+	cmd.Stdout, cmd.Stderr, cmd.Env = io.Discard, &stderr, env
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(fifo) // returns once QEMU opened it for writing
+	if err != nil {
+		cmd.Process.Kill()
+		t.Fatal(err)
+	}
+	n, cerr := countTrace(f)
+	f.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%s %v: %v\n%s", qemu, qemuArgs, err, stderr.Bytes())
+	}
+	if cerr != nil {
+		t.Fatal(cerr)
 	}
 	return n
 }

@@ -27,9 +27,11 @@ type ExitError struct {
 	Under    string // the emulator it ran under, e.g. qemu-arm; "" when it ran natively
 	ExitCode int    // -1 when killed by a signal
 	Signal   string // e.g. "SIGSEGV (segmentation fault)"; "" for a normal exit
-	Detail   string // its last words, e.g. "qemu: uncaught target signal 11 ..."
-	Imported int    // profiles read from it up to its end (emulator runs)
-	Kept     string // what was kept anyway, e.g. "no profile was written"; "" says nothing
+	// SignalNumber is the signal's number (0 for a normal exit), for a wrapper's exit status.
+	SignalNumber int
+	Detail       string // its last words, e.g. "qemu: uncaught target signal 11 ..."
+	Imported     int    // profiles read from it up to its end (emulator runs)
+	Kept         string // what was kept anyway, e.g. "no profile was written"; "" says nothing
 }
 
 // Error names the program, how it ended, its last words and what was kept.
@@ -50,4 +52,15 @@ func (e *ExitError) Error() string {
 		fmt.Fprintf(&sb, "; %s", e.Kept)
 	}
 	return sb.String()
+}
+
+// Status is the exit status a shell gives the program: its exit code, or 128 + the signal.
+func (e *ExitError) Status() int {
+	if e.SignalNumber > 0 {
+		return 128 + e.SignalNumber
+	}
+	if e.ExitCode < 0 {
+		return 1
+	}
+	return e.ExitCode
 }

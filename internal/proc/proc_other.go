@@ -12,3 +12,6 @@ func KillGroup(cmd *exec.Cmd) {}
 
 // SignalOf: only Unix reports signals.
 func SignalOf(ps *os.ProcessState) string { return "" }
+
+// SignalNumber is 0: no signals here.
+func SignalNumber(ps *os.ProcessState) int { return 0 }

@@ -31,6 +31,15 @@ func SignalOf(ps *os.ProcessState) string {
 	return name + " (" + sig.String() + ")"
 }
 
+// SignalNumber is the number of the signal that ended a process, 0 when it exited.
+func SignalNumber(ps *os.ProcessState) int {
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() {
+		return 0
+	}
+	return int(ws.Signal())
+}
+
 // signalNames are the signals a crashing or stopped program dies of.
 var signalNames = map[syscall.Signal]string{
 	syscall.SIGSEGV: "SIGSEGV", syscall.SIGBUS: "SIGBUS", syscall.SIGILL: "SIGILL",

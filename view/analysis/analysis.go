@@ -1,6 +1,6 @@
 // Package analysis is the analysis window: the workspace's runs on the left and, for the run
 // chosen, the tabs of its kind. An emulator run has this package's own (processes, blocks,
-// instructions, functions, estimate, comparison, profiles); a method trace shows the tabs of
+// instructions, functions, images, system calls, estimate, comparison, profiles); a method trace shows the tabs of
 // view/methods and a heap log or dump those of view/heap, which see the window only as a ui.Host.
 package analysis
 
@@ -39,8 +39,8 @@ const NoRunsText = "No runs yet. Import QEMU logs or run a program under the emu
 const allProcesses = "All processes"
 
 // View is the analysis window (seed 000 §4.2.2): runs on the left; for the chosen run,
-// profile and frequency, tabs with processes, blocks, instructions, functions, the figure 5.2
-// estimate and comparisons. Any change recomputes every tab at once, in the background.
+// profile and frequency, tabs with processes, blocks, instructions, functions, images and
+// system calls (seed 004's layers), the figure 5.2 estimate and comparisons. Any change recomputes every tab at once, in the background.
 type View struct {
 	Window fyne.Window
 
@@ -57,6 +57,8 @@ type View struct {
 	Blocks    *blocksTab
 	Insns     *insnsTab
 	Functions *functionsTab
+	Images    *imagesTab
+	Syscalls  *syscallsTab
 	Estimate  *estimateTab
 	Compare   *compareTab
 	Browser   *profileBrowser
@@ -157,6 +159,8 @@ func New(win fyne.Window, prefs fyne.Preferences, ws *controller.Workspace, impo
 	v.Blocks = newBlocksTab(v)
 	v.Insns = newInsnsTab(v)
 	v.Functions = newFunctionsTab(v)
+	v.Images = newImagesTab(v)
+	v.Syscalls = newSyscallsTab(v)
 	v.Estimate = newEstimateTab(v)
 	v.Compare = newCompareTab(v)
 	v.Browser = newProfileBrowser(win, v.bg, ws.Profiles, edit, v.ReloadProfiles)
@@ -169,6 +173,8 @@ func New(win fyne.Window, prefs fyne.Preferences, ws *controller.Workspace, impo
 		container.NewTabItem("Basic blocks", v.Blocks.content),
 		container.NewTabItem("Instructions", v.Insns.content),
 		container.NewTabItem("Functions", v.Functions.content),
+		container.NewTabItem("Images", v.Images.content),
+		container.NewTabItem("System calls", v.Syscalls.content),
 		container.NewTabItem("Estimate", v.Estimate.content),
 		container.NewTabItem("Compare", v.Compare.content),
 		container.NewTabItem("Profiles", v.Browser.content),
@@ -384,6 +390,8 @@ func (v *View) show(res *results) {
 	v.Blocks.show(res)
 	v.Insns.show(res)
 	v.Functions.show(res)
+	v.Images.show(res)
+	v.Syscalls.show(res)
 	v.Estimate.show(res)
 	v.Compare.recompute()
 	v.showCharts()
@@ -397,6 +405,7 @@ func (v *View) showCharts() {
 	v.Processes.chart(v.res, v.metric)
 	v.Insns.chart(v.res, v.metric)
 	v.Functions.chart(v.res, v.metric)
+	v.Images.chart(v.res, v.metric)
 	v.Compare.chart(v.metric)
 }
 

@@ -20,10 +20,28 @@ type blockInsnRow struct {
 	PowerMW  float64
 }
 
-// blocksTab lists the most costly basic blocks; choosing one lists its instructions, so a
-// costly block can be read as the trace showed it.
+// blocksTab lists the most costly basic blocks of the selection.
 type blocksTab struct {
-	Title   *widget.Label
+	Title *widget.Label
+	*blockList
+	content fyne.CanvasObject
+}
+
+func newBlocksTab(v *View) *blocksTab {
+	t := &blocksTab{}
+	t.Title = widget.NewLabel("")
+	t.Title.Truncation = fyne.TextTruncateEllipsis
+	t.blockList = newBlockList(v, "blocks", t.Title)
+	t.content = t.blockList.content
+	return t
+}
+
+// chooseBlockText is what the instruction list says until a block is chosen.
+const chooseBlockText = "Choose a block to see its instructions."
+
+// blockList is a table of blocks over the instructions of the one chosen, so a costly block
+// can be read as the trace showed it: the Basic blocks tab, and the Images tab's last level.
+type blockList struct {
 	Table   *ui.SortTable[model.ReportRow]
 	Block   *widget.Label // the block whose instructions are listed
 	Insns   *ui.SortTable[blockInsnRow]
@@ -32,11 +50,11 @@ type blocksTab struct {
 	content fyne.CanvasObject
 }
 
-func newBlocksTab(v *View) *blocksTab {
-	t := &blocksTab{v: v}
-	t.Title = widget.NewLabel("")
-	t.Title.Truncation = fyne.TextTruncateEllipsis
-	t.Table = ui.NewSortTable(v.Window, "blocks", []ui.Column[model.ReportRow]{
+// newBlockList makes the list; its table's Save CSV… suggests name.csv, and title, when not
+// nil, goes above it.
+func newBlockList(v *View, name string, title fyne.CanvasObject) *blockList {
+	l := &blockList{v: v}
+	l.Table = ui.NewSortTable(v.Window, name, []ui.Column[model.ReportRow]{
 		ui.TextCol("Block", 300, func(r model.ReportRow) string { return r.Key }),
 		ui.IDCol("PID", 70, func(r model.ReportRow) int64 { return int64(r.PID) }),
 		ui.IntCol("Executions", 120, func(r model.ReportRow) int64 { return r.Blocks }),
@@ -45,10 +63,10 @@ func newBlocksTab(v *View) *blocksTab {
 		ui.FloatCol("Cycles", 130, 0, func(r model.ReportRow) float64 { return r.Cycles }),
 		ui.QuantityCol("Time", "s", 100, func(r model.ReportRow) float64 { return r.TimeS }),
 		ui.QuantityCol("Energy", "J", 100, func(r model.ReportRow) float64 { return r.EnergyJ }),
-	}, t.listInstructions)
-	t.Block = widget.NewLabel("Choose a block to see its instructions.")
-	t.Block.Truncation = fyne.TextTruncateEllipsis
-	t.Insns = ui.NewSortTable(v.Window, "block-instructions", []ui.Column[blockInsnRow]{
+	}, l.listInstructions)
+	l.Block = widget.NewLabel(chooseBlockText)
+	l.Block.Truncation = fyne.TextTruncateEllipsis
+	l.Insns = ui.NewSortTable(v.Window, "block-instructions", []ui.Column[blockInsnRow]{
 		ui.TextCol("Address", 100, func(r blockInsnRow) string { return fmt.Sprintf("0x%x", r.Addr) }),
 		ui.TextCol("Encoding", 100, func(r blockInsnRow) string { return r.Encoding }),
 		ui.TextCol("Instruction", 240, func(r blockInsnRow) string { return strings.TrimSpace(r.Printed + " " + r.Operands) }),
@@ -58,12 +76,20 @@ func newBlocksTab(v *View) *blocksTab {
 		ui.FloatCol("Cycles", 70, 6, func(r blockInsnRow) float64 { return r.Cycles }),
 		ui.QuantityCol("Power", "W", 100, func(r blockInsnRow) float64 { return r.PowerMW / 1e3 }),
 	}, nil)
-	top := container.NewBorder(t.Title, nil, nil, nil, t.Table.Content())
-	bottom := container.NewBorder(t.Block, nil, nil, nil, t.Insns.Content())
+	top := container.NewBorder(title, nil, nil, nil, l.Table.Content())
+	bottom := container.NewBorder(l.Block, nil, nil, nil, l.Insns.Content())
 	split := container.NewVSplit(top, bottom)
 	split.Offset = 0.55
-	t.content = split
-	return t
+	l.content = split
+	return l
+}
+
+// set lists blocks, none of them chosen.
+func (l *blockList) set(rows []model.ReportRow) {
+	l.shown = 0
+	l.Insns.Set(nil)
+	l.Block.SetText(chooseBlockText)
+	l.Table.Set(rows)
 }
 
 // blockSize is the block's static instruction count.
@@ -75,12 +101,9 @@ func blockSize(r model.ReportRow) int64 {
 }
 
 func (t *blocksTab) show(res *results) {
-	t.shown = 0
-	t.Insns.Set(nil)
-	t.Block.SetText("Choose a block to see its instructions.")
 	if res == nil {
 		t.Title.SetText("")
-		t.Table.Set(nil)
+		t.set(nil)
 		return
 	}
 	who := "all processes"
@@ -94,18 +117,18 @@ func (t *blocksTab) show(res *results) {
 		what = fmt.Sprintf("The %d most costly blocks", blocksTop)
 	}
 	t.Title.SetText(fmt.Sprintf("%s of %s, most cycles first under %s", what, who, res.profile.Name))
-	t.Table.Set(res.blocks.Rows)
+	t.set(res.blocks.Rows)
 }
 
 // listInstructions reads a block's instructions in the background and classifies them with
 // the profile shown.
-func (t *blocksTab) listInstructions(r model.ReportRow) {
-	v := t.v
+func (l *blockList) listInstructions(r model.ReportRow) {
+	v := l.v
 	if v.res == nil || v.analysis == nil || r.BlockID == 0 {
 		return
 	}
-	t.shown = r.BlockID
-	t.Block.SetText("Instructions of " + r.Key)
+	l.shown = r.BlockID
+	l.Block.SetText("Instructions of " + r.Key)
 	id, store, cl, ctx := r.BlockID, v.ws, model.NewClassifier(v.res.profile), v.ctx
 	v.bg.Run(func() func() {
 		insns, err := store.BlockInstructions(ctx, id)
@@ -115,14 +138,14 @@ func (t *blocksTab) listInstructions(r model.ReportRow) {
 			rows[i] = blockInsnRow{in, c.Name, c.Cycles, c.PowerMW}
 		}
 		return func() {
-			if t.shown != id {
+			if l.shown != id {
 				return
 			}
 			if err != nil {
-				t.Block.SetText(ui.ProblemText("read the instructions of", r.Key, err))
+				l.Block.SetText(ui.ProblemText("read the instructions of", r.Key, err))
 				return
 			}
-			t.Insns.Set(rows)
+			l.Insns.Set(rows)
 		}
 	})
 }

@@ -28,7 +28,7 @@ const (
 )
 
 // maxTabKeys is how many tabs have a number key: the most any tab set has.
-const maxTabKeys = 7
+const maxTabKeys = 9
 
 func (v *View) buildCommands(openEditor func()) []*ui.Command {
 	p := v.Runs
@@ -117,7 +117,7 @@ func (v *View) showAbout() {
 // gettingStarted is Help ▸ Getting started: where to begin.
 const gettingStarted = `Runs. The list on the left holds the workspace's runs; click one to analyse it. The demo-… runs are sample data: demo-sieve-arm, -thumb and -mips run one prime sieve on three instruction sets, demo-forker-arm forks a child process, demo-methods is a method trace of an Android game, the demo-heap-… runs are heap logs of Java samples and demo-heap-dump is an HPROF heap dump.
 
-Tabs. Each kind of run has its own tabs above the chart (Ctrl+Tab, Ctrl+1…7). An emulator run has Processes, Basic blocks, Instructions, Functions, Estimate, Compare and Profiles; click a process or a bar to drill down. A method trace has its profile, timeline, hotspots and packages; a heap run its summary and figures.
+Tabs. Each kind of run has its own tabs above the chart (Ctrl+Tab, Ctrl+1…9). An emulator run has Processes, Basic blocks, Instructions, Functions, Images, System calls, Estimate, Compare and Profiles; click a process or a bar to drill down. Images splits a program's cost into the program, its libraries and the dynamic loader, and drills from an image to its functions, blocks and instructions; System calls counts the calls each process made. A method trace has its profile, timeline, hotspots and packages; a heap run its summary and figures.
 
 Profile. An emulator run is priced with a cost profile: what each category of instruction costs in cycles and power. Choose it at the top, type a frequency in GHz if the profile's does not fit, and pick what the charts show. The Editor (Ctrl+E) builds and changes profiles.
 

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -27,18 +28,22 @@ type compareChoice struct {
 // to the first item ticked. Each is priced with the top bar's profile when it prices the
 // item's instruction set, else with one that does: an ARM and a MIPS run each get their own.
 type compareTab struct {
-	Choices *widget.List
-	Clear   *widget.Button
-	Hint    *widget.Label // what to do, then which profile priced what and what is a guess
-	Chart   *ui.ChartPanel
-	Table   *ui.SortTable[model.CompareRow]
+	Choices  *widget.List
+	Clear    *widget.Button
+	Hint     *widget.Label // what to do, then which profile priced what and what is a guess
+	Chart    *ui.ChartPanel
+	Table    *ui.SortTable[model.CompareRow]
+	PerImage *widget.Check // shows Images instead of Table: the program, libraries and loader side by side
+	Images   *ui.SortTable[model.ImageCompareRow]
 
-	v       *View
-	choices []compareChoice
-	picked  []model.CompareItem // in the order ticked: the first is the base of the ratios
-	rows    []model.CompareRow
-	gen     int
-	content fyne.CanvasObject
+	v         *View
+	choices   []compareChoice
+	picked    []model.CompareItem // in the order ticked: the first is the base of the ratios
+	rows      []model.CompareRow
+	imageRows []model.ImageCompareRow
+	items     []string // the picked items' names, in the order of rows
+	gen       int
+	content   fyne.CanvasObject
 }
 
 func newCompareTab(v *View) *compareTab {
@@ -76,8 +81,17 @@ func newCompareTab(v *View) *compareTab {
 				return energyUnknown(r) || len(t.rows) > 0 && energyUnknown(t.rows[0])
 			}),
 	}, nil)
+	t.Images = ui.NewSortTable(v.Window, "comparison-per-image", t.imageCols(), nil)
+	t.PerImage = widget.NewCheck("Per image", func(on bool) {
+		showIf(t.Images.Content(), on)
+		showIf(t.Table.Content(), !on)
+		t.chart(v.metric)
+	})
+	t.Images.Content().Hide()
+	tables := container.NewStack(t.Table.Content(), t.Images.Content())
 	left := container.NewBorder(ui.Heading("Compare"), container.NewHBox(t.Clear), nil, nil, t.Choices)
-	right := container.NewBorder(hint, nil, nil, nil, container.NewVSplit(t.Chart.Content(), t.Table.Content()))
+	top := container.NewBorder(nil, nil, nil, container.NewVBox(t.PerImage), hint) // beside the hint: no row of its own
+	right := container.NewBorder(top, nil, nil, nil, container.NewVSplit(t.Chart.Content(), tables))
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.25
 	t.content = split
@@ -171,8 +185,10 @@ func (t *compareTab) recompute() {
 	t.gen++
 	if len(t.picked) < 2 || v.res == nil || v.analysis == nil {
 		t.Hint.SetText("Tick two or more runs or processes; ratios are to the first ticked.")
-		t.rows = nil
+		t.rows, t.imageRows, t.items = nil, nil, nil
 		t.Table.Set(nil)
+		t.Images.SetColumns(t.imageCols())
+		t.Images.Set(nil)
 		t.chart(v.metric)
 		return
 	}
@@ -181,25 +197,79 @@ func (t *compareTab) recompute() {
 	profileFor := v.profiles.ForISA(slices.Clone(v.infos), v.res.profile)
 	v.bg.Run(func() func() {
 		rows, err := a.Compare(ctx, items, profileFor, freq)
+		var images []model.ImageCompareRow
+		if err == nil {
+			images, err = a.CompareImages(ctx, items, profileFor, freq)
+		}
 		return func() {
 			if gen != t.gen {
 				return
 			}
 			if err != nil {
 				t.Hint.SetText(ui.ProblemText("compare", "", err))
-				rows = nil
+				rows, images = nil, nil
 			} else {
 				t.Hint.SetText(compareNotes(rows))
 			}
-			t.rows = rows
+			t.rows, t.imageRows, t.items = rows, images, nil
+			for _, r := range rows {
+				t.items = append(t.items, r.Item)
+			}
 			t.Table.Set(rows)
+			t.Images.SetColumns(t.imageCols())
+			t.Images.Set(images)
+			t.Images.Count.SetText(ui.Plural(len(images), "image", "images"))
 			t.chart(v.metric)
 		}
 	})
 }
 
 func (t *compareTab) chart(m chart.Metric) {
+	if t.PerImage.Checked {
+		t.Chart.Set(chart.FromImageComparison(t.items, t.imageRows, m))
+		return
+	}
 	t.Chart.Set(chart.FromComparison(t.rows, m, chart.Bars))
+}
+
+// imageCols are the per-image table's columns for the items compared: each item's
+// instructions, cycles and energy, and the images' names where the items name one differently
+// (ld-linux-armhf.so.3 and ld.so.1 are both the loader).
+func (t *compareTab) imageCols() []ui.Column[model.ImageCompareRow] {
+	cols := []ui.Column[model.ImageCompareRow]{
+		ui.TextCol("Image", 170, func(r model.ImageCompareRow) string { return r.Key }),
+		ui.TextCol("Kind", 80, func(r model.ImageCompareRow) string { return string(r.Kind) }),
+	}
+	for i, item := range t.items {
+		cell := func(r model.ImageCompareRow) model.ReportRow { return r.Cells[i] }
+		unknown := func(model.ImageCompareRow) bool { return i < len(t.rows) && energyUnknown(t.rows[i]) }
+		cols = append(cols,
+			ui.IntCol(item+" instructions", 130, func(r model.ImageCompareRow) int64 { return cell(r).Instructions }),
+			ui.FloatCol(item+" cycles", 130, 0, func(r model.ImageCompareRow) float64 { return cell(r).Cycles }),
+			unknownIf(ui.QuantityCol(item+" energy", "J", 110, func(r model.ImageCompareRow) float64 { return cell(r).EnergyJ }), unknown))
+	}
+	if slices.ContainsFunc(t.imageRows, func(r model.ImageCompareRow) bool { return imageNames(r) != "" }) {
+		cols = append(cols, ui.TextCol("Names", 240, imageNames))
+	}
+	return cols
+}
+
+// imageNames lists each item's name for an image when they differ ("" when they agree).
+func imageNames(r model.ImageCompareRow) string {
+	var names []string
+	for _, n := range r.Names {
+		if n != "" && !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	if len(names) < 2 {
+		return ""
+	}
+	each := make([]string, len(r.Names))
+	for i, n := range r.Names {
+		each[i] = cmp.Or(n, "—")
+	}
+	return strings.Join(each, " · ")
 }
 
 func energyUnknown(r model.CompareRow) bool { return r.Coverage.PowerUnknown() }

@@ -30,6 +30,11 @@ type results struct {
 	cats   *model.Report
 	funcs  *model.Report
 
+	images    []model.Image      // the run's, every process's; none for traces that name none
+	imageRows []model.ReportRow  // every process's report --by image, PID set, when images
+	calls     []model.SyscallRow // per process and name, every process; nil when the trace has none
+	thrCalls  []model.SyscallRow // per thread too
+
 	costing      model.Costing     // per-category estimate of the selection
 	instructions int64             // of the selection
 	names        map[string]string // pid → "pid name", for chart labels
@@ -84,6 +89,9 @@ func compute(ctx context.Context, a *controller.Analysis, profiles controller.Pr
 			return nil, err
 		}
 	}
+	if err := res.imagesAndCalls(ctx, a, opts); err != nil {
+		return nil, err
+	}
 	counts, err := a.InstructionCounts(ctx, sel.run, sel.pid)
 	if err != nil {
 		return nil, err
@@ -91,6 +99,43 @@ func compute(ctx context.Context, a *controller.Analysis, profiles controller.Pr
 	res.costing = model.Cost(model.NewClassifier(res.profile), counts, res.pids.FrequencyGHz)
 	res.instructions = res.cats.Total.Instructions
 	return res, nil
+}
+
+// imagesAndCalls reads the run's images and system calls and, when it has images, prices each
+// process's images: per process, because the layer chart shows every process and a drill-down
+// needs the pid of the image chosen.
+func (res *results) imagesAndCalls(ctx context.Context, a *controller.Analysis, opts model.ReportOptions) error {
+	var err error
+	if res.images, err = a.Images(ctx, opts.Run); err != nil {
+		return err
+	}
+	for _, byThread := range []bool{false, true} {
+		calls, err := a.Syscalls(ctx, opts.Run, 0, byThread)
+		if err != nil {
+			return err
+		}
+		if len(calls) == 0 {
+			break
+		}
+		if byThread {
+			res.thrCalls = calls
+		} else {
+			res.calls = calls
+		}
+	}
+	if len(res.images) == 0 {
+		return nil
+	}
+	for _, p := range res.data.Processes {
+		o := opts
+		o.By, o.PID = model.ByImage, p.PID
+		rep, err := a.Report(ctx, o)
+		if err != nil {
+			return err
+		}
+		res.imageRows = append(res.imageRows, rep.Rows...)
+	}
+	return ctx.Err()
 }
 
 // fitWarning says, for the window's problem area, what of the selection's numbers is a guess

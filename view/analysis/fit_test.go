@@ -190,7 +190,7 @@ func TestCompareEachRunWithAProfileOfItsISA(t *testing.T) {
 // Ticking items while results arrive: the check boxes and Clear stay where the pointer is.
 func TestCompareControlsStayPutWhenResultsArrive(t *testing.T) {
 	v := openSieves(t)
-	v.Tabs.SelectIndex(5)
+	selectTab(t, v.Tabs, "Compare")
 	v.Window.Resize(fyne.NewSize(1200, 760))
 	d := fyne.CurrentApp().Driver()
 	where := func() [2]fyne.Position {

@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"slices"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 
@@ -12,32 +14,52 @@ import (
 // functionsTab prices each symbol, the level at which a programmer decides what to rewrite
 // (seed §5.1: which methods to move to native code).
 type functionsTab struct {
-	Chart   *ui.ChartPanel
-	Table   *ui.SortTable[model.ReportRow]
-	content fyne.CanvasObject
+	Chart     *ui.ChartPanel
+	Table     *ui.SortTable[model.ReportRow]
+	withImage bool // the table has the Image column: the trace named images
+	content   fyne.CanvasObject
 }
 
 func newFunctionsTab(v *View) *functionsTab {
 	t := &functionsTab{}
 	t.Chart = ui.NewChartPanel(v.Window, v.bg, chart.Bars, nil)
-	t.Table = ui.NewSortTable(v.Window, "functions", []ui.Column[model.ReportRow]{
-		ui.TextCol("Function", 260, func(r model.ReportRow) string { return r.Key }),
-		ui.IntCol("Instructions", 140, func(r model.ReportRow) int64 { return r.Instructions }),
-		ui.IntCol("Blocks executed", 130, func(r model.ReportRow) int64 { return r.Blocks }),
-		ui.FloatCol("Cycles", 140, 0, func(r model.ReportRow) float64 { return r.Cycles }),
-		ui.QuantityCol("Time", "s", 110, func(r model.ReportRow) float64 { return r.TimeS }),
-		ui.QuantityCol("Energy", "J", 110, func(r model.ReportRow) float64 { return r.EnergyJ }),
-	}, nil)
+	t.Table = ui.NewSortTable(v.Window, "functions", functionCols(false), nil)
 	split := container.NewVSplit(t.Chart.Content(), t.Table.Content())
 	split.Offset = 0.5
 	t.content = split
 	return t
 }
 
+// functionCols are the columns of a table of functions; withImage adds the image each is in
+// (a library's memcpy and the program's are two rows).
+func functionCols(withImage bool) []ui.Column[model.ReportRow] {
+	cols := []ui.Column[model.ReportRow]{
+		ui.TextCol("Function", 260, func(r model.ReportRow) string { return r.Key }),
+		ui.IntCol("Instructions", 140, func(r model.ReportRow) int64 { return r.Instructions }),
+		ui.IntCol("Blocks executed", 130, func(r model.ReportRow) int64 { return r.Blocks }),
+		ui.FloatCol("Cycles", 140, 0, func(r model.ReportRow) float64 { return r.Cycles }),
+		ui.QuantityCol("Time", "s", 110, func(r model.ReportRow) float64 { return r.TimeS }),
+		ui.QuantityCol("Energy", "J", 110, func(r model.ReportRow) float64 { return r.EnergyJ }),
+	}
+	if withImage {
+		cols = slices.Insert(cols, 1, ui.TextCol("Image", 150, func(r model.ReportRow) string { return r.Image }))
+	}
+	return cols
+}
+
+// hasImages tells whether any row names its image: traces without images get no Image column.
+func hasImages(rows []model.ReportRow) bool {
+	return slices.ContainsFunc(rows, func(r model.ReportRow) bool { return r.Image != "" })
+}
+
 func (t *functionsTab) show(res *results) {
 	if res == nil {
 		t.Table.Set(nil)
 		return
+	}
+	if w := hasImages(res.funcs.Rows); w != t.withImage {
+		t.withImage = w
+		t.Table.SetColumns(functionCols(w))
 	}
 	t.Table.Set(res.funcs.Rows)
 	t.Table.Count.SetText(ui.Plural(len(res.funcs.Rows), "function", "functions"))

@@ -90,7 +90,7 @@ func TestAnalysisMenusAndShortcuts(t *testing.T) {
 	if v.Tabs.SelectedIndex() != 1 {
 		t.Errorf("Ctrl+Tab, then Ctrl+Shift+Tab twice from tab 2 selected tab %d", v.Tabs.SelectedIndex())
 	}
-	viewtest.PressShortcut(t, v.Window, fyne.Key7, ui.Primary)
+	viewtest.PressShortcut(t, v.Window, fyne.Key9, ui.Primary)
 	viewtest.PressShortcut(t, v.Window, fyne.KeyTab, ui.Primary)
 	if v.Tabs.SelectedIndex() != 0 {
 		t.Errorf("Ctrl+Tab from the last tab selected tab %d", v.Tabs.SelectedIndex())
@@ -119,7 +119,7 @@ func TestAnalysisHelp(t *testing.T) {
 		cmd  int
 		want []string
 	}{{acGettingStarted, []string{"demo-sieve-arm", "Profile", "Import…"}},
-		{acShortcuts, []string{"Import", "Next tab", "Ctrl+1 … Ctrl+7"}},
+		{acShortcuts, []string{"Import", "Next tab", "Ctrl+1 … Ctrl+9"}},
 		{acAbout, []string{"AndroProf", "cost profiles"}}} {
 		v.commands[c.cmd].Run()
 		got := dialogTexts(v.Window)

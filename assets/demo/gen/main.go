@@ -4,20 +4,25 @@
 // files travel without their ELF). Needs gcc-arm-linux-gnueabihf, gcc-mipsel-linux-gnu and
 // qemu-user. It also runs the Java samples under the project's JVMTI heap agent, one gzipped
 // heap log each, and writes a HotSpot heap dump of the cache sample (openjdk-17-jdk-headless).
-// Run from the repository root: go run ./assets/demo/gen [emulator|heap]
+// The debian runs are Debian's own stripped, dynamically linked programs (internal/debpkg; needs
+// apt and network once, then the cache).
+// Run from the repository root: go run ./assets/demo/gen [emulator|debian|heap]
 package main
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strings"
 
 	"androprof/emulator"
+	"androprof/internal/debpkg"
 	"androprof/jvm"
 	"androprof/model"
 )
@@ -49,6 +54,9 @@ func main() {
 	if which == "" || which == "emulator" {
 		emulatorDemos(tmp)
 	}
+	if which == "" || which == "debian" {
+		debianDemos()
+	}
 	if which == "" || which == "heap" {
 		heapDemos(tmp)
 	}
@@ -61,24 +69,140 @@ func emulatorDemos(tmp string) {
 		if out, err := exec.Command(d.cc, append(args, filepath.Join("assets", "samples", d.source))...).CombinedOutput(); err != nil {
 			fail(fmt.Errorf("%s: %v\n%s", d.cc, err, out))
 		}
-		c := emulator.NewCollector()
-		if err := emulator.Run(context.Background(), emulator.RunOptions{Program: bin, Args: d.args}, c, nil); err != nil {
-			fail(err)
-		}
-		archs := map[int]string{}
-		arch, err := emulator.GuestArch(bin)
+		run(d.name, emulator.RunOptions{Program: bin, Args: d.args}, func(c *emulator.Collector) error {
+			renameProcesses(c, d.name)
+			return nil
+		})
+	}
+}
+
+// run runs one demo program and writes its profile, after tidy has made it fit to travel.
+func run(name string, opts emulator.RunOptions, tidy func(*emulator.Collector) error) {
+	c := emulator.NewCollector()
+	if err := emulator.Run(context.Background(), opts, c, nil); err != nil {
+		fail(err)
+	}
+	arch, err := emulator.GuestArch(opts.Program)
+	if err != nil {
+		fail(err)
+	}
+	archs := map[int]string{}
+	for _, p := range c.Processes {
+		archs[p.PID] = arch
+	}
+	if err := tidy(c); err != nil {
+		fail(err)
+	}
+	if err := write(filepath.Join("assets", "demo", name+".bbprofile.gz"), c, archs); err != nil {
+		fail(err)
+	}
+	fmt.Printf("%s: %d processes, %d images, %d blocks, %d instructions\n", name, len(c.Processes), len(c.Images), len(c.Blocks), c.Instructions())
+}
+
+// debianDemo is a real program as Debian ships it, run from a mini root of its packages.
+type debianDemo struct {
+	name    string
+	arch    string   // Debian architecture: armhf, mipsel
+	pkgs    []string // every package the program needs (debpkg.Root follows no dependencies)
+	program string   // in the root
+	args    []string // it reads the generated text on standard input
+}
+
+// bzip2Pkgs is bzip2 with its library and glibc: the cost is in libbz2, as issue 13 asks to show.
+var bzip2Pkgs = []string{"bzip2", "libbz2-1.0", "libc6"}
+
+var debianRuns = []debianDemo{
+	{"demo-bzip2-arm", "armhf", bzip2Pkgs, "/bin/bzip2", []string{"-c"}},
+	{"demo-bzip2-mips", "mipsel", bzip2Pkgs, "/bin/bzip2", []string{"-c"}},
+}
+
+// debianDemos runs each Debian program on the same generated text, its output discarded, and
+// writes its profile with the images' paths as the guest sees them: the blocks already carry
+// the names read from the files, so the profile keeps them where the files are not.
+func debianDemos() {
+	input := text(1_500_000)
+	cache, err := debpkg.CacheDir()
+	if err != nil {
+		fail(err)
+	}
+	for _, d := range debianRuns {
+		root, err := debpkg.Root(context.Background(), cache, d.arch, d.pkgs...)
 		if err != nil {
 			fail(err)
 		}
-		for _, p := range c.Processes {
-			archs[p.PID] = arch
-		}
-		renameProcesses(c, d.name)
-		if err := write(filepath.Join("assets", "demo", d.name+".bbprofile.gz"), c, archs); err != nil {
-			fail(err)
-		}
-		fmt.Printf("%s: %d processes, %d blocks, %d instructions\n", d.name, len(c.Processes), len(c.Blocks), c.Instructions())
+		// Standard input rather than a file name: the count must not depend on the length of a
+		// temporary folder's name, which the program copies and measures.
+		opts := emulator.RunOptions{Program: filepath.Join(root, d.program), Args: d.args, Sysroot: root, Stdin: bytes.NewReader(input)}
+		run(d.name, opts, func(c *emulator.Collector) error {
+			// The process keeps the program's name: it is how a reader without the files tells
+			// the program's image from the libraries.
+			renameProcesses(c, path.Base(d.program))
+			return guestPaths(c, root)
+		})
 	}
+}
+
+// guestPaths rewrites image paths from the host's cache (ROOT/lib/…) to the guest's view
+// (/lib/…), in the images and in the blocks that name them.
+func guestPaths(c *emulator.Collector, root string) error {
+	resolved, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return err
+	}
+	guest := func(p string) string {
+		for _, r := range []string{resolved, root} {
+			if rest, ok := strings.CutPrefix(p, r+"/"); ok {
+				return "/" + rest
+			}
+		}
+		return p
+	}
+	for i := range c.Images {
+		c.Images[i].Path = guest(c.Images[i].Path)
+	}
+	for _, b := range c.Blocks {
+		b.Image = guest(b.Image)
+	}
+	return nil
+}
+
+// text is deterministic English-like prose: sentences of made-up words whose frequencies fall
+// off as in real text, so bzip2 sorts and codes it as it would a document rather than a
+// repeated pattern (which sends it to its fallback sort). Its own generator keeps the bytes
+// the same across Go versions.
+func text(size int) []byte {
+	syllables := strings.Fields("ka to ri en ma lo su ne fi da par ter com ing ion al ver sta pro tion ble con men ist ous")
+	seed := uint64(13)
+	next := func(n int) int { // 64-bit LCG (Knuth's MMIX constants), high bits
+		seed = seed*6364136223846793005 + 1442695040888963407
+		return int((seed >> 33) % uint64(n))
+	}
+	words := make([]string, 3000)
+	for i := range words {
+		var w strings.Builder
+		for range 1 + next(4) {
+			w.WriteString(syllables[next(len(syllables))])
+		}
+		words[i] = w.String()
+	}
+	var out bytes.Buffer
+	for out.Len() < size {
+		for s := range 3 + next(5) {
+			for i := range 4 + next(12) {
+				w := words[next(len(words))*next(len(words))/len(words)] // a product of uniforms: common words are common
+				if i == 0 {
+					w = strings.ToUpper(w[:1]) + w[1:]
+				}
+				if i > 0 || s > 0 {
+					out.WriteByte(' ')
+				}
+				out.WriteString(w)
+			}
+			out.WriteByte('.')
+		}
+		out.WriteString("\n\n")
+	}
+	return out.Bytes()
 }
 
 // renameProcesses drops the temporary directory from program names.
