@@ -15,6 +15,7 @@ packages=(
 	gcc-arm-linux-gnueabihf binutils-arm-linux-gnueabihf libc6-dev-armhf-cross
 	gcc-mipsel-linux-gnu binutils-mipsel-linux-gnu libc6-dev-mipsel-cross
 	sqlite3                                                    # users (and a test) open the workspace with it
+	bzip2                                                      # checks what the guest bzip2 (Debian armhf/mipsel, fetched by internal/debpkg) wrote
 	openjdk-17-jdk-headless                                    # the JVMTI heap agent: jvmti.h, java, javac
 	ca-certificates git
 )
