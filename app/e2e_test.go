@@ -105,7 +105,7 @@ func TestRealWindow(t *testing.T) {
 	})
 
 	t.Run("compare the ARM and the MIPS run, each priced for its own processor", func(t *testing.T) {
-		analysis.key(t, "ctrl+6") // Compare
+		analysis.key(t, "ctrl+8") // Compare
 		for _, run := range []string{"sieve-arm", "sieve-mips"} {
 			c, ok := analysis.findBy(t, 10*time.Second, func(c ui.WidgetPos) bool { return c.Text == run && c.Type == "*widget.Check" },
 				leftmost)
@@ -130,7 +130,7 @@ func TestRealWindow(t *testing.T) {
 		analysis.clickAt(t, analysis.runRow(t, "demo-sieve-arm"))
 		analysis.click(t, "ARMv7-A Cortex-A15") // the Profile chooser: the first ARM profile
 		analysis.click(t, "ARMv7-A Cortex-A8")  // the seed's processor, with its measured CPI
-		analysis.key(t, "ctrl+5")               // Estimate
+		analysis.key(t, "ctrl+7")               // Estimate
 		if _, ok := analysis.findBy(t, 10*time.Second, func(c ui.WidgetPos) bool { return strings.HasPrefix(c.Text, "Why they differ") },
 			leftmost); !ok {
 			t.Fatalf("the Estimate tab does not say why its two estimates differ:\n%s", analysis.describe(t))

@@ -148,14 +148,22 @@ func (im Importer) open(ctx context.Context, name string) (*os.File, error) {
 	case o := <-done:
 		return o.f, o.err
 	case <-ctx.Done():
-		// Opening the FIFO for writing lets the waiting open return; nothing is written.
-		if w, err := os.OpenFile(name, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-			w.Close()
+		// Opening the FIFO for writing lets the waiting open return; nothing is written. The
+		// reader's open may not have reached the kernel yet (a loaded machine), and a writer
+		// without a reader is refused, so it is tried until the reader has returned.
+		for {
+			if w, err := os.OpenFile(name, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+				w.Close()
+			}
+			select {
+			case o := <-done:
+				if o.f != nil {
+					o.f.Close()
+				}
+				return nil, ctx.Err()
+			case <-time.After(10 * time.Millisecond):
+			}
 		}
-		if o := <-done; o.f != nil {
-			o.f.Close()
-		}
-		return nil, ctx.Err()
 	}
 }
 
