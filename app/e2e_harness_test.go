@@ -295,6 +295,22 @@ func (w *window) runRow(t *testing.T, run string) ui.WidgetPos {
 	return ui.WidgetPos{}
 }
 
+// wheelTo finds a fully shown control that is matches, turning the mouse wheel down over
+// the control at `over` (inside the scrolled area) until it shows, as a person scrolls a list.
+func (w *window) wheelTo(t *testing.T, is func(ui.WidgetPos) bool, over ui.WidgetPos) (ui.WidgetPos, bool) {
+	t.Helper()
+	shown := func(c ui.WidgetPos) bool { return is(c) && c.Visible().H >= c.H-1 }
+	for i := 0; i < 40; i++ {
+		if c, ok := w.findBy(t, 300*time.Millisecond, shown, leftmost); ok {
+			return c, true
+		}
+		m, at := w.widgets(t), over.Centre()
+		w.p.d.xdotool(t, "mousemove", "--window", w.id, strconv.Itoa(int(at.X*m.Scale)), strconv.Itoa(int(at.Y*m.Scale)), "click", "5")
+		time.Sleep(100 * time.Millisecond)
+	}
+	return ui.WidgetPos{}, false
+}
+
 // firstRow is the text of the top row of the leftmost list (the editor's uncategorised list).
 func (w *window) firstRow(t *testing.T) string {
 	t.Helper()
