@@ -16,13 +16,14 @@ trap 'rm -rf "$tmp"' EXIT
 # Words of the project's docs, shuffled with a fixed seed: prose-like and reproducible.
 cat docs/*.md README.md | tr -s ' \n' '\n\n' | shuf --random-source=<(yes) -r -n $((size / 6)) | tr '\n' ' ' | head -c "$size" > "$tmp/in.txt"
 # Both runs write into a pipe (glibc treats /dev/null, a character device, differently) with
-# the same environment, so the guest does the same work.
-bin/androprof run --db "$tmp/w.db" --run bz --quiet -- "$root/bin/bzip2" -c "$tmp/in.txt" | cat > "$tmp/out.bz2"
+# the same environment (the shell's $_ differs per command), so the guest does the same work.
+same=(env -i PATH="$PATH" HOME="$HOME")
+"${same[@]}" bin/androprof run --db "$tmp/w.db" --run bz --quiet -- "$root/bin/bzip2" -c "$tmp/in.txt" | cat > "$tmp/out.bz2"
 bzip2 -t "$tmp/out.bz2"
 got=$(bin/androprof report --db "$tmp/w.db" --run bz --by pid | awk '$1 == "total" {print $2}')
 mkfifo "$tmp/exec.fifo"
-"$qemu" -singlestep -d exec,nochain -D "$tmp/exec.fifo" -L "$root" "$root/bin/bzip2" -c "$tmp/in.txt" | cat > /dev/null &
-want=$(grep -c '^Trace ' "$tmp/exec.fifo")
+"${same[@]}" "$qemu" -singlestep -d exec,nochain -D "$tmp/exec.fifo" -L "$root" "$root/bin/bzip2" -c "$tmp/in.txt" | cat > /dev/null &
+want=$(LC_ALL=C grep -a -c '^Trace ' "$tmp/exec.fifo")
 wait
 echo "$arch bzip2 on $size bytes: androprof $got instructions, qemu -singlestep $want"
 bin/androprof report --db "$tmp/w.db" --run bz --by function --top 8
