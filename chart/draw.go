@@ -193,11 +193,11 @@ func (l rowLayout) bar(row int) (y, thick int) {
 	return l.top + row*l.rowH + (l.rowH-thick)/2, max(thick, 1)
 }
 
+// bars draws one bar per row, labels on the left, the value and the bar's note after it; a
+// stacked chart draws each bar as its series end to end, in series colours, under a legend (a
+// process's cost split into program, libraries and loader).
 func (d *drawer) bars(r gochart.Renderer) error {
-	switch {
-	case d.c.stacked():
-		return d.stackedBars(r)
-	case d.c.grouped():
+	if d.c.grouped() && !d.c.stacked() {
 		return d.groupedBars(r)
 	}
 	l, items, err := d.rows(r)
@@ -208,23 +208,52 @@ func (d *drawer) bars(r gochart.Renderer) error {
 	labelW, valueW := 0, 0
 	for _, it := range items {
 		labelW = max(labelW, d.measure(r, it.label, size))
-		valueW = max(valueW, d.measure(r, d.c.tickText(it.value), size))
+		w := d.measure(r, d.c.tickText(it.value), size)
+		if n := d.note(it); n != "" {
+			w += noteGap + d.measure(r, n, size)
+		}
+		valueW = max(valueW, w)
 	}
 	labelW, barX, barMax, err := d.span(labelW, valueW)
 	if err != nil {
 		return err
+	}
+	if d.c.stacked() {
+		d.legend(r, l.top-legendH+4)
 	}
 	peak := peakOf(items) // "other" may outgrow the largest bar
 	for i, it := range items {
 		y, thick := l.bar(i)
 		base := y + thick/2 + int(size*gochart.DefaultDPI/72)/2 - 1
 		d.text(r, d.truncate(r, it.label, size, labelW), size, textColour, pad+labelW, base, right)
-		w := int(math.Round(it.value / peak * float64(barMax)))
-		d.rect(r, barX, y, barX+max(w, 1), y+thick, fill(it, 0))
-		d.text(r, d.c.tickText(it.value), size, textColour, barX+max(w, 1)+4, base, left)
+		end := d.barBody(r, it, peak, barX, barMax, y, thick)
+		value := d.c.tickText(it.value)
+		d.text(r, value, size, textColour, end+4, base, left)
+		if n := d.note(it); n != "" {
+			d.text(r, n, size, mutedText, end+4+d.measure(r, value, size)+noteGap, base, left)
+		}
 	}
 	d.axis(r, l, len(items), barX, barMax)
 	return nil
+}
+
+// barBody fills a row's bar, one rectangle or its series end to end, and returns where it ends.
+func (d *drawer) barBody(r gochart.Renderer, it item, peak float64, barX, barMax, y, thick int) int {
+	if !d.c.stacked() {
+		end := barX + max(int(math.Round(it.value/peak*float64(barMax))), 1)
+		d.rect(r, barX, y, end, y+thick, fill(it, 0))
+		return end
+	}
+	end, sum := barX, 0.0
+	for s, v := range it.values {
+		x0 := end
+		sum += v
+		end = barX + int(math.Round(sum/peak*float64(barMax)))
+		if end > x0 {
+			d.rect(r, x0, y, end, y+thick, palette[s%len(palette)])
+		}
+	}
+	return max(end, barX+1)
 }
 
 // pie draws the slices on the left and a legend with each share on the right; labels inside

@@ -2,62 +2,14 @@ package chart
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
-
-	gochart "github.com/wcharczuk/go-chart/v2"
 
 	"androprof/model"
 )
 
 // stacked tells whether the bars are drawn as series end to end (Chart.Stacked).
 func (c Chart) stacked() bool { return c.Stacked && len(c.Series) > 0 }
-
-// stackedBars draws each bar as its series end to end, in series colours, with the labels of
-// a Bars chart on the left, the total and the bar's note after it, and a legend: a process's
-// cost split into program, libraries and loader. The rows are laid out as in bars, so BarAt
-// finds them.
-func (d *drawer) stackedBars(r gochart.Renderer) error {
-	l, items, err := d.rows(r)
-	if err != nil || len(items) == 0 {
-		return err
-	}
-	size := min(labelSize, float64(l.rowH)*0.55)
-	labelW, valueW := 0, 0
-	for _, it := range items {
-		labelW = max(labelW, d.measure(r, it.label, size))
-		valueW = max(valueW, d.measure(r, d.c.tickText(it.value), size)+noteGap+d.measure(r, d.note(it), size))
-	}
-	labelW, barX, barMax, err := d.span(labelW, valueW)
-	if err != nil {
-		return err
-	}
-	d.legend(r, l.top-legendH+4)
-	peak := peakOf(items)
-	for i, it := range items {
-		y, thick := l.bar(i)
-		base := y + thick/2 + int(size*gochart.DefaultDPI/72)/2 - 1
-		d.text(r, d.truncate(r, it.label, size, labelW), size, textColour, pad+labelW, base, right)
-		end, sum := barX, 0.0
-		for s, v := range it.values {
-			x0 := end
-			sum += v
-			end = barX + int(math.Round(sum/peak*float64(barMax)))
-			if end > x0 {
-				d.rect(r, x0, y, end, y+thick, palette[s%len(palette)])
-			}
-		}
-		end = max(end, barX+1)
-		value := d.c.tickText(it.value)
-		d.text(r, value, size, textColour, end+4, base, left)
-		if n := d.note(it); n != "" {
-			d.text(r, n, size, mutedText, end+4+d.measure(r, value, size)+noteGap, base, left)
-		}
-	}
-	d.axis(r, l, len(items), barX, barMax)
-	return nil
-}
 
 // noteGap is the room between a bar's value and its note, in pixels.
 const noteGap = 12

@@ -37,7 +37,14 @@ func (a *Analysis) Load(ctx context.Context, run string) (*model.RunData, error)
 		if err != nil {
 			return nil, err
 		}
-		return model.NewRunData(run, procs, blocks), nil
+		d := model.NewRunData(run, procs, blocks)
+		if d.Images, err = a.store.Images(ctx, run); err != nil {
+			return nil, err
+		}
+		if d.Syscalls, err = a.store.Syscalls(ctx, run); err != nil {
+			return nil, err
+		}
+		return d, nil
 	})
 }
 
@@ -110,14 +117,18 @@ func (a *Analysis) compared(ctx context.Context, items []model.CompareItem, prof
 
 // Images lists a run's images per process, with where their function names came from.
 func (a *Analysis) Images(ctx context.Context, run string) ([]model.Image, error) {
-	return a.store.Images(ctx, run)
+	d, err := a.Load(ctx, run)
+	if err != nil {
+		return nil, err
+	}
+	return d.Images, nil
 }
 
 // Syscalls sums a run's system calls per process (and thread, with byThread); pid 0 is every process.
 func (a *Analysis) Syscalls(ctx context.Context, run string, pid int, byThread bool) ([]model.SyscallRow, error) {
-	calls, err := a.store.Syscalls(ctx, run)
+	d, err := a.Load(ctx, run)
 	if err != nil {
 		return nil, err
 	}
-	return model.SummarizeSyscalls(calls, pid, byThread), nil
+	return model.SummarizeSyscalls(d.Syscalls, pid, byThread), nil
 }

@@ -47,7 +47,10 @@ func newImageNames(debugDirs []string) *imageNames {
 
 // process starts a process section.
 func (n *imageNames) process(p *BBProcess) {
-	n.proc, n.interp = p, programInterp(p.Path)
+	n.proc, n.interp = p, ""
+	if interp := programInterp(p.Path); interp != "" {
+		n.interp = path.Base(interp)
+	}
 	n.byID, n.sent = map[uint64]*sectionImage{}, map[string]bool{}
 }
 
@@ -88,9 +91,13 @@ func (n *imageNames) file(p string) *imageFile {
 		return f
 	}
 	f := &imageFile{}
-	if err := sameMachine(p, n.proc.Arch); err != nil {
-		f.why = "as the profile names them (" + err.Error() + ")"
-	} else if syms, err := elfsym.Open(p, n.debugDirs...); err != nil {
+	syms, err := elfsym.Open(p, n.debugDirs...)
+	// A profile imported on another machine may name a path that here holds the host's own
+	// program (/bin/bzip2): a file of another machine is not the guest's.
+	if want, ok := machines[n.proc.Arch]; err == nil && ok && syms.Machine() != want {
+		err = fmt.Errorf("%s here is a %s file, not %s", p, syms.Machine(), n.proc.Arch)
+	}
+	if err != nil {
 		f.why = "as the profile names them (" + err.Error() + ")"
 	} else {
 		f.syms, f.why = syms, syms.Source()
@@ -102,20 +109,6 @@ func (n *imageNames) file(p string) *imageFile {
 // machines are the ELF machines of QEMU's targets.
 var machines = map[string]elf.Machine{"arm": elf.EM_ARM, "armeb": elf.EM_ARM, "mips": elf.EM_MIPS,
 	"mipsel": elf.EM_MIPS, "i386": elf.EM_386, "x86_64": elf.EM_X86_64}
-
-// sameMachine refuses a file that cannot be the guest's: a profile imported on another
-// machine may name a path that here holds the host's own program (/bin/bzip2).
-func sameMachine(p, arch string) error {
-	f, err := elf.Open(p)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if want, ok := machines[arch]; ok && f.Machine != want {
-		return fmt.Errorf("%s here is a %s file, not %s", p, f.Machine, arch)
-	}
-	return nil
-}
 
 // name sets a block's image and, when its line carried no symbol, its function name.
 func (n *imageNames) name(b *model.Block, imageID int64) {
@@ -145,8 +138,8 @@ func (n *imageNames) syscall(s *model.Syscall) {
 	s.Name, _ = syscalls.Name(n.proc.Arch, s.Number)
 }
 
-// programInterp is the last element of a program's PT_INTERP ("ld-linux-armhf.so.3"), "" when
-// it is static or not readable here.
+// programInterp is a program's dynamic loader as its PT_INTERP names it
+// ("/lib/ld-linux-armhf.so.3"), "" when it is static or not readable here.
 func programInterp(program string) string {
 	f, err := elf.Open(program)
 	if err != nil {
@@ -157,7 +150,7 @@ func programInterp(program string) string {
 		if p.Type == elf.PT_INTERP && p.Filesz < 4096 {
 			b, err := io.ReadAll(p.Open())
 			if err == nil {
-				return path.Base(strings.TrimRight(string(b), "\x00"))
+				return strings.TrimRight(string(b), "\x00")
 			}
 		}
 	}

@@ -232,36 +232,22 @@ func Run(ctx context.Context, opts RunOptions, sink model.BlockSink, progress fu
 // that holds its loader (the root of an extracted package tree, whose libraries sit beside
 // the loader), else a Debian cross sysroot that does. QEMU_LD_PREFIX, when set, wins.
 func sysrootFor(program, arch string) string {
-	if os.Getenv("QEMU_LD_PREFIX") != "" {
+	interp := programInterp(program)
+	if os.Getenv("QEMU_LD_PREFIX") != "" || interp == "" {
 		return ""
 	}
-	f, err := elf.Open(program)
+	abs, err := filepath.Abs(program)
 	if err != nil {
 		return ""
 	}
-	defer f.Close()
-	for _, p := range f.Progs {
-		if p.Type != elf.PT_INTERP || p.Filesz > 4096 {
-			continue
+	for dir := filepath.Dir(abs); dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, interp)); err == nil {
+			return dir
 		}
-		b, err := io.ReadAll(p.Open())
-		if err != nil {
-			return ""
-		}
-		interp := strings.TrimRight(string(b), "\x00")
-		abs, err := filepath.Abs(program)
-		if err != nil {
-			return ""
-		}
-		for dir := filepath.Dir(abs); dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
-			if _, err := os.Stat(filepath.Join(dir, interp)); err == nil {
-				return dir
-			}
-		}
-		for _, root := range sysroots[arch] {
-			if _, err := os.Stat(filepath.Join(root, interp)); err == nil {
-				return root
-			}
+	}
+	for _, root := range sysroots[arch] {
+		if _, err := os.Stat(filepath.Join(root, interp)); err == nil {
+			return root
 		}
 	}
 	return ""

@@ -48,6 +48,8 @@ type RunData struct {
 	Info      RunInfo
 	Processes []ProcessSummary
 	Blocks    []BlockSummary
+	Images    []Image   // every process's; none when the trace names none
+	Syscalls  []Syscall // every thread's; none when the trace has none
 
 	// The blocks' instruction mixes again, as indexes into insns, so a profile is applied by
 	// classifying each distinct instruction once and then only indexing arrays.
@@ -360,11 +362,11 @@ func (d *RunData) Report(opts ReportOptions) (*Report, error) {
 				r.Key = catNames[g.category]
 			case ByFunction, ByImage:
 				r.Key, r.Image, r.ImageKind = functionKey(b, opts.PID == 0 && len(d.Processes) > 1), b.Image, b.ImageKind
-				if opts.By == ByImage {
-					r.Key = imageKey(b, opts.PID == 0 && len(d.Processes) > 1)
-				}
 				if len(d.Processes) == 1 || opts.PID != 0 {
 					r.PID = b.PID
+				}
+				if opts.By == ByImage { // an image is always one process's
+					r.Key, r.PID = imageKey(b, opts.PID == 0 && len(d.Processes) > 1), b.PID
 				}
 			case ByLayer:
 				r.Key, r.ImageKind = layerName(b.ImageKind), b.ImageKind

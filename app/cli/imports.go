@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -243,24 +244,26 @@ func writeRunSummary(ctx context.Context, db *store.DB, profiles controller.Prof
 	if err != nil {
 		return err
 	}
-	w := env.Stderr
-	if file != "" {
-		f, err := os.Create(file)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		w = f
+	if file == "" {
+		return writeSummary(env.Stderr, rep, asJSON)
 	}
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	if err := writeSummary(f, rep, asJSON); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// writeSummary writes a cost report as text, or as JSON for scripts.
+func writeSummary(w io.Writer, rep *model.Report, asJSON bool) error {
 	if asJSON {
-		err = writeJSON(w, reportJSON(rep))
-	} else {
-		err = writeReportText(w, rep)
+		return writeJSON(w, reportJSON(rep))
 	}
-	if f, ok := w.(*os.File); ok && file != "" && err == nil {
-		err = f.Close()
-	}
-	return err
+	return writeReportText(w, rep)
 }
 
 // defaultProfile picks the Cortex-A8 for ARM guests and the 24K for MIPS ones, the seed's

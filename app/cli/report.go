@@ -154,10 +154,7 @@ func runReport(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		return writeJSON(env.Stdout, reportJSON(rep))
-	}
-	return writeReportText(env.Stdout, rep)
+	return writeSummary(env.Stdout, rep, *asJSON)
 }
 
 type reportRowJSON struct {

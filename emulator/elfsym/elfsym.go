@@ -49,6 +49,7 @@ type File struct {
 	unwind  []uint64  // function starts from the unwind tables, sorted, unique
 	source  string
 	buildID string
+	machine elf.Machine
 }
 
 // segment maps file offsets [off, off+size) to link-time addresses [vaddr, vaddr+size).
@@ -98,7 +99,7 @@ func load(r io.ReaderAt, size int64, path string, debugDirs []string) (*File, er
 	if err != nil {
 		return nil, fmt.Errorf("elfsym: %s: %w", path, err)
 	}
-	f := &File{buildID: im.buildID()}
+	f := &File{buildID: im.buildID(), machine: im.ef.Machine}
 	f.loads = im.loadSegments()
 
 	syms := im.functionSymbols(elf.SHT_SYMTAB)
@@ -179,3 +180,7 @@ func (f *File) Source() string { return f.source }
 // BuildID is the file's GNU build-id in hex, "" when it has none; it identifies the build
 // across copies and renames.
 func (f *File) BuildID() string { return f.buildID }
+
+// Machine is the ELF header's machine: a caller can tell a guest's library from a host file
+// that happens to have the same path.
+func (f *File) Machine() elf.Machine { return f.machine }

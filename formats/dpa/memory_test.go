@@ -3,6 +3,7 @@ package dpa
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"testing"
 
 	"androprof/internal/benchmem"
@@ -22,13 +23,7 @@ func TestMemoryFollowsContent(t *testing.T) {
 		fmt.Fprintf(&b, "method %d a/B m ()V\n", i)
 	}
 	b.WriteString("thread 200001 main\nenter 200001 1 5 1\nexit 200001 1 9 0 1\nend\n")
-	var err error
-	benchmem.WithinInput(t, b.Len(), func() {
-		sink := model.NewCallBuilder()
-		err = NewReader(bytes.NewReader(b.Bytes()), "threads.dpa").Feed(sink)
-		sink.Finish()
+	benchmem.CallsWithinInput(t, b.Bytes(), func(r io.Reader, sink *model.CallBuilder) error {
+		return NewReader(r, "threads.dpa").Feed(sink)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }

@@ -3,6 +3,7 @@ package rmp
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"testing"
 
 	"androprof/internal/benchmem"
@@ -22,13 +23,7 @@ func TestMemoryFollowsContent(t *testing.T) {
 		fmt.Fprintf(&b, "thread %d t\n", i)
 	}
 	b.WriteString("in 1 5 1\nout 1 9 1\nend\n")
-	var err error
-	benchmem.WithinInput(t, b.Len(), func() {
-		sink := model.NewCallBuilder()
-		err = NewReader(bytes.NewReader(b.Bytes()), "threads.rmp").Feed(sink)
-		sink.Finish()
+	benchmem.CallsWithinInput(t, b.Bytes(), func(r io.Reader, sink *model.CallBuilder) error {
+		return NewReader(r, "threads.rmp").Feed(sink)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }

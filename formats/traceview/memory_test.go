@@ -3,6 +3,7 @@ package traceview
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"testing"
 
 	"androprof/internal/benchmem"
@@ -36,12 +37,7 @@ func TestMemoryFollowsContent(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	benchmem.WithinInput(t, b.Len(), func() {
-		sink := model.NewCallBuilder()
-		err = NewReader(bytes.NewReader(b.Bytes()), "threads.trace").Feed(sink)
-		sink.Finish()
+	benchmem.CallsWithinInput(t, b.Bytes(), func(r io.Reader, sink *model.CallBuilder) error {
+		return NewReader(r, "threads.trace").Feed(sink)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }

@@ -1,8 +1,12 @@
 package benchmem
 
 import (
+	"bytes"
+	"io"
 	"runtime"
 	"testing"
+
+	"androprof/model"
 )
 
 // Allocated is how many bytes f allocates on the heap (runtime.MemStats.TotalAlloc), whatever
@@ -31,4 +35,19 @@ func WithinInput(t testing.TB, size int, f func()) {
 		t.Errorf("%d bytes of input allocated %d bytes, more than %d", size, got, limit)
 	}
 	t.Logf("%d bytes of input: %d bytes allocated (%.1f×)", size, got, float64(got)/float64(max(size, 1)))
+}
+
+// CallsWithinInput is WithinInput for a method-trace reader: feed reads input into the call
+// builder an import uses (finished afterwards, as an import does); a read error fails t.
+func CallsWithinInput(t testing.TB, input []byte, feed func(r io.Reader, sink *model.CallBuilder) error) {
+	t.Helper()
+	var err error
+	WithinInput(t, len(input), func() {
+		sink := model.NewCallBuilder()
+		err = feed(bytes.NewReader(input), sink)
+		sink.Finish()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

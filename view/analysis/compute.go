@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -101,9 +102,9 @@ func compute(ctx context.Context, a *controller.Analysis, profiles controller.Pr
 	return res, nil
 }
 
-// imagesAndCalls reads the run's images and system calls and, when it has images, prices each
-// process's images: per process, because the layer chart shows every process and a drill-down
-// needs the pid of the image chosen.
+// imagesAndCalls takes the run's images and system calls (loaded with the run) and, when it
+// has images, prices every process's images: the layer chart shows every process, and a
+// drill-down needs the pid of the image chosen.
 func (res *results) imagesAndCalls(ctx context.Context, a *controller.Analysis, opts model.ReportOptions) error {
 	var err error
 	if res.images, err = a.Images(ctx, opts.Run); err != nil {
@@ -126,15 +127,18 @@ func (res *results) imagesAndCalls(ctx context.Context, a *controller.Analysis, 
 	if len(res.images) == 0 {
 		return nil
 	}
-	for _, p := range res.data.Processes {
-		o := opts
-		o.By, o.PID = model.ByImage, p.PID
-		rep, err := a.Report(ctx, o)
-		if err != nil {
-			return err
-		}
-		res.imageRows = append(res.imageRows, rep.Rows...)
+	o := opts
+	o.By, o.PID = model.ByImage, 0
+	rep, err := a.Report(ctx, o)
+	if err != nil {
+		return err
 	}
+	// Rows carry their pid; the tab names an image by its name, and lists processes in pid order.
+	res.imageRows = rep.Rows
+	for i := range res.imageRows {
+		res.imageRows[i].Key = cmp.Or(res.imageRows[i].Image, model.NoImage)
+	}
+	slices.SortStableFunc(res.imageRows, func(a, b model.ReportRow) int { return cmp.Compare(a.PID, b.PID) })
 	return ctx.Err()
 }
 
