@@ -148,6 +148,96 @@ func TestRealWindow(t *testing.T) {
 		analysis.screenshot(t, "journey-estimate")
 	})
 
+	t.Run("a vertical profile: import samples, one thread's layers, a symbol's callers, the flame graph", func(t *testing.T) {
+		// A recording made elsewhere, imported by dialog, becomes a sampled run.
+		rec, err := filepath.Abs("../formats/perfscript/testdata/java.perfscript.gz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		analysis.key(t, "ctrl+i")
+		analysis.typeText(t, rec)
+		analysis.key(t, "Return")
+		if _, ok := analysis.row(t, "java", 60*time.Second); !ok { // java.perfscript.gz
+			t.Fatalf("the runs list shows no java:\n%s", analysis.describe(t))
+		}
+		// The demo's four-phase program: the native phase's thread alone keeps the samples the
+		// command line counts for it, and its top symbol is the command line's.
+		const run, thread = "demo-vertical-phases", "phase-native"
+		var threads struct {
+			Rows []struct {
+				Comm    string `json:"comm"`
+				Samples int    `json:"samples"`
+			} `json:"rows"`
+		}
+		cliJSON(t, p, &threads, "report", "--run", run, "--by", "thread")
+		want := 0
+		for _, r := range threads.Rows {
+			if r.Comm == thread {
+				want = r.Samples
+			}
+		}
+		var symbols struct {
+			Rows []struct {
+				Symbol string `json:"symbol"`
+			} `json:"rows"`
+		}
+		cliJSON(t, p, &symbols, "report", "--run", run, "--by", "symbol", "--threads", thread, "--top", "1")
+		if want == 0 || len(symbols.Rows) == 0 {
+			t.Fatalf("the command line finds no samples of %s in %s", thread, run)
+		}
+		top := symbols.Rows[0].Symbol
+
+		analysis.clickAt(t, analysis.runRow(t, run))
+		analysis.key(t, "ctrl+1") // Layers
+		analysis.click(t, "All threads")
+		option, ok := analysis.findBy(t, 10*time.Second, func(c ui.WidgetPos) bool {
+			return strings.Contains(c.Text, " "+thread+" (") && c.Control
+		}, leftmost)
+		if !ok {
+			t.Fatalf("the thread chooser offers no %s:\n%s", thread, analysis.describe(t))
+		}
+		analysis.clickAt(t, option)
+		kept := fmt.Sprintf("%d of ", want)
+		if _, ok := analysis.findBy(t, 20*time.Second, func(c ui.WidgetPos) bool { return strings.HasPrefix(c.Text, kept) }, leftmost); !ok {
+			t.Fatalf("with %s chosen the window does not say %q samples are kept:\n%s", thread, kept, analysis.describe(t))
+		}
+		analysis.screenshot(t, "journey-vertical-layers")
+
+		analysis.key(t, "ctrl+2") // Symbols
+		analysis.sortBy(t, "Samples", "▼")
+		if got := analysis.topCell(t, "Symbol"); got != top {
+			t.Fatalf("the Symbols tab's top symbol of %s is %q, the command line's %q", thread, got, top)
+		}
+		analysis.screenshot(t, "journey-vertical-symbols")
+		cell, _ := analysis.findBy(t, 5*time.Second, func(c ui.WidgetPos) bool { return c.Text == top && c.Type == "*ui.tableCell" }, leftmost)
+		analysis.clickAt(t, cell) // its callers and callees
+		var callers struct {
+			Callers []struct {
+				Symbol string `json:"symbol"`
+			} `json:"callers"`
+		}
+		cliJSON(t, p, &callers, "report", "--run", run, "--callers", top, "--threads", thread)
+		if len(callers.Callers) == 0 {
+			t.Fatalf("the command line lists no caller of %s", top)
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for !slices.Contains(analysis.column(t, "Caller"), callers.Callers[0].Symbol) && time.Now().Before(deadline) {
+			time.Sleep(200 * time.Millisecond)
+		}
+		if got := analysis.column(t, "Caller"); !slices.Contains(got, callers.Callers[0].Symbol) {
+			t.Fatalf("the callers of %s are %q; the command line's first is %q", top, got, callers.Callers[0].Symbol)
+		}
+		analysis.screenshot(t, "journey-vertical-callers")
+
+		analysis.key(t, "ctrl+4") // Flame graph
+		path := filepath.Join(work, "flame.png")
+		analysis.click(t, "Save PNG…")
+		analysis.typeText(t, path)
+		analysis.key(t, "Return")
+		waitFile(t, p, path, validPNG)
+		analysis.screenshot(t, "journey-vertical-flame")
+	})
+
 	analysis.key(t, "ctrl+e")
 	editor := p.waitWindow(t, "Instruction categorization")
 	t.Run("every file dialog of the editor opens and cancels, by shortcut and by button", func(t *testing.T) {
@@ -267,21 +357,13 @@ func TestRealWindow(t *testing.T) {
 // run with the most exclusive CPU time.
 func hottestMethod(t *testing.T, p *program, run string) string {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "report", "--db", p.db, "--run", run, "--by", "method", "--json")
-	cmd.Env = append(os.Environ(), "ANDROPROF_AS_MAIN=1")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("androprof report: %v", err)
-	}
 	var rep struct {
 		Rows []struct {
 			Key       string `json:"key"`
 			ExclCPUUs int64  `json:"excl_cpu_us"`
 		} `json:"rows"`
 	}
-	if err := json.Unmarshal(out[bytes.IndexByte(out, '{'):], &rep); err != nil {
-		t.Fatalf("androprof report --json: %v\n%s", err, out)
-	}
+	cliJSON(t, p, &rep, "report", "--run", run, "--by", "method")
 	best := rep.Rows[0]
 	for _, r := range rep.Rows {
 		if r.ExclCPUUs > best.ExclCPUUs {
@@ -289,6 +371,20 @@ func hottestMethod(t *testing.T, p *program, run string) string {
 		}
 	}
 	return best.Key
+}
+
+// cliJSON runs the command line with --json on the program's workspace and decodes its answer.
+func cliJSON(t *testing.T, p *program, v any, args ...string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], append(append([]string{args[0], "--db", p.db}, args[1:]...), "--json")...)
+	cmd.Env = append(os.Environ(), "ANDROPROF_AS_MAIN=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("androprof %s: %v", strings.Join(args, " "), err)
+	}
+	if err := json.Unmarshal(out[bytes.IndexByte(out, '{'):], v); err != nil {
+		t.Fatalf("androprof %s --json: %v\n%s", strings.Join(args, " "), err, out)
+	}
 }
 
 // newCategory makes a category with the editor's New… beside the category chooser, typing its

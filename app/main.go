@@ -26,6 +26,7 @@ import (
 	"androprof/store"
 	"androprof/view"
 	"androprof/view/analysis"
+	"androprof/view/samples"
 )
 
 func main() {
@@ -194,7 +195,10 @@ func (gui) Screenshot(db *store.DB, dir string) ([]string, error) {
 		if !captureHeapTabs(v, w, capture) {
 			return
 		}
-		captureDumpTabs(v, w, capture)
+		if !captureDumpTabs(v, w, capture) {
+			return
+		}
+		captureSampleTabs(v, w, capture)
 	}()
 	a.Run()
 	return files, capErr
@@ -203,16 +207,9 @@ func (gui) Screenshot(db *store.DB, dir string) ([]string, error) {
 // captureHeapTabs captures every tab of a heap log run, and every figure of the tabs with a
 // figure chooser (heap-5.1 … heap-5.23); it reports false when a capture failed.
 func captureHeapTabs(v *analysis.View, w fyne.Window, capture func(string, fyne.Window) bool) bool {
-	runs := v.RunsOfKind(model.RunKindHeap)
-	if len(runs) == 0 {
+	if !showRun(v, model.RunKindHeap, screenshotHeapRun) {
 		return true
 	}
-	run := runs[0]
-	if slices.Contains(runs, screenshotHeapRun) {
-		run = screenshotHeapRun
-	}
-	fyne.DoAndWait(func() { v.SelectRun(run) })
-	v.Wait()
 	h := v.Heap
 	for i, tab := range h.Tabs.Items {
 		fyne.DoAndWait(func() { h.Tabs.SelectIndex(i) })
@@ -236,19 +233,62 @@ func captureHeapTabs(v *analysis.View, w fyne.Window, capture func(string, fyne.
 	return true
 }
 
-// captureDumpTabs captures every tab of the first heap dump run.
-func captureDumpTabs(v *analysis.View, w fyne.Window, capture func(string, fyne.Window) bool) {
-	runs := v.RunsOfKind(model.RunKindHeapDump)
-	if len(runs) == 0 {
-		return
+// captureDumpTabs captures every tab of the first heap dump run; it reports false when a
+// capture failed.
+func captureDumpTabs(v *analysis.View, w fyne.Window, capture func(string, fyne.Window) bool) bool {
+	if !showRun(v, model.RunKindHeapDump, "") {
+		return true
 	}
-	fyne.DoAndWait(func() { v.SelectRun(runs[0]) })
-	v.Wait()
 	d := v.Dump
 	for i, tab := range d.Tabs.Items {
 		fyne.DoAndWait(func() { d.Tabs.SelectIndex(i) })
 		v.Wait()
 		if !capture("dump-"+strings.ToLower(tab.Text), w) {
+			return false
+		}
+	}
+	return true
+}
+
+// showRun selects the run preferred when the workspace has it, else the first run of its kind,
+// and waits for it to load; false when there is no run of that kind.
+func showRun(v *analysis.View, kind, preferred string) bool {
+	runs := v.RunsOfKind(kind)
+	if len(runs) == 0 {
+		return false
+	}
+	run := runs[0]
+	if slices.Contains(runs, preferred) {
+		run = preferred
+	}
+	fyne.DoAndWait(func() { v.SelectRun(run) })
+	v.Wait()
+	return true
+}
+
+// screenshotSampleRun is the demo vertical profile the sampled-run tabs show when the workspace
+// has it; otherwise the first sampled run.
+const screenshotSampleRun = "demo-vertical-phases"
+
+// captureSampleTabs captures every tab of a sampled run (samples-layers, samples-symbols, …),
+// the Callers/callees tab with the busiest symbol picked.
+func captureSampleTabs(v *analysis.View, w fyne.Window, capture func(string, fyne.Window) bool) {
+	if !showRun(v, model.RunKindSamples, screenshotSampleRun) {
+		return
+	}
+	s := v.Samples
+	for i, tab := range s.Tabs.Items {
+		fyne.DoAndWait(func() {
+			s.Tabs.SelectIndex(i)
+			if tab.Text == samples.TabSymbols {
+				s.Symbols.Table.Select(0) // the busiest symbol, which also fills Callers/callees
+				s.Tabs.SelectIndex(i)
+			}
+		})
+		v.Wait()
+		// "Callers/callees" names no folder: samples-callers-callees.png
+		name := strings.ToLower(strings.NewReplacer("/", "-", " ", "-").Replace(tab.Text))
+		if !capture("samples-"+name, w) {
 			return
 		}
 	}

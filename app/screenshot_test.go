@@ -41,11 +41,12 @@ func TestScreenshot(t *testing.T) {
 	}
 	// The editor, every tab of the analysis window showing the demo data set, every method
 	// tab showing its method trace (assets/demo/demo-methods.trace.gz), and heap tabs and
-	// figures on the demo heap log and dump.
+	// figures on the demo heap log and dump, and the sampled-run tabs on the demo vertical profile.
 	want := []string{"editor", "analysis-processes", "analysis-basic", "analysis-instructions",
 		"analysis-functions", "analysis-estimate", "analysis-compare", "analysis-profiles",
 		"methods-profile", "methods-timeline", "methods-hotspots", "methods-packages", "methods-compare",
-		"heap-summary", "heap-5.1", "heap-5.7", "heap-5.23", "heap-packages", "dump-summary", "dump-classes", "dump-pointers"}
+		"heap-summary", "heap-5.1", "heap-5.7", "heap-5.23", "heap-packages", "dump-summary", "dump-classes", "dump-pointers",
+		"samples-layers", "samples-symbols", "samples-callers-callees", "samples-flame-graph"}
 	printed := strings.Fields(string(out))
 	for _, w := range want {
 		name := w + ".png"

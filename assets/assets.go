@@ -28,13 +28,14 @@ func DemoLog() (io.Reader, error) {
 	return gzip.NewReader(bytes.NewReader(demoLogGz))
 }
 
-//go:embed demo/*.bbprofile.gz demo/*.trace.gz demo/*.heaplog.gz demo/*.hprof.gz
+//go:embed demo/*.bbprofile.gz demo/*.trace.gz demo/*.heaplog.gz demo/*.hprof.gz demo/*.perfscript.gz
 var demoRuns embed.FS
 
 // DemoRun is one run of the demo data set: a basic-block profile the real runner wrote
 // (demo/gen) for a sample program, a real app's Traceview method trace (demo-methods: the
 // jag-dmtrace.trace of ../shared/corpus, a Dalvik trace of an Android game), or a heap log and
-// heap dump that the Java samples wrote under the real JVMTI agent and HotSpot (demo/gen).
+// heap dump that the Java samples wrote under the real JVMTI agent and HotSpot, or perf's
+// samples of the four-phase Java sample under the perf map agent (demo/gen).
 type DemoRun struct {
 	Name string // the run's name, e.g. "demo-sieve-arm"
 	file string

@@ -726,6 +726,7 @@ const (
 	plainUnit   unit = iota // Compact numbers
 	bytesUnit               // binary byte sizes on power-of-two steps
 	percentUnit             // "40%"
+	decimalUnit             // plain decimals, "0.5" (seconds on a time axis; Compact would write "500m")
 )
 
 func unitOf(bytes, percent bool) unit {
@@ -763,6 +764,8 @@ func (u unit) label(v, step float64) string {
 		return bytesTick(v, step)
 	case percentUnit:
 		return strconv.FormatFloat(v, 'f', decimals(step), 64) + "%"
+	case decimalUnit:
+		return strconv.FormatFloat(v, 'f', decimals(step), 64)
 	}
 	if a := math.Abs(v); a >= 999.5e12 && a < 999.5e18 { // Compact stops at T
 		if a >= 999.5e15 {

@@ -65,6 +65,27 @@ func TestImportDemo(t *testing.T) {
 			}
 			continue
 		}
+		if run == "demo-vertical-phases" {
+			// Each phase's thread has its own layer on top, as in the four-phase test of jvm.
+			set, err := (&SampleAnalysis{store: db}).Select(ctx, run, model.SampleSelection{}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]model.Layer{"phase-app": model.LayerApp, "phase-library": model.LayerJavaLib,
+				"phase-native": model.LayerNative, "phase-kernel": model.LayerKernel}
+			for _, th := range set.ByThread() {
+				if layer, ok := want[th.Comm]; ok {
+					if th.Top != layer {
+						t.Errorf("demo vertical profile: %s has %v on top, want %v", th.Comm, th.Top, layer)
+					}
+					delete(want, th.Comm)
+				}
+			}
+			if len(want) > 0 {
+				t.Errorf("demo vertical profile: no samples of %v", want)
+			}
+			continue
+		}
 		if run == "demo-methods" {
 			rep, err := (&MethodAnalysis{store: db}).Report(ctx, model.MethodReportOptions{Run: run, By: model.ByMethod, Top: 3})
 			if err != nil || len(rep.Rows) != 3 || rep.TotalCPU == 0 {

@@ -25,6 +25,7 @@ import (
 type Importer struct {
 	Cohort    uint64           // bytes of allocation per cohort for heap logs; 0: model.DefaultCohort
 	MethodLog MethodLogOptions // for DPA and RMP logs
+	Samples   SampleOptions    // for sampled recordings (perf script, simpleperf)
 	ISAs      []model.ISA      // what log text without encodings is (nil: decided from the logs)
 	Arch      string           // guest for RunProgram ("arm", "mipsel", …); "" reads the ELF header
 	CacheDir  string           // where the plugin is built; "" for the user's cache directory
@@ -53,6 +54,7 @@ type WorkspaceStore interface {
 	RunStore
 	MethodStore
 	HeapStore
+	SampleStore
 }
 
 // MethodLogOptions choose what of a DPA or RMP log is imported (Traceview ignores them).
@@ -60,7 +62,8 @@ type MethodLogOptions = formats.MethodOptions
 
 // ImportFiles imports files or directories into run: QEMU logs are read together (a
 // translation log and an exec log may be separate files), basic-block profiles one by one, and
-// a method trace (Traceview, DPA, RMP), a heap log or an HPROF dump becomes a run of its own.
+// a method trace (Traceview, DPA, RMP), a heap log, an HPROF dump or a sampled recording (perf
+// script) becomes a run of its own.
 // Each file is opened once and recognised once (package formats); progress counts the bytes
 // of them all, and cancelling ctx stops the read.
 func (im Importer) ImportFiles(ctx context.Context, run string, paths []string, progress func(done, total int64)) error {
@@ -92,8 +95,8 @@ func (im Importer) ImportFiles(ctx context.Context, run string, paths []string, 
 			ins = append(ins, in)
 		}
 	}
-	// A method trace, heap log or dump is a run of its own (alone, or alone in its folder);
-	// emulator files import together.
+	// A method trace, heap log, dump or sampled recording is a run of its own (alone, or alone
+	// in its folder); emulator files import together.
 	if slices.ContainsFunc(ins, func(in *formats.Input) bool { return in.Format.Kind != formats.Blocks }) {
 		if len(ins) > 1 {
 			return errMixed
@@ -171,7 +174,7 @@ func (im Importer) open(ctx context.Context, name string) (*os.File, error) {
 // already there connects at once.
 const fifoPatience = 300 * time.Millisecond
 
-var errMixed = errors.New("a method trace, heap log or heap dump is imported on its own, into a run of its own")
+var errMixed = errors.New("a method trace, heap log, heap dump or sampled recording is imported on its own, into a run of its own")
 
 // stopped is err, or ctx's error when the import stopped because ctx was cancelled: the
 // readers report it as a failed read of their file.
@@ -186,13 +189,16 @@ func (im Importer) options() formats.Options {
 	return formats.Options{ISAs: im.ISAs, Method: im.MethodLog}
 }
 
-// importRun imports one file that makes a run of its own: a method trace, a heap log or a dump.
+// importRun imports one file that makes a run of its own: a method trace, a heap log, a dump or
+// a sampled recording.
 func (im Importer) importRun(ctx context.Context, run, source string, in *formats.Input, p *countio.Progress) error {
 	switch in.Format.Kind {
 	case formats.Methods:
 		return im.importMethodTrace(ctx, run, source, in, p)
 	case formats.HeapLog, formats.HeapDump:
 		return im.importHeap(ctx, run, source, in, p)
+	case formats.Samples:
+		return im.importSamples(ctx, run, source, in, p)
 	}
 	return fmt.Errorf("%s: %s files cannot be imported", in.Name, in.Format.Name)
 }
@@ -292,4 +298,15 @@ func (im Importer) importDemoFile(ctx context.Context, name string, d DemoRun) e
 	}
 	im.source = demoSource(d)
 	return im.ImportFiles(ctx, name, []string{path}, nil)
+}
+
+// RunNameOf is the run name an imported file suggests, the same in the window and on the
+// command line: its name without a .gz and without its own extension (x.trace.gz: x), or "run".
+func RunNameOf(path string) string {
+	base := strings.TrimSuffix(filepath.Base(path), ".gz")
+	base = strings.TrimSuffix(base, filepath.Ext(base))
+	if base == "" || base == "." || base == string(filepath.Separator) {
+		return "run"
+	}
+	return base
 }

@@ -11,6 +11,7 @@ type Store interface {
 	RunStore
 	MethodStore
 	HeapStore
+	SampleStore
 	ProfileStore
 	ReadOnly() error // why the workspace cannot be changed (a newer schema, no permission), or nil
 }
@@ -22,6 +23,7 @@ type Workspace struct {
 	Costs    *Analysis       // emulator runs' costs; nil without a database
 	Methods  *MethodAnalysis // method traces; nil without a database
 	Heap     *HeapAnalysis   // heap logs and dumps; nil without a database
+	Samples  *SampleAnalysis // sampled runs (perf, simpleperf); nil without a database
 	Profiles Profiles        // built-in profiles, and the database's when there is one
 
 	store Store
@@ -34,7 +36,7 @@ func NewWorkspace(db Store) *Workspace {
 		return &Workspace{}
 	}
 	return &Workspace{Costs: &Analysis{store: db}, Methods: &MethodAnalysis{store: db}, Heap: &HeapAnalysis{store: db},
-		Profiles: Profiles{store: db}, store: db}
+		Samples: &SampleAnalysis{store: db}, Profiles: Profiles{store: db}, store: db}
 }
 
 // Importer brings runs into the workspace; what it replaces is forgotten by the analyses.
@@ -78,5 +80,6 @@ func (w *Workspace) Forget(run string) {
 		w.Costs.forget(run)
 		w.Methods.forget(run)
 		w.Heap.forget(run)
+		w.Samples.forget(run)
 	}
 }

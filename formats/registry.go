@@ -17,6 +17,7 @@ import (
 	"androprof/formats/dpa"
 	"androprof/formats/heaplog"
 	"androprof/formats/hprof"
+	"androprof/formats/perfscript"
 	"androprof/formats/rmp"
 	"androprof/formats/traceview"
 	"androprof/model"
@@ -31,6 +32,7 @@ const (
 	Methods                  // a method trace; one file, one run
 	HeapLog                  // a heap profile over time from a heap log; one file, one run
 	HeapDump                 // a heap dump's summary; one file, one run
+	Samples                  // a system profiler's sampled stacks (perf script text); one file, one run
 )
 
 // Options are what the user chose for an import; each format takes what applies to it.
@@ -65,6 +67,7 @@ type Format struct {
 	ReadMethods  func(in *Input, o Options, sink model.MethodSink) (model.TraceHeader, error)
 	ReadHeapLog  func(in *Input, sink model.HeapSink) error
 	ReadHeapDump func(in *Input) (*model.HeapDump, error)
+	ReadSamples  func(in *Input, o Options, sink model.SampleSink) (model.SampleHeader, error)
 }
 
 // All are the formats in the order Recognize tries them: strict magic numbers first, the
@@ -110,6 +113,12 @@ var All = []*Format{
 				}
 			}
 			return nil
+		}},
+	{Name: "perf-script", Kind: Samples, Gzip: true, Sniff: perfscript.Sniff, NotMine: perfscript.ErrNotPerfScript,
+		ReadSamples: func(in *Input, _ Options, sink model.SampleSink) (model.SampleHeader, error) {
+			r := perfscript.NewReader(in.R, in.Name)
+			err := r.Feed(sink)
+			return r.Header(), err
 		}},
 	{Name: "qemu-log", Kind: Blocks, Gzip: true, Sniff: emulator.SniffQEMULog, NotMine: emulator.ErrNotQEMULog,
 		ReadBlocks: func(ins []*Input, o Options, sink model.BlockSink) error {

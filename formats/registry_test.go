@@ -22,13 +22,14 @@ import (
 // realFiles are files real tools wrote (or, for the project's own formats, its writers), one or
 // more of each registered format.
 var realFiles = map[string][]string{
-	"qemu-log":  {"../emulator/testdata/arm-7.2.log"},
-	"bbprofile": {"../emulator/testdata/sieve-mips.bbprofile", "../emulator/testdata/forker-arm.bbprofile"},
-	"traceview": {"../assets/demo/demo-methods.trace.gz"},
-	"dpa":       {"dpa/testdata/figure4.dpa"},
-	"rmp":       {"rmp/testdata/browser.rmp"},
-	"heaplog":   {"heaplog/testdata/small.heaplog", "../assets/demo/demo-heap-threads.heaplog.gz"},
-	"hprof":     {"../assets/demo/demo-heap-dump.hprof.gz"},
+	"qemu-log":    {"../emulator/testdata/arm-7.2.log"},
+	"bbprofile":   {"../emulator/testdata/sieve-mips.bbprofile", "../emulator/testdata/forker-arm.bbprofile"},
+	"traceview":   {"../assets/demo/demo-methods.trace.gz"},
+	"dpa":         {"dpa/testdata/figure4.dpa"},
+	"rmp":         {"rmp/testdata/browser.rmp"},
+	"heaplog":     {"heaplog/testdata/small.heaplog", "../assets/demo/demo-heap-threads.heaplog.gz"},
+	"hprof":       {"../assets/demo/demo-heap-dump.hprof.gz"},
+	"perf-script": {"perfscript/testdata/java.perfscript.gz"},
 }
 
 // recognizeFile opens path and recognises it, as the importer does.
@@ -360,3 +361,38 @@ func (discardBlocks) Process(model.Process) error                    { return ni
 func (discardBlocks) Thread(model.Thread) error                      { return nil }
 func (discardBlocks) Block(int, *model.Block) error                  { return nil }
 func (discardBlocks) Count(int, int, uint64, model.ISA, int64) error { return nil }
+
+// A perf script recording is recognised, plain or compressed, and read whole into the sample
+// sink; one that starts as perf script and breaks later says where, not "not a format".
+func TestRecognizeAndReadSamples(t *testing.T) {
+	data := testio.ReadPlain(t, "perfscript/testdata/java.perfscript.gz")
+	dir := t.TempDir()
+	for name, content := range map[string][]byte{"java.perfscript": data, "java.perfscript.gz": testio.Gzip(data)} {
+		path := filepath.Join(dir, name)
+		os.WriteFile(path, content, 0o644)
+		p := newProgress()
+		in, err := recognizeFile(t, path, p)
+		if err != nil || in.Format.Name != "perf-script" || in.Format.Kind != Samples {
+			t.Fatalf("%s: %v, %v", name, in, err)
+		}
+		b := model.NewSampleBuilder(model.SampleSelection{})
+		h, err := in.Format.ReadSamples(in, Options{}, b)
+		if err != nil || h.Event != "cpu-clock" || h.RateHz != 499 {
+			t.Errorf("%s: header %+v, %v", name, h, err)
+		}
+		if got := len(b.Finish(h).Samples); got != 551 || p.Done() != int64(len(content)) {
+			t.Errorf("%s: %d samples, read %d of %d bytes", name, got, p.Done(), len(content))
+		}
+	}
+	path := filepath.Join(dir, "broken.perfscript")
+	os.WriteFile(path, append(bytes.Clone(data[:bytes.Index(data, []byte("\n\n"))+2]), "java 1 1.000001: cpu-clock:\n\tnot a frame\n"...), 0o644)
+	in, err := recognizeFile(t, path, newProgress())
+	if err != nil || in.Format.Name != "perf-script" {
+		t.Fatalf("broken: %v, %v", in, err)
+	}
+	_, err = in.Format.ReadSamples(in, Options{}, model.NewSampleBuilder(model.SampleSelection{}))
+	var ie *inputerr.Error
+	if !errors.As(err, &ie) || ie.File != path || ie.Line != int64(bytes.Count(data[:bytes.Index(data, []byte("\n\n"))+2], []byte("\n"))+2) {
+		t.Errorf("broken: %v", err)
+	}
+}

@@ -1,8 +1,10 @@
-// Package jvm runs Java programs on OpenJDK under the project's JVMTI heap agent, which writes
-// the heap log of docs/heaplog-format.md: seed 001's allocation, death, thread and GC records,
-// measured on a stock JVM instead of an instrumented Dalvik. The agent is C, carried by the
-// binary and built with gcc against the JDK's headers on first use, like the QEMU plugin of
-// package emulator.
+// Package jvm runs Java programs on OpenJDK under the project's JVMTI agents: the heap agent,
+// which writes the heap log of docs/heaplog-format.md (seed 001's allocation, death, thread and
+// GC records, measured on a stock JVM instead of an instrumented Dalvik), and the perf map
+// agent, which names JIT-compiled code for perf so a recording shows Java methods, the VM,
+// native libraries and the kernel in one profile (seed 004, vertical.go). The agents are C,
+// carried by the binary and built with gcc against the JDK's headers on first use, like the
+// QEMU plugin of package emulator.
 package jvm
 
 import (
@@ -17,7 +19,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"androprof/internal/cbuild"
 	"androprof/internal/proc"
@@ -102,8 +103,8 @@ func FindJDK() (*JDK, error) {
 }
 
 // headers finds jvmti.h: in the JDK of the java that will load the agent when it has them,
-// else in any JDK (JVMTI's headers are compatible across versions).
-func headers(jdk *JDK) (string, error) {
+// else in any JDK (JVMTI's headers are compatible across versions). what is what they build.
+func headers(jdk *JDK, what string) (string, error) {
 	if jdk != nil && jdk.Include != "" {
 		return jdk.Include, nil
 	}
@@ -115,14 +116,14 @@ func headers(jdk *JDK) (string, error) {
 	if len(any) > 0 {
 		return filepath.Dir(any[0]), nil
 	}
-	return "", &proc.MissingToolError{Tool: "jvmti.h (the JDK's headers)", Package: jdkPackage, Purpose: "to build the heap agent"}
+	return "", &proc.MissingToolError{Tool: "jvmti.h (the JDK's headers)", Package: jdkPackage, Purpose: "to build " + what}
 }
 
 // BuildAgent compiles the embedded agent with gcc against the headers of FindJDK's kit into
 // cacheDir, once per version of its source and headers, and returns the shared object's path.
 func BuildAgent(cacheDir string) (string, error) {
 	jdk, _ := FindJDK()
-	include, err := headers(jdk)
+	include, err := headers(jdk, heapAgent.what)
 	if err != nil {
 		return "", err
 	}
@@ -131,16 +132,57 @@ func BuildAgent(cacheDir string) (string, error) {
 
 // BuildAgentWith is BuildAgent against the headers in include (a JDK's include directory).
 func BuildAgentWith(cacheDir, include string) (string, error) {
+	return heapAgent.build(cacheDir, include)
+}
+
+// cSource is a C file of this package built against the JDK's headers: an agent or the JNI
+// library of a sample.
+type cSource struct {
+	name string // the .c and .so are named after it
+	code []byte
+	what string // for messages: "the heap agent"
+}
+
+var heapAgent = cSource{name: "heaplog_agent", code: agentSource, what: "the heap agent"}
+
+// build compiles s against the headers in include into cacheDir, once per version of its
+// source and headers.
+func (s cSource) build(cacheDir, include string) (string, error) {
 	jvmti, err := os.ReadFile(filepath.Join(include, "jvmti.h"))
 	if err != nil {
-		return "", &proc.MissingToolError{Tool: filepath.Join(include, "jvmti.h"), Package: jdkPackage, Purpose: "to build the heap agent"}
+		return "", &proc.MissingToolError{Tool: filepath.Join(include, "jvmti.h"), Package: jdkPackage, Purpose: "to build " + s.what}
 	}
 	flags := append(append([]string{}, agentCFlags...), "-I", include, "-I", filepath.Join(include, "linux"))
-	so, err := cbuild.Build(cacheDir, cbuild.Source{Name: "heaplog_agent", Code: agentSource, Flags: flags, Key: jvmti, What: "the heap agent"})
+	so, err := cbuild.Build(cacheDir, cbuild.Source{Name: s.name, Code: s.code, Flags: flags, Key: jvmti, What: s.what})
 	if errors.Is(err, cbuild.ErrNoGCC) {
-		return "", &proc.MissingToolError{Tool: "gcc", Package: "gcc", Purpose: "to build the heap agent"}
+		return "", &proc.MissingToolError{Tool: "gcc", Package: "gcc", Purpose: "to build " + s.what}
 	}
 	return so, err
+}
+
+// buildFor builds s for the java of jdk: against its headers (or another JDK's), in cacheDir
+// ("" is os.UserCacheDir()/androprof).
+func (s cSource) buildFor(jdk *JDK, cacheDir string) (string, error) {
+	include, err := headers(jdk, s.what)
+	if err != nil {
+		return "", err
+	}
+	if cacheDir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return "", fmt.Errorf("no cache directory for %s: %w", s.what, err)
+		}
+		cacheDir = filepath.Join(base, "androprof")
+	}
+	return s.build(cacheDir, include)
+}
+
+// agentPath is java's -agentpath option for the agent so, up to its options.
+func agentPath(so, what string) (string, error) {
+	if strings.Contains(so, "=") {
+		return "", fmt.Errorf("the path %s of %s holds '=', which java's -agentpath cannot take: choose another cache directory", so, what)
+	}
+	return "-agentpath:" + so, nil
 }
 
 // RunOptions says which Java program to run under the heap agent and where its log goes.
@@ -190,24 +232,13 @@ func Run(ctx context.Context, opts RunOptions) error {
 	if err != nil {
 		return err
 	}
-	include, err := headers(jdk)
+	so, err := heapAgent.buildFor(jdk, opts.CacheDir)
 	if err != nil {
 		return err
 	}
-	cacheDir := opts.CacheDir
-	if cacheDir == "" {
-		base, err := os.UserCacheDir()
-		if err != nil {
-			return fmt.Errorf("no cache directory for the heap agent: %w", err)
-		}
-		cacheDir = filepath.Join(base, "androprof")
-	}
-	so, err := BuildAgentWith(cacheDir, include)
+	agent, err := agentPath(so, heapAgent.what)
 	if err != nil {
 		return err
-	}
-	if strings.Contains(so, "=") {
-		return fmt.Errorf("the heap agent's path %s holds '=', which java's -agentpath cannot take: choose another cache directory", so)
 	}
 	log, err := filepath.Abs(opts.Log)
 	if err != nil {
@@ -216,21 +247,13 @@ func Run(ctx context.Context, opts RunOptions) error {
 	if err := os.MkdirAll(filepath.Dir(log), 0o755); err != nil {
 		return fmt.Errorf("heap log: %w", err)
 	}
-	agent := "-agentpath:" + so + "="
+	agent += "="
 	if opts.SnapshotEvery != 0 {
 		agent += "snapshot=" + strconv.FormatUint(opts.SnapshotEvery, 10) + ","
 	}
 	agent += "out=" + log // last: the agent takes the rest as the path
 
-	cmd := exec.CommandContext(ctx, jdk.Java, append([]string{agent}, opts.Args...)...)
-	cmd.Stdin, cmd.Stdout = opts.Stdin, opts.Stdout
-	tail := &proc.Tail{Max: 4096}
-	cmd.Stderr = tail
-	if opts.Stderr != nil {
-		cmd.Stderr = io.MultiWriter(opts.Stderr, tail)
-	}
-	proc.KillGroup(cmd)
-	cmd.WaitDelay = 5 * time.Second
+	cmd, tail := proc.Wrapped(ctx, append([]string{jdk.Java, agent}, opts.Args...), opts.Stdin, opts.Stdout, opts.Stderr)
 	runErr := cmd.Run()
 	if ctx.Err() != nil {
 		return fmt.Errorf("run of %s: %w", java, ctx.Err())

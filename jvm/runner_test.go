@@ -416,15 +416,24 @@ func TestExitStatus(t *testing.T) {
 // Cancelling kills a program that would run for a minute.
 func TestCancel(t *testing.T) {
 	jdk := requireJDK(t)
+	if _, err := BuildAgentWith(testCacheDir, jdk.Include); err != nil {
+		t.Fatal(err)
+	}
+	testCancel(t, jdk, func(ctx context.Context, sleep []string, stdout io.Writer) error {
+		return Run(ctx, RunOptions{Java: jdk.Java, Args: sleep, Log: filepath.Join(t.TempDir(), "sleep.log"), CacheDir: testCacheDir, Stdout: stdout})
+	})
+}
+
+// testCancel runs a Java program that prints a line and sleeps for a minute through run, and
+// cancels once the line is out: run must return the context's error soon.
+func testCancel(t *testing.T, jdk *JDK, run func(ctx context.Context, sleep []string, stdout io.Writer) error) {
+	t.Helper()
 	dir := writeJava(t, jdk, "Sleep", `public class Sleep {
 	public static void main(String[] args) throws Exception {
 		System.out.println("sleeping");
 		Thread.sleep(60000);
 	}
 }`)
-	if _, err := BuildAgentWith(testCacheDir, jdk.Include); err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	go func() { // cancel once the program runs
@@ -434,8 +443,7 @@ func TestCancel(t *testing.T) {
 		io.Copy(io.Discard, pr)
 	}()
 	start := time.Now()
-	err := Run(ctx, RunOptions{Java: jdk.Java, Args: []string{"-cp", dir, "Sleep"}, Log: filepath.Join(t.TempDir(), "sleep.log"),
-		CacheDir: testCacheDir, Stdout: pw})
+	err := run(ctx, []string{"-cp", dir, "Sleep"}, pw)
 	pw.Close()
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want context.Canceled", err)
@@ -497,7 +505,7 @@ func TestCommand(t *testing.T) {
 
 func TestSamples(t *testing.T) {
 	got := strings.Join(Samples(), " ")
-	if got != "demo.Cache demo.Garbage demo.Threads" {
+	if got != "demo.Cache demo.Garbage demo.Phases demo.Threads" {
 		t.Errorf("Samples() = %s", got)
 	}
 }

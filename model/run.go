@@ -84,6 +84,7 @@ const (
 	RunKindMethods  = "methods"  // a method trace: Traceview, DPA, RMP
 	RunKindHeap     = "heap"     // a heap log
 	RunKindHeapDump = "heapdump" // an HPROF heap dump
+	RunKindSamples  = "samples"  // a system profiler's samples with call stacks (perf, simpleperf)
 )
 
 // RunKindText names a kind of run for messages.
@@ -97,6 +98,8 @@ func RunKindText(kind string) string {
 		return "a heap log"
 	case RunKindHeapDump:
 		return "a heap dump"
+	case RunKindSamples:
+		return "a sampled profile"
 	}
 	return "a run of kind " + kind
 }

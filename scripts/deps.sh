@@ -17,6 +17,7 @@ packages=(
 	sqlite3                                                    # users (and a test) open the workspace with it
 	bzip2                                                      # checks what the guest bzip2 (Debian armhf/mipsel, fetched by internal/debpkg) wrote
 	openjdk-17-jdk-headless                                    # the JVMTI heap agent: jvmti.h, java, javac
+	linux-perf                                                 # androprof vertical: perf record and perf script
 	ca-certificates git
 )
 
@@ -68,6 +69,9 @@ deps_check() {
 		broken+=("java/javac 17: $(tail -n 1 "$dir/err" 2>/dev/null)")
 	elif [ ! -f "$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")/include/jvmti.h" ]; then
 		broken+=("jvmti.h next to javac (the heap agent is built against it)")
+	fi
+	if ! perf record -q -N -e cpu-clock -o "$dir/perf.data" -- true 2>"$dir/err"; then
+		broken+=("perf cannot record (androprof vertical): $(tail -n 1 "$dir/err")")
 	fi
 	command -v xvfb-run >/dev/null && command -v Xvfb >/dev/null && command -v xauth >/dev/null &&
 		command -v xdotool >/dev/null || broken+=("xvfb-run, Xvfb, xauth and xdotool")

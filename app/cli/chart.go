@@ -19,7 +19,7 @@ func runChart(ctx context.Context, args []string, env Env) error {
 	var rf reportFlags
 	fs.StringVar(&rf.run, "run", "", "run `NAME`")
 	fs.StringVar(&rf.profile, "profile", "cortex-a8", "profile `NAME|FILE`; an item of an instruction set it does not price gets the first profile that does")
-	fs.StringVar(&rf.by, "by", "pid", "bars per `pid|bb|insn|category|function|image|layer|syscall` (layer: each process split into program, libraries, loader)")
+	fs.StringVar(&rf.by, "by", "pid", "bars per `pid|bb|insn|category|function|image|layer|syscall` (layer: each process split into program, libraries, loader; sampled runs: layer-time|layer|image|symbol|component|thread|flame)")
 	fs.IntVar(&rf.pid, "pid", 0, "only this process")
 	fs.Float64Var(&rf.freq, "frequency-ghz", 0, "clock `GHz` (default: the profile's, else 1)")
 	compare := fs.String("compare", "", "compare `RUN[:PID],RUN[:PID],...` instead of one run (with --by image: image by image)")
@@ -32,6 +32,10 @@ func runChart(ctx context.Context, args []string, env Env) error {
 	var hf heapFlags
 	hf.add(fs)
 	figure := fs.String("figure", "", "heap runs: the seed figure `5.1..5.23|NAME` (dumps: dump-classes|dump-packages|dump-sizes|dump-pointers)")
+	var sf sampleFlags
+	sf.add(fs, false)
+	buckets := fs.Int("buckets", 100, "sampled runs, --by layer-time: columns `N`")
+	counts := fs.Bool("counts", false, "sampled runs, --by layer-time: stack sample counts, not each column's shares")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -63,6 +67,12 @@ func runChart(ctx context.Context, args []string, env Env) error {
 			return err
 		} else if kind == model.RunKindHeap || kind == model.RunKindHeapDump {
 			d, err := heapDrawing(ctx, db, kind, rf.run, *figure, hf)
+			if err != nil {
+				return err
+			}
+			return writeDrawing(d, *out, format, *width, *height, *asJSON, env)
+		} else if kind == model.RunKindSamples {
+			d, err := sampleDrawing(ctx, db, rf.run, rf.by, sf.target, *buckets, !*counts)
 			if err != nil {
 				return err
 			}

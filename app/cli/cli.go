@@ -57,9 +57,11 @@ usage:
                                                         instructions seen in QEMU logs, by category
   androprof import [--run NAME] [--arch arm|mips] [--json] FILE|DIR...
                    [--measured] [--pid N] [--round N] [--area RES] [--callers C,...] [--cohort SIZE]
+                   [--app PKG,...] [--threads NAME,...] [--tid N,...] [--from S] [--to S]
                                                         import QEMU logs, basic-block profiles,
                                                         a method trace (Traceview, DPA, RMP),
-                                                        a heap log or an HPROF heap dump
+                                                        a heap log, an HPROF heap dump or
+                                                        perf script text (a sampled run)
   androprof run [--run NAME] [--profile P] [--arch A] [--sysroot DIR] [--keep DIR] [--quiet]
                 [--summary FILE] [--json] -- PROGRAM [ARGS...]
                                                         run a guest program under QEMU and import it;
@@ -68,6 +70,13 @@ usage:
   androprof heap [--run NAME] [--cohort SIZE] [--keep DIR] [--json] -- java [ARGS...]
                                                         run a Java program under the heap agent
                                                         and import its heap log
+  androprof vertical [--run NAME] [--rate HZ] [--call-graph fp|dwarf] [--app PKG,...]
+                     [--threads NAME,...] [--from S] [--to S] [--keep DIR] [--quiet]
+                     [--summary FILE] [--json] -- java [ARGS...]
+                                                        record a Java program under perf with the
+                                                        JIT map agent and import its samples (Java,
+                                                        VM, native libraries, kernel); the program
+                                                        keeps its stdio and exit status
   androprof runs [--json] [--delete NAME]               the runs in the workspace
   androprof demo                                        import the demo runs (sample programs)
   androprof report --run NAME [--profile P] [--by pid|bb|insn|category|function|image|layer]
@@ -83,6 +92,13 @@ usage:
                    [--find TEXT] [--top N] [--json]     a heap log's tables (seed 001 tables 4.x, 5.1–5.3)
   androprof report --run DUMP [--by summary|class|package] [--heap NAME] [--find TEXT] [--top N] [--json]
                                                         a heap dump's classes and packages
+  androprof report --run SAMPLES [--by layer|image|symbol|component|thread] [--threads NAME,...]
+                   [--tid N,...] [--from S] [--to S] [--focus PKG_OR_METHOD,...] [--app PKG,...]
+                   [--find TEXT] [--top N] [--json|--csv]
+                                                        a sampled run's samples per layer, image,
+                                                        symbol (seed 004 table V), component, thread
+  androprof report --run SAMPLES --callers SYMBOL|--callees SYMBOL [--image IMAGE] [targets] [--json|--csv]
+                                                        a symbol's callers and callees (figure 13)
   androprof estimate --instructions N --cpi C [--frequency-ghz F] [--power-w W]
                    [--memory-energy-nj E] [--base-instructions N] [--base-misses N] [--json]
                                                         the calculator of seed figure 5.2
@@ -92,6 +108,10 @@ usage:
   androprof chart --run HEAP --figure 5.1..5.23|NAME [--cohort SIZE] --out FILE.png|.svg
   androprof chart --run DUMP --figure dump-classes|dump-packages|dump-sizes|dump-pointers [--heap NAME] --out F
                                                         the heap figures of seed 001 chapter 5
+  androprof chart --run SAMPLES --by layer-time|layer|image|symbol|component|thread|flame [targets]
+                  [--buckets N] [--counts] --out FILE.png|.svg
+                                                        a sampled run's layers over time, tables
+                                                        as bars, or its mixed-mode flame graph
   androprof export --run NAME --format pprof --out FILE a method trace for go tool pprof
   androprof screenshot --out DIR                        write a PNG of each window and exit
 
@@ -151,6 +171,8 @@ func run(ctx context.Context, args []string, env Env) error {
 		return runProgram(ctx, args[1:], env)
 	case "heap":
 		return runHeap(ctx, args[1:], env)
+	case "vertical":
+		return runVertical(ctx, args[1:], env)
 	case "runs":
 		return runRuns(ctx, args[1:], env)
 	case "demo":
@@ -193,6 +215,23 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
+}
+
+// parseCommand parses the flags of a wrapper (run, heap, vertical): everything after "--", or
+// from the first positional argument on, is the program and its arguments.
+func parseCommand(fs *flag.FlagSet, args []string) ([]string, error) {
+	var prog []string
+	for i, a := range args {
+		if a == "--" {
+			args, prog = args[:i], args[i+1:]
+			break
+		}
+	}
+	pos, err := parse(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	return append(pos, prog...), nil
 }
 
 // openDB opens the workspace of a command; write says the command may create it.

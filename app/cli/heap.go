@@ -53,18 +53,10 @@ func runHeap(ctx context.Context, args []string, env Env) error {
 	var cohort cohortFlag
 	fs.Var(&cohort, "cohort", "bytes of allocation per cohort, e.g. `256K` (default 256K)")
 	asJSON := fs.Bool("json", false, "write JSON for scripts")
-	var argv []string
-	for i, a := range args {
-		if a == "--" {
-			args, argv = args[:i], args[i+1:]
-			break
-		}
-	}
-	pos, err := parse(fs, args)
+	argv, err := parseCommand(fs, args)
 	if err != nil {
 		return err
 	}
-	argv = append(pos, argv...)
 	if len(argv) == 0 {
 		return fmt.Errorf("%w: heap takes -- java [ARGS...]", errUsage)
 	}

@@ -57,6 +57,8 @@ func runImport(ctx context.Context, args []string, env Env) error {
 	callers := fs.String("callers", "", "RMP zoom-in: only what these `CALLER,...` call, directly or not")
 	var cohort cohortFlag
 	fs.Var(&cohort, "cohort", "heap logs: bytes of allocation per cohort, e.g. `256K` (default 256K)")
+	var target targetFlags
+	target.addRecording(fs)
 	paths, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -80,8 +82,12 @@ func runImport(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
+	samples, err := target.recording()
+	if err != nil {
+		return err
+	}
 	if *run == "" {
-		*run = strings.TrimSuffix(filepath.Base(paths[0]), filepath.Ext(paths[0]))
+		*run = controller.RunNameOf(paths[0])
 	}
 	db, _, err := openDB(*dbPath, true)
 	if err != nil {
@@ -92,6 +98,7 @@ func runImport(ctx context.Context, args []string, env Env) error {
 	im.ISAs = isas
 	im.MethodLog = mlog
 	im.Cohort = cohort.bytes
+	im.Samples = samples
 	im.Say = func(msg string) { fmt.Fprintln(env.Stderr, "androprof:", printable(msg, "")) }
 	if err := im.ImportFiles(ctx, *run, paths, progressPrinter(env, "importing")); err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -130,6 +137,9 @@ func printRun(ctx context.Context, db *store.DB, run string, asJSON bool, env En
 		if r.Name != run {
 			continue
 		}
+		if r.Kind == model.RunKindSamples {
+			return printSampleRun(ctx, db, r, asJSON, env)
+		}
 		if asJSON && (r.Kind == model.RunKindHeap || r.Kind == model.RunKindHeapDump) {
 			return writeJSON(env.Stdout, heapRunJSON(ctx, db, r))
 		}
@@ -159,19 +169,10 @@ func runProgram(ctx context.Context, args []string, env Env) error {
 	quiet := fs.Bool("quiet", false, "say nothing but errors: no progress, no summary")
 	summary := fs.String("summary", "", "write the summary to `FILE` instead of standard error")
 	asJSON := fs.Bool("json", false, "write the summary as JSON for scripts")
-	// Everything after "--" (or the first positional argument) is the program and its arguments.
-	var prog []string
-	for i, a := range args {
-		if a == "--" {
-			args, prog = args[:i], args[i+1:]
-			break
-		}
-	}
-	pos, err := parse(fs, args)
+	prog, err := parseCommand(fs, args)
 	if err != nil {
 		return err
 	}
-	prog = append(pos, prog...)
 	if len(prog) == 0 {
 		return fmt.Errorf("%w: run takes -- PROGRAM [ARGS...]", errUsage)
 	}
@@ -244,14 +245,20 @@ func writeRunSummary(ctx context.Context, db *store.DB, profiles controller.Prof
 	if err != nil {
 		return err
 	}
+	return toSummary(file, env, func(w io.Writer) error { return writeSummary(w, rep, asJSON) })
+}
+
+// toSummary has write write a wrapper's summary to file, or to standard error when file is "":
+// standard output is the program's.
+func toSummary(file string, env Env, write func(io.Writer) error) error {
 	if file == "" {
-		return writeSummary(env.Stderr, rep, asJSON)
+		return write(env.Stderr)
 	}
 	f, err := os.Create(file)
 	if err != nil {
 		return err
 	}
-	if err := writeSummary(f, rep, asJSON); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
 		return err
 	}

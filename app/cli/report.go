@@ -109,16 +109,18 @@ func runReport(ctx context.Context, args []string, env Env) error {
 	var rf reportFlags
 	fs.StringVar(&rf.run, "run", "", "run `NAME`")
 	fs.StringVar(&rf.profile, "profile", "cortex-a8", "profile `NAME|FILE`; if not given, a run of an instruction set cortex-a8 does not price gets the first profile that does")
-	fs.StringVar(&rf.by, "by", "pid", "group by `pid|bb|insn|category|function|image|layer|syscall` (method traces: method|class|package|thread)")
+	fs.StringVar(&rf.by, "by", "pid", "group by `pid|bb|insn|category|function|image|layer|syscall` (method traces: method|class|package|thread; sampled runs: layer|image|symbol|component|thread)")
 	compare := fs.String("compare", "", "emulator runs: put `RUN[:PID],...` side by side (with --by image: image by image)")
 	perThread := fs.Bool("per-thread", false, "--by syscall: one row per thread")
 	fs.IntVar(&rf.pid, "pid", 0, "only this process (method traces: this thread)")
-	find := fs.String("find", "", "method traces: only rows whose name contains `TEXT`")
+	find := fs.String("find", "", "method traces, heap runs, sampled runs: only rows whose name contains `TEXT`")
 	fs.IntVar(&rf.top, "top", 0, "only the `N` most costly rows (totals cover all)")
 	fs.Float64Var(&rf.freq, "frequency-ghz", 0, "clock `GHz` (default: the profile's, else 1)")
 	asJSON := fs.Bool("json", false, "write JSON for scripts")
 	var hf heapFlags
 	hf.add(fs)
+	var sf sampleFlags
+	sf.add(fs, true)
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -135,6 +137,8 @@ func runReport(ctx context.Context, args []string, env Env) error {
 		return err
 	} else if kind == model.RunKindHeap || kind == model.RunKindHeapDump {
 		return heapReport(ctx, db, kind, rf, *find, hf, *asJSON, env)
+	} else if kind == model.RunKindSamples {
+		return sampleReport(ctx, db, rf, sf, *find, *asJSON, env)
 	} else if kind == "methods" {
 		rep, err := methodReport(ctx, db, rf, *find)
 		if err != nil {

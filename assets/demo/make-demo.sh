@@ -8,6 +8,9 @@
 #  - demo-heap-*.heaplog.gz and demo-heap-dump.hprof.gz: the Java samples (assets/samples/java) run
 #    under the JVMTI heap agent, and HotSpot's heap dump of the cache sample (assets/demo/gen;
 #    needs openjdk-17-jdk-headless and gcc);
+#  - demo-vertical-phases.perfscript.gz: `perf script` of the four-phase Java sample (demo.Phases)
+#    recorded under perf with the perf map agent, as `androprof vertical` does (needs linux-perf
+#    and root);
 #  - sieve-arm.inasm-exec.log.gz: a real `qemu-arm -d in_asm,exec,nochain` log, whose counts the
 #    categorization editor shows. The ARM build runs ARM code in main and Thumb-2 in the static
 #    glibc, so both show both instruction sets.

@@ -4,9 +4,30 @@
 package proc
 
 import (
+	"context"
+	"io"
 	"os"
+	"os/exec"
 	"strings"
+	"time"
 )
+
+// Wrapped is a command run the way a wrapper runs a user's program: with the standard streams
+// given (nil: /dev/null), the end of its stderr kept in the returned tail for error messages,
+// its whole process group killed when ctx is cancelled, and Wait not hanging for long on a
+// descendant that keeps the output pipes open.
+func Wrapped(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.Writer) (*exec.Cmd, *Tail) {
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Stdin, cmd.Stdout = stdin, stdout
+	tail := &Tail{Max: 4096}
+	cmd.Stderr = tail
+	if stderr != nil {
+		cmd.Stderr = io.MultiWriter(stderr, tail)
+	}
+	KillGroup(cmd)
+	cmd.WaitDelay = 5 * time.Second
+	return cmd, tail
+}
 
 // Tail keeps the last Max bytes written to it: a program's stderr, for error messages.
 type Tail struct {
@@ -21,6 +42,9 @@ func (t *Tail) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// String is what the tail holds.
+func (t *Tail) String() string { return string(t.b) }
 
 // LastLine is the last line that is not blank.
 func (t *Tail) LastLine() string {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -399,4 +400,38 @@ func (h *Host) Resize(size fyne.Size) {
 	h.Win.Resize(size.Add(fyne.NewSize(0, 1)))
 	h.Win.Resize(size)
 	h.Wait()
+}
+
+// SampleRun is the sampled run of SamplesWorkspace: a JVM sorting arrays and spinning in a
+// loop under perf, with its compiler threads (formats/perfscript/testdata/java.perfscript.gz,
+// recorded on the project's machine).
+const SampleRun = "java"
+
+// SampleScript is that recording's perf script text.
+var SampleScript = filepath.Join(moduleRoot(), "formats", "perfscript", "testdata", "java.perfscript.gz")
+
+// SamplesWorkspace is the path of a new workspace for one test holding SampleRun, imported
+// through the real importer and store, and the emulator run "small".
+func SamplesWorkspace(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "w.db")
+	db, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	if err := controller.NewWorkspace(db).Importer().ImportFiles(ctx, SampleRun, []string{SampleScript}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.ImportRun(ctx, "small", "test", storetest.SmallRun); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// moduleRoot is the folder of go.mod, which tests of any package find test data under.
+func moduleRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
 }

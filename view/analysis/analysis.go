@@ -1,7 +1,8 @@
 // Package analysis is the analysis window: the workspace's runs on the left and, for the run
 // chosen, the tabs of its kind. An emulator run has this package's own (processes, blocks,
 // instructions, functions, images, system calls, estimate, comparison, profiles); a method trace shows the tabs of
-// view/methods and a heap log or dump those of view/heap, which see the window only as a ui.Host.
+// view/methods, a heap log or dump those of view/heap and a sampled run (perf) those of
+// view/samples, which see the window only as a ui.Host.
 package analysis
 
 import (
@@ -21,6 +22,7 @@ import (
 	"androprof/model"
 	"androprof/view/heap"
 	"androprof/view/methods"
+	"androprof/view/samples"
 	"androprof/view/ui"
 )
 
@@ -65,6 +67,7 @@ type View struct {
 	Methods   *methods.View  // the tabs and top bar shown instead while a method run is selected
 	Heap      *heap.View     // … while a heap log run is selected
 	Dump      *heap.DumpView // … while a heap dump run is selected
+	Samples   *samples.View  // … while a sampled run (perf, simpleperf) is selected
 
 	Hint *startHint // where to begin, until dismissed
 
@@ -168,6 +171,7 @@ func New(win fyne.Window, prefs fyne.Preferences, ws *controller.Workspace, impo
 	v.Methods = methods.New(host, ws.Methods)
 	v.Heap = heap.New(host, ws.Heap)
 	v.Dump = heap.NewDump(host, ws.Heap)
+	v.Samples = samples.New(host, ws.Samples)
 	v.Tabs = container.NewAppTabs(
 		container.NewTabItem("Processes", v.Processes.content),
 		container.NewTabItem("Basic blocks", v.Blocks.content),
@@ -192,7 +196,7 @@ func New(win fyne.Window, prefs fyne.Preferences, ws *controller.Workspace, impo
 		ui.Group(widget.NewLabel("GHz"), sized(90, v.Frequency), sized(noteWidth, v.FrequencyNote)),
 		ui.Group(widget.NewLabel("Charts"), sized(110, v.Metric)))
 	v.tabSets = tabSetObjects{emulatorTabs: {v.Tabs, v.emulatorBar}, methodTabs: {v.Methods.Tabs, v.Methods.Bar},
-		heapTabs: {v.Heap.Tabs, v.Heap.Bar}, dumpTabs: {v.Dump.Tabs, v.Dump.Bar}}
+		heapTabs: {v.Heap.Tabs, v.Heap.Bar}, dumpTabs: {v.Dump.Tabs, v.Dump.Bar}, samplesTabs: {v.Samples.Tabs, v.Samples.Bar}}
 	var tabs, bars []fyne.CanvasObject
 	for _, s := range v.tabSets {
 		tabs, bars = append(tabs, s[0]), append(bars, s[1])

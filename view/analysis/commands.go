@@ -20,6 +20,7 @@ const (
 	acQuit
 	acNextTab
 	acPrevTab
+	acFindSymbol
 	acEditor
 	acGettingStarted
 	acShortcuts
@@ -39,6 +40,7 @@ func (v *View) buildCommands(openEditor func()) []*ui.Command {
 		acQuit:       {Label: "Quit", Key: fyne.KeyQ, Mod: ui.Primary}, // the driver's own Quit, which asks about unsaved changes
 		acNextTab:    {Label: "Next tab", Key: fyne.KeyTab, Mod: ui.Primary, Run: func() { v.stepTab(1) }},
 		acPrevTab:    {Label: "Previous tab", Key: fyne.KeyTab, Mod: ui.PrimaryShift, Run: func() { v.stepTab(-1) }},
+		acFindSymbol: {Label: "Find symbol", Key: fyne.KeyF, Mod: ui.Primary, Run: v.findSymbol},
 		acEditor:     {Label: "Instruction categorization editor", Key: fyne.KeyE, Mod: ui.Primary, Run: openEditor},
 		acGettingStarted: {Label: "Getting started", Run: func() {
 			showText("Getting started", gettingStarted, v.Window)
@@ -60,7 +62,7 @@ func (v *View) mainMenu() *fyne.MainMenu {
 	c := v.commands
 	tabs := fyne.NewMenuItem("Go to tab", nil)
 	tabs.ChildMenu = ui.Menu("Go to tab", c[acTab1:]...)
-	view := ui.Menu("View", c[acNextTab], c[acPrevTab])
+	view := ui.Menu("View", c[acNextTab], c[acPrevTab], c[acFindSymbol])
 	view.Items = append(view.Items, tabs)
 	return fyne.NewMainMenu(
 		ui.Menu("File", c[acImport], c[acRunProgram], c[acDelete], nil, c[acQuit]),
@@ -97,6 +99,15 @@ func (v *View) stepTab(by int) {
 	}
 }
 
+// findSymbol focuses the symbol filter of a sampled run's tabs; other runs have no symbols to find.
+func (v *View) findSymbol() {
+	if !v.Samples.Tabs.Visible() {
+		dialog.ShowInformation("Find symbol", "Symbols are found in sampled runs (perf, simpleperf): choose one in the Runs list.", v.Window)
+		return
+	}
+	v.Samples.FindSymbol()
+}
+
 // selectTab selects tab i of the tab set shown, if it has one.
 func (v *View) selectTab(i int) {
 	if t := v.shownTabs(); i < len(t.Items) {
@@ -117,11 +128,11 @@ func (v *View) showAbout() {
 // gettingStarted is Help ▸ Getting started: where to begin.
 const gettingStarted = `Runs. The list on the left holds the workspace's runs; click one to analyse it. The demo-… runs are sample data: demo-sieve-arm, -thumb and -mips run one prime sieve on three instruction sets, demo-forker-arm forks a child process, demo-methods is a method trace of an Android game, the demo-heap-… runs are heap logs of Java samples and demo-heap-dump is an HPROF heap dump.
 
-Tabs. Each kind of run has its own tabs above the chart (Ctrl+Tab, Ctrl+1…9). An emulator run has Processes, Basic blocks, Instructions, Functions, Images, System calls, Estimate, Compare and Profiles; click a process or a bar to drill down. Images splits a program's cost into the program, its libraries and the dynamic loader, and drills from an image to its functions, blocks and instructions; System calls counts the calls each process made. A method trace has its profile, timeline, hotspots and packages; a heap run its summary and figures.
+Tabs. Each kind of run has its own tabs above the chart (Ctrl+Tab, Ctrl+1…9). An emulator run has Processes, Basic blocks, Instructions, Functions, Images, System calls, Estimate, Compare and Profiles; click a process or a bar to drill down. Images splits a program's cost into the program, its libraries and the dynamic loader, and drills from an image to its functions, blocks and instructions; System calls counts the calls each process made. A method trace has its profile, timeline, hotspots and packages; a heap run its summary and figures; a sampled run (perf, simpleperf) its layers over time and per thread, the symbol table (Ctrl+F finds a symbol), callers and callees, and a flame graph you click to zoom.
 
 Profile. An emulator run is priced with a cost profile: what each category of instruction costs in cycles and power. Choose it at the top, type a frequency in GHz if the profile's does not fit, and pick what the charts show. The Editor (Ctrl+E) builds and changes profiles.
 
-Your own runs. Import… (Ctrl+I) reads QEMU logs, the emulator plugin's profiles, method traces, heap logs and HPROF dumps; Run program… (Ctrl+R) runs a static ARM or MIPS Linux program under the emulator.`
+Your own runs. Import… (Ctrl+I) reads QEMU logs, the emulator plugin's profiles, method traces, heap logs, HPROF dumps and perf script text; Run program… (Ctrl+R) runs a static ARM or MIPS Linux program under the emulator.`
 
 // showText shows a few paragraphs in a dialog wide enough to read them.
 func showText(title, text string, parent fyne.Window) {

@@ -43,30 +43,7 @@ func TestAnalysisLayoutReachable(t *testing.T) {
 				}
 				run = runs[0]
 			}
-			v.SelectRun(run)
-			v.Wait()
-			tabs := v.tabSets[s.set][0].(interface {
-				SelectIndex(int)
-			})
-			items := v.shownTabs().Items
-			if v.shownTabs() != v.tabSets[s.set][0] {
-				t.Fatalf("run %s shows another tab set", run)
-			}
-			// A real window cannot be smaller than its content's MinSize (plus its padding and
-			// a menu bar): it refused 900 px, staying 941 px wide.
-			if m := v.Window.Content().MinSize(); m.Width > viewtest.LayoutSizes[0].Width-2*theme.Padding() ||
-				m.Height > viewtest.LayoutSizes[0].Height-2*theme.Padding()-menuBarHeight {
-				t.Errorf("the window's content needs %v, more than a 900×600 window has", m)
-			}
-			for _, size := range viewtest.LayoutSizes {
-				for i, item := range items {
-					tabs.SelectIndex(i)
-					layOut(v, size)
-					t.Run(fmt.Sprintf("%s at %gx%g", item.Text, size.Width, size.Height), func(t *testing.T) {
-						viewtest.CheckReachable(t, v.Window)
-					})
-				}
-			}
+			checkTabSetLayout(t, v, run, s.set)
 		})
 	}
 	// From a one-row bar back to the emulator's two rows at 900 px: the window is laid out again.
@@ -75,4 +52,33 @@ func TestAnalysisLayoutReachable(t *testing.T) {
 	v.SelectRun("small")
 	v.Wait()
 	viewtest.CheckReachable(t, v.Window)
+}
+
+// checkTabSetLayout shows run, which set shows, and checks every tab of it at every layout size.
+func checkTabSetLayout(t *testing.T, v *View, run string, set tabSet) {
+	t.Helper()
+	v.SelectRun(run)
+	v.Wait()
+	tabs := v.tabSets[set][0].(interface {
+		SelectIndex(int)
+	})
+	items := v.shownTabs().Items
+	if v.shownTabs() != v.tabSets[set][0] {
+		t.Fatalf("run %s shows another tab set", run)
+	}
+	// A real window cannot be smaller than its content's MinSize (plus its padding and
+	// a menu bar): it refused 900 px, staying 941 px wide.
+	if m := v.Window.Content().MinSize(); m.Width > viewtest.LayoutSizes[0].Width-2*theme.Padding() ||
+		m.Height > viewtest.LayoutSizes[0].Height-2*theme.Padding()-menuBarHeight {
+		t.Errorf("the window's content needs %v, more than a 900×600 window has", m)
+	}
+	for _, size := range viewtest.LayoutSizes {
+		for i, item := range items {
+			tabs.SelectIndex(i)
+			layOut(v, size)
+			t.Run(fmt.Sprintf("%s at %gx%g", item.Text, size.Width, size.Height), func(t *testing.T) {
+				viewtest.CheckReachable(t, v.Window)
+			})
+		}
+	}
 }

@@ -92,23 +92,23 @@ func TestRunKindsShowTheirTabSets(t *testing.T) {
 		}
 		return out
 	}
-	if !slices.Equal(visible(), []bool{false, false, true, false}) {
+	if !slices.Equal(visible(), []bool{false, false, true, false, false}) {
 		t.Fatalf("a heap run shows tab sets %v", visible())
 	}
 	steps := []struct {
 		run  string
 		want []bool
-	}{{"small", []bool{true, false, false, false}}, {viewtest.DumpRun, []bool{false, false, false, true}}}
+	}{{"small", []bool{true, false, false, false, false}}, {viewtest.DumpRun, []bool{false, false, false, true, false}}}
 	if slices.Contains(v.RunNames(), "methods") {
 		steps = append(steps, struct {
 			run  string
 			want []bool
-		}{"methods", []bool{false, true, false, false}})
+		}{"methods", []bool{false, true, false, false, false}})
 	}
 	steps = append(steps, struct {
 		run  string
 		want []bool
-	}{viewtest.HeapRun, []bool{false, false, true, false}})
+	}{viewtest.HeapRun, []bool{false, false, true, false, false}})
 	for _, s := range steps {
 		v.SelectRun(s.run)
 		v.Wait()

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"androprof/controller"
 	"androprof/model"
 	"androprof/view/ui"
 )
@@ -81,6 +82,8 @@ func runSummary(r model.RunInfo) string {
 		return "heap log"
 	case model.RunKindHeapDump:
 		return "heap dump"
+	case model.RunKindSamples:
+		return "sampled profile"
 	}
 	procs := fmt.Sprintf("%d processes", r.Processes)
 	if r.Processes == 1 {
@@ -248,11 +251,7 @@ func (p *runsPanel) nameFor(name, source, what string) (string, bool) {
 
 // suggest names a run after its source file, made unique among the runs.
 func (p *runsPanel) suggest(path string) string {
-	base := strings.TrimSuffix(filepath.Base(path), ".gz") // x.heaplog.gz, x.trace.gz: x
-	base = strings.TrimSuffix(base, filepath.Ext(base))
-	if base == "" || base == "." || base == string(filepath.Separator) {
-		base = "run"
-	}
+	base := controller.RunNameOf(path)
 	name := base
 	for i := 2; slices.Contains(p.Names(), name); i++ {
 		name = fmt.Sprintf("%s-%d", base, i)

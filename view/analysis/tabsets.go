@@ -19,6 +19,7 @@ const (
 	methodTabs
 	heapTabs
 	dumpTabs
+	samplesTabs
 	tabSets // how many
 )
 
@@ -52,6 +53,8 @@ func tabSetOf(kind string) tabSet {
 		return heapTabs
 	case model.RunKindHeapDump:
 		return dumpTabs
+	case model.RunKindSamples:
+		return samplesTabs
 	}
 	return emulatorTabs
 }
@@ -83,6 +86,12 @@ func (v *View) route() bool {
 			return true
 		}
 		v.Dump.Open(v.sel.run)
+	case samplesTabs:
+		if v.ws.Samples == nil {
+			v.setProblem("This session cannot read sampled runs.")
+			return true
+		}
+		v.Samples.Open(v.sel.run)
 	default:
 		return false
 	}
@@ -108,6 +117,7 @@ func (v *View) forgetRun(run string) {
 	v.Methods.Forget(run)
 	v.Heap.Forget(run)
 	v.Dump.Forget(run)
+	v.Samples.Forget(run)
 }
 
 // tabHost is the analysis window as the tabs of method and heap runs see it.

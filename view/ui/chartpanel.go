@@ -46,6 +46,10 @@ type ChartPanel struct {
 	stale   bool      // …and a newer one is wanted when it is done (resizing draws at most two)
 	onBar   func(index int)
 	content fyne.CanvasObject
+
+	// OnPoint, when set, gets taps on a drawing shown with SetDrawing, in the pixels of the
+	// image shown (width×height): a flame graph zooms to the frame tapped.
+	OnPoint func(d chart.Drawing, width, height, x, y int)
 }
 
 // NewChartPanel shows charts of kind (until the user picks another) in win, drawn on bg;
@@ -175,15 +179,22 @@ func (p *ChartPanel) render() {
 	})
 }
 
-// tapped turns a tap into the bar under it.
+// tapped turns a tap into the bar under it, or hands it to OnPoint for other drawings.
 func (p *ChartPanel) tapped(pos fyne.Position) {
-	if p.onBar == nil || p.fig != nil || p.size.Width <= 0 || p.size.Height <= 0 || p.px[0] == 0 {
+	if p.size.Width <= 0 || p.size.Height <= 0 || p.px[0] == 0 {
 		return
 	}
 	x := int(pos.X / p.size.Width * float32(p.px[0]))
 	y := int(pos.Y / p.size.Height * float32(p.px[1]))
-	if i := p.spec.BarAt(p.px[0], p.px[1], x, y); i >= 0 {
-		p.onBar(i)
+	switch {
+	case p.fig != nil:
+		if p.OnPoint != nil {
+			p.OnPoint(p.fig, p.px[0], p.px[1], x, y)
+		}
+	case p.onBar != nil:
+		if i := p.spec.BarAt(p.px[0], p.px[1], x, y); i >= 0 {
+			p.onBar(i)
+		}
 	}
 }
 

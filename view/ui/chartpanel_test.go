@@ -48,3 +48,21 @@ func TestChartPanelShowsDrawings(t *testing.T) {
 		}
 	}
 }
+
+// A tap on a drawing that is not a bar chart reaches OnPoint in the image's pixels.
+func TestChartPanelPointsIntoDrawings(t *testing.T) {
+	w := test.NewTempApp(t).NewWindow("chart")
+	bg := NewBackground()
+	p := NewChartPanel(w, bg, chart.Bars, nil)
+	w.SetContent(p.Content())
+	w.Resize(fyne.NewSize(600, 400))
+	p.SetDrawing(chart.Lines{Title: "lines", X: []float64{0, 1}, Series: []chart.LineSeries{{Values: []float64{1, 2}}}}, "lines")
+	bg.Wait()
+	var got [4]int
+	p.OnPoint = func(d chart.Drawing, width, height, x, y int) { got = [4]int{width, height, x, y} }
+	size := p.Area.Size()
+	test.TapAt(p.Area, fyne.NewPos(size.Width/2, size.Height/4))
+	if got[0] != p.px[0] || got[1] != p.px[1] || got[2] != p.px[0]/2 || got[3] != p.px[1]/4 {
+		t.Errorf("OnPoint got %v for a tap in the middle, a quarter down, of a %v image", got, p.px)
+	}
+}

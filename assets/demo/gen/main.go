@@ -6,7 +6,8 @@
 // heap log each, and writes a HotSpot heap dump of the cache sample (openjdk-17-jdk-headless).
 // The debian runs are Debian's own stripped, dynamically linked programs (internal/debpkg; needs
 // apt and network once, then the cache).
-// Run from the repository root: go run ./assets/demo/gen [emulator|debian|heap]
+// It also records the Java sample demo.Phases under perf with the perf map agent (linux-perf, as root).
+// Run from the repository root: go run ./assets/demo/gen [emulator|debian|heap|vertical]
 package main
 
 import (
@@ -59,6 +60,9 @@ func main() {
 	}
 	if which == "" || which == "heap" {
 		heapDemos(tmp)
+	}
+	if which == "" || which == "vertical" {
+		verticalDemo(tmp)
 	}
 }
 
@@ -252,6 +256,34 @@ func heapDemos(tmp string) {
 		fail(err)
 	}
 	fmt.Println("demo-heap-dump: HotSpot heap dump of demo.Cache")
+}
+
+// verticalDemo records demo.Phases (its four phases: application, Java library, native, kernel)
+// under perf with the perf map agent, as `androprof vertical` does, and keeps perf script's
+// text. Needs linux-perf, root (or kernel.perf_event_paranoid ≤ 1), openjdk-17-jdk-headless and
+// gcc. At 250 Hz the file stays small and each phase still has a few hundred samples.
+func verticalDemo(tmp string) {
+	classes := filepath.Join(tmp, "vertical-classes")
+	if err := jvm.CompileSamples(context.Background(), "", classes); err != nil {
+		fail(err)
+	}
+	lib, err := jvm.BuildPhasesNative("")
+	if err != nil {
+		fail(err)
+	}
+	args := []string{"-Dphases.native=" + lib, "-cp", classes, "demo.Phases"}
+	rec, err := jvm.RecordVertical(context.Background(), jvm.VerticalOptions{Args: args, RateHz: 250, Stdout: io.Discard}, nil)
+	if err != nil {
+		fail(err)
+	}
+	defer rec.Close()
+	if rec.Exit != nil {
+		fail(rec.Exit)
+	}
+	if err := gzipFile(rec.Script, filepath.Join("assets", "demo", "demo-vertical-phases.perfscript.gz")); err != nil {
+		fail(err)
+	}
+	fmt.Println("demo-vertical-phases: java demo.Phases under perf at 250 Hz with the perf map agent")
 }
 
 func gzipFile(from, to string) error {

@@ -1,0 +1,118 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"androprof/formats"
+	"androprof/internal/countio"
+	"androprof/model"
+)
+
+// SampleStore is the database as sampled runs (perf, simpleperf) need it.
+type SampleStore interface {
+	ImportSampleRun(ctx context.Context, name, source string, p *model.SampleProfile) error
+	SampleProfile(ctx context.Context, run string) (*model.SampleProfile, error)
+}
+
+// SampleOptions choose what of a sampled recording is kept, and whose Java packages are the
+// application's; `import` and `vertical` set them alike.
+type SampleOptions struct {
+	// Target is the recording-time target (VARI's service level): samples of other threads or
+	// outside the time window are not stored, only counted, so the run's totals say what is
+	// missing.
+	Target model.SampleSelection
+	// AppPackages are the application's Java packages; nil: every class outside the Java
+	// library prefixes is the application's.
+	AppPackages []string
+}
+
+// importSamples reads one sampled recording into the profile the workspace keeps.
+func (im Importer) importSamples(ctx context.Context, run, source string, in *formats.Input, p *countio.Progress) error {
+	b := model.NewSampleBuilder(im.Samples.Target)
+	h, err := in.Format.ReadSamples(in, im.options(), b)
+	if err != nil {
+		return err
+	}
+	p.Finish()
+	if h.Format == "" {
+		h.Format = in.Format.Name
+	}
+	prof := b.Finish(h)
+	prof.AppPackages = im.Samples.AppPackages
+	return im.store.ImportSampleRun(ctx, run, source, prof)
+}
+
+// SampleAnalysis answers the vertical-profile views' and reports' questions from a run's stored
+// samples, kept in memory per run so changing target, grouping or tab reads nothing again.
+type SampleAnalysis struct {
+	store SampleStore
+
+	profiles runCache[*model.SampleProfile]
+}
+
+// Profile loads a sampled run.
+func (a *SampleAnalysis) Profile(ctx context.Context, run string) (*model.SampleProfile, error) {
+	return a.profiles.get(run, func() (*model.SampleProfile, error) { return a.store.SampleProfile(ctx, run) })
+}
+
+// Select loads a sampled run and keeps the samples of sel. app re-classifies the run with other
+// application packages; nil keeps the run's own.
+func (a *SampleAnalysis) Select(ctx context.Context, run string, sel model.SampleSelection, app []string) (*model.SampleSet, error) {
+	p, err := a.Profile(ctx, run)
+	if err != nil {
+		return nil, err
+	}
+	if app == nil {
+		app = p.AppPackages
+	}
+	return p.Select(model.LayerClassifier{AppPackages: app}, sel), nil
+}
+
+// forget drops a run from the cache after it was re-imported or deleted.
+func (a *SampleAnalysis) forget(run string) { a.profiles.forget(run) }
+
+// FindSymbol is the symbol a person names on a command line: the one whose name
+// (model.DisplaySymbol) is name, or else the only one whose name contains it (any case). image,
+// when set, picks among symbols of that name in several images (its path or file name). The
+// error lists the candidates, so the person can say which.
+func FindSymbol(set *model.SampleSet, name, image string) (int32, error) {
+	var exact, partial []int32
+	for _, id := range set.FindSymbols(name) {
+		s := set.Profile.Symbols[id]
+		if image != "" && s.Image != image && !strings.HasSuffix(s.Image, "/"+image) {
+			continue
+		}
+		partial = append(partial, id)
+		if model.DisplaySymbol(s) == name {
+			exact = append(exact, id)
+		}
+	}
+	found := exact
+	if len(found) == 0 {
+		found = partial
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		if image != "" {
+			return 0, fmt.Errorf("no symbol %q in image %q: %w", name, image, model.ErrNotFound)
+		}
+		return 0, fmt.Errorf("no symbol %q: %w", name, model.ErrNotFound)
+	}
+	var names []string
+	for _, id := range found {
+		s := set.Profile.Symbols[id]
+		names = append(names, model.DisplaySymbol(s)+" in "+s.Image)
+	}
+	sort.Strings(names)
+	more := ""
+	if len(names) > 10 {
+		names, more = names[:10], fmt.Sprintf(" and %d more", len(names)-10)
+	}
+	return 0, fmt.Errorf("%d symbols match %q: %s%s; name one whole, and its image when the name is in several",
+		len(found), name, strings.Join(names, ", "), more)
+}
