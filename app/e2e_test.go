@@ -238,6 +238,41 @@ func TestRealWindow(t *testing.T) {
 		analysis.screenshot(t, "journey-vertical-flame")
 	})
 
+	t.Run("what keeps a heap dump alive: the largest retainer's class, and the path to it", func(t *testing.T) {
+		const run = "demo-heap-dump"
+		var retained struct {
+			Rows []struct {
+				Name string `json:"name"`
+			} `json:"rows"`
+		}
+		cliJSON(t, p, &retained, "report", "--run", run, "--by", "retained", "--top", "1")
+		if len(retained.Rows) == 0 {
+			t.Fatal("the command line lists no class by retained size")
+		}
+		top := retained.Rows[0].Name
+		var path struct {
+			Path []struct{} `json:"path"`
+		}
+		cliJSON(t, p, &path, "report", "--run", run, "--path-to", top)
+
+		analysis.clickAt(t, analysis.runRow(t, run))
+		analysis.key(t, "ctrl+6") // Retained
+		deadline := time.Now().Add(20 * time.Second)
+		for analysis.topCell(t, "Class") != top && time.Now().Before(deadline) {
+			time.Sleep(200 * time.Millisecond)
+		}
+		if got := analysis.topCell(t, "Class"); got != top {
+			t.Fatalf("the Retained tab's first class is %q, the command line's %q", got, top)
+		}
+		cell, _ := analysis.findBy(t, 5*time.Second, func(c ui.WidgetPos) bool { return c.Text == top && c.Type == "*ui.tableCell" }, leftmost)
+		analysis.clickAt(t, cell)
+		want := fmt.Sprintf("is alive through %d references", len(path.Path)-1)
+		if _, ok := analysis.findBy(t, 10*time.Second, func(c ui.WidgetPos) bool { return strings.Contains(c.Text, want) }, leftmost); !ok {
+			t.Fatalf("after a tap on %s the window does not say it %s:\n%s", top, want, analysis.describe(t))
+		}
+		analysis.screenshot(t, "journey-heap-retained")
+	})
+
 	analysis.key(t, "ctrl+e")
 	editor := p.waitWindow(t, "Instruction categorization")
 	t.Run("every file dialog of the editor opens and cancels, by shortcut and by button", func(t *testing.T) {

@@ -27,6 +27,7 @@ import (
 	"androprof/view"
 	"androprof/view/analysis"
 	"androprof/view/samples"
+	"androprof/view/ui"
 )
 
 func main() {
@@ -286,9 +287,7 @@ func captureSampleTabs(v *analysis.View, w fyne.Window, capture func(string, fyn
 			}
 		})
 		v.Wait()
-		// "Callers/callees" names no folder: samples-callers-callees.png
-		name := strings.ToLower(strings.NewReplacer("/", "-", " ", "-").Replace(tab.Text))
-		if !capture("samples-"+name, w) {
+		if !capture("samples-"+ui.Slug(tab.Text, "tab"), w) { // "Callers/callees": samples-callers-callees.png
 			return
 		}
 	}

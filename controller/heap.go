@@ -13,6 +13,7 @@ type HeapStore interface {
 	HeapProfile(ctx context.Context, run string) (*model.HeapProfile, error)
 	ImportDumpRun(ctx context.Context, name, source string, d *model.HeapDump) error
 	HeapDump(ctx context.Context, run string) (*model.HeapDump, error)
+	DumpRetention(ctx context.Context, run string) (*model.DumpRetention, error)
 }
 
 // HeapAnalysis answers the heap tabs' questions (seed 001 chapter 5) from a run's stored
@@ -20,8 +21,9 @@ type HeapStore interface {
 type HeapAnalysis struct {
 	store HeapStore
 
-	profiles runCache[*model.HeapProfile]
-	dumps    runCache[*model.HeapDump]
+	profiles   runCache[*model.HeapProfile]
+	dumps      runCache[*model.HeapDump]
+	retentions runCache[*model.DumpRetention]
 }
 
 // Profile loads a heap run at its imported cohort size times factor (1 keeps it): cohorts
@@ -39,10 +41,30 @@ func (h *HeapAnalysis) Dump(ctx context.Context, run string) (*model.HeapDump, e
 	return h.dumps.get(run, func() (*model.HeapDump, error) { return h.store.HeapDump(ctx, run) })
 }
 
+// Retention loads what keeps a dump run's memory alive: its dominator tree, retained sizes and
+// paths from the GC roots (store.ErrNoRetention for a dump imported before they were kept).
+func (h *HeapAnalysis) Retention(ctx context.Context, run string) (*model.DumpRetention, error) {
+	return h.retentions.get(run, func() (*model.DumpRetention, error) { return h.store.DumpRetention(ctx, run) })
+}
+
+// Diff compares two dump runs class by class, the classes that grew most first.
+func (h *HeapAnalysis) Diff(ctx context.Context, before, after string) ([]model.DumpDiffRow, error) {
+	a, err := h.Retention(ctx, before)
+	if err != nil {
+		return nil, err
+	}
+	b, err := h.Retention(ctx, after)
+	if err != nil {
+		return nil, err
+	}
+	return model.DiffDumps(a, b), nil
+}
+
 // forget drops a run from the caches after it was re-imported or deleted.
 func (h *HeapAnalysis) forget(run string) {
 	h.profiles.forget(run)
 	h.dumps.forget(run)
+	h.retentions.forget(run)
 }
 
 // CohortFactor turns a cohort size the user asks for into a multiple of the run's imported

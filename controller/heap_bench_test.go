@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"androprof/formats/heaplog/heaplogtest"
 	"androprof/formats/hprof/hproftest"
 	"androprof/internal/benchmem"
+	"androprof/jvm"
 	"androprof/store"
 )
 
@@ -137,4 +139,64 @@ func BenchmarkImportHPROF100MB(b *testing.B) {
 	}
 	b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
 	b.ReportMetric(float64(worst.Milliseconds()), "max-figure-ms")
+}
+
+// BenchmarkImportHotSpotDump100MB is issue 15's measure of the dominator tree: a ~100 MB dump
+// that HotSpot wrote of a real Java program (demo.Retain holding 700,000 items in a HashMap)
+// imported with its summary, exact dominator tree, retained sizes and paths from the roots in
+// under 10 s and under 1 GB; then what keeps the items alive (path-ms: loading the run's
+// retention and the path to an item). Needs java and javac; it skips without them.
+func BenchmarkImportHotSpotDump100MB(b *testing.B) {
+	java, err := jvm.FindJDK()
+	if err != nil || java.Javac == "" {
+		b.Skip("no JDK (scripts/deps.sh installs openjdk-17-jdk-headless)")
+	}
+	dir := b.TempDir()
+	classes := filepath.Join(dir, "classes")
+	if err := jvm.CompileSamples(context.Background(), java.Javac, classes); err != nil {
+		b.Fatal(err)
+	}
+	path, other := filepath.Join(dir, "big.hprof"), filepath.Join(dir, "after.hprof")
+	if out, err := exec.Command(java.Java, "-cp", classes, "demo.Retain", "700000", "0", path, other).CombinedOutput(); err != nil {
+		b.Fatalf("demo.Retain: %v\n%s", err, out)
+	}
+	os.Remove(other)
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	runtime.GC()
+	b.SetBytes(st.Size())
+	var peak uint64
+	var worst, path2 time.Duration
+	n := 0
+	for b.Loop() {
+		t0 := time.Now()
+		db, run := importTimed(b, dir, path, n, &peak)
+		worst = max(worst, time.Since(t0))
+		t1 := time.Now()
+		r, err := controller.NewWorkspace(db).Heap.Retention(context.Background(), run)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i, c := range r.Classes {
+			if c.Name == "demo/Retain$Item" {
+				o, ok := r.Nearest(int32(i))
+				if !ok || len(r.Path(o.Seq)) < 5 {
+					b.Fatalf("no path to an item: %+v", o)
+				}
+			}
+		}
+		path2 = max(path2, time.Since(t1))
+		db.Close()
+		n++
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(st.Size())/(1<<20), "dump-MB")
+	b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
+	b.ReportMetric(worst.Seconds(), "s-import")
+	b.ReportMetric(float64(path2.Milliseconds()), "path-ms")
+	if worst > 10*time.Second || peak > 1<<30 {
+		b.Errorf("import took %v with a peak of %d MB; the issue allows 10 s and 1 GB", worst, peak>>20)
+	}
 }

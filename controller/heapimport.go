@@ -30,7 +30,7 @@ func (im Importer) importHeap(ctx context.Context, run, source string, in *forma
 		}
 	} else {
 		var d *model.HeapDump
-		if d, err = in.Format.ReadHeapDump(in); err == nil {
+		if d, err = in.Format.ReadHeapDump(in, im.options()); err == nil {
 			p.Finish()
 			err = im.store.ImportDumpRun(ctx, run, source, d)
 		}

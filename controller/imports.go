@@ -26,15 +26,18 @@ type Importer struct {
 	Cohort    uint64           // bytes of allocation per cohort for heap logs; 0: model.DefaultCohort
 	MethodLog MethodLogOptions // for DPA and RMP logs
 	Samples   SampleOptions    // for sampled recordings (perf script, simpleperf)
-	ISAs      []model.ISA      // what log text without encodings is (nil: decided from the logs)
-	Arch      string           // guest for RunProgram ("arm", "mipsel", …); "" reads the ELF header
-	CacheDir  string           // where the plugin is built; "" for the user's cache directory
-	KeepDir   string           // keep the plugin's raw files here; "" to discard them
-	Stdout    io.Writer        // the program's output during RunProgram; nil discards it
-	Stderr    io.Writer        // the program's error output during RunProgram; nil: Stdout
-	Stdin     io.Reader        // the program's input during RunProgram; nil: none (/dev/null)
-	Sysroot   string           // RunProgram's guest loader and libraries (emulator.RunOptions.Sysroot)
-	Say       func(msg string) // what an import waits for (a FIFO without a writer); nil says nothing
+	// WeakRetains counts weak, soft, phantom and finalizer referents as retained by their
+	// references in heap dumps' retained sizes.
+	WeakRetains bool
+	ISAs        []model.ISA      // what log text without encodings is (nil: decided from the logs)
+	Arch        string           // guest for RunProgram ("arm", "mipsel", …); "" reads the ELF header
+	CacheDir    string           // where the plugin is built; "" for the user's cache directory
+	KeepDir     string           // keep the plugin's raw files here; "" to discard them
+	Stdout      io.Writer        // the program's output during RunProgram; nil discards it
+	Stderr      io.Writer        // the program's error output during RunProgram; nil: Stdout
+	Stdin       io.Reader        // the program's input during RunProgram; nil: none (/dev/null)
+	Sysroot     string           // RunProgram's guest loader and libraries (emulator.RunOptions.Sysroot)
+	Say         func(msg string) // what an import waits for (a FIFO without a writer); nil says nothing
 
 	store  WorkspaceStore
 	forget func(run string) // the workspace's: drops what the analyses cached of a run
@@ -186,7 +189,7 @@ func stopped(ctx context.Context, err error) error {
 }
 
 func (im Importer) options() formats.Options {
-	return formats.Options{ISAs: im.ISAs, Method: im.MethodLog}
+	return formats.Options{ISAs: im.ISAs, Method: im.MethodLog, WeakRetains: im.WeakRetains}
 }
 
 // importRun imports one file that makes a run of its own: a method trace, a heap log, a dump or

@@ -39,6 +39,9 @@ const (
 type Options struct {
 	ISAs   []model.ISA // QEMU logs: what log text without encodings is (nil: decided from the logs)
 	Method MethodOptions
+	// WeakRetains counts the referents of weak, soft, phantom and finalizer references as
+	// retained by them in a heap dump's retained sizes (hprof.GraphOptions.Weak).
+	WeakRetains bool
 }
 
 // MethodOptions choose what of a DPA or RMP log is imported (Traceview ignores them).
@@ -66,20 +69,20 @@ type Format struct {
 	ReadBlocks   func(ins []*Input, o Options, sink model.BlockSink) error
 	ReadMethods  func(in *Input, o Options, sink model.MethodSink) (model.TraceHeader, error)
 	ReadHeapLog  func(in *Input, sink model.HeapSink) error
-	ReadHeapDump func(in *Input) (*model.HeapDump, error)
+	ReadHeapDump func(in *Input, o Options) (*model.HeapDump, error)
 	ReadSamples  func(in *Input, o Options, sink model.SampleSink) (model.SampleHeader, error)
 }
 
 // All are the formats in the order Recognize tries them: strict magic numbers first, the
 // text sniffers after them, the QEMU log (any text whose first record parses) last.
 var All = []*Format{
-	{Name: "hprof", Kind: HeapDump, Gzip: true, Passes: 2, Sniff: hprof.Sniff, NotMine: hprof.ErrNotHPROF,
-		ReadHeapDump: func(in *Input) (*model.HeapDump, error) {
+	{Name: "hprof", Kind: HeapDump, Gzip: true, Passes: 4, Sniff: hprof.Sniff, NotMine: hprof.ErrNotHPROF,
+		ReadHeapDump: func(in *Input, o Options) (*model.HeapDump, error) {
 			rs, ok := in.R.(io.ReadSeeker)
 			if !ok {
-				return nil, fmt.Errorf("%s: a heap dump is read twice, so it must be a file, not a pipe", in.Name)
+				return nil, fmt.Errorf("%s: a heap dump is read more than once, so it must be a file, not a pipe", in.Name)
 			}
-			return hprof.Summarize(rs, in.Name)
+			return hprof.SummarizeWithRetention(rs, in.Name, hprof.GraphOptions{Weak: o.WeakRetains})
 		}},
 	{Name: "traceview", Kind: Methods, Gzip: true, Sniff: traceview.Sniff, NotMine: traceview.ErrNotTraceview,
 		ReadMethods: func(in *Input, _ Options, sink model.MethodSink) (model.TraceHeader, error) {

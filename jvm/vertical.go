@@ -187,8 +187,11 @@ const paranoidFile = "/proc/sys/kernel/perf_event_paranoid"
 
 // checkPerfAccess refuses before anything runs when perf would record without the kernel: a
 // user's perf with kernel.perf_event_paranoid above 1 silently samples user space only.
-func checkPerfAccess() error {
-	if os.Geteuid() == 0 {
+func checkPerfAccess() error { return perfAccess(os.Geteuid(), paranoidFile) }
+
+// perfAccess is checkPerfAccess for the user euid and the sysctl's file.
+func perfAccess(euid int, paranoidFile string) error {
+	if euid == 0 {
 		return nil
 	}
 	b, err := os.ReadFile(paranoidFile)

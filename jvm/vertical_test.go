@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"androprof/internal/proc"
+	"androprof/internal/testio"
 )
 
 // requirePerf skips a test where perf cannot record with kernel frames; CI has perf
@@ -50,7 +51,7 @@ func phasesNativeLib(t testing.TB) string {
 // record runs RecordVertical with the test's agent cache and the program's output kept.
 func record(t *testing.T, opts VerticalOptions) (*VerticalRecording, string) {
 	t.Helper()
-	var out bytes.Buffer
+	var out testio.Buffer // written by the program's stdout and stderr at once
 	opts.CacheDir = testCacheDir
 	opts.Stdout, opts.Stderr = &out, &out
 	rec, err := RecordVertical(context.Background(), opts, func(msg string) { t.Log(msg) })
@@ -214,7 +215,8 @@ func TestRecordVerticalProgramFails(t *testing.T) {
 			System.exit(3);
 		}
 		long pid = ProcessHandle.current().pid();
-		new ProcessBuilder("kill", "-KILL", Long.toString(pid)).start().waitFor();
+		// The shell's own kill: a minimal Debian has no /usr/bin/kill (procps).
+		new ProcessBuilder("sh", "-c", "kill -KILL " + pid).start().waitFor();
 		Thread.sleep(10000);
 	}
 }`)
@@ -392,6 +394,11 @@ func TestRecordVerticalParanoid(t *testing.T) {
 	if err := copyExecutable(self, bin); err != nil {
 		t.Fatal(err)
 	}
+	// In a chroot whose root is private to root (fresh-machine.sh's), nobody can run nothing:
+	// TestPerfAccess checks the same refusal without another user.
+	if out, err := exec.Command(runuser, "-u", "nobody", "--", bin, "-test.list", "^$").CombinedOutput(); err != nil {
+		t.Skipf("user nobody cannot run %s here (%v: %s); TestPerfAccess checks the refusal", bin, err, bytes.TrimSpace(out))
+	}
 	cmd := exec.Command(runuser, "-u", "nobody", "--", bin, "-test.run", "^TestRecordVerticalParanoid$", "-test.v")
 	cmd.Env = append(os.Environ(), asUserEnv+"=1", "HOME="+dir)
 	cmd.Dir = dir
@@ -400,6 +407,30 @@ func TestRecordVerticalParanoid(t *testing.T) {
 		t.Fatalf("as nobody: %v\n%s", err, out)
 	}
 	t.Logf("as nobody:\n%s", out)
+}
+
+// The refusal itself, for a user other than root, at every level of the sysctl.
+func TestPerfAccess(t *testing.T) {
+	dir := t.TempDir()
+	for level, refused := range map[int]bool{-1: false, 0: false, 1: false, 2: true, 3: true} {
+		file := filepath.Join(dir, "paranoid")
+		if err := os.WriteFile(file, []byte(strconv.Itoa(level)+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		err := perfAccess(1000, file)
+		var pe *PerfPermissionError
+		if refused != errors.As(err, &pe) || refused && (pe.Paranoid != level ||
+			!strings.Contains(err.Error(), fmt.Sprintf("kernel.perf_event_paranoid is %d", level)) ||
+			!strings.Contains(err.Error(), "sysctl kernel.perf_event_paranoid=1")) {
+			t.Errorf("level %d: %v", level, err)
+		}
+		if err := perfAccess(0, file); err != nil {
+			t.Errorf("level %d, root: %v", level, err)
+		}
+	}
+	if err := perfAccess(1000, filepath.Join(dir, "missing")); err == nil || !strings.Contains(err.Error(), "CONFIG_PERF_EVENTS") {
+		t.Errorf("no sysctl file: %v", err)
+	}
 }
 
 func copyExecutable(from, to string) error {

@@ -37,7 +37,7 @@ go test -run '^$' -bench 'WorkbenchImport500MB' -benchtime 1x -count=1 -timeout 
 # Heap behaviour: heap logs of 2.5, 10 and 20 million events imported < 30 s with a peak that
 # stops growing (the profile is bounded), every figure drawn < 200 ms; a 100 MB HPROF
 # imported < 10 s in < 500 MB.
-go test -run '^$' -bench 'ImportHeapLog|ImportHPROF100MB' -benchtime 1x -count=1 -timeout 20m ./controller/
+go test -run '^$' -bench 'ImportHeapLog|ImportHPROF100MB|ImportHotSpotDump100MB' -benchtime 1x -count=1 -timeout 20m ./controller/
 # Vertical profiles: perf with the perf map agent on a CPU-bound Java program at 1 kHz: the agent
 # ≤ 1 % of the program's CPU time, agent and perf ≤ 1.10× the plain program (docs/vertical.md).
 go test -run '^$' -bench 'VerticalOverhead' -benchtime 5x -count=1 -timeout 20m ./jvm/

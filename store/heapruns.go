@@ -208,11 +208,17 @@ func (db *DB) ImportDumpRun(ctx context.Context, name, source string, d *model.H
 		}); err != nil {
 			return err
 		}
-		return execRows(ctx, tx, `INSERT INTO dump_pointer(run_id, heap, distance, count) VALUES (?,?,?,?)`,
+		if err := execRows(ctx, tx, `INSERT INTO dump_pointer(run_id, heap, distance, count) VALUES (?,?,?,?)`,
 			len(d.Pointers), func(i int) []any {
 				q := d.Pointers[i]
 				return []any{runID, q.Heap, q.Bucket, u64(q.Count)}
-			})
+			}); err != nil {
+			return err
+		}
+		if d.Retention == nil {
+			return nil
+		}
+		return writeRetention(ctx, tx, runID, d.Retention)
 	})
 }
 

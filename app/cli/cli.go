@@ -56,7 +56,7 @@ usage:
   androprof profile categorize --profile NAME|FILE [--json] LOG...
                                                         instructions seen in QEMU logs, by category
   androprof import [--run NAME] [--arch arm|mips] [--json] FILE|DIR...
-                   [--measured] [--pid N] [--round N] [--area RES] [--callers C,...] [--cohort SIZE]
+                   [--measured] [--pid N] [--round N] [--area RES] [--callers C,...] [--cohort SIZE] [--weak-retains]
                    [--app PKG,...] [--threads NAME,...] [--tid N,...] [--from S] [--to S]
                                                         import QEMU logs, basic-block profiles,
                                                         a method trace (Traceview, DPA, RMP),
@@ -90,7 +90,10 @@ usage:
                    [--top N] [--json]                   the profile table of a method trace
   androprof report --run HEAP [--by summary|cohort|thread|class|package|size] [--cohort SIZE]
                    [--find TEXT] [--top N] [--json]     a heap log's tables (seed 001 tables 4.x, 5.1–5.3)
-  androprof report --run DUMP [--by summary|class|package] [--heap NAME] [--find TEXT] [--top N] [--json]
+  androprof report --run DUMP [--by summary|class|package|retained|dominators] [--of OBJECT] [--heap NAME]
+                   [--find TEXT] [--top N] [--json]
+  androprof report --run DUMP --path-to OBJECT|CLASS [--json]   why is it alive: the shortest path from a GC root
+  androprof report --compare BEFORE,AFTER [--find TEXT] [--top N] [--json]   two heap dumps, most grown first
                                                         a heap dump's classes and packages
   androprof report --run SAMPLES [--by layer|image|symbol|component|thread] [--threads NAME,...]
                    [--tid N,...] [--from S] [--to S] [--focus PKG_OR_METHOD,...] [--app PKG,...]

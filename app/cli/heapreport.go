@@ -18,11 +18,15 @@ import (
 type heapFlags struct {
 	cohort cohortFlag
 	heap   string
+	of     string // --by dominators: the object whose dominated objects to list
+	pathTo string
 }
 
 func (h *heapFlags) add(fs *flag.FlagSet) {
 	fs.Var(&h.cohort, "cohort", "heap runs: cohort `SIZE`, a multiple of the imported one (default: as imported)")
 	fs.StringVar(&h.heap, "heap", "", "heap dumps: only the heap `NAME` (zygote, app, image, default)")
+	fs.StringVar(&h.of, "of", "", "heap dumps, --by dominators: the objects `OBJECT` (an id, 0x…) dominates")
+	fs.StringVar(&h.pathTo, "path-to", "", "heap dumps: the shortest path from a GC root to `OBJECT|CLASS` (an id, or a class's instance nearest a root)")
 }
 
 // heapProfile loads a heap run at the cohort size asked for.
@@ -78,6 +82,14 @@ func heapReport(ctx context.Context, db *store.DB, kind string, rf reportFlags, 
 		by = "summary"
 	}
 	if kind == model.RunKindHeapDump {
+		switch {
+		case h.pathTo != "":
+			return pathReport(ctx, db, rf.run, h.pathTo, asJSON, env)
+		case by == "retained":
+			return retainedReport(ctx, db, rf.run, find, rf.top, asJSON, env)
+		case by == "dominators":
+			return dominatorReport(ctx, db, rf.run, h.of, rf.top, asJSON, env)
+		}
 		return dumpReport(ctx, db, rf.run, by, find, rf.top, h.heap, asJSON, env)
 	}
 	p, err := heapProfile(ctx, db, rf.run, h)
@@ -205,7 +217,7 @@ func dumpReport(ctx context.Context, db *store.DB, run, by, find string, top int
 		return nil
 	}
 	if by != "class" && by != "package" {
-		return fmt.Errorf("%w: --by %q: a heap dump is reported by summary, class or package", errUsage, by)
+		return fmt.Errorf("%w: --by %q: a heap dump is reported by summary, class, package, retained or dominators", errUsage, by)
 	}
 	all := d.DumpRows(heap, by == "package")
 	var rows []model.DumpRow

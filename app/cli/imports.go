@@ -57,6 +57,7 @@ func runImport(ctx context.Context, args []string, env Env) error {
 	callers := fs.String("callers", "", "RMP zoom-in: only what these `CALLER,...` call, directly or not")
 	var cohort cohortFlag
 	fs.Var(&cohort, "cohort", "heap logs: bytes of allocation per cohort, e.g. `256K` (default 256K)")
+	weak := fs.Bool("weak-retains", false, "heap dumps: weak, soft, phantom and finalizer references retain their referents")
 	var target targetFlags
 	target.addRecording(fs)
 	paths, err := parse(fs, args)
@@ -98,6 +99,7 @@ func runImport(ctx context.Context, args []string, env Env) error {
 	im.ISAs = isas
 	im.MethodLog = mlog
 	im.Cohort = cohort.bytes
+	im.WeakRetains = *weak
 	im.Samples = samples
 	im.Say = func(msg string) { fmt.Fprintln(env.Stderr, "androprof:", printable(msg, "")) }
 	if err := im.ImportFiles(ctx, *run, paths, progressPrinter(env, "importing")); err != nil {

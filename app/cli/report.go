@@ -110,7 +110,7 @@ func runReport(ctx context.Context, args []string, env Env) error {
 	fs.StringVar(&rf.run, "run", "", "run `NAME`")
 	fs.StringVar(&rf.profile, "profile", "cortex-a8", "profile `NAME|FILE`; if not given, a run of an instruction set cortex-a8 does not price gets the first profile that does")
 	fs.StringVar(&rf.by, "by", "pid", "group by `pid|bb|insn|category|function|image|layer|syscall` (method traces: method|class|package|thread; sampled runs: layer|image|symbol|component|thread)")
-	compare := fs.String("compare", "", "emulator runs: put `RUN[:PID],...` side by side (with --by image: image by image)")
+	compare := fs.String("compare", "", "emulator runs: put `RUN[:PID],...` side by side (with --by image: image by image); heap dumps: BEFORE,AFTER class by class")
 	perThread := fs.Bool("per-thread", false, "--by syscall: one row per thread")
 	fs.IntVar(&rf.pid, "pid", 0, "only this process (method traces: this thread)")
 	find := fs.String("find", "", "method traces, heap runs, sampled runs: only rows whose name contains `TEXT`")
@@ -131,6 +131,14 @@ func runReport(ctx context.Context, args []string, env Env) error {
 	}
 	defer db.Close()
 	if *compare != "" {
+		if dumps, runs, err := dumpRuns(ctx, db, *compare); err != nil {
+			return err
+		} else if dumps {
+			if len(runs) != 2 {
+				return fmt.Errorf("%w: --compare on heap dumps takes two: BEFORE,AFTER", errUsage)
+			}
+			return dumpDiff(ctx, db, runs[0], runs[1], *find, rf.top, *asJSON, env)
+		}
 		return compareReport(ctx, db, profiles, rf, *compare, *asJSON, env)
 	}
 	if kind, err := runKind(ctx, db, rf.run); err != nil {

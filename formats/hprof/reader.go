@@ -95,6 +95,12 @@ type Field struct {
 	Type Type
 }
 
+// Static is a static field of a CLASS_DUMP that refers to an object.
+type Static struct {
+	Name uint64 // string id
+	Ref  uint64 // the object; never 0
+}
+
 // Kind says which fields of a Record are set.
 type Kind uint8
 
@@ -139,6 +145,8 @@ type Record struct {
 	Type   Type   // PrimArray: element type
 	Bytes  []byte // String: the text (at most MaxString bytes); Instance: field values, nil when more than MaxValues
 	Fields []Field
+	// Statics are a ClassDump's static fields that refer to an object (not null).
+	Statics []Static
 }
 
 // Record tags.
@@ -202,6 +210,7 @@ type Reader struct {
 	pending  int64 // array bytes Elements has not handed over
 	elemSize int
 	fields   []Field
+	statics  []Static
 }
 
 // Open opens a dump file and starts reading it as NewReader does. Close the Reader when done.
@@ -662,13 +671,15 @@ func (r *Reader) classDump(rec Record) (Record, error) {
 	rec.Super = r.idAt(b[id+4:])
 	rec.Size = binary.BigEndian.Uint32(b[7*id+4:])
 	// Constant pool: u2 index, u1 type, value.
-	if err := r.values(2, "constant pool entry"); err != nil {
+	if err := r.values(2, "constant pool entry", false); err != nil {
 		return rec, err
 	}
 	// Statics: id name, u1 type, value.
-	if err := r.values(id, "static field"); err != nil {
+	r.statics = r.statics[:0]
+	if err := r.values(id, "static field", true); err != nil {
 		return rec, err
 	}
+	rec.Statics = r.statics
 	b, err = r.field(2)
 	if err != nil {
 		return rec, err
@@ -689,8 +700,9 @@ func (r *Reader) classDump(rec Record) (Record, error) {
 	return rec, nil
 }
 
-// values skips a u2-counted list of (key of keySize bytes, u1 type, value) entries.
-func (r *Reader) values(keySize int, what string) error {
+// values skips a u2-counted list of (key of keySize bytes, u1 type, value) entries; with
+// statics it keeps those that refer to an object in r.statics.
+func (r *Reader) values(keySize int, what string, statics bool) error {
 	b, err := r.field(2)
 	if err != nil {
 		return err
@@ -705,8 +717,18 @@ func (r *Reader) values(keySize int, what string) error {
 		if size == 0 {
 			return r.errorf(r.off-1, "%s of unknown %s", what, t)
 		}
-		if _, err := r.field(size); err != nil {
+		var key uint64
+		if statics {
+			key = r.idAt(b) // now: b is the reader's buffer, which field may move
+		}
+		v, err := r.field(size)
+		if err != nil {
 			return err
+		}
+		if statics && t == TypeObject {
+			if ref := r.idAt(v); ref != 0 {
+				r.statics = append(r.statics, Static{Name: key, Ref: ref})
+			}
 		}
 	}
 	return nil

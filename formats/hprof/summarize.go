@@ -42,13 +42,7 @@ func Summarize(r io.ReadSeeker, name string) (*model.HeapDump, error) {
 			return nil, &inputerr.Error{File: name, Msg: "seek: " + err.Error(), Err: err}
 		}
 	}
-	s := &summary{
-		classes: map[uint64]*classInfo{},
-		needed:  map[uint64]bool{},
-		strs:    map[uint64]string{},
-		heapIdx: map[heapKey]int{},
-		cur:     -1,
-	}
+	s := newSummary()
 	first := newReader(r, name, size)
 	err = s.pass(first, false)
 	s.hdr = first.Header()
@@ -100,6 +94,7 @@ type classInfo struct {
 	sup    *classInfo // the superclass's info, when dumped
 	bytes  int        // field bytes of its own instance fields
 	refs   []int      // offsets of its own object fields among them
+	names  []uint64   // the names (string ids) of those object fields
 
 	inst, arr heapCounts // instances, and arrays of it as an array class
 }
@@ -169,6 +164,16 @@ type summary struct {
 	roots      int
 }
 
+func newSummary() *summary {
+	return &summary{
+		classes: map[uint64]*classInfo{},
+		needed:  map[uint64]bool{},
+		strs:    map[uint64]string{},
+		heapIdx: map[heapKey]int{},
+		cur:     -1,
+	}
+}
+
 func (s *summary) class(id uint64) *classInfo {
 	ci := s.classes[id]
 	if ci == nil {
@@ -190,10 +195,11 @@ func (s *summary) collect(r *Reader, rec *Record) {
 		s.classDumps++
 		ci := s.class(rec.ID)
 		ci.dumped, ci.size, ci.super = true, rec.Size, rec.Super
-		ci.bytes, ci.refs = 0, ci.refs[:0]
+		ci.bytes, ci.refs, ci.names = 0, ci.refs[:0], ci.names[:0]
 		for _, f := range rec.Fields {
 			if f.Type == TypeObject {
 				ci.refs = append(ci.refs, ci.bytes)
+				ci.names = append(ci.names, f.Name)
 			}
 			ci.bytes += f.Type.Size(r.hdr.IDSize)
 		}

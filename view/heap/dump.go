@@ -34,6 +34,8 @@ type DumpView struct {
 	Packages *dumpRowsTab
 	Sizes    *dumpFigureTab
 	Pointers *dumpFigureTab
+	Retained *retainedTab
+	Compare  *dumpCompareTab
 
 	host ui.Host
 	a    *controller.HeapAnalysis
@@ -63,12 +65,16 @@ func NewDump(host ui.Host, a *controller.HeapAnalysis) *DumpView {
 	d.Packages = newDumpRowsTab(d, "dump-packages", true)
 	d.Sizes = newDumpFigureTab(d, "dump-sizes")
 	d.Pointers = newDumpFigureTab(d, "dump-pointers")
+	d.Retained = newRetainedTab(d)
+	d.Compare = newDumpCompareTab(d)
 	d.Tabs = container.NewAppTabs(
 		container.NewTabItem("Summary", d.Summary.Content()),
 		container.NewTabItem("Classes", d.Classes.content),
 		container.NewTabItem("Packages", d.Packages.content),
 		container.NewTabItem("Sizes", d.Sizes.Chart.Content()),
 		container.NewTabItem("Pointers", d.Pointers.Chart.Content()),
+		container.NewTabItem("Retained", d.Retained.content),
+		container.NewTabItem("Compare", d.Compare.content),
 	)
 	d.Bar = ui.NewBar(ui.Group(widget.NewLabel("Heap"), container.NewGridWrap(fyne.NewSize(200, d.Heap.MinSize().Height), d.Heap)))
 	return d
@@ -86,6 +92,8 @@ func (d *DumpView) Open(run string) {
 		d.dump = dump
 		d.setChoices()
 		d.refresh()
+		d.Retained.recompute() // the whole dump's, whatever heap is chosen
+		d.Compare.recompute()
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -402,5 +403,68 @@ func TestHeapScreens(t *testing.T) {
 	for i, item := range v.Dump.Tabs.Items {
 		showTabOf(v, v.Dump.Tabs, i)
 		shoot("dump-" + ui.Slug(item.Text, "tab"))
+	}
+}
+
+// The Retained tab on a dump: classes by retained size, the dominator tree largest first, the
+// path from a GC root to a class's nearest instance and to an object chosen in the tree; the
+// Compare tab against a second dump.
+func TestDumpRetainedTreePathAndCompare(t *testing.T) {
+	v, heap := openHeap(t)
+	v.SelectRun(viewtest.DumpRun)
+	v.Wait()
+	d := v.Dump
+	rt := d.Retained
+	r, err := heap.Retention(context.Background(), viewtest.DumpRun)
+	if err != nil || rt.r == nil {
+		t.Fatalf("retention: %v (tab has %v)", err, rt.r != nil)
+	}
+	var most uint64
+	for _, c := range r.Classes {
+		most = max(most, c.Retained)
+	}
+	if rows := rt.Classes.Rows(); len(rows) != len(r.Classes) || rows[0].Retained != most {
+		t.Fatalf("classes: %d rows, the first retains %d, want %d rows and %d first", len(rows), rows[0].Retained, len(r.Classes), most)
+	}
+	top := rt.childUIDs("")
+	if len(top) == 0 || !rt.isBranch("") {
+		t.Fatal("the dominator tree has no top level")
+	}
+	first := r.Dominated(-1, 1)[0]
+	if top[0] != strconv.Itoa(int(first.Seq)) {
+		t.Errorf("the tree starts with %s, want the largest retainer %d", top[0], first.Seq)
+	}
+
+	// A class row: the path to its nearest instance, from a root (depth 0) to the class.
+	rt.Classes.Select(0)
+	path := rt.Path.Rows()
+	if len(path) == 0 || path[0].Depth != 0 || path[len(path)-1].ClassOf != rt.Classes.Rows()[0].Name ||
+		!strings.Contains(rt.PathTo.Text, rt.Classes.Rows()[0].Name) {
+		t.Errorf("path to class %s: %q, %+v", rt.Classes.Rows()[0].Name, rt.PathTo.Text, path)
+	}
+	// A node of the tree: the path ends with it.
+	rt.Tree.Select(top[0])
+	if path := rt.Path.Rows(); len(path) == 0 || path[len(path)-1].Seq != first.Seq {
+		t.Errorf("path to the largest retainer: %+v", path)
+	}
+	// A row of the path selects that object in the tree, which shows its own path: the root alone.
+	rt.Classes.Select(0)
+	rt.Path.Select(0)
+	if path := rt.Path.Rows(); len(path) != 1 || path[0].Depth != 0 {
+		t.Errorf("after a tap on the path's root, the path is %+v", path)
+	}
+
+	others := v.RunsOfKind(model.RunKindHeapDump)
+	c := d.Compare
+	if len(others) < 2 {
+		if !strings.Contains(c.Hint.Text, "Import a second heap dump") {
+			t.Errorf("compare hint %q", c.Hint.Text)
+		}
+		return
+	}
+	c.Before.SetSelected(c.Before.Options[0])
+	v.Wait()
+	if len(c.Table.Rows()) == 0 || !strings.HasPrefix(c.Hint.Text, "From "+c.Before.Options[0]) {
+		t.Errorf("compare with %s: %d rows, %q", c.Before.Options[0], len(c.Table.Rows()), c.Hint.Text)
 	}
 }

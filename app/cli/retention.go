@@ -1,0 +1,236 @@
+package cli
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"androprof/chart"
+	"androprof/model"
+	"androprof/store"
+)
+
+// What keeps a heap dump's memory alive (docs/hprof.md): retained sizes per class, the
+// dominator tree, the shortest path from a GC root, and two dumps compared.
+
+// retainedReport prints the classes by the bytes their instances keep alive (--by retained).
+func retainedReport(ctx context.Context, db *store.DB, run, find string, top int, asJSON bool, env Env) error {
+	r, err := db.DumpRetention(ctx, run)
+	if err != nil {
+		return err
+	}
+	rows := make([]model.RetainedClass, 0, len(r.Classes))
+	for _, c := range r.Classes {
+		if find == "" || containsFold(c.Name, find) {
+			rows = append(rows, c)
+		}
+	}
+	sortRetained(rows)
+	if top > 0 && len(rows) > top {
+		rows = rows[:top]
+	}
+	if asJSON {
+		out := make([]map[string]any, len(rows))
+		for i, c := range rows {
+			out[i] = map[string]any{"name": c.Name, "instances": c.Instances, "shallow": c.Shallow, "retained": c.Retained,
+				"retained_percent": percentOf(c.Retained, r.Reachable)}
+		}
+		return writeJSON(env.Stdout, map[string]any{"run": run, "by": "retained", "weak_retains": r.Weak,
+			"reachable": r.Reachable, "rows": out})
+	}
+	fmt.Fprintf(env.Stdout, "%s reachable from the GC roots%s\n", model.HumanBytes(r.Reachable), weakNote(r.Weak))
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "CLASS\tINSTANCES\tSHALLOW\tRETAINED\tRETAINED %%\t\n")
+	for _, c := range rows {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.2f\t\n", c.Name, c.Instances, c.Shallow, c.Retained, percentOf(c.Retained, r.Reachable))
+	}
+	return tw.Flush()
+}
+
+func sortRetained(rows []model.RetainedClass) {
+	slices.SortFunc(rows, func(a, b model.RetainedClass) int {
+		return cmp.Or(cmp.Compare(b.Retained, a.Retained), strings.Compare(a.Name, b.Name))
+	})
+}
+
+func weakNote(weak bool) string {
+	if weak {
+		return " (weak, soft, phantom and finalizer references retain their referents)"
+	}
+	return " (weak, soft, phantom and finalizer references retain nothing)"
+}
+
+func percentOf(part, whole uint64) float64 {
+	if whole == 0 {
+		return 0
+	}
+	return 100 * float64(part) / float64(whole)
+}
+
+// dominatorReport prints the dominator tree's top level, largest first, or what one object
+// dominates (--by dominators [--of OBJECT]).
+func dominatorReport(ctx context.Context, db *store.DB, run, of string, top int, asJSON bool, env Env) error {
+	r, err := db.DumpRetention(ctx, run)
+	if err != nil {
+		return err
+	}
+	var parent *model.DumpObject
+	seq := int32(-1) // the top level
+	if of != "" {
+		o, err := findObject(r, run, of)
+		if err != nil {
+			return err
+		}
+		parent, seq = &o, o.Seq
+	}
+	objs := r.Dominated(seq, top)
+	if asJSON {
+		out := map[string]any{"run": run, "by": "dominators", "reachable": r.Reachable, "weak_retains": r.Weak,
+			"rows": objectsJSON(objs)}
+		if parent != nil {
+			out["of"] = objectJSON(*parent)
+		}
+		return writeJSON(env.Stdout, out)
+	}
+	if parent != nil {
+		fmt.Fprintf(env.Stdout, "%s %#x retains %s; it dominates:\n", parent.ClassOf, parent.ID, model.HumanBytes(parent.Retained))
+	} else {
+		fmt.Fprintf(env.Stdout, "the dominator tree's top level (%s reachable)%s\n", model.HumanBytes(r.Reachable), weakNote(r.Weak))
+	}
+	return writeObjects(env, objs, r.Reachable, false)
+}
+
+// pathReport prints the shortest chain of references from a GC root to an object, or to the
+// instance of a class nearest a root (--path-to OBJECT|CLASS).
+func pathReport(ctx context.Context, db *store.DB, run, target string, asJSON bool, env Env) error {
+	r, err := db.DumpRetention(ctx, run)
+	if err != nil {
+		return err
+	}
+	o, err := findObject(r, run, target)
+	if err != nil {
+		return err
+	}
+	chain := r.Path(o.Seq)
+	if asJSON {
+		return writeJSON(env.Stdout, map[string]any{"run": run, "path_to": objectJSON(o), "path": objectsJSON(chain)})
+	}
+	fmt.Fprintf(env.Stdout, "%s %#x is alive through %s from a GC root:\n", o.ClassOf, o.ID,
+		chart.Count(uint64(len(chain)-1), "reference", "references"))
+	return writeObjects(env, chain, r.Reachable, true)
+}
+
+// findObject finds an object by its id (0x… or decimal) or, for a class name, the instance of
+// that class nearest a GC root (the largest of those at that depth).
+func findObject(r *model.DumpRetention, run, what string) (model.DumpObject, error) {
+	if id, err := strconv.ParseUint(what, 0, 64); err == nil {
+		if o, ok := r.Find(id); ok {
+			return o, nil
+		}
+		return model.DumpObject{}, fmt.Errorf("run %q has no reachable object %#x", run, id)
+	}
+	for i, c := range r.Classes {
+		if c.Name != what && strings.ReplaceAll(c.Name, "/", ".") != what { // HotSpot names classes java/lang/String
+			continue
+		}
+		if o, ok := r.Nearest(int32(i)); ok {
+			return o, nil
+		}
+	}
+	return model.DumpObject{}, fmt.Errorf("run %q has no reachable object of a class named %q, nor an object with that id (0x… or a number)", run, what)
+}
+
+// writeObjects prints objects as a table: a path shows the field each one is reached through.
+func writeObjects(env Env, objs []model.DumpObject, reachable uint64, path bool) error {
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	if path {
+		fmt.Fprintf(tw, "DEPTH\tREFERENCE\tOBJECT\tCLASS\tSHALLOW\tRETAINED\t\n")
+	} else {
+		fmt.Fprintf(tw, "OBJECT\tCLASS\tSHALLOW\tRETAINED\tRETAINED %%\t\n")
+	}
+	for _, o := range objs {
+		if path {
+			fmt.Fprintf(tw, "%d\t%s\t%#x\t%s\t%d\t%d\t\n", o.Depth, o.Field, o.ID, o.ClassOf, o.Shallow, o.Retained)
+		} else {
+			fmt.Fprintf(tw, "%#x\t%s\t%d\t%d\t%.2f\t\n", o.ID, o.ClassOf, o.Shallow, o.Retained, percentOf(o.Retained, reachable))
+		}
+	}
+	return tw.Flush()
+}
+
+func objectJSON(o model.DumpObject) map[string]any {
+	return map[string]any{"id": fmt.Sprintf("%#x", o.ID), "class": o.ClassOf, "shallow": o.Shallow,
+		"retained": o.Retained, "depth": o.Depth, "field": o.Field}
+}
+
+func objectsJSON(objs []model.DumpObject) []map[string]any {
+	out := make([]map[string]any, len(objs))
+	for i, o := range objs {
+		out[i] = objectJSON(o)
+	}
+	return out
+}
+
+// dumpDiff compares two dumps class by class, the classes that grew most first
+// (report --compare BEFORE,AFTER on heap dumps).
+func dumpDiff(ctx context.Context, db *store.DB, before, after, find string, top int, asJSON bool, env Env) error {
+	a, err := db.DumpRetention(ctx, before)
+	if err != nil {
+		return err
+	}
+	b, err := db.DumpRetention(ctx, after)
+	if err != nil {
+		return err
+	}
+	var rows []model.DumpDiffRow
+	for _, row := range model.DiffDumps(a, b) {
+		if find == "" || containsFold(row.Name, find) {
+			rows = append(rows, row)
+		}
+	}
+	if top > 0 && len(rows) > top {
+		rows = rows[:top]
+	}
+	if asJSON {
+		out := make([]map[string]any, len(rows))
+		for i, row := range rows {
+			di, ds, dr := row.Growth()
+			out[i] = map[string]any{"name": row.Name, "instances_before": row.A.Instances, "instances_after": row.B.Instances,
+				"instances_growth": di, "shallow_before": row.A.Shallow, "shallow_after": row.B.Shallow, "shallow_growth": ds,
+				"retained_before": row.A.Retained, "retained_after": row.B.Retained, "retained_growth": dr}
+		}
+		return writeJSON(env.Stdout, map[string]any{"before": before, "after": after, "reachable_before": a.Reachable,
+			"reachable_after": b.Reachable, "rows": out})
+	}
+	fmt.Fprintf(env.Stdout, "%s → %s: reachable %s → %s; classes that changed, most grown first\n", before, after,
+		model.HumanBytes(a.Reachable), model.HumanBytes(b.Reachable))
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "CLASS\tINSTANCES\t+/-\tSHALLOW\t+/-\tRETAINED\t+/-\t\n")
+	for _, row := range rows {
+		di, ds, dr := row.Growth()
+		fmt.Fprintf(tw, "%s\t%d\t%+d\t%d\t%+d\t%d\t%+d\t\n", row.Name, row.B.Instances, di, row.B.Shallow, ds, row.B.Retained, dr)
+	}
+	return tw.Flush()
+}
+
+// dumpRuns says whether every run of a --compare list is a heap dump.
+func dumpRuns(ctx context.Context, db *store.DB, list string) (bool, []string, error) {
+	runs := strings.Split(list, ",")
+	for _, run := range runs {
+		if strings.Contains(run, ":") { // RUN:PID: an emulator run's process
+			return false, nil, nil
+		}
+		kind, err := runKind(ctx, db, run)
+		if err != nil {
+			return false, nil, err
+		}
+		if kind != model.RunKindHeapDump {
+			return false, nil, nil
+		}
+	}
+	return true, runs, nil
+}

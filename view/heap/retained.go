@@ -1,0 +1,303 @@
+package heap
+
+import (
+	"fmt"
+	"strconv"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"androprof/model"
+	"androprof/view/ui"
+)
+
+// treeChildren is how many of an object's dominated objects the tree lists, largest first:
+// a big array can dominate a million; the rest are summed up in one row.
+const treeChildren = 200
+
+// retainedTab answers "what keeps this memory alive?": the classes by the bytes their
+// instances retain, the dominator tree (largest retainers first, expand to what they
+// dominate), and the shortest chain of references from a GC root to the object or class chosen.
+type retainedTab struct {
+	Note    *widget.Label // reachable bytes and how weak references count
+	Classes *ui.SortTable[model.RetainedClass]
+	Tree    *widget.Tree
+	Path    *ui.SortTable[model.DumpObject]
+	PathTo  *widget.Label // whose path the table shows
+
+	d       *DumpView
+	r       *model.DumpRetention // of the run shown; nil until loaded
+	gen     int
+	content fyne.CanvasObject
+}
+
+func newRetainedTab(d *DumpView) *retainedTab {
+	t := &retainedTab{d: d}
+	win := d.host.Window()
+	t.Note = widget.NewLabel("")
+	t.Note.Wrapping = fyne.TextWrapWord
+	t.Classes = ui.NewSortTable(win, "dump-retained-classes", retainedColumns(func() uint64 { return t.reachable() }),
+		func(c model.RetainedClass) { t.pathToClass(c) })
+	t.Classes.SortBy(3) // Retained, largest first
+	t.Path = ui.NewSortTable(win, "dump-path", pathColumns(), func(o model.DumpObject) { t.selectObject(o.Seq) })
+	t.PathTo = widget.NewLabel("Choose an object in the tree, or a class, to see what keeps it alive.")
+	t.PathTo.Truncation = fyne.TextTruncateEllipsis
+	t.Tree = widget.NewTree(t.childUIDs, t.isBranch, func(bool) fyne.CanvasObject {
+		l := widget.NewLabel("")
+		l.Truncation = fyne.TextTruncateEllipsis
+		return l
+	}, t.updateNode)
+	t.Tree.OnSelected = func(uid widget.TreeNodeID) {
+		if seq, err := strconv.Atoi(uid); err == nil {
+			t.showPath(int32(seq))
+		}
+	}
+	tree := container.NewBorder(widget.NewLabel("Dominator tree: largest retainers first; expand to what each keeps alive"), nil, nil, nil, t.Tree)
+	path := container.NewBorder(t.PathTo, nil, nil, nil, t.Path.Content())
+	right := container.NewVSplit(tree, path)
+	right.Offset = 0.6
+	split := container.NewHSplit(t.Classes.Content(), right)
+	split.Offset = 0.42
+	t.content = container.NewBorder(t.Note, nil, nil, nil, split)
+	return t
+}
+
+func (t *retainedTab) reachable() uint64 {
+	if t.r == nil {
+		return 0
+	}
+	return t.r.Reachable
+}
+
+// retainedColumns are the class table's: instances, their shallow bytes and what they retain.
+func retainedColumns(reachable func() uint64) []ui.Column[model.RetainedClass] {
+	type row = model.RetainedClass
+	return []ui.Column[row]{
+		ui.TextCol("Class", 260, func(r row) string { return r.Name }),
+		ui.IntCol("Instances", 90, func(r row) int64 { return int64(r.Instances) }),
+		ui.IntCol("Shallow", 100, func(r row) int64 { return int64(r.Shallow) }),
+		ui.IntCol("Retained", 100, func(r row) int64 { return int64(r.Retained) }),
+		ui.PctCol("Retained %", func(r row) float64 { return percent(r.Retained, reachable()) }),
+	}
+}
+
+// pathColumns are a path's: each step's reference, the object and what it retains.
+func pathColumns() []ui.Column[model.DumpObject] {
+	type row = model.DumpObject
+	return []ui.Column[row]{
+		ui.IntCol("Depth", 60, func(o row) int64 { return int64(o.Depth) }),
+		ui.TextCol("Reference", 140, func(o row) string { return o.Field }),
+		ui.TextCol("Object", 130, func(o row) string { return fmt.Sprintf("%#x", o.ID) }),
+		ui.TextCol("Class", 240, func(o row) string { return o.ClassOf }),
+		ui.IntCol("Shallow", 80, func(o row) int64 { return int64(o.Shallow) }),
+		ui.IntCol("Retained", 100, func(o row) int64 { return int64(o.Retained) }),
+	}
+}
+
+func percent(part, whole uint64) float64 {
+	if whole == 0 {
+		return 0
+	}
+	return 100 * float64(part) / float64(whole)
+}
+
+// recompute loads the run's retention in the background (it can be tens of MB).
+func (t *retainedTab) recompute() {
+	d := t.d
+	t.gen++
+	gen, run, a, ctx := t.gen, d.run, d.a, d.host.Context()
+	d.host.Background().Run(func() func() {
+		r, err := a.Retention(ctx, run)
+		if err == nil {
+			r.Dominated(-1, 1) // builds the tree's index here, not on the UI goroutine
+		}
+		return func() {
+			if gen != t.gen {
+				return
+			}
+			t.r = r
+			if err != nil {
+				t.r = nil
+				t.Note.SetText(ui.ProblemText("show what keeps", run+"'s memory alive", err))
+				t.Classes.Set(nil)
+				t.Path.Set(nil)
+				t.Tree.Refresh()
+				return
+			}
+			weak := "weak, soft, phantom and finalizer references retain nothing (import with --weak-retains to count them)"
+			if r.Weak {
+				weak = "weak, soft, phantom and finalizer references retain their referents"
+			}
+			t.Note.SetText(fmt.Sprintf("%s reachable from the GC roots in %s; %s.", model.HumanBytes(r.Reachable),
+				ui.Plural(r.Objects.Len(), "object", "objects"), weak))
+			t.Classes.Set(r.Classes)
+			t.Tree.UnselectAll()
+			t.Tree.CloseAllBranches()
+			t.Tree.Refresh()
+			t.Path.Set(nil)
+		}
+	})
+}
+
+func (t *retainedTab) childUIDs(uid widget.TreeNodeID) []widget.TreeNodeID {
+	if t.r == nil {
+		return nil
+	}
+	seq := int32(-1)
+	if uid != "" {
+		n, err := strconv.Atoi(uid)
+		if err != nil {
+			return nil
+		}
+		seq = int32(n)
+	}
+	kids := t.r.Dominated(seq, treeChildren)
+	out := make([]widget.TreeNodeID, len(kids))
+	for i, o := range kids {
+		out[i] = strconv.Itoa(int(o.Seq))
+	}
+	return out
+}
+
+func (t *retainedTab) isBranch(uid widget.TreeNodeID) bool {
+	if uid == "" {
+		return true
+	}
+	n, err := strconv.Atoi(uid)
+	return err == nil && t.r != nil && len(t.r.Dominated(int32(n), 1)) > 0
+}
+
+func (t *retainedTab) updateNode(uid widget.TreeNodeID, _ bool, o fyne.CanvasObject) {
+	n, err := strconv.Atoi(uid)
+	if err != nil || t.r == nil || n >= t.r.Objects.Len() {
+		return
+	}
+	obj := t.r.Object(int32(n))
+	o.(*widget.Label).SetText(fmt.Sprintf("%s %#x · retains %s (%.1f%%)", obj.ClassOf, obj.ID, model.HumanBytes(obj.Retained),
+		percent(obj.Retained, t.r.Reachable)))
+}
+
+// selectObject opens the tree down to an object and selects it, which shows its path.
+func (t *retainedTab) selectObject(seq int32) {
+	if t.r == nil {
+		return
+	}
+	for p := t.r.Objects.Idom[seq]; p >= 0; p = t.r.Objects.Idom[p] {
+		t.Tree.OpenBranch(strconv.Itoa(int(p)))
+	}
+	t.Tree.Select(strconv.Itoa(int(seq)))
+	t.Tree.ScrollTo(strconv.Itoa(int(seq)))
+}
+
+// pathToClass shows the path to the class's instance nearest a GC root.
+func (t *retainedTab) pathToClass(c model.RetainedClass) {
+	if t.r == nil {
+		return
+	}
+	for i, rc := range t.r.Classes {
+		if rc.Name == c.Name {
+			if o, ok := t.r.Nearest(int32(i)); ok {
+				t.showPath(o.Seq)
+				return
+			}
+		}
+	}
+	t.PathTo.SetText(fmt.Sprintf("No instance of %s is reachable from a GC root.", c.Name))
+	t.Path.Set(nil)
+}
+
+// showPath shows the shortest chain of references from a GC root to an object.
+func (t *retainedTab) showPath(seq int32) {
+	if t.r == nil || int(seq) >= t.r.Objects.Len() {
+		return
+	}
+	chain := t.r.Path(seq)
+	o := chain[len(chain)-1]
+	t.PathTo.SetText(fmt.Sprintf("%s %#x is alive through %s from a GC root (%s):", o.ClassOf, o.ID,
+		ui.Plural(len(chain)-1, "reference", "references"), chain[0].Field))
+	t.Path.Set(chain)
+}
+
+// dumpCompareTab puts another dump of the same program (before) beside the one shown (after),
+// class by class, the classes that grew most first: the leak hunter's view.
+type dumpCompareTab struct {
+	Before *widget.Select
+	Hint   *widget.Label
+	Table  *ui.SortTable[model.DumpDiffRow]
+
+	d       *DumpView
+	gen     int
+	content fyne.CanvasObject
+}
+
+func newDumpCompareTab(d *DumpView) *dumpCompareTab {
+	t := &dumpCompareTab{d: d}
+	t.Before = widget.NewSelect(nil, func(string) { t.recompute() })
+	t.Before.PlaceHolder = "(choose an earlier dump)"
+	t.Hint = widget.NewLabel("")
+	t.Hint.Wrapping = fyne.TextWrapWord
+	t.Table = ui.NewSortTable(d.host.Window(), "dump-diff", diffColumns(), nil)
+	bar := container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("Compare with"),
+		container.NewGridWrap(fyne.NewSize(260, t.Before.MinSize().Height), t.Before)), nil, t.Hint)
+	t.content = container.NewBorder(bar, nil, nil, nil, t.Table.Content())
+	return t
+}
+
+func diffColumns() []ui.Column[model.DumpDiffRow] {
+	type row = model.DumpDiffRow
+	growth := func(pick func(i, s, r int64) int64) func(row) int64 {
+		return func(r row) int64 { i, s, rt := r.Growth(); return pick(i, s, rt) }
+	}
+	return []ui.Column[row]{
+		ui.TextCol("Class", 280, func(r row) string { return r.Name }),
+		ui.IntCol("Instances", 90, func(r row) int64 { return int64(r.B.Instances) }),
+		ui.IntCol("+/- instances", 110, growth(func(i, _, _ int64) int64 { return i })),
+		ui.IntCol("Shallow", 100, func(r row) int64 { return int64(r.B.Shallow) }),
+		ui.IntCol("+/- shallow", 110, growth(func(_, s, _ int64) int64 { return s })),
+		ui.IntCol("Retained", 100, func(r row) int64 { return int64(r.B.Retained) }),
+		ui.IntCol("+/- retained", 110, growth(func(_, _, r int64) int64 { return r })),
+	}
+}
+
+// recompute offers the other dump runs and compares with the one chosen.
+func (t *dumpCompareTab) recompute() {
+	d := t.d
+	var others []string
+	for _, r := range d.host.RunsOfKind(model.RunKindHeapDump) {
+		if r != d.run {
+			others = append(others, r)
+		}
+	}
+	t.Before.Options = others
+	t.Before.Refresh()
+	t.gen++
+	before := t.Before.Selected
+	found := false
+	for _, o := range others {
+		found = found || o == before
+	}
+	if !found {
+		t.Hint.SetText("Choose an earlier dump of the same program: the classes that grew most come first.")
+		if len(others) == 0 {
+			t.Hint.SetText("Import a second heap dump of the same program to see what grew.")
+		}
+		t.Table.Set(nil)
+		return
+	}
+	t.Hint.SetText(fmt.Sprintf("From %s to %s: counts are %s's, +/- what changed.", before, d.run, d.run))
+	gen, run, a, ctx := t.gen, d.run, d.a, d.host.Context()
+	d.host.Background().Run(func() func() {
+		rows, err := a.Diff(ctx, before, run)
+		return func() {
+			if gen != t.gen {
+				return
+			}
+			if err != nil {
+				t.Hint.SetText(ui.ProblemText("compare with", before, err))
+				rows = nil
+			}
+			t.Table.Set(rows)
+		}
+	})
+}
