@@ -20,6 +20,7 @@ import (
 	"androprof/formats/perfscript"
 	"androprof/formats/rmp"
 	"androprof/formats/traceview"
+	"androprof/internal/inputerr"
 	"androprof/model"
 )
 
@@ -73,6 +74,17 @@ type Format struct {
 	ReadSamples  func(in *Input, o Options, sink model.SampleSink) (model.SampleHeader, error)
 }
 
+// sampleCounter counts the samples on their way to sink.
+type sampleCounter struct {
+	sink model.SampleSink
+	n    int
+}
+
+func (c *sampleCounter) Sample(s *model.Sample) error {
+	c.n++
+	return c.sink.Sample(s)
+}
+
 // All are the formats in the order Recognize tries them: strict magic numbers first, the
 // text sniffers after them, the QEMU log (any text whose first record parses) last.
 var All = []*Format{
@@ -120,8 +132,15 @@ var All = []*Format{
 	{Name: "perf-script", Kind: Samples, Gzip: true, Sniff: perfscript.Sniff, NotMine: perfscript.ErrNotPerfScript,
 		ReadSamples: func(in *Input, _ Options, sink model.SampleSink) (model.SampleHeader, error) {
 			r := perfscript.NewReader(in.R, in.Name)
-			err := r.Feed(sink)
-			return r.Header(), err
+			counted := &sampleCounter{sink: sink}
+			if err := r.Feed(counted); err != nil {
+				return r.Header(), err
+			}
+			if counted.n == 0 { // a run of nothing helps no one
+				return r.Header(), &inputerr.Error{File: in.Name, Line: r.Line(), Msg: "no sample: perf script's text ends here " +
+					"without one (an empty recording, or a file cut short)"}
+			}
+			return r.Header(), nil
 		}},
 	{Name: "qemu-log", Kind: Blocks, Gzip: true, Sniff: emulator.SniffQEMULog, NotMine: emulator.ErrNotQEMULog,
 		ReadBlocks: func(ins []*Input, o Options, sink model.BlockSink) error {

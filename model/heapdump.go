@@ -167,6 +167,19 @@ func (r *DumpRetention) Dominated(i int32, limit int) []DumpObject {
 	return r.objects(kids, limit)
 }
 
+// DominatedAfter counts the objects i immediately dominates past the first skip (the largest),
+// and what they retain together: the rest of a list cut short.
+func (r *DumpRetention) DominatedAfter(i int32, skip int) (count int, retained uint64) {
+	r.treeOnce.Do(r.index)
+	k := i + 1
+	kids := r.children[r.childAt[k]:r.childAt[k+1]]
+	for _, c := range kids[min(skip, len(kids)):] {
+		count++
+		retained += r.Objects.Retained[c]
+	}
+	return count, retained
+}
+
 // index builds the dominator tree's children lists, sorted by retained size.
 func (r *DumpRetention) index() {
 	c := &r.Objects

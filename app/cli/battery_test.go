@@ -307,6 +307,8 @@ func samples(t *testing.T) []sample {
 		{"bbprofile", "dyn-arm.bbprofile", gunzip(read("../../emulator/testdata/dyn-arm.bbprofile.gz")), true}, // version 2: images, system calls
 		{"qemu-log", "arm-7.2.log", read("../../emulator/testdata/arm-7.2.log"), true},
 		{"qemu-log", "sieve-arm.inasm-exec.log", gunzip(read("../../assets/demo/sieve-arm.inasm-exec.log.gz")), true},
+		{"perf-script", "java.perfscript.gz", read("../../formats/perfscript/testdata/java.perfscript.gz"), true},
+		{"perf-script", "demo-vertical-phases.perfscript", gunzip(read("../../assets/demo/demo-vertical-phases.perfscript.gz")), true},
 	}
 	for _, c := range []struct{ format, name string }{
 		{"hprof", "ahat-RI.hprof"}, {"traceview", "perflib-basic.trace"}, {"traceview", "jag-dmtrace.trace"},
@@ -377,7 +379,7 @@ func signature(format string, plain []byte) int {
 func recognisable(format string, orig, damaged []byte) bool {
 	sig := signature(format, orig)
 	head := plainStart(damaged, formats.HeadSize)
-	if len(orig) >= sig && len(head) >= sig && bytes.Equal(head[:sig], orig[:sig]) {
+	if len(orig) > 0 && len(orig) >= sig && len(head) >= sig && bytes.Equal(head[:sig], orig[:sig]) { // no original (a fuzz seed): the sniffer decides
 		return true
 	}
 	for _, f := range formats.All {
@@ -489,13 +491,14 @@ func batteryCases(t *testing.T, dir string) []batteryCase {
 // fuzzSeeds are the readers' fuzz seed corpora: small files made to reach their corners.
 func fuzzSeeds(t *testing.T) []sample {
 	dirs := map[string][]string{
-		"hprof":     {"../../formats/hprof/testdata/fuzz/FuzzReader"},
-		"traceview": {"../../formats/traceview/testdata/fuzz/FuzzReader"},
-		"heaplog":   {"../../formats/heaplog/testdata/fuzz/FuzzReader"},
-		"dpa":       {"../../formats/dpa/testdata/fuzz/FuzzReader"},
-		"rmp":       {"../../formats/rmp/testdata/fuzz/FuzzReader"},
-		"bbprofile": {"../../emulator/testdata/fuzz/FuzzReadBBProfile"},
-		"qemu-log":  {"../../emulator/testdata/fuzz/FuzzLogReader", "../../emulator/testdata/fuzz/FuzzImportLogs"},
+		"hprof":       {"../../formats/hprof/testdata/fuzz/FuzzReader"},
+		"traceview":   {"../../formats/traceview/testdata/fuzz/FuzzReader"},
+		"heaplog":     {"../../formats/heaplog/testdata/fuzz/FuzzReader"},
+		"dpa":         {"../../formats/dpa/testdata/fuzz/FuzzReader"},
+		"rmp":         {"../../formats/rmp/testdata/fuzz/FuzzReader"},
+		"bbprofile":   {"../../emulator/testdata/fuzz/FuzzReadBBProfile"},
+		"qemu-log":    {"../../emulator/testdata/fuzz/FuzzLogReader", "../../emulator/testdata/fuzz/FuzzImportLogs"},
+		"perf-script": {"../../formats/perfscript/testdata/fuzz/FuzzReader"},
 	}
 	var out []sample
 	for _, g := range batteryGroups() {

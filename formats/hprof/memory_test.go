@@ -59,3 +59,26 @@ func TestTooManyHeaps(t *testing.T) {
 	}
 	t.Log(err)
 }
+
+// The object graph and its retention follow the objects the dump holds: a dump of the smallest
+// records there are (Android's PRIM_ARRAY_NODATA, 14 bytes each), all roots, stays within the
+// readers' bound.
+func TestRetentionMemoryFollowsContent(t *testing.T) {
+	var b bytes.Buffer
+	w, err := hproftest.NewWriter(&b, hproftest.Options{Version: "1.0.3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range uint64(200_000) {
+		w.PrimArrayNoData(0x1000+8*i, hproftest.Int, 1)
+		w.Root(0xFF, 0x1000+8*i)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data := b.Bytes()
+	benchmem.WithinInput(t, len(data), func() { _, err = ReadRetention(bytes.NewReader(data), "nodata.hprof", GraphOptions{}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+}

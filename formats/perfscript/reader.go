@@ -104,6 +104,13 @@ func (r *Reader) Feed(sink model.SampleSink) error {
 	}
 }
 
+// headerBanner is the first line of perf script --header (and simpleperf's report_sample.py
+// --header).
+const headerBanner = "# ========"
+
+// Line is the number of the last line read.
+func (r *Reader) Line() int64 { return r.line }
+
 // Next returns the next sample, io.EOF after the last. The sample and its stack are reused
 // by the next call.
 func (r *Reader) Next() (*model.Sample, error) {
@@ -657,6 +664,11 @@ func (r *Reader) str(b []byte) string {
 // frame, or (without call chains) two headers with times that each carry a frame with its
 // image. Comment lines and side-band events before it are skipped.
 func Sniff(head []byte) error {
+	// perf's --header banner is its own: a recording with no sample, or one cut short inside
+	// its header, is still perf script text, refused at its place rather than as unknown.
+	if first, _, _ := bytes.Cut(head, []byte("\n")); string(bytes.TrimSuffix(first, []byte("\r"))) == headerBanner {
+		return nil
+	}
 	r := NewReader(nil, "")
 	rest := head
 	var prev *header

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"androprof/chart"
 	"androprof/controller"
@@ -429,6 +430,13 @@ func TestDumpRetainedTreePathAndCompare(t *testing.T) {
 	top := rt.childUIDs("")
 	if len(top) == 0 || !rt.isBranch("") {
 		t.Fatal("the dominator tree has no top level")
+	}
+	if n, _ := r.DominatedAfter(-1, treeChildren); n > 0 {
+		var label widget.Label
+		rt.updateNode(top[len(top)-1], false, &label)
+		if len(top) != treeChildren+1 || !strings.HasPrefix(label.Text, fmt.Sprintf("… %s more", ui.Plural(n, "object", "objects"))) {
+			t.Errorf("%d top-level rows past %d: the tree lists %d, the last says %q", n, treeChildren, len(top), label.Text)
+		}
 	}
 	first := r.Dominated(-1, 1)[0]
 	if top[0] != strconv.Itoa(int(first.Seq)) {

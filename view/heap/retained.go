@@ -3,6 +3,7 @@ package heap
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -13,8 +14,11 @@ import (
 )
 
 // treeChildren is how many of an object's dominated objects the tree lists, largest first:
-// a big array can dominate a million; the rest are summed up in one row.
+// a big array can dominate a million; the rest are summed up in one row (moreUID).
 const treeChildren = 200
+
+// moreUID is the tree row that sums up the objects past treeChildren under the object of uid.
+func moreUID(uid widget.TreeNodeID) widget.TreeNodeID { return "more:" + uid }
 
 // retainedTab answers "what keeps this memory alive?": the classes by the bytes their
 // instances retain, the dominator tree (largest retainers first, expand to what they
@@ -153,9 +157,12 @@ func (t *retainedTab) childUIDs(uid widget.TreeNodeID) []widget.TreeNodeID {
 		seq = int32(n)
 	}
 	kids := t.r.Dominated(seq, treeChildren)
-	out := make([]widget.TreeNodeID, len(kids))
+	out := make([]widget.TreeNodeID, len(kids), len(kids)+1)
 	for i, o := range kids {
 		out[i] = strconv.Itoa(int(o.Seq))
+	}
+	if n, _ := t.r.DominatedAfter(seq, treeChildren); n > 0 {
+		out = append(out, moreUID(uid))
 	}
 	return out
 }
@@ -169,6 +176,15 @@ func (t *retainedTab) isBranch(uid widget.TreeNodeID) bool {
 }
 
 func (t *retainedTab) updateNode(uid widget.TreeNodeID, _ bool, o fyne.CanvasObject) {
+	if parent, ok := strings.CutPrefix(uid, "more:"); ok && t.r != nil {
+		seq := int32(-1)
+		if p, err := strconv.Atoi(parent); err == nil {
+			seq = int32(p)
+		}
+		n, retained := t.r.DominatedAfter(seq, treeChildren)
+		o.(*widget.Label).SetText(fmt.Sprintf("… %s more, retaining %s together", ui.Plural(n, "object", "objects"), model.HumanBytes(retained)))
+		return
+	}
 	n, err := strconv.Atoi(uid)
 	if err != nil || t.r == nil || n >= t.r.Objects.Len() {
 		return
