@@ -365,6 +365,28 @@ func (w *window) clickWhere(t *testing.T, text string, better func(a, b ui.Widge
 	}
 }
 
+// tapRow taps the table cell showing text, as a person taps a row, until shown says the tap
+// brought what it should (shown may wait). A tap taken from an older picture of a window that
+// is still laying out can land on the header, which sorts the table instead: then resort puts
+// the order back before the next try.
+func (w *window) tapRow(t *testing.T, text string, resort func(), shown func() bool) bool {
+	t.Helper()
+	for range 3 {
+		time.Sleep(500 * time.Millisecond) // let the layout settle
+		cell, ok := w.findBy(t, 5*time.Second, func(c ui.WidgetPos) bool { return c.Text == text && c.Type == "*ui.tableCell" }, leftmost)
+		if !ok {
+			resort()
+			continue
+		}
+		w.clickAt(t, cell)
+		if shown() {
+			return true
+		}
+		resort()
+	}
+	return false
+}
+
 // clickWidest clicks the widest control of a Go type (the editor's category chooser among its
 // selects), whatever it shows.
 func (w *window) clickWidest(t *testing.T, typ string) {

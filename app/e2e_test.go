@@ -209,8 +209,12 @@ func TestRealWindow(t *testing.T) {
 			t.Fatalf("the Symbols tab's top symbol of %s is %q, the command line's %q", thread, got, top)
 		}
 		analysis.screenshot(t, "journey-vertical-symbols")
-		cell, _ := analysis.findBy(t, 5*time.Second, func(c ui.WidgetPos) bool { return c.Text == top && c.Type == "*ui.tableCell" }, leftmost)
-		analysis.clickAt(t, cell) // its callers and callees
+		// A tap on its row shows its callers and callees.
+		isCaller := func(c ui.WidgetPos) bool { return c.Type == "*ui.headerCell" && c.Text == "Caller" }
+		if !analysis.tapRow(t, top, func() { analysis.key(t, "ctrl+2"); analysis.sortBy(t, "Samples", "▼") },
+			func() bool { _, ok := analysis.findBy(t, 10*time.Second, isCaller, leftmost); return ok }) {
+			t.Fatalf("a tap on %s does not show its callers:\n%s", top, analysis.describe(t))
+		}
 		var callers struct {
 			Callers []struct {
 				Symbol string `json:"symbol"`
@@ -264,22 +268,12 @@ func TestRealWindow(t *testing.T) {
 		if got := analysis.topCell(t, "Class"); got != top {
 			t.Fatalf("the Retained tab's first class is %q, the command line's %q", got, top)
 		}
-		// A tap on its row. The table lays out again while the tree beside it fills, so a tap
-		// taken from an older picture of the window can land on the header, which sorts instead:
-		// then the table is sorted back, as a person would, and the row tapped again.
+		// A tap on its row (the table lays out again while the tree beside it fills).
 		want := fmt.Sprintf("is alive through %d references", len(path.Path)-1)
-		shown := false
-		for try := 0; try < 3 && !shown; try++ {
-			time.Sleep(500 * time.Millisecond)
-			cell, ok := analysis.findBy(t, 5*time.Second, func(c ui.WidgetPos) bool { return c.Text == top && c.Type == "*ui.tableCell" }, leftmost)
-			if !ok {
-				analysis.sortBy(t, "Retained", "▼")
-				continue
-			}
-			analysis.clickAt(t, cell)
-			_, shown = analysis.findBy(t, 10*time.Second, func(c ui.WidgetPos) bool { return strings.Contains(c.Text, want) }, leftmost)
-		}
-		if !shown {
+		if !analysis.tapRow(t, top, func() { analysis.sortBy(t, "Retained", "▼") }, func() bool {
+			_, ok := analysis.findBy(t, 10*time.Second, func(c ui.WidgetPos) bool { return strings.Contains(c.Text, want) }, leftmost)
+			return ok
+		}) {
 			t.Fatalf("after a tap on %s the window does not say it %s:\n%s", top, want, analysis.describe(t))
 		}
 		analysis.screenshot(t, "journey-heap-retained")
