@@ -167,6 +167,12 @@ func (r *DumpRetention) Dominated(i int32, limit int) []DumpObject {
 	return r.objects(kids, limit)
 }
 
+// HasDominated says whether object i (-1: the top level) dominates any object.
+func (r *DumpRetention) HasDominated(i int32) bool {
+	r.treeOnce.Do(r.index)
+	return r.childAt[i+2] > r.childAt[i+1]
+}
+
 // DominatedAfter counts the objects i immediately dominates past the first skip (the largest),
 // and what they retain together: the rest of a list cut short.
 func (r *DumpRetention) DominatedAfter(i int32, skip int) (count int, retained uint64) {

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -168,9 +169,8 @@ func runProgram(ctx context.Context, args []string, env Env) error {
 	keep := fs.String("keep", "", "keep the plugin's raw basic-block profiles in `DIR`")
 	arch := fs.String("arch", "", "guest `arm|armeb|mipsel|mips` (default: from the ELF header)")
 	sysroot := fs.String("sysroot", "", "guest loader and libraries in `DIR` (qemu -L; default: a folder above the program holding its loader, else the Debian cross sysroot)")
-	quiet := fs.Bool("quiet", false, "say nothing but errors: no progress, no summary")
-	summary := fs.String("summary", "", "write the summary to `FILE` instead of standard error")
-	asJSON := fs.Bool("json", false, "write the summary as JSON for scripts")
+	var wf wrapperFlags
+	wf.add(fs)
 	prog, err := parseCommand(fs, args)
 	if err != nil {
 		return err
@@ -197,7 +197,7 @@ func runProgram(ctx context.Context, args []string, env Env) error {
 	im.KeepDir, im.Arch, im.Sysroot = *keep, *arch, *sysroot
 	im.Stdin, im.Stdout, im.Stderr = env.Stdin, env.Stdout, env.Stderr
 	say := func(msg string) { fmt.Fprintln(env.Stderr, "androprof:", msg) }
-	if *quiet {
+	if wf.quiet {
 		say = nil
 	}
 	err = im.RunProgram(ctx, *run, prog[0], prog[1:], say)
@@ -208,16 +208,16 @@ func runProgram(ctx context.Context, args []string, env Env) error {
 	status := 0
 	if exitErr != nil {
 		status = exitErr.Status()
-		if !*quiet {
+		if !wf.quiet {
 			fmt.Fprintf(env.Stderr, "androprof: %v; what it executed until then was imported\n", exitErr)
 		}
 	}
-	if *quiet && *summary == "" {
+	if wf.silent() {
 		return exitStatus(status)
 	}
 	ctx, said := stored(ctx, *run, env)
 	defer said()
-	if err := writeRunSummary(ctx, db, profiles, *run, prog[0], *profile, *arch, *summary, *asJSON, env); err != nil {
+	if err := writeRunSummary(ctx, db, profiles, *run, prog[0], *profile, *arch, wf.summary, wf.asJSON, env); err != nil {
 		return err
 	}
 	return exitStatus(status)
@@ -249,6 +249,23 @@ func writeRunSummary(ctx context.Context, db *store.DB, profiles controller.Prof
 	}
 	return toSummary(file, env, func(w io.Writer) error { return writeSummary(w, rep, asJSON) })
 }
+
+// wrapperFlags are those of the commands that run a program as a wrapper does (run, vertical):
+// what the workbench says on standard error, and where its summary goes.
+type wrapperFlags struct {
+	quiet   bool
+	summary string
+	asJSON  bool
+}
+
+func (w *wrapperFlags) add(fs *flag.FlagSet) {
+	fs.BoolVar(&w.quiet, "quiet", false, "say nothing but errors: no progress, no summary")
+	fs.StringVar(&w.summary, "summary", "", "write the summary to `FILE` instead of standard error")
+	fs.BoolVar(&w.asJSON, "json", false, "write the summary as JSON for scripts")
+}
+
+// silent says nothing is to be written after the program: quiet, and no summary file.
+func (w *wrapperFlags) silent() bool { return w.quiet && w.summary == "" }
 
 // toSummary has write write a wrapper's summary to file, or to standard error when file is "":
 // standard output is the program's.

@@ -20,9 +20,8 @@ func runVertical(ctx context.Context, args []string, env Env) error {
 	rate := fs.Int("rate", 1000, "samples per second per thread (`HZ`)")
 	callGraph := fs.String("call-graph", "fp", "call stacks by frame pointers or DWARF unwinding: `fp|dwarf`")
 	keep := fs.String("keep", "", "keep perf.data, perf.script and the JIT map perf-PID.map in `DIR`")
-	quiet := fs.Bool("quiet", false, "say nothing but errors: no progress, no summary")
-	summary := fs.String("summary", "", "write the summary to `FILE` instead of standard error")
-	asJSON := fs.Bool("json", false, "write the summary as JSON for scripts")
+	var wf wrapperFlags
+	wf.add(fs)
 	var target targetFlags
 	target.addRecording(fs)
 	argv, err := parseCommand(fs, args)
@@ -59,7 +58,7 @@ func runVertical(ctx context.Context, args []string, env Env) error {
 	im.KeepDir, im.Samples = *keep, samples
 	im.Stdin, im.Stdout, im.Stderr = env.Stdin, env.Stdout, env.Stderr
 	say := func(msg string) { fmt.Fprintln(env.Stderr, "androprof:", printable(msg, "")) }
-	if *quiet {
+	if wf.quiet {
 		say = nil
 	}
 	rec, err := im.RecordVertical(ctx, *run, jvm.VerticalOptions{Java: java, Args: jargs, RateHz: *rate, CallGraph: cg}, say)
@@ -75,23 +74,23 @@ func runVertical(ctx context.Context, args []string, env Env) error {
 	status := 0
 	if rec.Exit != nil {
 		status = rec.Exit.Status()
-		if !*quiet {
+		if !wf.quiet {
 			fmt.Fprintf(env.Stderr, "androprof: %s; they were imported\n", printable(rec.Exit.Error(), ""))
 		}
 	}
-	if *quiet && *summary == "" {
+	if wf.silent() {
 		return exitStatus(status)
 	}
-	if a := rec.Agent; a != nil && !*quiet {
+	if a := rec.Agent; a != nil && !wf.quiet {
 		fmt.Fprintf(env.Stderr, "androprof: the perf map agent named %d code ranges in %.1f ms of CPU, %.2f%% of the program's %.2f s\n",
 			a.Entries, a.AgentCPU.Seconds()*1000, 100*a.Share(), a.ProcessCPU.Seconds())
 	}
 	ctx, said := stored(ctx, *run, env)
 	defer said()
-	err = toSummary(*summary, env, func(w io.Writer) error {
+	err = toSummary(wf.summary, env, func(w io.Writer) error {
 		out := env
 		out.Stdout = w
-		return printRun(ctx, db, *run, *asJSON, out)
+		return printRun(ctx, db, *run, wf.asJSON, out)
 	})
 	if err != nil {
 		return err

@@ -172,7 +172,7 @@ func (t *retainedTab) isBranch(uid widget.TreeNodeID) bool {
 		return true
 	}
 	n, err := strconv.Atoi(uid)
-	return err == nil && t.r != nil && len(t.r.Dominated(int32(n), 1)) > 0
+	return err == nil && t.r != nil && n < t.r.Objects.Len() && t.r.HasDominated(int32(n))
 }
 
 func (t *retainedTab) updateNode(uid widget.TreeNodeID, _ bool, o fyne.CanvasObject) {
