@@ -279,6 +279,33 @@ func TestRealWindow(t *testing.T) {
 		analysis.screenshot(t, "journey-heap-retained")
 	})
 
+	t.Run("how far a program's stores reach: figure 5.22 from a run with --mutations", func(t *testing.T) {
+		const run = "demo-heap-mutate"
+		var summary struct {
+			Mutations int64 `json:"pointer_mutations"`
+		}
+		cliJSON(t, p, &summary, "report", "--run", run)
+		if summary.Mutations == 0 {
+			t.Fatal("the command line counts no pointer mutations in the mutations demo")
+		}
+		analysis.clickAt(t, analysis.runRow(t, run))
+		analysis.key(t, "ctrl+1") // Summary: the count the command line gives
+		want := ui.Grouped(summary.Mutations)
+		if _, ok := analysis.findBy(t, 20*time.Second, func(c ui.WidgetPos) bool { return c.Text == want }, leftmost); !ok {
+			t.Fatalf("the Summary does not show the command line's %s pointer mutations:\n%s", want, analysis.describe(t))
+		}
+		analysis.key(t, "ctrl+7") // Pointers, opening on figure 5.22
+		if _, ok := analysis.find(t, "5.22 Pointer mutation distances over time", true, 10*time.Second); !ok {
+			t.Fatalf("the Pointers tab does not offer figure 5.22:\n%s", analysis.describe(t))
+		}
+		path := filepath.Join(work, "mutations.png")
+		analysis.click(t, "Save PNG…")
+		analysis.typeText(t, path)
+		analysis.key(t, "Return")
+		waitFile(t, p, path, validPNG)
+		analysis.screenshot(t, "journey-heap-mutations")
+	})
+
 	analysis.key(t, "ctrl+e")
 	editor := p.waitWindow(t, "Instruction categorization")
 	t.Run("every file dialog of the editor opens and cancels, by shortcut and by button", func(t *testing.T) {

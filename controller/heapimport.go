@@ -54,9 +54,13 @@ func (im Importer) RunJava(ctx context.Context, run string, argv []string, progr
 	}
 	defer os.RemoveAll(dir)
 	log := filepath.Join(dir, "heap.heaplog")
-	opts := jvm.RunOptions{Java: java, Args: args, Log: log, CacheDir: im.CacheDir, Stdout: im.Stdout, Stderr: im.Stdout}
+	opts := jvm.RunOptions{Java: java, Args: args, Log: log, Mutations: im.Mutations, CacheDir: im.CacheDir, Stdout: im.Stdout, Stderr: im.Stdout}
 	if progress != nil {
-		progress("running " + strings.Join(argv, " ") + " under the heap agent")
+		how := " under the heap agent"
+		if im.Mutations {
+			how += ", recording reference stores"
+		}
+		progress("running " + strings.Join(argv, " ") + how)
 	}
 	runErr := jvm.Run(ctx, opts)
 	if runErr != nil && (ctx.Err() != nil || fileSize(log) == 0) {

@@ -29,6 +29,7 @@ type Importer struct {
 	// WeakRetains counts weak, soft, phantom and finalizer referents as retained by their
 	// references in heap dumps' retained sizes.
 	WeakRetains bool
+	Mutations   bool             // RunJava logs every reference store (figure 5.22; jvm.RunOptions.Mutations)
 	ISAs        []model.ISA      // what log text without encodings is (nil: decided from the logs)
 	Arch        string           // guest for RunProgram ("arm", "mipsel", …); "" reads the ELF header
 	CacheDir    string           // where the plugin is built; "" for the user's cache directory

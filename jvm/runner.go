@@ -4,7 +4,8 @@
 // agent, which names JIT-compiled code for perf so a recording shows Java methods, the VM,
 // native libraries and the kernel in one profile (seed 004, vertical.go). The agents are C,
 // carried by the binary and built with gcc against the JDK's headers on first use, like the
-// QEMU plugin of package emulator.
+// QEMU plugin of package emulator; the Java agent that makes reference stores call the heap
+// agent (pointer mutations, mutations.go) is built with javac against Debian's ASM the same way.
 package jvm
 
 import (
@@ -34,6 +35,10 @@ var agentCFlags = []string{"-std=c99", "-shared", "-fPIC", "-O2", "-Wall", "-Wex
 
 // agentPrefix starts every message the agent writes (to stderr, for real errors only).
 const agentPrefix = "androprof heap agent:"
+
+// mutationsPrefix starts what the agents write about mutations that is no error: the heap
+// agent's summary at exit, and the Java agent's word on a class it left as it was.
+const mutationsPrefix = "androprof mutations:"
 
 // jdkPackage is the Debian package that provides java, javac and the JVMTI headers.
 const jdkPackage = "openjdk-17-jdk-headless"
@@ -167,14 +172,22 @@ func (s cSource) buildFor(jdk *JDK, cacheDir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if cacheDir == "" {
-		base, err := os.UserCacheDir()
-		if err != nil {
-			return "", fmt.Errorf("no cache directory for %s: %w", s.what, err)
-		}
-		cacheDir = filepath.Join(base, "androprof")
+	if cacheDir, err = cacheDirOr(cacheDir, s.what); err != nil {
+		return "", err
 	}
 	return s.build(cacheDir, include)
+}
+
+// cacheDirOr is cacheDir, or os.UserCacheDir()/androprof when it is "", for building what.
+func cacheDirOr(cacheDir, what string) (string, error) {
+	if cacheDir != "" {
+		return cacheDir, nil
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no cache directory for %s: %w", what, err)
+	}
+	return filepath.Join(base, "androprof"), nil
 }
 
 // agentPath is java's -agentpath option for the agent so, up to its options.
@@ -193,6 +206,10 @@ type RunOptions struct {
 	// SnapshotEvery, when not 0, adds a heap snapshot each time that many more bytes were
 	// allocated; there is always one at exit.
 	SnapshotEvery uint64
+	// Mutations logs every reference store of the program's classes (figure 5.22) through a
+	// Java agent that instruments them (BuildMutations); the JDK's own classes are not. It
+	// about doubles the time a run under the heap agent takes (demo.Garbage).
+	Mutations bool
 	// CacheDir holds built agents; default os.UserCacheDir()/androprof.
 	CacheDir string
 	// Stdin, Stdout and Stderr are the program's; nil means /dev/null.
@@ -232,14 +249,6 @@ func Run(ctx context.Context, opts RunOptions) error {
 	if err != nil {
 		return err
 	}
-	so, err := heapAgent.buildFor(jdk, opts.CacheDir)
-	if err != nil {
-		return err
-	}
-	agent, err := agentPath(so, heapAgent.what)
-	if err != nil {
-		return err
-	}
 	log, err := filepath.Abs(opts.Log)
 	if err != nil {
 		return err
@@ -247,13 +256,12 @@ func Run(ctx context.Context, opts RunOptions) error {
 	if err := os.MkdirAll(filepath.Dir(log), 0o755); err != nil {
 		return fmt.Errorf("heap log: %w", err)
 	}
-	agent += "="
-	if opts.SnapshotEvery != 0 {
-		agent += "snapshot=" + strconv.FormatUint(opts.SnapshotEvery, 10) + ","
+	argv, err := heapCommand(jdk, log, opts)
+	if err != nil {
+		return err
 	}
-	agent += "out=" + log // last: the agent takes the rest as the path
 
-	cmd, tail := proc.Wrapped(ctx, append([]string{jdk.Java, agent}, opts.Args...), opts.Stdin, opts.Stdout, opts.Stderr)
+	cmd, tail := proc.Wrapped(ctx, argv, opts.Stdin, opts.Stdout, opts.Stderr)
 	runErr := cmd.Run()
 	if ctx.Err() != nil {
 		return fmt.Errorf("run of %s: %w", java, ctx.Err())
@@ -265,7 +273,7 @@ func Run(ctx context.Context, opts RunOptions) error {
 	if exitErr != nil {
 		detail := tail.LastWith(agentPrefix)
 		if detail == "" {
-			detail = tail.LastLine()
+			detail = tail.LastLineWithout(mutationsPrefix) // the program's, not the agent's summary
 		}
 		return &proc.ExitError{Program: java, ExitCode: exitErr.ExitCode(), Signal: proc.SignalOf(exitErr.ProcessState), Detail: detail}
 	}
@@ -276,6 +284,35 @@ func Run(ctx context.Context, opts RunOptions) error {
 		return fmt.Errorf("%s ran, but the heap agent wrote no log to %s", java, log)
 	}
 	return nil
+}
+
+// heapCommand is the command line that runs opts.Args on jdk's java under the heap agent
+// writing log (an absolute path), and under the Java agent too with opts.Mutations. It builds
+// the agents when they are not in the cache yet.
+func heapCommand(jdk *JDK, log string, opts RunOptions) ([]string, error) {
+	so, err := heapAgent.buildFor(jdk, opts.CacheDir)
+	if err != nil {
+		return nil, err
+	}
+	agent, err := agentPath(so, heapAgent.what)
+	if err != nil {
+		return nil, err
+	}
+	agent += "="
+	if opts.SnapshotEvery != 0 {
+		agent += "snapshot=" + strconv.FormatUint(opts.SnapshotEvery, 10) + ","
+	}
+	var javaAgent []string
+	if opts.Mutations {
+		opt, err := javaAgentFor(jdk, opts.CacheDir)
+		if err != nil {
+			return nil, err
+		}
+		agent += "mutations,"
+		javaAgent = []string{opt} // after the heap agent, which then sees its allocations
+	}
+	agent += "out=" + log // last: the agent takes the rest as the path
+	return append(append([]string{jdk.Java, agent}, javaAgent...), opts.Args...), nil
 }
 
 func isFile(path string) bool {

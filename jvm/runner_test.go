@@ -505,7 +505,7 @@ func TestCommand(t *testing.T) {
 
 func TestSamples(t *testing.T) {
 	got := strings.Join(Samples(), " ")
-	if got != "demo.Cache demo.Garbage demo.Phases demo.Retain demo.Threads" {
+	if got != "demo.Cache demo.Garbage demo.Mutate demo.Phases demo.Retain demo.Threads" {
 		t.Errorf("Samples() = %s", got)
 	}
 }

@@ -18,7 +18,8 @@ import (
 const samplesDir = "samples/java"
 
 // Samples names the main classes of the Java sample workloads (assets/samples/java), ready
-// for `java -cp DIR NAME`: demo.Cache, demo.Garbage, demo.Phases, demo.Retain, demo.Threads.
+// for `java -cp DIR NAME`: demo.Cache, demo.Garbage, demo.Mutate, demo.Phases, demo.Retain,
+// demo.Threads.
 func Samples() []string {
 	ents, _ := fs.ReadDir(assets.JavaSamples, samplesDir)
 	var names []string

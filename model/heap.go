@@ -63,6 +63,15 @@ type HeapSink interface {
 	HeapEvent(e *HeapEvent) error
 }
 
+// MutationDistance is seed 001's distance of a pointer mutation (its listing 3.2): from the
+// stored field, at the source's birth plus the field's offset, to the target's birth, in bytes
+// of allocation. It is positive when the source is older than the target, as the seed's text
+// says (its listing subtracts the other way round). The offset never changes the sign, as a
+// field lies inside its object, but a store into a large array lands in its own bucket.
+func MutationDistance(source uint64, offset uint32, target uint64) int64 {
+	return int64(target) - int64(source) - int64(offset)
+}
+
 // DistanceBucket groups a pointer distance (target minus source, in bytes of allocation time
 // or of address) into the signed power-of-two buckets of seed figures 5.22 and 5.23: bucket b>0
 // holds distances d with 2^(b-1) <= d < 2^b, bucket -b the same for -d, and zero counts as

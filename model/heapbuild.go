@@ -233,7 +233,7 @@ func (b *HeapBuilder) HeapEvent(e *HeapEvent) error {
 		if !ok {
 			return nil
 		}
-		d := DistanceBucket(int64(dst.birth) - int64(src.birth))
+		d := DistanceBucket(MutationDistance(src.birth, e.Offset, dst.birth))
 		b.pointers[heapPointerKey{bucket: t / b.p.Cohort, distance: d}]++
 	case HeapSnapshot:
 		b.pointers[heapPointerKey{snapshot: true, bucket: t / b.p.Cohort, distance: e.Distance}] += e.Count

@@ -32,10 +32,10 @@ func sampleHeapEvents() []HeapEvent {
 		{Kind: HeapFree, Object: 99, Time: 72}, // never allocated
 		{Kind: HeapAlloc, Object: 4, Time: 72, Size: 40, Thread: 2, Class: 2, Array: true},
 		{Kind: HeapGCEnd, Time: 112},
-		{Kind: HeapMutation, Time: 112, Object: 4, Target: 3}, // 48−72 = −24: bucket −5
-		{Kind: HeapMutation, Time: 112, Object: 3, Target: 4}, // +24: bucket 5
-		{Kind: HeapMutation, Time: 112, Object: 3, Target: 0}, // null: not counted
-		{Kind: HeapMutation, Time: 112, Object: 1, Target: 3}, // dead source: not counted
+		{Kind: HeapMutation, Time: 112, Object: 4, Offset: 16, Target: 3}, // 48−(72+16) = −40: bucket −6
+		{Kind: HeapMutation, Time: 112, Object: 3, Offset: 12, Target: 4}, // 72−(48+12) = +12: bucket 4
+		{Kind: HeapMutation, Time: 112, Object: 3, Target: 0},             // null: not counted
+		{Kind: HeapMutation, Time: 112, Object: 1, Target: 3},             // dead source: not counted
 		{Kind: HeapAlloc, Object: 5, Time: 112, Size: 24, Thread: 1, Class: 1},
 		{Kind: HeapFree, Object: 2, Time: 136},
 		{Kind: HeapFree, Object: 2, Time: 136},              // freed twice
@@ -137,8 +137,8 @@ func TestHeapBuilderSample(t *testing.T) {
 			cell{Scope: ScopeSize, Key: 40, Bucket: 2, Died: hc(1, 40, 1, 40), Lifetime: 80, ArrayLifetime: 80},
 		},
 		Pointers: []HeapPointers{
-			{Snapshot: false, Bucket: 1, Distance: -5, Count: 1},
-			{Snapshot: false, Bucket: 1, Distance: 5, Count: 1},
+			{Snapshot: false, Bucket: 1, Distance: -6, Count: 1},
+			{Snapshot: false, Bucket: 1, Distance: 4, Count: 1},
 			{Snapshot: true, Bucket: 2, Distance: -2, Count: 15},
 			{Snapshot: true, Bucket: 2, Distance: 3, Count: 5},
 		},

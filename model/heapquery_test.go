@@ -296,7 +296,7 @@ func TestHeapPointers(t *testing.T) {
 		percent  [][]float64
 		counts   []uint64
 	}{
-		{false, []uint64{64}, []int{-5, 5}, [][]float64{{50, 50}}, []uint64{1, 1}},
+		{false, []uint64{64}, []int{-6, 4}, [][]float64{{50, 50}}, []uint64{1, 1}},
 		{true, []uint64{128}, []int{-2, 3}, [][]float64{{75, 25}}, []uint64{15, 5}},
 	}
 	for _, tt := range tests {

@@ -17,6 +17,7 @@ packages=(
 	sqlite3                                                    # users (and a test) open the workspace with it
 	bzip2                                                      # checks what the guest bzip2 (Debian armhf/mipsel, fetched by internal/debpkg) wrote
 	openjdk-17-jdk-headless                                    # the JVMTI heap agent: jvmti.h, java, javac
+	libasm-java                                                # ObjectWeb ASM for heap --mutations' Java agent
 	linux-perf                                                 # androprof vertical: perf record and perf script
 	ca-certificates git
 )
@@ -70,6 +71,8 @@ deps_check() {
 	elif [ ! -f "$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")/include/jvmti.h" ]; then
 		broken+=("jvmti.h next to javac (the heap agent is built against it)")
 	fi
+	[ -f /usr/share/java/asm.jar ] && [ -f /usr/share/java/asm-commons.jar ] ||
+		broken+=("ObjectWeb ASM in /usr/share/java (heap --mutations builds its Java agent with it)")
 	if ! perf record -q -N -e cpu-clock -o "$dir/perf.data" -- true 2>"$dir/err"; then
 		broken+=("perf cannot record (androprof vertical): $(tail -n 1 "$dir/err")")
 	fi

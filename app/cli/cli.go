@@ -67,9 +67,10 @@ usage:
                                                         run a guest program under QEMU and import it;
                                                         the program keeps stdin/stdout/stderr and its
                                                         exit status, the summary goes to stderr
-  androprof heap [--run NAME] [--cohort SIZE] [--keep DIR] [--json] -- java [ARGS...]
+  androprof heap [--run NAME] [--cohort SIZE] [--keep DIR] [--mutations] [--json] -- java [ARGS...]
                                                         run a Java program under the heap agent
-                                                        and import its heap log
+                                                        and import its heap log; --mutations also
+                                                        records its reference stores (figure 5.22)
   androprof vertical [--run NAME] [--rate HZ] [--call-graph fp|dwarf] [--app PKG,...]
                      [--threads NAME,...] [--from S] [--to S] [--keep DIR] [--quiet]
                      [--summary FILE] [--json] -- java [ARGS...]

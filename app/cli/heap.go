@@ -52,6 +52,7 @@ func runHeap(ctx context.Context, args []string, env Env) error {
 	keep := fs.String("keep", "", "keep the heap log in `DIR`")
 	var cohort cohortFlag
 	fs.Var(&cohort, "cohort", "bytes of allocation per cohort, e.g. `256K` (default 256K)")
+	mutations := fs.Bool("mutations", false, "record every reference store (putfield, aastore) for figure 5.22; slower")
 	asJSON := fs.Bool("json", false, "write JSON for scripts")
 	argv, err := parseCommand(fs, args)
 	if err != nil {
@@ -71,6 +72,7 @@ func runHeap(ctx context.Context, args []string, env Env) error {
 	im := controller.NewWorkspace(db).Importer()
 	im.KeepDir = *keep
 	im.Cohort = cohort.bytes
+	im.Mutations = *mutations
 	im.Stdout = os.Stderr
 	say := func(msg string) { fmt.Fprintln(env.Stderr, msg) }
 	err = im.RunJava(ctx, *run, argv, say)

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"androprof/formats/heaplog"
@@ -240,5 +242,45 @@ func TestImportCorpusDumps(t *testing.T) {
 	code, out, _ := runCLI(t, db, "report", "--run", "perflib-dialer.hprof", "--heap", "app", "--by", "package", "--json")
 	if code != 0 || !json.Valid([]byte(out)) {
 		t.Errorf("dialer app heap packages: exit %d %q", code, out)
+	}
+}
+
+// `heap --mutations` records the reference stores of a real program: the run counts pointer
+// mutations, the text report no longer says there are none, and figure 5.22 draws.
+func TestHeapMutations(t *testing.T) {
+	requireJava(t)
+	if _, err := os.Stat("/usr/share/java/asm.jar"); err != nil {
+		t.Skip("no /usr/share/java/asm.jar (scripts/deps.sh installs libasm-java)")
+	}
+	dir := t.TempDir()
+	classes := filepath.Join(dir, "classes")
+	if err := jvm.CompileSamples(context.Background(), "", classes); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "w.db")
+	code, out, errOut := runCLI(t, db, "heap", "--mutations", "--json", "--", "java", "-cp", classes, "demo.Mutate", "3000")
+	if code != 0 {
+		t.Fatalf("heap --mutations: exit %d\n%s\n%s", code, out, errOut)
+	}
+	var summary struct {
+		Run       string `json:"run"`
+		Mutations uint64 `json:"pointer_mutations"`
+	}
+	if err := json.Unmarshal([]byte(out), &summary); err != nil {
+		t.Fatalf("--json output %q: %v", out, err)
+	}
+	if summary.Run != "demo.Mutate" || summary.Mutations == 0 {
+		t.Errorf("run %q with %d pointer mutations, want demo.Mutate with some", summary.Run, summary.Mutations)
+	}
+	code, out, errOut = runCLI(t, db, "report", "--run", "demo.Mutate")
+	if code != 0 || strings.Contains(out, "no pointer mutations") {
+		t.Errorf("report: exit %d\n%s%s", code, out, errOut)
+	}
+	png := filepath.Join(dir, "fig5.22.png")
+	if code, _, errOut := runCLI(t, db, "chart", "--run", "demo.Mutate", "--figure", "5.22", "--out", png); code != 0 {
+		t.Fatalf("chart --figure 5.22: exit %d: %s", code, errOut)
+	}
+	if st, err := os.Stat(png); err != nil || st.Size() == 0 {
+		t.Errorf("figure 5.22: %v", err)
 	}
 }

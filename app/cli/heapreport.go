@@ -187,7 +187,7 @@ func writeHeapSummary(w io.Writer, run string, p *model.HeapProfile, ch model.He
 		return err
 	}
 	if ch.Mutations == 0 {
-		fmt.Fprintln(w, "\nThe log has no pointer mutations (a JVMTI agent cannot record them), so figure 5.22 is empty.")
+		fmt.Fprintln(w, "\nThe log has no pointer mutations (`androprof heap --mutations` records them), so figure 5.22 is empty.")
 	}
 	if ch.UnknownFrees > 0 {
 		fmt.Fprintf(w, "%s named objects the log never allocated; they were skipped.\n", chart.Count(ch.UnknownFrees, "death", "deaths"))

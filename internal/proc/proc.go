@@ -47,9 +47,26 @@ func (t *Tail) Write(p []byte) (int, error) {
 func (t *Tail) String() string { return string(t.b) }
 
 // LastLine is the last line that is not blank.
-func (t *Tail) LastLine() string {
-	lines := strings.Split(strings.TrimSpace(string(t.b)), "\n")
-	return strings.TrimSpace(lines[len(lines)-1])
+func (t *Tail) LastLine() string { return t.LastLineWithout() }
+
+// LastLineWithout is the last line that is not blank and starts with none of prefixes: the
+// program's last words when a tool may have written after them.
+func (t *Tail) LastLineWithout(prefixes ...string) string {
+	lines := strings.Split(string(t.b), "\n")
+next:
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimSpace(lines[i])
+		if l == "" {
+			continue
+		}
+		for _, p := range prefixes {
+			if strings.HasPrefix(l, p) {
+				continue next
+			}
+		}
+		return l
+	}
+	return ""
 }
 
 // LastWith is the last line that starts with one of prefixes (a tool's own words among the

@@ -280,9 +280,9 @@ func heapFacts(p *model.HeapProfile, factor int) (facts []heapFact, notes []stri
 		notes = append(notes, "This log is synthetic (prop synthetic true): nothing in it was measured.")
 	}
 	if ch.Mutations == 0 {
-		if jvmtiAgent(p) {
-			notes = append(notes, "No pointer mutations: this VM's heap agent cannot record pointer mutations "+
-				"(JVMTI has no write barrier event): figure 5.22 is empty.")
+		if withoutMutations(p) {
+			notes = append(notes, "No pointer mutations: the heap agent records them only under "+
+				"`androprof heap --mutations`: figure 5.22 is empty.")
 		} else {
 			notes = append(notes, "No pointer mutations in this log: figure 5.22 is empty.")
 		}
@@ -296,7 +296,8 @@ func heapFacts(p *model.HeapProfile, factor int) (facts []heapFact, notes []stri
 	return facts, notes
 }
 
-// jvmtiAgent tells whether the project's JVMTI agent wrote the log (its vm line says so).
-func jvmtiAgent(p *model.HeapProfile) bool {
-	return strings.Contains(p.Header.VM, "androprof heap agent")
+// withoutMutations tells whether the project's JVMTI agent wrote the log (its vm line says so)
+// without recording reference stores (it says "prop mutations on" when it does).
+func withoutMutations(p *model.HeapProfile) bool {
+	return strings.Contains(p.Header.VM, "androprof heap agent") && p.Header.Props["mutations"] != "on"
 }

@@ -187,7 +187,7 @@ func TestHeapSummary(t *testing.T) {
 	q.UnknownFrees = 3
 	_, notes := heapFacts(&q, 1)
 	all := strings.Join(notes, "\n")
-	for _, want := range []string{"cannot record pointer mutations (JVMTI has no write barrier event): figure 5.22 is empty",
+	for _, want := range []string{"records them only under `androprof heap --mutations`: figure 5.22 is empty",
 		"figure 5.23 is empty", "3 deaths of objects never allocated"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("notes %q lack %q", all, want)

@@ -92,8 +92,8 @@ func (t *heapFigureTab) recompute() {
 func emptyFigureNote(f chart.HeapFigure, p *model.HeapProfile) string {
 	switch f.Seed {
 	case "5.22":
-		if jvmtiAgent(p) {
-			return "This VM's heap agent cannot record pointer mutations (JVMTI has no write barrier event): figure 5.22 is empty."
+		if withoutMutations(p) {
+			return "The heap agent records pointer mutations only under `androprof heap --mutations`: figure 5.22 is empty."
 		}
 		return "This log has no pointer mutations: figure 5.22 is empty."
 	case "5.23":

@@ -221,7 +221,8 @@ func write(path string, c *emulator.Collector, archs map[int]string) error {
 }
 
 // heapDemos are the Java samples' heap logs: a growing cache (stairs in figure 5.1), short-lived
-// garbage, and many threads (figures 5.11–5.16); small arguments keep the files small.
+// garbage, many threads (figures 5.11–5.16), and reference stores of known direction recorded
+// with --mutations (figure 5.22); small arguments keep the files small.
 func heapDemos(tmp string) {
 	jdk, err := jvm.FindJDK()
 	if err != nil {
@@ -231,14 +232,19 @@ func heapDemos(tmp string) {
 	if err := jvm.CompileSamples(context.Background(), "", classes); err != nil {
 		fail(err)
 	}
-	for _, d := range []struct{ name, class, args string }{
-		{"demo-heap-cache", "demo.Cache", "10 3000 20000"},
-		{"demo-heap-garbage", "demo.Garbage", "40000"},
-		{"demo-heap-threads", "demo.Threads", "8 2000 4"},
+	for _, d := range []struct {
+		name, class, args string
+		mutations         bool
+	}{
+		{"demo-heap-cache", "demo.Cache", "10 3000 20000", false},
+		{"demo-heap-garbage", "demo.Garbage", "40000", false},
+		{"demo-heap-threads", "demo.Threads", "8 2000 4", false},
+		{"demo-heap-mutate", "demo.Mutate", "20000", true},
 	} {
 		log := filepath.Join(tmp, d.name+".heaplog")
 		args := append([]string{"-Xmx64m", "-cp", classes, d.class}, strings.Fields(d.args)...)
-		if err := jvm.Run(context.Background(), jvm.RunOptions{Java: jdk.Java, Args: args, Log: log, Stdout: io.Discard}); err != nil {
+		opts := jvm.RunOptions{Java: jdk.Java, Args: args, Log: log, Mutations: d.mutations, Stdout: io.Discard, Stderr: io.Discard}
+		if err := jvm.Run(context.Background(), opts); err != nil {
 			fail(err)
 		}
 		if err := gzipFile(log, filepath.Join("assets", "demo", d.name+".heaplog.gz")); err != nil {
