@@ -35,8 +35,9 @@ var (
 // mutationsJar names the agent jar.
 const mutationsJar = "androprof-mutations.jar"
 
-// javacFlags are part of the cache key, so changing them rebuilds.
-var javacFlags = []string{"--release", "11"}
+// javacFlags are part of the cache key, so changing them rebuilds. The sources are UTF-8, and
+// javac reads the locale's charset otherwise: US-ASCII on a fresh Debian without a locale.
+var javacFlags = []string{"--release", "11", "-encoding", "UTF-8"}
 
 // namedFile is a file to write into the build: a Java source or an ASM jar.
 type namedFile struct {

@@ -53,7 +53,7 @@ func CompileSamples(ctx context.Context, javac, dir string) error {
 	if err != nil {
 		return err
 	}
-	args := []string{"--release", "11", "-d", dir}
+	args := []string{"--release", "11", "-encoding", "UTF-8", "-d", dir} // not the locale's charset
 	for _, e := range ents {
 		b, err := fs.ReadFile(assets.JavaSamples, path.Join(samplesDir, e.Name()))
 		if err != nil {
