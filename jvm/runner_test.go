@@ -221,6 +221,11 @@ func (s *tally) checkSums(t *testing.T) {
 	if live := s.allocs - s.frees; live != len(s.live) {
 		t.Errorf("allocated %d − freed %d = %d, but %d objects live", s.allocs, s.frees, live, len(s.live))
 	}
+	for _, th := range s.threads { // the agent's own thread and its objects are not the program's
+		if strings.HasPrefix(th.Name, "androprof") {
+			t.Errorf("the log declares the agent's thread %q", th.Name)
+		}
+	}
 	perThread, perClass := 0, 0
 	for id, n := range s.byThread {
 		if _, ok := s.threads[id]; !ok {

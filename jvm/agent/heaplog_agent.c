@@ -352,6 +352,10 @@ static __thread uint32_t thread_id;
 
 static uint32_t current_thread_id(void) { return thread_id; }
 
+/* agent_work is set while the current thread allocates for the agent itself (its sweeper
+ * thread's objects): those allocations are not the program's and stay out of the log. */
+static __thread int agent_work;
+
 /* declare_thread numbers the current thread and writes its "t" record, unless it has an id
  * already. 0 means it cannot be named yet (before VMInit) or the log is closed. */
 static uint32_t declare_thread(JNIEnv *jni, jthread thread)
@@ -495,13 +499,23 @@ static void JNICALL sweeper(jvmtiEnv *env, JNIEnv *jni, void *arg)
 }
 
 /* start_sweeper runs sweeper in a daemon thread of its own. */
+static jobject sweeper_thread; /* a global reference: its thread events stay out of the log */
+
+static int is_sweeper(JNIEnv *jni, jthread thread)
+{
+	return sweeper_thread != NULL && (*jni)->IsSameObject(jni, thread, sweeper_thread);
+}
+
 static void start_sweeper(JNIEnv *jni)
 {
+	agent_work = 1;
 	jclass cls = (*jni)->FindClass(jni, "java/lang/Thread");
 	jmethodID init = cls ? (*jni)->GetMethodID(jni, cls, "<init>", "(Ljava/lang/String;)V") : NULL;
 	jstring name = (*jni)->NewStringUTF(jni, "androprof heap sweeper");
 	jthread t = init && name ? (*jni)->NewObject(jni, cls, init, name) : NULL;
-	if (t == NULL) {
+	sweeper_thread = t ? (*jni)->NewGlobalRef(jni, t) : NULL;
+	agent_work = 0;
+	if (sweeper_thread == NULL) {
 		(*jni)->ExceptionClear(jni);
 		fprintf(stderr, PREFIX "cannot start the sweeper thread: deaths are logged at exit only\n");
 		return;
@@ -631,6 +645,8 @@ static int is_array(uint32_t cid) { return arrays[cid]; }
 static void JNICALL on_alloc(jvmtiEnv *env, JNIEnv *jni, jthread thread, jobject object,
 			     jclass klass, jlong size)
 {
+	if (agent_work)
+		return;
 	uint32_t tid = current_thread_id();
 	if (tid == 0 && (tid = declare_thread(jni, thread)) == 0)
 		return;
@@ -715,12 +731,17 @@ static void JNICALL on_gc_finish(jvmtiEnv *env)
 static void JNICALL on_thread_start(jvmtiEnv *env, JNIEnv *jni, jthread thread)
 {
 	(void)env;
-	declare_thread(jni, thread);
+	if (is_sweeper(jni, thread))
+		agent_work = 1;
+	else
+		declare_thread(jni, thread);
 }
 
 static void JNICALL on_thread_end(jvmtiEnv *env, JNIEnv *jni, jthread thread)
 {
 	(void)env;
+	if (agent_work)
+		return;
 	uint32_t tid = declare_thread(jni, thread);
 	if (tid == 0)
 		return;
