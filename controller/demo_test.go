@@ -60,11 +60,12 @@ func TestImportDemo(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if ch := p.Characteristics(); ch.TotalObjects < 10_000 || ch.GCs == 0 || ch.FreedObjects == 0 {
+			ch := p.Characteristics()
+			if ch.TotalObjects < 10_000 || ch.GCs == 0 || ch.FreedObjects == 0 {
 				t.Errorf("demo heap log %s: %+v", run, ch)
 			}
 			// Figure 5.22 of the mutations demo is drawn from demo.Mutate's reference stores.
-			if ch := p.Characteristics(); run == "demo-heap-mutate" && ch.Mutations < 20_000 {
+			if run == "demo-heap-mutate" && ch.Mutations < 20_000 {
 				t.Errorf("demo heap log %s: %d pointer mutations", run, ch.Mutations)
 			}
 			continue

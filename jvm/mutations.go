@@ -35,10 +35,6 @@ var (
 // mutationsJar names the agent jar.
 const mutationsJar = "androprof-mutations.jar"
 
-// javacFlags are part of the cache key, so changing them rebuilds. The sources are UTF-8, and
-// javac reads the locale's charset otherwise: US-ASCII on a fresh Debian without a locale.
-var javacFlags = []string{"--release", "11", "-encoding", "UTF-8"}
-
 // namedFile is a file to write into the build: a Java source or an ASM jar.
 type namedFile struct {
 	name string
@@ -197,8 +193,5 @@ func javaAgentFor(jdk *JDK, cacheDir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if strings.Contains(jar, "=") {
-		return "", fmt.Errorf("the path %s of the mutation agent holds '=', which java's -javaagent cannot take: choose another cache directory", jar)
-	}
-	return "-javaagent:" + jar, nil
+	return pathOption("-javaagent:", jar, "the mutation agent")
 }

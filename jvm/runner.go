@@ -191,11 +191,15 @@ func cacheDirOr(cacheDir, what string) (string, error) {
 }
 
 // agentPath is java's -agentpath option for the agent so, up to its options.
-func agentPath(so, what string) (string, error) {
-	if strings.Contains(so, "=") {
-		return "", fmt.Errorf("the path %s of %s holds '=', which java's -agentpath cannot take: choose another cache directory", so, what)
+func agentPath(so, what string) (string, error) { return pathOption("-agentpath:", so, what) }
+
+// pathOption is a java option that names a file (-agentpath:, -javaagent:), which cannot hold
+// '=': java reads the agent's options after it.
+func pathOption(option, path, what string) (string, error) {
+	if strings.Contains(path, "=") {
+		return "", fmt.Errorf("the path %s of %s holds '=', which java's %s cannot take: choose another cache directory", path, what, strings.TrimSuffix(option, ":"))
 	}
-	return "-agentpath:" + so, nil
+	return option + path, nil
 }
 
 // RunOptions says which Java program to run under the heap agent and where its log goes.

@@ -29,6 +29,12 @@ func Samples() []string {
 	return names
 }
 
+// javacFlags compile the embedded Java sources (the samples, the mutation agent) for Java 11,
+// so any later java runs them. The sources are UTF-8, and javac reads the locale's charset
+// otherwise: US-ASCII on a fresh Debian without a locale. They are part of the mutation
+// agent's cache key, so changing them rebuilds it.
+var javacFlags = []string{"--release", "11", "-encoding", "UTF-8"}
+
 // CompileSamples compiles the Java samples into dir (class files under dir/demo) with javac,
 // "" meaning FindJDK's. They are compiled for Java 11, so any later java runs them.
 func CompileSamples(ctx context.Context, javac, dir string) error {
@@ -53,7 +59,7 @@ func CompileSamples(ctx context.Context, javac, dir string) error {
 	if err != nil {
 		return err
 	}
-	args := []string{"--release", "11", "-encoding", "UTF-8", "-d", dir} // not the locale's charset
+	args := append(append([]string{}, javacFlags...), "-d", dir)
 	for _, e := range ents {
 		b, err := fs.ReadFile(assets.JavaSamples, path.Join(samplesDir, e.Name()))
 		if err != nil {

@@ -34,18 +34,33 @@ func writeRetention(ctx context.Context, tx *sql.Tx, runID int64, r *model.DumpR
 	}); err != nil {
 		return err
 	}
-	c := &r.Objects
-	cols := []struct {
-		name string
-		data []byte
-	}{
-		{"id", packU64(c.ID)}, {"class", packI32(c.Class)}, {"is_class", packBool(c.IsClass)},
-		{"shallow", packU64(c.Shallow)}, {"retained", packU64(c.Retained)}, {"idom", packI32(c.Idom)},
-		{"parent", packI32(c.Parent)}, {"field", packI32(c.Field)}, {"depth", packI32(c.Depth)},
-	}
+	cols := objectColumns(&r.Objects)
 	return execRows(ctx, tx, `INSERT INTO dump_object_column(run_id, name, data) VALUES (?,?,?)`, len(cols), func(i int) []any {
-		return []any{runID, cols[i].name, cols[i].data}
+		return []any{runID, cols[i].name, cols[i].pack()}
 	})
+}
+
+// objectColumn is one column of model.DumpColumns as the store keeps it: one blob per run, so
+// that writing, reading and checking name each column once.
+type objectColumn struct {
+	name   string
+	pack   func() []byte
+	unpack func([]byte)
+	len    func() int
+}
+
+func column[T any](name string, v *[]T, pack func([]T) []byte, unpack func([]byte) []T) objectColumn {
+	return objectColumn{name, func() []byte { return pack(*v) }, func(b []byte) { *v = unpack(b) }, func() int { return len(*v) }}
+}
+
+func objectColumns(c *model.DumpColumns) []objectColumn {
+	return []objectColumn{
+		column("id", &c.ID, packU64, unpackU64), column("class", &c.Class, packI32, unpackI32),
+		column("is_class", &c.IsClass, packBool, unpackBool), column("shallow", &c.Shallow, packU64, unpackU64),
+		column("retained", &c.Retained, packU64, unpackU64), column("idom", &c.Idom, packI32, unpackI32),
+		column("parent", &c.Parent, packI32, unpackI32), column("field", &c.Field, packI32, unpackI32),
+		column("depth", &c.Depth, packI32, unpackI32),
+	}
 }
 
 // DumpRetention reads a dump run's retention whole: classes, field names and every reachable
@@ -82,32 +97,18 @@ func (db *DB) DumpRetention(ctx context.Context, run string) (*model.DumpRetenti
 	}); err != nil {
 		return nil, err
 	}
-	c := &r.Objects
+	cols := map[string]objectColumn{}
+	for _, c := range objectColumns(&r.Objects) {
+		cols[c.name] = c
+	}
 	if err := db.each(ctx, `SELECT name, data FROM dump_object_column WHERE run_id = ?`, id, func(rows *sql.Rows) error {
 		var name string
 		var data []byte
 		if err := rows.Scan(&name, &data); err != nil {
 			return err
 		}
-		switch name {
-		case "id":
-			c.ID = unpackU64(data)
-		case "class":
-			c.Class = unpackI32(data)
-		case "is_class":
-			c.IsClass = unpackBool(data)
-		case "shallow":
-			c.Shallow = unpackU64(data)
-		case "retained":
-			c.Retained = unpackU64(data)
-		case "idom":
-			c.Idom = unpackI32(data)
-		case "parent":
-			c.Parent = unpackI32(data)
-		case "field":
-			c.Field = unpackI32(data)
-		case "depth":
-			c.Depth = unpackI32(data)
+		if c, ok := cols[name]; ok {
+			c.unpack(data)
 		}
 		return nil
 	}); err != nil {
@@ -123,10 +124,9 @@ func (db *DB) DumpRetention(ctx context.Context, run string) (*model.DumpRetenti
 func checkColumns(r *model.DumpRetention) error {
 	c := &r.Objects
 	n := c.Len()
-	for name, l := range map[string]int{"class": len(c.Class), "is_class": len(c.IsClass), "shallow": len(c.Shallow),
-		"retained": len(c.Retained), "idom": len(c.Idom), "parent": len(c.Parent), "field": len(c.Field), "depth": len(c.Depth)} {
-		if l != n {
-			return fmt.Errorf("column %s holds %d values for %d objects", name, l, n)
+	for _, col := range objectColumns(c) {
+		if l := col.len(); l != n {
+			return fmt.Errorf("column %s holds %d values for %d objects", col.name, l, n)
 		}
 	}
 	for i := range n {

@@ -194,14 +194,10 @@ static int close_log(void)
 	rotate();
 	closing = 1;
 	pthread_cond_signal(&chunk_queued);
-	int joined = writer_running;
+	int joined = writer_running; /* it writes every queued chunk before it returns */
 	leave();
 	if (joined)
 		pthread_join(writer_thread, NULL);
-	enter();
-	writer_running = 0;
-	rotate(); /* nothing left unless the writer never ran */
-	leave();
 	return !write_failed & (close(fd) == 0);
 }
 
@@ -426,6 +422,19 @@ static struct objects born;  /* allocated since the last sweep (lock) */
 static struct objects empty; /* born's last array, emptied, to fill again (lock) */
 static struct objects held;  /* alive at the last sweep (sweeping) */
 
+/* write_deaths writes a "d" record for each id, a lock for them all, so allocating threads
+ * rarely wait for the sweeper. */
+static void write_deaths(const uint64_t *ids, size_t n)
+{
+	enter();
+	for (size_t k = 0; k < n && !dead; k++) {
+		char line[64];
+		line[0] = 'd';
+		put(line, num(num(line + 1, (int64_t)ids[k]), (int64_t)now), 1);
+	}
+	leave();
+}
+
 /* sweep moves the objects born since the last sweep to held, writes a "d" record for each one
  * whose weak reference was cleared and lets its reference go. With tag, it also tags the
  * living with their ids, for a heap snapshot. The caller holds "sweeping", not "lock". */
@@ -450,23 +459,10 @@ static void sweep(JNIEnv *jni, int tag)
 		free(fresh.at);
 	leave();
 
-	/* The dead are written in batches, a lock each, so allocating threads rarely wait. */
 	enum { batch = 4096 };
 	static uint64_t ids[batch];
 	size_t keep = 0, nids = 0;
-	for (size_t i = 0; i <= held.n; i++) {
-		if (nids == batch || (i == held.n && nids > 0)) {
-			enter();
-			for (size_t k = 0; k < nids && !dead; k++) {
-				char line[64];
-				line[0] = 'd';
-				put(line, num(num(line + 1, (int64_t)ids[k]), (int64_t)now), 1);
-			}
-			leave();
-			nids = 0;
-		}
-		if (i == held.n)
-			break;
+	for (size_t i = 0; i < held.n; i++) {
 		struct object o = held.at[i];
 		if (!(*jni)->IsSameObject(jni, o.ref, NULL)) {
 			if (tag && !mutations)
@@ -474,9 +470,14 @@ static void sweep(JNIEnv *jni, int tag)
 			held.at[keep++] = o;
 			continue;
 		}
-		ids[nids++] = o.id;
 		(*jni)->DeleteWeakGlobalRef(jni, o.ref);
+		ids[nids++] = o.id;
+		if (nids == batch) {
+			write_deaths(ids, nids);
+			nids = 0;
+		}
 	}
+	write_deaths(ids, nids);
 	held.n = keep;
 }
 
