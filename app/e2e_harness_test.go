@@ -275,7 +275,8 @@ func (w *window) runRow(t *testing.T, run string) ui.WidgetPos {
 	isRow := func(c ui.WidgetPos) bool {
 		return c.Text == run && strings.HasSuffix(c.Type, "listItem") && c.Visible().H >= c.H-1
 	}
-	for i := 0; i < 60; i++ {
+	// Up to the top first (40 turns scroll past the 25 runs the journeys make), then down.
+	for i := 0; i < 90; i++ {
 		if r, ok := w.findBy(t, 300*time.Millisecond, isRow, leftmost); ok {
 			return r
 		}
@@ -285,7 +286,7 @@ func (w *window) runRow(t *testing.T, run string) ui.WidgetPos {
 		}
 		m, at := w.widgets(t), list.Centre()
 		wheel := "4" // up
-		if i >= 20 {
+		if i >= 40 {
 			wheel = "5"
 		}
 		w.p.d.xdotool(t, "mousemove", "--window", w.id, strconv.Itoa(int(at.X*m.Scale)), strconv.Itoa(int(at.Y*m.Scale)), "click", wheel)

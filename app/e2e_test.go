@@ -92,7 +92,7 @@ func TestRealWindow(t *testing.T) {
 			bin := qemutest.Build(t, tg, src)
 			analysis.key(t, "ctrl+r")
 			analysis.typeText(t, bin)
-			analysis.click(t, "arguments, separated by spaces")
+			analysis.key(t, "Tab") // to the arguments, past Browse…
 			analysis.typeText(t, "5000")
 			analysis.key(t, "Tab") // to the run's name
 			analysis.typeText(t, "sieve-"+tg.Name)
@@ -102,6 +102,9 @@ func TestRealWindow(t *testing.T) {
 			}
 		}
 		analysis.screenshot(t, "journey-run-programs")
+	})
+	t.Run("a failed run says how the program ended and what it wrote, until the next run", func(t *testing.T) {
+		failedRunJourney(t, analysis)
 	})
 
 	t.Run("compare the ARM and the MIPS run, each priced for its own processor", func(t *testing.T) {
@@ -133,9 +136,13 @@ func TestRealWindow(t *testing.T) {
 	})
 	t.Run("the figure 5.2 estimate, explained and rounded", func(t *testing.T) {
 		analysis.clickAt(t, analysis.runRow(t, "demo-sieve-arm"))
-		analysis.click(t, "ARMv7-A Cortex-A15") // the Profile chooser: the first ARM profile
-		analysis.click(t, "ARMv7-A Cortex-A8")  // the seed's processor, with its measured CPI
-		analysis.key(t, "ctrl+7")               // Estimate
+		// An ARM run opens under the default profile, the seed's processor with its measured CPI.
+		if _, ok := analysis.findBy(t, 10*time.Second, func(c ui.WidgetPos) bool {
+			return c.Type == "*widget.Select" && c.Text == "ARMv7-A Cortex-A8"
+		}, leftmost); !ok {
+			t.Fatalf("demo-sieve-arm does not open under the ARMv7-A Cortex-A8:\n%s", analysis.describe(t))
+		}
+		analysis.key(t, "ctrl+7") // Estimate
 		if _, ok := analysis.findBy(t, 10*time.Second, func(c ui.WidgetPos) bool { return strings.HasPrefix(c.Text, "Why they differ") },
 			leftmost); !ok {
 			t.Fatalf("the Estimate tab does not say why its two estimates differ:\n%s", analysis.describe(t))
@@ -393,6 +400,8 @@ func TestRealWindow(t *testing.T) {
 	})
 	// Each tab set at both sizes is checked in view/layout_test.go; here the real windows, with
 	// the real menu bar and fonts, as the session left them.
+	t.Run("dialogs: typing goes after a prefilled folder, Escape closes them", func(t *testing.T) { dialogKeysJourney(t, analysis, editor) })
+	t.Run("editor: profile details, organization and clock, saved", func(t *testing.T) { profileDetailsJourney(t, p, editor, filepath.Join(work, "details.xml")) })
 	t.Run("both windows at 900x600 and 1920x1080: every control reachable", func(t *testing.T) {
 		for _, w := range []struct {
 			win  *window

@@ -155,7 +155,7 @@ func (gui) Screenshot(db *store.DB, dir string) ([]string, error) {
 		if !capture("editor", w) {
 			return
 		}
-		fyne.DoAndWait(func() { w.Hide(); w = wb.ShowAnalysis() })
+		fyne.DoAndWait(func() { w.Hide(); w = wb.ShowAnalysis(); resizeForScreenshot(w) })
 		v := wb.AnalysisView()
 		v.Wait() // the runs list is read in the background
 		fyne.DoAndWait(func() {
@@ -203,6 +203,18 @@ func (gui) Screenshot(db *store.DB, dir string) ([]string, error) {
 	}()
 	a.Run()
 	return files, capErr
+}
+
+// screenshotSizeEnv, set to WxH (1366x768: a small laptop's screen), sizes the analysis window
+// of `androprof screenshot` instead of its first size.
+const screenshotSizeEnv = "ANDROPROF_SCREENSHOT_SIZE"
+
+// resizeForScreenshot gives w the size screenshotSizeEnv asks for, if any.
+func resizeForScreenshot(w fyne.Window) {
+	var width, height float32
+	if _, err := fmt.Sscanf(os.Getenv(screenshotSizeEnv), "%gx%g", &width, &height); err == nil {
+		w.Resize(fyne.NewSize(width, height))
+	}
 }
 
 // captureHeapTabs captures every tab of a heap log run, and every figure of the tabs with a

@@ -67,6 +67,9 @@ func FormatFor(path string) (Format, error) {
 type Bar struct {
 	Label string
 	Value float64
+	// Unknown marks a value that cannot be known (energy under a profile with no power): the
+	// bar is drawn as "unknown" after the others, never as 0 and never left out.
+	Unknown bool
 }
 
 // DefaultTop is how many bars a chart draws when Chart.Top is 0: more are unreadable.
@@ -100,6 +103,9 @@ type Chart struct {
 	// Notes, when set, are written after bar i's value, for what is not a part of it (a
 	// process's system calls, which the emulator does not run as instructions).
 	Notes []string
+	// Caveat says what of the values is a guess (a profile that does not fit the run): it is
+	// drawn under the chart, so a saved image carries it as the window does.
+	Caveat string
 }
 
 // Size limits: below the minimum nothing readable fits, above the maximum an image would
@@ -114,23 +120,28 @@ var ErrBadValue = errors.New("chart values must be finite and ≥ 0")
 
 // item is a bar as drawn: Index points back into Chart.Bars, -1 for "other".
 type item struct {
-	label  string
-	value  float64
-	values []float64 // a grouped chart's, one per series
-	index  int
+	label   string
+	value   float64
+	values  []float64 // a grouped chart's, one per series
+	index   int
+	unknown bool // drawn as "unknown" (Bar.Unknown)
 }
 
 // items validates the bars and keeps the largest limit of them, the rest summed as "other".
 func (c Chart) items(limit int) ([]item, error) {
-	var out []item
+	var out, unknown []item
 	for i, b := range c.Bars {
+		if b.Unknown {
+			unknown = append(unknown, item{label: b.Label, index: i, unknown: true})
+			continue
+		}
 		for _, v := range append([]float64{b.Value}, c.seriesValues(i)...) {
 			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
 				return nil, fmt.Errorf("bar %q is %v: %w", b.Label, v, ErrBadValue)
 			}
 		}
 		if b.Value > 0 {
-			out = append(out, item{b.Label, b.Value, c.seriesValues(i), i})
+			out = append(out, item{label: b.Label, value: b.Value, values: c.seriesValues(i), index: i})
 		}
 	}
 	slices.SortStableFunc(out, func(a, b item) int { return cmp.Compare(b.value, a.value) })
@@ -157,7 +168,19 @@ func (c Chart) items(limit int) ([]item, error) {
 		rest.label = fmt.Sprintf("%s (%d)", OtherLabel, len(out)-top+1)
 		out = append(out[:top-1], rest)
 	}
-	return out, nil
+	return append(out, unknown...), nil
+}
+
+// unknownLabels lists the bars whose value is unknown, for the footnote of a chart that
+// draws no row for them (columns, pie).
+func (c Chart) unknownLabels() []string {
+	var out []string
+	for _, b := range c.Bars {
+		if b.Unknown {
+			out = append(out, b.Label)
+		}
+	}
+	return out
 }
 
 // seriesValues are bar i's values, one per series (missing ones are 0).
@@ -246,7 +269,7 @@ func (c Chart) BarAt(width, height, x, y int) int {
 	if c.Kind != Bars || checkSize(width, height) != nil || x < 0 || x >= width {
 		return -1
 	}
-	l := barRows(c, height)
+	l := barRows(c, width, height)
 	items, err := c.items(l.maxRows)
 	if err != nil || len(items) == 0 {
 		return -1

@@ -86,8 +86,8 @@ func TestChartValuesCarryTheirUnit(t *testing.T) {
 // (they were 28 px rows at the top, the rest of the plot empty).
 func TestFewBarsFillThePlot(t *testing.T) {
 	for _, c := range []Chart{
-		{Title: "two", YLabel: "cycles", Bars: []Bar{{"3267 demo-forker-arm", 2.56e6}, {"3265 demo-forker-arm", 62.4e3}}},
-		{Title: "two grouped", Series: []string{"a", "b"}, Bars: []Bar{{"x", 2}, {"y", 1}}, Values: [][]float64{{2, 1}, {1, 0.5}}},
+		{Title: "two", YLabel: "cycles", Bars: []Bar{{Label: "3267 demo-forker-arm", Value: 2.56e6}, {Label: "3265 demo-forker-arm", Value: 62.4e3}}},
+		{Title: "two grouped", Series: []string{"a", "b"}, Bars: []Bar{{Label: "x", Value: 2}, {Label: "y", Value: 1}}, Values: [][]float64{{2, 1}, {1, 0.5}}},
 	} {
 		img, err := c.Image(950, 280)
 		if err != nil {
@@ -104,7 +104,7 @@ func TestFewBarsFillThePlot(t *testing.T) {
 		if lowest < 160 {
 			t.Errorf("%s: the bars end at y=%d of 280", c.Title, lowest)
 		}
-		l := barRows(c, 280).fit(2)
+		l := barRows(c, 800, 280).fit(2)
 		if _, thick := l.bar(0); thick > l.maxBar || c.BarAt(950, 280, 300, l.top+l.rowH+l.rowH/2) != 1 {
 			t.Errorf("%s: bar %d px thick, or BarAt misses the second row", c.Title, thick)
 		}

@@ -87,7 +87,7 @@ func TestSVGIsWellFormed(t *testing.T) {
 
 func TestEmptyAndZeroDrawNoData(t *testing.T) {
 	for name, kind := range Kinds {
-		for _, c := range []Chart{{Kind: kind}, {Kind: kind, Title: "zeros", Bars: []Bar{{"a", 0}, {"b", 0}}}} {
+		for _, c := range []Chart{{Kind: kind}, {Kind: kind, Title: "zeros", Bars: []Bar{{Label: "a", Value: 0}, {Label: "b", Value: 0}}}} {
 			if !c.Empty() {
 				t.Errorf("%s: %+v is not empty", name, c)
 			}
@@ -109,7 +109,7 @@ func TestEmptyAndZeroDrawNoData(t *testing.T) {
 
 // One bar, equal bars and one huge bar are where go-chart fails or panics by itself.
 func TestAwkwardDataDoesNotPanic(t *testing.T) {
-	cases := [][]Bar{{{"only", 5}}, {{"a", 3}, {"b", 3}}, {{"big", 1e300}, {"tiny", 1e-300}}, {{"", 1}}}
+	cases := [][]Bar{{{Label: "only", Value: 5}}, {{Label: "a", Value: 3}, {Label: "b", Value: 3}}, {{Label: "big", Value: 1e300}, {Label: "tiny", Value: 1e-300}}, {{Label: "", Value: 1}}}
 	for name, kind := range Kinds {
 		for _, bars := range cases {
 			if _, err := (Chart{Kind: kind, Bars: bars}).Image(200, 120); err != nil {
@@ -118,7 +118,7 @@ func TestAwkwardDataDoesNotPanic(t *testing.T) {
 		}
 	}
 	for _, v := range []float64{math.NaN(), math.Inf(1), -1} {
-		err := Chart{Bars: []Bar{{"x", v}}}.Render(io.Discard, PNG, 200, 120)
+		err := Chart{Bars: []Bar{{Label: "x", Value: v}}}.Render(io.Discard, PNG, 200, 120)
 		if !errors.Is(err, ErrBadValue) {
 			t.Errorf("value %v: %v", v, err)
 		}
@@ -144,7 +144,7 @@ func TestTopKeepsLargestAndSumsOther(t *testing.T) {
 
 func TestBarAtFindsTheDrawnBar(t *testing.T) {
 	c := sample(Bars)
-	l := barRows(c, 400).fit(len(c.Bars))
+	l := barRows(c, 800, 400).fit(len(c.Bars))
 	for i := range c.Bars {
 		y := l.top + i*l.rowH + l.rowH/2
 		if got := c.BarAt(800, 400, 400, y); got != i { // sample bars are already largest first
@@ -168,7 +168,7 @@ func TestFromReport(t *testing.T) {
 	rep := &model.Report{Run: "r", Profile: "p", By: model.ByPID,
 		Rows: []model.ReportRow{{Key: "1", Cycles: 10, EnergyJ: 2}, {Key: "2", Cycles: 5, EnergyJ: 4}}}
 	c := FromReport(rep, Energy, Pie, map[string]string{"1": "1 sieve"})
-	if c.Title != "Energy (J) by process — r, p" || c.Bars[0] != (Bar{"1 sieve", 2}) || c.Bars[1] != (Bar{"2", 4}) || c.Kind != Pie {
+	if c.Title != "Energy (J) by process — r, p" || c.Bars[0] != (Bar{Label: "1 sieve", Value: 2}) || c.Bars[1] != (Bar{Label: "2", Value: 4}) || c.Kind != Pie {
 		t.Errorf("%+v", c)
 	}
 	for _, s := range []string{"png", "svg", "x.gif"} {
@@ -197,7 +197,7 @@ func TestOtherLargerThanLargestBarFits(t *testing.T) {
 
 func TestFromComparison(t *testing.T) {
 	c := FromComparison([]model.CompareRow{{Item: "a", Cycles: 3, Instructions: 7}, {Item: "b:2", Cycles: 1}}, Instructions, Bars)
-	if c.Title != "Instructions compared" || len(c.Bars) != 2 || c.Bars[0] != (Bar{"a", 7}) || c.Bars[1].Label != "b:2" {
+	if c.Title != "Instructions compared" || len(c.Bars) != 2 || c.Bars[0] != (Bar{Label: "a", Value: 7}) || c.Bars[1].Label != "b:2" {
 		t.Errorf("%+v", c)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/golang/freetype/truetype"
 	gochart "github.com/wcharczuk/go-chart/v2"
@@ -15,6 +17,7 @@ var (
 	background = drawing.Color{R: 255, G: 255, B: 255, A: 255}
 	textColour = drawing.Color{R: 40, G: 40, B: 40, A: 255}
 	mutedText  = drawing.Color{R: 120, G: 120, B: 120, A: 255}
+	warnText   = drawing.Color{R: 150, G: 80, B: 0, A: 255} // a caveat: the numbers are partly a guess
 	axisColour = drawing.Color{R: 180, G: 180, B: 180, A: 255}
 	otherFill  = drawing.Color{R: 170, G: 170, B: 170, A: 255}
 	palette    = []drawing.Color{
@@ -56,7 +59,62 @@ func (d *drawer) start(r gochart.Renderer) error {
 	r.SetDPI(gochart.DefaultDPI)
 	gochart.Draw.Box(r, gochart.Box{Right: d.w, Bottom: d.h}, gochart.Style{FillColor: background, StrokeColor: background, StrokeWidth: 1})
 	d.title(r)
+	d.footnote(r)
 	return nil
+}
+
+// footLineH is the height of a line of the footnote; footLines the most it takes.
+const (
+	footLineH = 14
+	footLines = 3
+)
+
+// footnote is what is written under the chart: its caveat and, where no row names them, the
+// bars whose value is unknown.
+func (c Chart) footnote() string {
+	note := c.Caveat
+	if unknown := c.unknownLabels(); len(unknown) > 0 && (c.Kind != Bars || c.grouped()) {
+		note = strings.TrimSpace(note + " " + c.YLabel + " unknown: " + strings.Join(unknown, ", ") + ".")
+	}
+	return note
+}
+
+// footLinesOf wraps the footnote into the lines a chart width px wide draws; by characters,
+// not by measured text, so BarAt lays the rows out without a renderer, as they are drawn.
+func (c Chart) footLinesOf(width int) []string {
+	per := max(20, (width-2*pad)/6) // about 6 px a character at labelSize
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(c.footnote()) {
+		if line != "" && len([]rune(line))+1+len([]rune(w)) > per {
+			lines, line = append(lines, line), ""
+		}
+		line = strings.TrimSpace(line + " " + w)
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	if len(lines) > footLines {
+		lines = append(lines[:footLines-1], strings.Join(lines[footLines-1:], " "))
+	}
+	return lines
+}
+
+// footH is the room the footnote takes at the bottom of a chart width px wide.
+func (c Chart) footH(width int) int {
+	if n := len(c.footLinesOf(width)); n > 0 {
+		return n*footLineH + 4
+	}
+	return 0
+}
+
+// footnote draws the caveat under everything else, in the muted colour of captions.
+func (d *drawer) footnote(r gochart.Renderer) {
+	lines := d.c.footLinesOf(d.w)
+	for i, l := range lines {
+		y := d.h - pad/2 - (len(lines)-1-i)*footLineH
+		d.text(r, d.truncate(r, l, labelSize, d.w-2*pad), labelSize, warnText, pad, y, left)
+	}
 }
 
 func (d *drawer) title(r gochart.Renderer) {
@@ -125,7 +183,7 @@ type rowLayout struct {
 	top, rowH, maxRows, maxBar int
 }
 
-func barRows(c Chart, height int) rowLayout {
+func barRows(c Chart, width, height int) rowLayout {
 	top := pad
 	if c.Title != "" {
 		top += 26
@@ -138,7 +196,7 @@ func barRows(c Chart, height int) rowLayout {
 		top += legendH
 		perRow, maxBar = 6*len(c.Series)+4, 22*len(c.Series)
 	}
-	avail := height - top - pad - 20 // 20: the caption under the bars
+	avail := height - top - pad - 20 - c.footH(width) // 20: the caption under the bars
 	return rowLayout{top: top, rowH: avail, maxRows: max(1, avail/perRow), maxBar: maxBar}
 }
 
@@ -150,7 +208,7 @@ func (l rowLayout) fit(n int) rowLayout {
 
 // rows lays out a Bars chart's rows and picks the items they show; with none it draws "No data".
 func (d *drawer) rows(r gochart.Renderer) (rowLayout, []item, error) {
-	l := barRows(d.c, d.h)
+	l := barRows(d.c, d.w, d.h)
 	items, err := d.c.items(l.maxRows)
 	if err != nil {
 		return l, nil, err
@@ -208,7 +266,7 @@ func (d *drawer) bars(r gochart.Renderer) error {
 	labelW, valueW := 0, 0
 	for _, it := range items {
 		labelW = max(labelW, d.measure(r, it.label, size))
-		w := d.measure(r, d.c.tickText(it.value), size)
+		w := d.measure(r, d.valueText(it), size)
 		if n := d.note(it); n != "" {
 			w += noteGap + d.measure(r, n, size)
 		}
@@ -226,8 +284,12 @@ func (d *drawer) bars(r gochart.Renderer) error {
 		y, thick := l.bar(i)
 		base := y + thick/2 + int(size*gochart.DefaultDPI/72)/2 - 1
 		d.text(r, d.truncate(r, it.label, size, labelW), size, textColour, pad+labelW, base, right)
+		if it.unknown { // no bar: a value that cannot be known is not 0
+			d.text(r, d.valueText(it), size, mutedText, barX+4, base, left)
+			continue
+		}
 		end := d.barBody(r, it, peak, barX, barMax, y, thick)
-		value := d.c.tickText(it.value)
+		value := d.valueText(it)
 		d.text(r, value, size, textColour, end+4, base, left)
 		if n := d.note(it); n != "" {
 			d.text(r, n, size, mutedText, end+4+d.measure(r, value, size)+noteGap, base, left)
@@ -235,6 +297,14 @@ func (d *drawer) bars(r gochart.Renderer) error {
 	}
 	d.axis(r, l, len(items), barX, barMax)
 	return nil
+}
+
+// valueText is what a row says after its bar: the value, or "unknown".
+func (d *drawer) valueText(it item) string {
+	if it.unknown {
+		return "unknown"
+	}
+	return d.c.tickText(it.value)
 }
 
 // barBody fills a row's bar, one rectangle or its series end to end, and returns where it ends.
@@ -263,10 +333,12 @@ func (d *drawer) pie(r gochart.Renderer) error {
 	if d.c.Title != "" {
 		top += 26
 	}
-	items, err := d.c.items(max(1, (d.h-top-pad)/16))
+	foot := d.c.footH(d.w)
+	items, err := d.c.items(max(1, (d.h-top-pad-foot)/16))
 	if err != nil {
 		return err
 	}
+	items = known(items) // the footnote names the unknown ones
 	if len(items) == 0 {
 		d.noData(r)
 		return nil
@@ -275,7 +347,7 @@ func (d *drawer) pie(r gochart.Renderer) error {
 	for _, it := range items {
 		total += it.value
 	}
-	bottom := pad
+	bottom := pad + foot
 	if d.c.YLabel != "" {
 		bottom += 12 // the caption under the pie
 	}
@@ -312,7 +384,7 @@ func (d *drawer) pie(r gochart.Renderer) error {
 		d.text(r, d.truncate(r, label, size, d.w-pad-legendX-rowH), size, textColour, legendX+rowH/2+6, y+rowH/2+4, left)
 	}
 	if d.c.YLabel != "" {
-		d.text(r, "share of "+d.c.YLabel, labelSize, mutedText, cx, d.h-2, center)
+		d.text(r, "share of "+d.c.YLabel, labelSize, mutedText, cx, d.h-2-foot, center)
 	}
 	return nil
 }
@@ -332,6 +404,7 @@ func (d *drawer) columns(provider gochart.RendererProvider, w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	items = known(items) // the footnote names the unknown ones
 	if len(items) == 0 {
 		d.noData(r)
 		return r.Save(w)
@@ -349,8 +422,9 @@ func (d *drawer) columns(provider gochart.RendererProvider, w io.Writer) error {
 		Elements: []gochart.Renderable{func(r gochart.Renderer, _ gochart.Box, _ gochart.Style) {
 			r.ClearTextRotation()
 			d.title(r)
+			d.footnote(r)
 		}},
-		Background: gochart.Style{Padding: gochart.Box{Top: 40, Left: pad, Right: pad, Bottom: 40}},
+		Background: gochart.Style{Padding: gochart.Box{Top: 40, Left: pad, Right: pad, Bottom: 40 + d.c.footH(d.w)}},
 		BarWidth:   max(1, slot*3/4), BarSpacing: max(1, slot/4),
 		YAxis: gochart.YAxis{Name: d.esc(d.c.YLabel), Range: &gochart.ContinuousRange{Min: 0, Max: top}, Ticks: ticks},
 	}
@@ -367,6 +441,11 @@ func (d *drawer) valueTicks(peak float64) (ticks []gochart.Tick, top float64) {
 		ticks = append(ticks, gochart.Tick{Value: i * step, Label: d.esc(d.c.tickText(i * step))})
 	}
 	return ticks, top
+}
+
+// known drops the items whose value is unknown.
+func known(items []item) []item {
+	return slices.DeleteFunc(items, func(it item) bool { return it.unknown })
 }
 
 func peakOf(items []item) float64 {

@@ -29,7 +29,7 @@ func TestFromLayers(t *testing.T) {
 	if want := []string{"program", "libraries", "loader", "no file"}; !slices.Equal(c.Series, want) {
 		t.Errorf("series %v, want %v", c.Series, want)
 	}
-	if c.Bars[0] != (Bar{"10 sieve", 200}) || c.Bars[1] != (Bar{"11", 6}) {
+	if c.Bars[0] != (Bar{Label: "10 sieve", Value: 200}) || c.Bars[1] != (Bar{Label: "11", Value: 6}) {
 		t.Errorf("bars %v", c.Bars)
 	}
 	if !slices.Equal(c.Values[0], []float64{100, 50, 50, 0}) || !slices.Equal(c.Values[1], []float64{5, 0, 0, 1}) {
@@ -63,7 +63,7 @@ func TestStackedBarsDraw(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l := barRows(c, 300).fit(2)
+		l := barRows(c, 800, 300).fit(2)
 		y, thick := l.bar(0)
 		seen := map[int]bool{}
 		for x := range 800 {
@@ -94,7 +94,7 @@ func TestStackedBarsDraw(t *testing.T) {
 func TestFromSyscalls(t *testing.T) {
 	c := FromSyscalls("r", []model.SyscallRow{{PID: 1, TID: 1, Name: "read", Count: 4}, {PID: 1, TID: 2, Name: "read", Count: 1},
 		{PID: 2, Name: "exit_group", Count: 1}})
-	if len(c.Bars) != 2 || c.Bars[0] != (Bar{"read", 5}) || c.Bars[1] != (Bar{"exit_group", 1}) || c.Unit != "calls" {
+	if len(c.Bars) != 2 || c.Bars[0] != (Bar{Label: "read", Value: 5}) || c.Bars[1] != (Bar{Label: "exit_group", Value: 1}) || c.Unit != "calls" {
 		t.Errorf("chart %+v", c)
 	}
 }
@@ -103,7 +103,7 @@ func TestFromImageComparison(t *testing.T) {
 	rows := []model.ImageCompareRow{{Key: "(loader)", Kind: model.ImageLoader, Names: []string{"ld-linux-armhf.so.3", "ld.so.1"},
 		Cells: []model.ReportRow{{Instructions: 10}, {Instructions: 30}}}}
 	c := FromImageComparison([]string{"arm", "mips"}, rows, Instructions)
-	if !slices.Equal(c.Series, []string{"arm", "mips"}) || c.Bars[0] != (Bar{"(loader)", 40}) || !slices.Equal(c.Values[0], []float64{10, 30}) {
+	if !slices.Equal(c.Series, []string{"arm", "mips"}) || c.Bars[0] != (Bar{Label: "(loader)", Value: 40}) || !slices.Equal(c.Values[0], []float64{10, 30}) {
 		t.Errorf("chart %+v", c)
 	}
 }

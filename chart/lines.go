@@ -52,11 +52,12 @@ const MaxLegend = 12
 
 // seriesPalette colours the series of Lines and StackedColumns: the bar palette first, so the
 // first series look as they do in the other charts, then five more hues, so a dozen cohorts
-// have a dozen colours before they repeat.
+// have a dozen colours before they repeat. The five are far from the nine and from each other
+// (CIELAB ΔE ≥ 30; gold beside olive, teal beside cyan made figure 5.22's buckets look alike).
 var seriesPalette = append(slices.Clip(palette),
-	drawing.Color{R: 222, G: 178, B: 0, A: 255}, drawing.Color{R: 0, G: 128, B: 128, A: 255},
-	drawing.Color{R: 45, G: 45, B: 140, A: 255}, drawing.Color{R: 140, G: 210, B: 70, A: 255},
-	drawing.Color{R: 120, G: 20, B: 60, A: 255})
+	drawing.Color{R: 255, G: 200, B: 120, A: 255}, drawing.Color{R: 90, G: 0, B: 165, A: 255},
+	drawing.Color{R: 110, G: 0, B: 40, A: 255}, drawing.Color{R: 20, G: 20, B: 110, A: 255},
+	drawing.Color{R: 0, G: 90, B: 50, A: 255})
 
 func seriesColour(i int) drawing.Color { return seriesPalette[i%len(seriesPalette)] }
 

@@ -43,7 +43,7 @@ func TestGroupedBars(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := barRows(c, 360).fit(3)
+	l := barRows(c, 800, 360).fit(3)
 	// Both series of the first row are drawn in their own colour just right of the axis.
 	gap := max(1, l.rowH/8)
 	thick := (l.rowH - 2*gap) / 2

@@ -1,8 +1,10 @@
 package chart
 
 import (
-	"androprof/model"
 	"fmt"
+	"strings"
+
+	"androprof/model"
 )
 
 // Metric is the cost a chart of a report shows.
@@ -71,26 +73,51 @@ var groupNames = map[model.Grouping]string{model.ByPID: "process", model.ByBlock
 // `androprof chart` draw the same picture. names, when not nil, relabels rows by key (e.g. a
 // pid with its process name).
 func FromReport(rep *model.Report, m Metric, kind Kind, names map[string]string) Chart {
-	c := Chart{Kind: kind, YLabel: m.Label(), Unit: m.Unit(),
+	c := Chart{Kind: kind, YLabel: m.Label(), Unit: m.Unit(), Caveat: m.Caveat(rep.Coverage),
 		Title: fmt.Sprintf("%s by %s — %s, %s", titleCase(m.Label()), groupNames[rep.By], rep.Run, rep.Profile)}
 	for _, r := range rep.Rows {
 		label := r.Key
 		if n, ok := names[r.Key]; ok {
 			label = n
 		}
-		c.Bars = append(c.Bars, Bar{Label: label, Value: m.Of(r)})
+		c.Bars = append(c.Bars, Bar{Label: label, Value: m.Of(r), Unknown: m == Energy && !r.EnergyKnown()})
 	}
 	return c
 }
 
+// Caveat is what of the metric a profile that does not fit the run leaves a guess, for
+// Chart.Caveat: none for instruction counts, power only for energy.
+func (m Metric) Caveat(cov model.Coverage) string {
+	if m == Instructions {
+		return ""
+	}
+	if m != Energy {
+		cov.UnknownPower = 0
+	}
+	return cov.Warning()
+}
+
 // FromComparison charts one metric of runs or processes side by side (seed figure 5.1).
 func FromComparison(rows []model.CompareRow, m Metric, kind Kind) Chart {
-	c := Chart{Kind: kind, YLabel: m.Label(), Unit: m.Unit(), Title: titleCase(m.Label()) + " compared", Top: 30}
+	c := Chart{Kind: kind, YLabel: m.Label(), Unit: m.Unit(), Title: titleCase(m.Label()) + " compared", Top: 30,
+		Caveat: ComparisonCaveat(rows, m)}
 	for _, r := range rows {
 		row := model.ReportRow{Instructions: r.Instructions, Cycles: r.Cycles, TimeS: r.TimeS, EnergyJ: r.EnergyJ}
-		c.Bars = append(c.Bars, Bar{Label: r.Item, Value: m.Of(row)})
+		c.Bars = append(c.Bars, Bar{Label: r.Item, Value: m.Of(row), Unknown: m == Energy && r.Coverage.PowerUnknown()})
 	}
 	return c
+}
+
+// ComparisonCaveat is Metric.Caveat for items side by side, each named ("sieve-mips: Power
+// unknown: …"), for any chart of them (per item or per image).
+func ComparisonCaveat(rows []model.CompareRow, m Metric) string {
+	var caveats []string
+	for _, r := range rows {
+		if w := m.Caveat(r.Coverage); w != "" {
+			caveats = append(caveats, r.Item+": "+w)
+		}
+	}
+	return strings.Join(caveats, " ")
 }
 
 func titleCase(s string) string {

@@ -268,12 +268,12 @@ func TestFlameLabelsLegendAndDepth(t *testing.T) {
 func TestFromSampleAndThreadRows(t *testing.T) {
 	rows := []model.SampleRow{{Key: "application", Layer: model.LayerApp, Self: 70, Total: 100}, {Key: "kernel", Layer: model.LayerKernel, Self: 30, Total: 40}}
 	c := FromSampleRows(rows, "layer", "r", "all threads")
-	if c.Title != "Samples by layer — r, all threads" || len(c.Bars) != 2 || c.Bars[0] != (Bar{"application", 70}) || c.Unit != "samples" {
+	if c.Title != "Samples by layer — r, all threads" || len(c.Bars) != 2 || c.Bars[0] != (Bar{Label: "application", Value: 70}) || c.Unit != "samples" {
 		t.Errorf("chart %+v", c)
 	}
 	threads := []model.ThreadRow{{PID: 1, TID: 2, Comm: "main", Samples: 10, Layers: [6]int{6, 0, 1, 0, 3, 0}}, {TID: 3, Samples: 1, Layers: [6]int{0, 0, 1}}}
 	tc := FromThreadRows(threads, "r", "s")
-	if !tc.Stacked || len(tc.Series) != 6 || tc.Series[0] != "application" || tc.Bars[0] != (Bar{"2 main", 10}) || tc.Bars[1].Label != "3" ||
+	if !tc.Stacked || len(tc.Series) != 6 || tc.Series[0] != "application" || tc.Bars[0] != (Bar{Label: "2 main", Value: 10}) || tc.Bars[1].Label != "3" ||
 		!slices.Equal(tc.Values[0], []float64{6, 0, 1, 0, 3, 0}) {
 		t.Errorf("chart %+v", tc)
 	}
@@ -282,7 +282,7 @@ func TestFromSampleAndThreadRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := barRows(tc, 300).fit(2)
+	l := barRows(tc, 800, 300).fit(2)
 	y, thick := l.bar(0)
 	found := false
 	for x := range 800 {

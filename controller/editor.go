@@ -40,6 +40,8 @@ type Editor struct {
 	dirty   bool
 	rows    map[model.Instruction]*Row // every instruction the editor knows about
 	where   map[model.Instruction]string
+	// replaced keeps the sources typing took off a cost, to restore when it is typed back.
+	replaced map[costKey]remembered
 }
 
 // UnnamedProfile is what a profile is called until its user names it. The workspace keys
@@ -125,6 +127,7 @@ func (e *Editor) SetProfile(p *model.Profile) { e.setProfile(p, "") }
 
 func (e *Editor) setProfile(p *model.Profile, path string) {
 	e.profile, e.path, e.dirty = p, path, false
+	e.replaced = map[costKey]remembered{}
 	e.rows = map[model.Instruction]*Row{}
 	for _, isa := range p.ISAs {
 		if cat := isaprofiles.CatalogFor(isa); cat != nil {
@@ -292,6 +295,7 @@ func (e *Editor) RenameCategory(old, name string) error {
 	if err := e.CheckCategoryName(old, name); err != nil {
 		return err
 	}
+	e.forget(old)
 	c.Name = strings.TrimSpace(name)
 	e.reindex()
 	e.dirty = true
@@ -303,6 +307,7 @@ func (e *Editor) DeleteCategory(name string) error {
 	cats := e.profile.Categories
 	for i := range cats {
 		if cats[i].Name == name {
+			e.forget(name)
 			e.profile.Categories = append(cats[:i:i], cats[i+1:]...)
 			e.reindex()
 			e.dirty = true
@@ -320,7 +325,8 @@ func (e *Editor) userCategory(name string) *model.Category {
 }
 
 // SetCosts changes a category's cycle and power costs (Undefined included: its costs are the
-// fallback for anything uncategorised). Invalid values are refused and nothing changes.
+// fallback for anything uncategorised). Invalid values are refused and nothing changes. A cost
+// that changes loses the source that described its old value (see recite).
 func (e *Editor) SetCosts(name string, cycles, powerMW float64) error {
 	if err := checkCosts(cycles, powerMW); err != nil {
 		return err
@@ -330,6 +336,8 @@ func (e *Editor) SetCosts(name string, cycles, powerMW float64) error {
 		return fmt.Errorf("no category %q", name)
 	}
 	if c.Cycles != cycles || c.PowerMW != powerMW {
+		c.Citations = e.reciteTyped(name, c.Citations, model.CyclesCost, c.Cycles, cycles)
+		c.Citations = e.reciteTyped(name, c.Citations, model.PowerCost, c.PowerMW, powerMW)
 		c.Cycles, c.PowerMW = cycles, powerMW
 		e.dirty = true
 	}
@@ -420,17 +428,33 @@ func CountLogs(ctx context.Context, paths []string, isas []model.ISA, progress f
 	return emulator.CountLogInstructions(ctx, paths, isas, progress)
 }
 
+// CountSummary is what AddCounts took from a log, for the window to tell the user.
+type CountSummary struct {
+	Executions    int64 // executed instructions of the instruction sets the profile prices
+	Kinds         int   // distinct instructions among them
+	Uncategorized int   // of those kinds, how many no category holds
+	Dropped       int64 // executions of instruction sets the profile does not price
+}
+
 // AddCounts is the quick half of ImportLogs: it records counts found by CountLogs. Counts for
 // instruction sets the profile does not price are dropped: the profile may have been replaced
 // while the logs were read.
-func (e *Editor) AddCounts(counts LogCounts) {
+func (e *Editor) AddCounts(counts LogCounts) CountSummary {
+	var sum CountSummary
 	for _, c := range counts {
 		if !e.profile.HasISA(c.Instruction.ISA) {
+			sum.Dropped += c.Executions
 			continue
 		}
 		r := e.ensureRow(c.Instruction)
 		r.Seen = true
 		r.Count += c.Executions
+		sum.Executions += c.Executions
+		sum.Kinds++
+		if _, placed := e.where[c.Instruction]; !placed {
+			sum.Uncategorized++
+		}
 	}
 	e.dirty = true
+	return sum
 }

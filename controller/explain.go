@@ -86,7 +86,7 @@ func Explain(action, subject string, err error) *Problem {
 		p.Hint = fmt.Sprintf("%s is not installed. Install the Debian package %s (apt-get install %s), then try again",
 			missing.Tool, missing.Package, missing.Package)
 	case errors.As(err, &exit):
-		p.Hint = exit.Error()
+		p.What, p.Hint = explainExit(exit, subject)
 	case errors.Is(err, model.ErrNotFound):
 		p.Hint = "it is no longer in the workspace (deleted elsewhere?); pick another"
 	case errors.As(err, &db):
@@ -101,4 +101,25 @@ func Explain(action, subject string, err error) *Problem {
 		p.Hint = err.Error()
 	}
 	return p
+}
+
+// explainExit says how a program ended and what of it was kept. A run that counted anything is
+// in the workspace whatever the exit, so this is no failure to import; and the program's own
+// last words (a usage line) are said, as a window shows no terminal.
+func explainExit(exit *proc.ExitError, run string) (what, hint string) {
+	what = exit.Ended()
+	var parts []string
+	if exit.Said != "" {
+		parts = append(parts, fmt.Sprintf("It wrote: %q", exit.Said))
+	}
+	if exit.Detail != "" && exit.Detail != exit.Said {
+		parts = append(parts, exit.Detail)
+	}
+	switch {
+	case exit.Imported > 0 && run != "":
+		parts = append(parts, fmt.Sprintf("Run %q keeps what it executed up to then", run))
+	case exit.Kept != "":
+		parts = append(parts, exit.Kept)
+	}
+	return what, strings.Join(parts, ". ")
 }

@@ -102,7 +102,7 @@ func TestReportOfAProfileCoveringThreeInstructions(t *testing.T) {
 }
 
 // Compare prices each item with a profile of its own instruction set: the chosen one when it
-// prices it, else the first listed that does, and each row names it.
+// prices it, else that set's DefaultProfile (the 74K for MIPS), and each row names it.
 func TestCompareEachWithAProfileOfItsISA(t *testing.T) {
 	a, profiles := openSieves(t)
 	ctx := context.Background()
@@ -116,7 +116,7 @@ func TestCompareEachWithAProfileOfItsISA(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rows[0].Profile != a8.Name || rows[1].Profile != builtin(t, "mips-24k").Name {
+	if rows[0].Profile != a8.Name || rows[1].Profile != builtin(t, "mips-74k").Name {
 		t.Errorf("priced with %q and %q", rows[0].Profile, rows[1].Profile)
 	}
 	for _, r := range rows {
@@ -124,8 +124,8 @@ func TestCompareEachWithAProfileOfItsISA(t *testing.T) {
 			t.Errorf("%s under %s: %q", r.Item, r.Profile, r.Coverage.Warning())
 		}
 	}
-	if !rows[1].Coverage.PowerUnknown() || rows[0].Coverage.PowerUnknown() {
-		t.Errorf("power known: ARM %v, MIPS 24K %v", !rows[0].Coverage.PowerUnknown(), !rows[1].Coverage.PowerUnknown())
+	if rows[1].Coverage.PowerUnknown() || rows[0].Coverage.PowerUnknown() {
+		t.Errorf("power known: ARM %v, MIPS 74K %v", !rows[0].Coverage.PowerUnknown(), !rows[1].Coverage.PowerUnknown())
 	}
 	// One profile for both, as before: the MIPS row says it is all Undefined.
 	rows, _ = a.Compare(ctx, items, Only(a8), 0)

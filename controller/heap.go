@@ -47,15 +47,16 @@ func (h *HeapAnalysis) Retention(ctx context.Context, run string) (*model.DumpRe
 	return h.retentions.get(run, func() (*model.DumpRetention, error) { return h.store.DumpRetention(ctx, run) })
 }
 
-// Diff compares two dump runs class by class, the classes that grew most first.
-func (h *HeapAnalysis) Diff(ctx context.Context, before, after string) ([]model.DumpDiffRow, error) {
+// Diff compares two dump runs class by class, the classes that grew most first, and says how
+// much the two have in common (model.DumpDiff.Unrelated).
+func (h *HeapAnalysis) Diff(ctx context.Context, before, after string) (model.DumpDiff, error) {
 	a, err := h.Retention(ctx, before)
 	if err != nil {
-		return nil, err
+		return model.DumpDiff{}, err
 	}
 	b, err := h.Retention(ctx, after)
 	if err != nil {
-		return nil, err
+		return model.DumpDiff{}, err
 	}
 	return model.DiffDumps(a, b), nil
 }

@@ -19,8 +19,9 @@ type MethodStore interface {
 type MethodAnalysis struct {
 	store MethodStore
 
-	traces runCache[*model.MethodTrace]
-	edges  runCache[map[model.CallEdge]model.EdgeTimes]
+	traces    runCache[*model.MethodTrace]
+	edges     runCache[map[model.CallEdge]model.EdgeTimes]
+	recursive runCache[map[model.CallEdge]model.RecursiveEdge]
 }
 
 // Load reads a method run, or returns the cached copy.
@@ -32,11 +33,24 @@ func (a *MethodAnalysis) Load(ctx context.Context, run string) (*model.MethodTra
 func (a *MethodAnalysis) forget(run string) {
 	a.traces.forget(run)
 	a.edges.forget(run)
+	a.recursive.forget(run)
 }
 
 // callEdges loads a run's edges once: only expanding a method needs them.
 func (a *MethodAnalysis) callEdges(ctx context.Context, run string) (map[model.CallEdge]model.EdgeTimes, error) {
 	return a.edges.get(run, func() (map[model.CallEdge]model.EdgeTimes, error) { return a.store.CallEdges(ctx, run) })
+}
+
+// recursiveEdges finds once which calls of a run's edges were recursive, from its call tree:
+// the stored edges do not say (see model.RecursiveEdges).
+func (a *MethodAnalysis) recursiveEdges(ctx context.Context, run string) (map[model.CallEdge]model.RecursiveEdge, error) {
+	return a.recursive.get(run, func() (map[model.CallEdge]model.RecursiveEdge, error) {
+		tree, err := a.store.CallTree(ctx, run)
+		if err != nil {
+			return nil, err
+		}
+		return model.RecursiveEdges(tree), nil
+	})
 }
 
 // Report makes a run's profile table; see model.MethodTrace.Report.
@@ -48,7 +62,8 @@ func (a *MethodAnalysis) Report(ctx context.Context, opts model.MethodReportOpti
 	return t.Report(opts)
 }
 
-// Relatives lists who called a method and whom it called (on one thread, or all).
+// Relatives lists who called a method and whom it called (on one thread, or all), with the
+// recursive calls apart as dmtracedump lists them; see model.CallProfile.Relatives.
 func (a *MethodAnalysis) Relatives(ctx context.Context, run string, method uint64, tid int) (parents, children []model.Relative, err error) {
 	t, err := a.Load(ctx, run)
 	if err != nil {
@@ -58,7 +73,11 @@ func (a *MethodAnalysis) Relatives(ctx context.Context, run string, method uint6
 	if err != nil {
 		return nil, nil, err
 	}
-	parents, children = t.Profile.Relatives(edges, method, tid)
+	rec, err := a.recursiveEdges(ctx, run)
+	if err != nil {
+		return nil, nil, err
+	}
+	parents, children = t.Profile.Relatives(edges, rec, method, tid)
 	return parents, children, nil
 }
 

@@ -38,18 +38,20 @@ func Only(p *model.Profile) ProfileFor {
 	return func(context.Context, model.ISA) (*model.Profile, error) { return p, nil }
 }
 
-// ForISA keeps chosen for the instruction sets it prices and takes, for any other, the first
-// of infos that prices it, as ChooseProfile does for the window's selection; a set no profile
-// prices stays with chosen, whose coverage then says so. Each profile is read once; the
-// result is for one goroutine.
+// ForISA keeps chosen for the instruction sets it prices and takes, for any other, that set's
+// DefaultProfile, as the window's selection does; a set no profile prices stays with chosen,
+// whose coverage then says so. Each profile is read once; the result is for one goroutine.
 func (ps Profiles) ForISA(infos []model.ProfileInfo, chosen *model.Profile) ProfileFor {
 	read := map[string]*model.Profile{chosen.Name: chosen}
 	return func(ctx context.Context, isa model.ISA) (*model.Profile, error) {
 		if isa == "" || chosen.HasISA(isa) {
 			return chosen, nil
 		}
-		i := ChooseProfile(infos, chosen.Name, isa)
-		if i < 0 || !slices.Contains(infos[i].ISAs, isa) {
+		i, err := ps.DefaultProfile(ctx, infos, isa)
+		if err != nil {
+			return nil, err
+		}
+		if i < 0 {
 			return chosen, nil
 		}
 		in := infos[i]

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"bufio"
 	"context"
 	"debug/elf"
 	_ "embed"
@@ -220,7 +221,7 @@ func Run(ctx context.Context, opts RunOptions, sink model.BlockSink, progress fu
 		}
 		return &proc.ExitError{Program: name, Under: qemuName, ExitCode: exitErr.ExitCode(),
 			Signal: proc.SignalOf(exitErr.ProcessState), SignalNumber: proc.SignalNumber(exitErr.ProcessState),
-			Imported: imported, Detail: tail.LastWith(qemuPrefixes...), Kept: kept}
+			Imported: imported, Detail: tail.LastWith(qemuPrefixes...), Kept: kept, Said: tail.LastLineWithout(qemuPrefixes...)}
 	}
 	if imported == 0 {
 		return fmt.Errorf("%s ran %s but the plugin wrote no profile: %s", qemuName, name, tail.LastLine())
@@ -253,31 +254,67 @@ func sysrootFor(program, arch string) string {
 	return ""
 }
 
-// profileFiles lists the plugin's files, lowest pid (the first process) first.
+// profileFiles lists the plugin's files, every parent before its children (the first process
+// first). Pids wrap around, so a child's pid may be lower than its parent's: the order comes from
+// each file's process line (docs/bbprofile-format.md), then the pid.
 func profileFiles(dir string) ([]string, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
 	type pf struct {
-		pid  int
-		path string
+		pid, ppid int
+		path      string
 	}
 	var fs []pf
+	byPID := map[int]int{} // pid → its parent, for the processes of this run
 	for _, e := range ents {
 		n := e.Name()
 		if !strings.HasPrefix(n, "bbprofile-") || !strings.HasSuffix(n, ".txt") {
 			continue
 		}
+		path := filepath.Join(dir, n)
 		pid, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(n, "bbprofile-"), ".txt"))
-		fs = append(fs, pf{pid, filepath.Join(dir, n)})
+		ppid := parentPID(path)
+		fs = append(fs, pf{pid, ppid, path})
+		byPID[pid] = ppid
 	}
-	sort.Slice(fs, func(i, j int) bool { return fs[i].pid < fs[j].pid })
+	depth := func(pid int) int { // generations below the first process
+		d := 0
+		for p, ok := byPID[pid]; ok && d <= len(byPID); p, ok = byPID[p] {
+			d++
+		}
+		return d
+	}
+	sort.Slice(fs, func(i, j int) bool {
+		if di, dj := depth(fs[i].pid), depth(fs[j].pid); di != dj {
+			return di < dj
+		}
+		return fs[i].pid < fs[j].pid
+	})
 	out := make([]string, len(fs))
 	for i, f := range fs {
 		out[i] = f.path
 	}
 	return out, nil
+}
+
+// parentPID reads the parent pid from a profile's process line ("process PID PPID ..."), 0 when
+// the file has none (the reader will say what is wrong with it).
+func parentPID(path string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for i := 0; i < 2 && sc.Scan(); i++ {
+		if fields := strings.Fields(sc.Text()); len(fields) >= 3 && fields[0] == "process" {
+			ppid, _ := strconv.Atoi(fields[2])
+			return ppid
+		}
+	}
+	return 0
 }
 
 func importProfile(ctx context.Context, path string, modes *ELFModes, debugDirs []string, sink model.BlockSink) error {

@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -260,16 +263,15 @@ func (p *parser) number(attrs map[string]string, key, el string) float64 {
 	return f
 }
 
-var referenceAttrs = []string{"frequency-ghz", "cpi", "processor-power-w", "base-instructions", "base-cache-misses", "memory-access-energy-nj"}
-
 func (p *parser) reference(el xml.StartElement, prof *model.Profile) error {
-	a := p.attrs(el, referenceAttrs...)
-	vals := make([]float64, len(referenceAttrs))
-	for i, k := range referenceAttrs {
-		vals[i] = p.number(a, k, "reference")
+	keys := make([]string, len(model.ReferenceFields))
+	for i, f := range model.ReferenceFields {
+		keys[i] = f.Key
 	}
-	prof.Reference = model.Reference{FrequencyGHz: vals[0], CPI: vals[1], ProcessorPowerW: vals[2],
-		BaseInstructions: vals[3], BaseCacheMisses: vals[4], MemoryAccessEnergy: vals[5]}
+	a := p.attrs(el, keys...)
+	for _, f := range model.ReferenceFields {
+		*f.Value(&prof.Reference) = p.number(a, f.Key, "reference")
+	}
 	cites, err := p.children(el, func(child xml.StartElement) error {
 		return fmt.Errorf("unknown element <%s> in <reference>", child.Name.Local)
 	})
@@ -350,7 +352,7 @@ func WriteFile(path string, prof *model.Profile) error {
 	if probs := model.Validate(prof); len(probs) > 0 {
 		return fmt.Errorf("profile %q is not valid, not saved: %s", prof.Name, probs[0].Msg)
 	}
-	tmp, err := os.CreateTemp(dirOf(path), ".profile-*.xml")
+	tmp, err := createTemp(path)
 	if err != nil {
 		return err
 	}
@@ -370,11 +372,29 @@ func WriteFile(path string, prof *model.Profile) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-func dirOf(path string) string {
-	if i := strings.LastIndexByte(path, os.PathSeparator); i >= 0 {
-		return path[:i+1]
+// createTemp makes the file a save is written to before it is renamed over path. Unlike
+// os.CreateTemp (mode 0600) it asks for 0666, so the kernel applies the user's umask and the
+// profile is as readable as any file the user makes; a file saved over keeps its own mode.
+func createTemp(path string) (*os.File, error) {
+	for {
+		name := filepath.Join(filepath.Dir(path), fmt.Sprintf(".profile-%d.xml", rand.Uint64()))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if st, err := os.Stat(path); err == nil {
+			err = f.Chmod(st.Mode().Perm())
+			if err != nil {
+				f.Close()
+				os.Remove(name)
+				return nil, err
+			}
+		}
+		return f, nil
 	}
-	return "."
 }
 
 // Write encodes the profile in the documented layout (docs/profile-format.md).
@@ -392,10 +412,9 @@ func Write(w io.Writer, prof *model.Profile) error {
 	}
 	if !prof.Reference.IsZero() || len(prof.Citations) > 0 {
 		r := prof.Reference
-		vals := []float64{r.FrequencyGHz, r.CPI, r.ProcessorPowerW, r.BaseInstructions, r.BaseCacheMisses, r.MemoryAccessEnergy}
 		var kv []string
-		for i, k := range referenceAttrs {
-			kv = append(kv, k, num(vals[i]))
+		for _, f := range model.ReferenceFields {
+			kv = append(kv, f.Key, num(*f.Value(&r)))
 		}
 		b.open(1, "reference", kv...)
 		b.cites(2, prof.Citations)

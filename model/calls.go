@@ -177,6 +177,18 @@ func (p *CallProfile) ByMethod() map[uint64]MethodTimes {
 	return out
 }
 
+// MethodOn sums one method's row over the threads (tid 0) or on one thread: the numbers a
+// parent or child list is headed with.
+func (p *CallProfile) MethodOn(method uint64, tid int) MethodTimes {
+	var s MethodTimes
+	for k, t := range p.PerThread {
+		if k.Method == method && (tid == 0 || k.TID == tid) {
+			s.add(t)
+		}
+	}
+	return s
+}
+
 // ByClass sums classes over threads.
 func (p *CallProfile) ByClass() map[string]MethodTimes { return sumGroups(p.Classes) }
 

@@ -6,6 +6,7 @@ package model
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -255,6 +256,18 @@ func (r *DumpRetention) Nearest(class int32) (DumpObject, bool) {
 	return r.Object(best), true
 }
 
+// ClassObjects counts the reachable class objects: Objects holds them beside the instances and
+// arrays, which are all a dump's summary counts (HeapDump.Characteristics).
+func (r *DumpRetention) ClassObjects() int {
+	n := 0
+	for _, c := range r.Objects.IsClass {
+		if c {
+			n++
+		}
+	}
+	return n
+}
+
 // Path is the shortest chain of references from a GC root to object i: the root first.
 func (r *DumpRetention) Path(i int32) []DumpObject {
 	var idx []int32
@@ -281,10 +294,20 @@ func (r DumpDiffRow) Growth() (instances, shallow, retained int64) {
 		int64(r.B.Retained) - int64(r.A.Retained)
 }
 
+// DumpDiff is two dumps compared class by class, and how much they have in common.
+type DumpDiff struct {
+	Rows    []DumpDiffRow // the classes that changed, most grown first
+	Classes int           // class names in either dump: Rows leaves out the unchanged ones
+	// Class names in both dumps, and in the one with fewer; the same for application classes
+	// (outside LibraryPrefixes, primitive arrays aside): what Unrelated judges by.
+	Common, Smaller       int
+	AppCommon, AppSmaller int
+}
+
 // DiffDumps compares two dumps class by class (by name), the leak hunter's view: the classes
 // that grew most in retained bytes first, then in shallow bytes, then in instances; classes
 // that did not change at all are left out.
-func DiffDumps(a, b *DumpRetention) []DumpDiffRow {
+func DiffDumps(a, b *DumpRetention) DumpDiff {
 	rows := map[string]*DumpDiffRow{}
 	row := func(name string) *DumpDiffRow {
 		r := rows[name]
@@ -302,19 +325,75 @@ func DiffDumps(a, b *DumpRetention) []DumpDiffRow {
 		r := row(c.Name)
 		r.B = addClass(r.B, c)
 	}
-	out := make([]DumpDiffRow, 0, len(rows))
+	d := DumpDiff{Classes: len(rows), Rows: make([]DumpDiffRow, 0, len(rows))}
+	d.Common, d.Smaller, d.AppCommon, d.AppSmaller = inCommon(a, b)
 	for _, r := range rows {
 		if r.A.Instances != r.B.Instances || r.A.Shallow != r.B.Shallow || r.A.Retained != r.B.Retained {
 			r.A.Name, r.B.Name = r.Name, r.Name
-			out = append(out, *r)
+			d.Rows = append(d.Rows, *r)
 		}
 	}
-	slices.SortFunc(out, func(x, y DumpDiffRow) int {
+	slices.SortFunc(d.Rows, func(x, y DumpDiffRow) int {
 		xi, xs, xr := x.Growth()
 		yi, ys, yr := y.Growth()
 		return cmp.Or(cmp.Compare(yr, xr), cmp.Compare(ys, xs), cmp.Compare(yi, xi), strings.Compare(x.Name, y.Name))
 	})
-	return out
+	return d
+}
+
+// inCommon counts the class names of two dumps found in both, and those of the dump with
+// fewer; then the same for their application classes.
+func inCommon(a, b *DumpRetention) (common, smaller, appCommon, appSmaller int) {
+	names := func(r *DumpRetention, app bool) map[string]bool {
+		set := map[string]bool{}
+		for _, c := range r.Classes {
+			if !app || isAppClass(c.Name) {
+				set[c.Name] = true
+			}
+		}
+		return set
+	}
+	count := func(x, y map[string]bool) (both, fewer int) {
+		if len(y) < len(x) {
+			x, y = y, x
+		}
+		for n := range x {
+			if y[n] {
+				both++
+			}
+		}
+		return both, len(x)
+	}
+	common, smaller = count(names(a, false), names(b, false))
+	appCommon, appSmaller = count(names(a, true), names(b, true))
+	return common, smaller, appCommon, appSmaller
+}
+
+// isAppClass tells an application's class (or an array of them) from the platform's: outside
+// LibraryPrefixes, whether the dump writes java.lang.String or java/lang/String.
+func isAppClass(name string) bool {
+	pkg := HeapPackage(name)
+	if pkg == "(primitive arrays)" {
+		return false
+	}
+	pkg = strings.ReplaceAll(pkg, "/", ".") + "."
+	return !slices.ContainsFunc(LibraryPrefixes, func(p string) bool { return strings.HasPrefix(pkg, p) })
+}
+
+// Unrelated says why the two dumps look like dumps of different programs (or of different VMs,
+// which name classes differently), "" when they do not: then nearly every row compares a class
+// with nothing. They do when fewer than half the classes of the dump with fewer are in the
+// other, or, when both have application classes, fewer than half of those.
+func (d DumpDiff) Unrelated() string {
+	const why = "the two dumps look like different programs: only %d of %d %s of the smaller one are in both, " +
+		"so a comparison of them says little"
+	switch {
+	case d.Common*2 < d.Smaller:
+		return fmt.Sprintf(why, d.Common, d.Smaller, "classes")
+	case d.AppSmaller > 0 && d.AppCommon*2 < d.AppSmaller:
+		return fmt.Sprintf(why, d.AppCommon, d.AppSmaller, "application classes")
+	}
+	return ""
 }
 
 // addClass adds c's counts to sum: a dump may name one class twice (two class loaders).

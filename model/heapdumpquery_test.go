@@ -1,6 +1,9 @@
 package model
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestDumpRows(t *testing.T) {
 	d := &HeapDump{Heaps: []string{"zygote", "app"}, Classes: []DumpClass{
@@ -37,5 +40,50 @@ func TestDumpRows(t *testing.T) {
 	ch := d.Characteristics()
 	if ch.Objects != 21 || ch.Bytes != 1016 || ch.Arrays.Objects != 6 || ch.Instances.Bytes != 300 {
 		t.Errorf("characteristics = %+v", ch)
+	}
+}
+
+// retentionOf is a dump's retention with only its classes (name and instances), for comparisons.
+func retentionOf(classes map[string]uint64) *DumpRetention {
+	r := &DumpRetention{}
+	for name, n := range classes {
+		r.Classes = append(r.Classes, RetainedClass{Name: name, Instances: n, Shallow: 16 * n, Retained: 16 * n})
+	}
+	return r
+}
+
+// A comparison says how many classes it left out (unchanged), and warns when the dumps look
+// like two programs: few classes in common, or few of their application classes.
+func TestDiffDumpsCountsAndRelatedness(t *testing.T) {
+	before := retentionOf(map[string]uint64{"java.lang.String": 10, "char[]": 10, "java.lang.Object[]": 3, "com.example.Cache": 1, "com.example.Item": 100})
+	after := retentionOf(map[string]uint64{"java.lang.String": 12, "char[]": 10, "java.lang.Object[]": 3, "com.example.Cache": 1, "com.example.Item": 150, "com.example.Extra": 1})
+	d := DiffDumps(before, after)
+	if d.Classes != 6 || len(d.Rows) != 3 || d.Rows[0].Name != "com.example.Item" {
+		t.Fatalf("same program: %d classes, rows %+v", d.Classes, d.Rows)
+	}
+	if w := d.Unrelated(); w != "" {
+		t.Errorf("same program: warning %q", w)
+	}
+
+	// Another program on the same VM: the platform's classes in common, none of the app's.
+	other := retentionOf(map[string]uint64{"java.lang.String": 12, "char[]": 10, "java.lang.Object[]": 3, "org.other.Main": 1, "org.other.Node": 7, "org.other.Node[]": 1})
+	if w := DiffDumps(before, other).Unrelated(); !strings.Contains(w, "0 of 2 application classes") {
+		t.Errorf("another program on the same VM: warning %q", w)
+	}
+	// Another VM's naming (java/lang/String): hardly a class in common.
+	hotspot := retentionOf(map[string]uint64{"java/lang/String": 12, "[C": 10, "[Ljava/lang/Object;": 3, "com/example/Cache": 1, "com/example/Item": 150})
+	if w := DiffDumps(before, hotspot).Unrelated(); !strings.Contains(w, "0 of 5 classes") {
+		t.Errorf("different naming: warning %q", w)
+	}
+}
+
+// Reachable objects include class objects; a dump's summary counts instances and arrays only.
+func TestClassObjectsCounted(t *testing.T) {
+	r := &DumpRetention{}
+	for i, isClass := range []bool{true, false, false, true, false} {
+		r.Objects.Append(DumpObject{ID: uint64(i + 1), IsClass: isClass, Idom: -1, Parent: -1}, 0)
+	}
+	if n := r.ClassObjects(); n != 2 {
+		t.Errorf("class objects = %d, want 2", n)
 	}
 }

@@ -166,49 +166,123 @@ func (t *MethodTrace) Report(opts MethodReportOptions) (*MethodReport, error) {
 	return rep, nil
 }
 
-// Relative is a caller or callee of a method, as Traceview lists them under it.
+// Relative is a caller or callee of a method, one row of dmtracedump's inclusive profile under
+// that method: the calls along the edge and the callee's inclusive time in them.
 type Relative struct {
 	Method uint64
 	Name   string
 	EdgeTimes
+	// TotalCalls is the "total" of dmtracedump's "count/total": every call (plain and recursive)
+	// of the method for a parent, of the child for a child.
+	TotalCalls int64
+	// Recursive rows are the calls dmtracedump prints below its "+++++" line, apart from the
+	// plain ones: for a parent, calls made while the method was already on the stack; for a
+	// child, calls made while the method had another frame below. Summed with the plain calls
+	// they would count nested time twice (more than the method's inclusive time).
+	Recursive bool
 }
 
 // Relatives lists who called a method and whom it called (on one thread, or all), from the
-// profile's methods and its call edges.
-func (p *CallProfile) Relatives(edges map[CallEdge]EdgeTimes, method uint64, tid int) (parents, children []Relative) {
-	par, chi := map[uint64]*Relative{}, map[uint64]*Relative{}
-	sum := func(m map[uint64]*Relative, id uint64, e EdgeTimes) {
-		r, ok := m[id]
-		if !ok {
-			r = &Relative{Method: id, Name: MethodName(p.Methods[id])}
-			m[id] = r
+// profile's methods, its call edges and their recursive parts (RecursiveEdges): plain rows
+// first, then recursive ones, each most inclusive time first.
+func (p *CallProfile) Relatives(edges map[CallEdge]EdgeTimes, rec map[CallEdge]RecursiveEdge, method uint64, tid int) (parents, children []Relative) {
+	calls := map[uint64]int64{}
+	for k, mt := range p.PerThread {
+		if tid == 0 || k.TID == tid {
+			calls[k.Method] += mt.Calls + mt.RecursiveCalls
 		}
-		r.Calls += e.Calls
-		r.InclusiveCPU += e.InclusiveCPU
-		r.InclusiveWall += e.InclusiveWall
+	}
+	type key struct {
+		id        uint64
+		recursive bool
+	}
+	par, chi := map[key]*Relative{}, map[key]*Relative{}
+	add := func(m map[key]*Relative, id uint64, recursive bool, e EdgeTimes, total int64) {
+		if e.Calls == 0 {
+			return
+		}
+		r, ok := m[key{id, recursive}]
+		if !ok {
+			r = &Relative{Method: id, Name: MethodName(p.Methods[id]), TotalCalls: total, Recursive: recursive}
+			m[key{id, recursive}] = r
+		}
+		r.EdgeTimes.add(e)
 	}
 	for k, e := range edges {
 		if tid != 0 && k.TID != tid {
 			continue
 		}
+		r := rec[k]
 		if k.Callee == method {
-			sum(par, k.Caller, e)
+			add(par, k.Caller, false, e.minus(r.Callee), calls[method])
+			add(par, k.Caller, true, r.Callee, calls[method])
 		}
 		if k.Caller == method {
-			sum(chi, k.Callee, e)
+			add(chi, k.Callee, false, e.minus(r.Caller), calls[k.Callee])
+			add(chi, k.Callee, true, r.Caller, calls[k.Callee])
 		}
 	}
-	flatten := func(m map[uint64]*Relative) []Relative {
+	flatten := func(m map[key]*Relative) []Relative {
 		out := make([]Relative, 0, len(m))
 		for _, r := range m {
 			out = append(out, *r)
 		}
+		// Plain rows before recursive ones, as dmtracedump prints them; most time first.
 		slices.SortFunc(out, func(x, y Relative) int {
-			return cmp.Or(cmp.Compare(y.InclusiveCPU+y.InclusiveWall, x.InclusiveCPU+x.InclusiveWall), cmp.Compare(x.Name, y.Name))
+			return cmp.Or(boolCmp(x.Recursive, y.Recursive), cmp.Compare(y.InclusiveCPU+y.InclusiveWall, x.InclusiveCPU+x.InclusiveWall),
+				cmp.Compare(x.Name, y.Name), cmp.Compare(x.Method, y.Method))
 		})
 		return out
 	}
 	return flatten(par), flatten(chi)
+}
+
+// boolCmp orders false before true.
+func boolCmp(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// FindMethod finds the method a person names: its full name as the profile table writes it
+// ("class.name signature"), or class and name without the signature, with '.' or '/' between
+// the package parts. Overloads and unknown names are errors that list what would match.
+func (p *CallProfile) FindMethod(name string) (uint64, error) {
+	norm := func(s string) string { return strings.ReplaceAll(s, "/", ".") }
+	want := norm(name)
+	var exact, short, part []uint64
+	for id, m := range p.Methods {
+		full := norm(MethodName(m))
+		switch {
+		case full == want:
+			exact = append(exact, id)
+		case norm(MethodName(MethodInfo{Class: m.Class, Name: m.Name})) == want:
+			short = append(short, id)
+		case strings.Contains(strings.ToLower(full), strings.ToLower(want)):
+			part = append(part, id)
+		}
+	}
+	for _, ids := range [][]uint64{exact, short, part} {
+		switch {
+		case len(ids) == 1:
+			return ids[0], nil
+		case len(ids) > 1:
+			names := make([]string, len(ids))
+			for i, id := range ids {
+				names[i] = MethodName(p.Methods[id])
+			}
+			slices.Sort(names)
+			if len(names) > 10 {
+				names = append(names[:10], fmt.Sprintf("and %d more", len(names)-10))
+			}
+			return 0, fmt.Errorf("%q names %d methods; say which: %s", name, len(ids), strings.Join(names, "; "))
+		}
+	}
+	return 0, fmt.Errorf("no method of the trace is named %q", name)
 }
 
 // MethodCompareRow is one method (or class, package) in two traces side by side (DPA figure 7).

@@ -210,3 +210,95 @@ type ProfileInfo struct {
 
 // ErrNotFound is wrapped by stores when a named thing does not exist.
 var ErrNotFound = errors.New("not found")
+
+// ReferenceField is one number of a profile's reference data. Key is its attribute in a profile
+// file and the Cost its citation names, so a number and where it came from stay paired.
+type ReferenceField struct {
+	Key, Label string
+	Value      func(*Reference) *float64
+}
+
+// ReferenceFields lists the reference numbers in file order.
+var ReferenceFields = []ReferenceField{
+	{"frequency-ghz", "Frequency (GHz)", func(r *Reference) *float64 { return &r.FrequencyGHz }},
+	{"cpi", "CPI", func(r *Reference) *float64 { return &r.CPI }},
+	{"processor-power-w", "Processor power (W)", func(r *Reference) *float64 { return &r.ProcessorPowerW }},
+	{"base-instructions", "Base instructions", func(r *Reference) *float64 { return &r.BaseInstructions }},
+	{"base-cache-misses", "Base cache misses", func(r *Reference) *float64 { return &r.BaseCacheMisses }},
+	{"memory-access-energy-nj", "Memory-access energy (nJ)", func(r *Reference) *float64 { return &r.MemoryAccessEnergy }},
+}
+
+// The costs a category's citations name.
+const (
+	CyclesCost = "cycles"
+	PowerCost  = "power"
+)
+
+// HandEdited is the citation a number gets when it is changed and nobody says where the new
+// value comes from: the old citation described the old number, and no number may keep one
+// that no longer describes it.
+const HandEdited = "Edited by hand; no source recorded."
+
+// CitationsOf returns the citations of one cost, in order.
+func CitationsOf(cites []Citation, cost string) []Citation {
+	var out []Citation
+	for _, c := range cites {
+		if c.Cost == cost {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// WithCitations replaces every citation of one cost with with (none when with is empty),
+// keeping the others in order.
+func WithCitations(cites []Citation, cost string, with ...Citation) []Citation {
+	out := make([]Citation, 0, len(cites)+len(with))
+	for _, c := range cites {
+		if c.Cost != cost {
+			out = append(out, c)
+		}
+	}
+	for _, c := range with {
+		c.Cost = cost
+		out = append(out, c)
+	}
+	return out
+}
+
+// Derive starts a new profile from p: its instruction sets, architecture, categories and their
+// instructions, with p's category costs as placeholders, each citation saying it was taken from
+// p and marked an estimate (they were measured or chosen for another processor). The
+// organization, the reference data and their citations are not taken: they describe the
+// processor p was measured on, and the analysis window's estimate would present them as this
+// profile's own.
+func (p *Profile) Derive(name string) *Profile {
+	d := p.Clone()
+	d.Name, d.Organization, d.Reference, d.Citations = name, "", Reference{}, nil
+	d.Source = fmt.Sprintf("Started from profile “%s”: its categories, and its category costs as placeholders "+
+		"(each cited as taken from it). Its organization and reference data were not taken.", p.Name)
+	for i := range d.Categories {
+		d.Categories[i].Citations = borrowed(d.Categories[i], p.Name)
+	}
+	d.Undefined.Citations = borrowed(d.Undefined, p.Name)
+	return d
+}
+
+// borrowed re-cites a category's costs as taken from profile from, every one an estimate.
+func borrowed(c Category, from string) []Citation {
+	var out []Citation
+	for _, n := range []struct {
+		cost  string
+		value float64
+	}{{CyclesCost, c.Cycles}, {PowerCost, c.PowerMW}} {
+		cost, value := n.cost, n.value
+		cites := CitationsOf(c.Citations, cost)
+		if len(cites) == 0 && value != 0 {
+			cites = []Citation{{Text: "no source recorded there."}}
+		}
+		for _, ci := range cites {
+			out = append(out, Citation{Cost: cost, Estimate: true, Text: fmt.Sprintf("From profile “%s”: %s", from, ci.Text)})
+		}
+	}
+	return out
+}

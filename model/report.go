@@ -134,7 +134,14 @@ type ReportRow struct {
 	Cycles       float64
 	TimeS        float64
 	EnergyJ      float64
+	// UnknownPower counts the instructions priced in a category with no known power: when
+	// they are all of them, EnergyJ is not an estimate (see EnergyKnown), whatever it sums to.
+	UnknownPower int64
 }
+
+// EnergyKnown tells whether the row's energy is an estimate: false when every instruction of
+// it is priced without a power, so tables, CSV, charts and JSON say "unknown", never 0 J.
+func (r ReportRow) EnergyKnown() bool { return r.Instructions == 0 || r.UnknownPower < r.Instructions }
 
 // Report is a table of costs with its totals.
 type Report struct {
@@ -142,7 +149,8 @@ type Report struct {
 	Profile          string
 	By               Grouping
 	FrequencyGHz     float64
-	FrequencyAssumed bool // no frequency given and none in the profile
+	FrequencyAssumed bool    // no frequency given and none in the profile
+	ReferenceGHz     float64 // the profile's own clock, at which its power was measured (0: none)
 	Rows             []ReportRow
 	Total            ReportRow
 	// Coverage says how much of Total the profile really prices (instructions in Undefined,
@@ -176,7 +184,8 @@ func (d *RunData) Report(opts ReportOptions) (*Report, error) {
 	if err := opts.Check(); err != nil {
 		return nil, err
 	}
-	rep := &Report{Run: opts.Run, Profile: opts.Profile.Name, By: opts.By, FrequencyGHz: opts.FrequencyGHz}
+	rep := &Report{Run: opts.Run, Profile: opts.Profile.Name, By: opts.By, FrequencyGHz: opts.FrequencyGHz,
+		ReferenceGHz: opts.Profile.Reference.FrequencyGHz}
 	if rep.FrequencyGHz <= 0 {
 		rep.FrequencyGHz = opts.Profile.Reference.FrequencyGHz
 	}
@@ -195,10 +204,14 @@ func (d *RunData) Report(opts ReportOptions) (*Report, error) {
 	cycles := make([]float64, len(d.insns))
 	joules := make([]float64, len(d.insns)) // energy of one execution
 	cats := make([]int, len(d.insns))
+	noPower := make([]int64, len(d.insns))  // 1 where the instruction's category has no power
 	executed := make([]int64, len(d.insns)) // per instruction, for the coverage
 	for i, in := range d.insns {
 		c := cl.Classify(in)
 		cycles[i], joules[i], cats[i] = c.Cycles, c.Cycles/hz*c.PowerMW/1000, catIndex[c.Name]
+		if c.PowerMW == 0 {
+			noPower[i] = 1
+		}
 	}
 
 	// Groups live in one slice (a report may have 100,000 of them); byKey finds them by pid,
@@ -230,8 +243,9 @@ func (d *RunData) Report(opts ReportOptions) (*Report, error) {
 		}
 		return &groups[gi]
 	}
-	add := func(g *reportGroup, bi int, execs int64, n int64, c, e float64) {
+	add := func(g *reportGroup, bi int, execs int64, n, unpowered int64, c, e float64) {
 		g.row.Instructions += execs * n
+		g.row.UnknownPower += execs * unpowered
 		g.row.Cycles += float64(execs) * c
 		g.row.EnergyJ += float64(execs) * e
 		if g.lastBlock != bi {
@@ -264,16 +278,17 @@ func (d *RunData) Report(opts ReportOptions) (*Report, error) {
 				g.insn, g.category = idx, cats[idx]
 				n := d.mixN[k]
 				executed[idx] += b.Executions * n
-				add(g, bi, b.Executions, n, float64(n)*cycles[idx], float64(n)*joules[idx])
+				add(g, bi, b.Executions, n, n*noPower[idx], float64(n)*cycles[idx], float64(n)*joules[idx])
 			}
 		default:
 			var c, e float64
-			var n int64
+			var n, unpowered int64
 			for k := from; k < to; k++ {
 				idx := d.mixIdx[k]
 				c += float64(d.mixN[k]) * cycles[idx]
 				e += float64(d.mixN[k]) * joules[idx]
 				n += d.mixN[k]
+				unpowered += d.mixN[k] * noPower[idx]
 				executed[idx] += b.Executions * d.mixN[k]
 			}
 			var key int64
@@ -297,7 +312,7 @@ func (d *RunData) Report(opts ReportOptions) (*Report, error) {
 				}
 				key = id
 			}
-			add(get(key, bi), bi, b.Executions, n, c, e)
+			add(get(key, bi), bi, b.Executions, n, unpowered, c, e)
 		}
 	}
 
@@ -306,6 +321,7 @@ func (d *RunData) Report(opts ReportOptions) (*Report, error) {
 		rep.Total.Instructions += g.row.Instructions
 		rep.Total.Cycles += g.row.Cycles
 		rep.Total.EnergyJ += g.row.EnergyJ
+		rep.Total.UnknownPower += g.row.UnknownPower
 	}
 	rep.Total.Key = "total"
 	counts := make([]InstructionCount, 0, len(executed))
@@ -541,7 +557,8 @@ func (c CompareItem) String() string {
 }
 
 // CompareRow is one side of a comparison: the columns of seed tables 5.2, 5.4 and 5.5, with
-// ratios to the first item.
+// ratios to the first item. A ratio is NaN (unknown) where the first item has none of it, or
+// where either energy is unknown (no power in the profile): never a confident 0.
 type CompareRow struct {
 	Item             string
 	Profile          string   // the profile that priced this row
@@ -574,14 +591,18 @@ func CompareRows(items []CompareItem, reps []*Report) []CompareRow {
 	for i := range out {
 		out[i].InstructionRatio = floatRatio(float64(out[i].Instructions), float64(out[0].Instructions))
 		out[i].CycleRatio = floatRatio(out[i].Cycles, out[0].Cycles)
-		out[i].EnergyRatio = floatRatio(out[i].EnergyJ, out[0].EnergyJ)
+		out[i].EnergyRatio = math.NaN()
+		if !out[i].Coverage.PowerUnknown() && !out[0].Coverage.PowerUnknown() {
+			out[i].EnergyRatio = floatRatio(out[i].EnergyJ, out[0].EnergyJ)
+		}
 	}
 	return out
 }
 
+// floatRatio is a / b, NaN (unknown) when b is 0: nothing has no ratio.
 func floatRatio(a, b float64) float64 {
 	if b == 0 {
-		return 0
+		return math.NaN()
 	}
 	return a / b
 }
@@ -622,6 +643,7 @@ func CompareImages(reps []*Report) []ImageCompareRow {
 			c.Cycles += r.Cycles
 			c.TimeS += r.TimeS
 			c.EnergyJ += r.EnergyJ
+			c.UnknownPower += r.UnknownPower
 			out[j].Names[i] = r.Image
 		}
 	}

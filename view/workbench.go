@@ -45,6 +45,7 @@ func (wb *Workbench) ShowEditor() fyne.Window {
 		win.Resize(editor.Size)
 		v := editor.New(win, wb.ed, wb.ws.Profiles, func() { wb.ShowAnalysis() }, wb.profilesChanged)
 		v.InterceptClose(wb.revert)
+		wb.routeQuit(win)
 		win.SetOnClosed(func() {
 			if wb.editor == v {
 				wb.editor = nil
@@ -67,6 +68,7 @@ func (wb *Workbench) ShowAnalysis() fyne.Window {
 		win := wb.app.NewWindow(title)
 		win.Resize(analysis.Size)
 		v := analysis.New(win, wb.app.Preferences(), wb.ws, wb.importer, func() { wb.ShowEditor() }, wb.Edit)
+		wb.routeQuit(win)
 		win.SetOnClosed(func() {
 			if wb.analysis == v {
 				wb.analysis = nil
@@ -98,6 +100,38 @@ func (wb *Workbench) revert() {
 		return
 	}
 	wb.ed.SetProfile(model.NewProfile("New profile", model.ARM, model.Thumb))
+}
+
+// routeQuit makes the window's File ▸ Quit (Ctrl+Q) the workbench's Quit. Left to the desktop
+// driver, Quit closes the windows one by one, so the analysis window was gone before the
+// editor asked about unsaved changes, and Cancel could not bring it back.
+func (wb *Workbench) routeQuit(win fyne.Window) {
+	for _, m := range win.MainMenu().Items {
+		for _, it := range m.Items {
+			if it.IsQuit {
+				it.Action = wb.Quit
+			}
+		}
+	}
+}
+
+// Quit closes every window, once the editor's unsaved changes are saved or discarded; if the
+// user cancels, nothing closes.
+func (wb *Workbench) Quit() {
+	closeAll := func() {
+		if wb.analysis != nil {
+			wb.analysis.Window.Close()
+		}
+		if wb.editor != nil {
+			wb.editor.Window.Close()
+		}
+		wb.app.Quit()
+	}
+	if wb.editor == nil {
+		closeAll()
+		return
+	}
+	wb.editor.Quit(closeAll)
 }
 
 func (wb *Workbench) profilesChanged() {

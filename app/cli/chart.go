@@ -18,7 +18,7 @@ func runChart(ctx context.Context, args []string, env Env) error {
 	fs, dbPath := newFlags("chart", env)
 	var rf reportFlags
 	fs.StringVar(&rf.run, "run", "", "run `NAME`")
-	fs.StringVar(&rf.profile, "profile", "cortex-a8", "profile `NAME|FILE`; an item of an instruction set it does not price gets the first profile that does")
+	fs.StringVar(&rf.profile, "profile", "", "profile `NAME|FILE` (default: the window's for each run's instruction set: cortex-a8 for ARM and Thumb, mips-74k for MIPS); an item of an instruction set it does not price gets that set's default")
 	fs.StringVar(&rf.by, "by", "pid", "bars per `pid|bb|insn|category|function|image|layer|syscall` (layer: each process split into program, libraries, loader; sampled runs: layer-time|layer|image|symbol|component|thread|flame)")
 	fs.IntVar(&rf.pid, "pid", 0, "only this process")
 	fs.Float64Var(&rf.freq, "frequency-ghz", 0, "clock `GHz` (default: the profile's, else 1)")
@@ -39,7 +39,6 @@ func runChart(ctx context.Context, args []string, env Env) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	rf.parsed(fs)
 	if *out == "" {
 		return fmt.Errorf("%w: chart needs --out FILE.png|FILE.svg", errUsage)
 	}
@@ -80,22 +79,25 @@ func runChart(ctx context.Context, args []string, env Env) error {
 		}
 	}
 	if *compare != "" {
-		items, err := compareItems(*compare)
+		items, kind, err := compareList(ctx, db, *compare)
 		if err != nil {
 			return err
 		}
-		p, err := profiles.Resolve(ctx, rf.profile)
+		if kind != model.RunKindEmulator {
+			return fmt.Errorf("run %q is %s: chart --compare draws emulator runs (report --compare puts two heap dumps side by side)", items[0].Run, model.RunKindText(kind))
+		}
+		forISA, err := compareProfiles(ctx, profiles, rf, true)
 		if err != nil {
 			return err
 		}
 		if rf.by == string(model.ByImage) {
-			rows, err := analysis.CompareImages(ctx, items, profileFor(ctx, profiles, p), rf.freq)
+			rows, err := analysis.CompareImages(ctx, items, forISA, rf.freq)
 			if err != nil {
 				return err
 			}
 			c = chart.FromImageComparison(compareNames(items), rows, m)
 		} else {
-			rows, err := analysis.Compare(ctx, items, profileFor(ctx, profiles, p), rf.freq)
+			rows, err := analysis.Compare(ctx, items, forISA, rf.freq)
 			if err != nil {
 				return err
 			}

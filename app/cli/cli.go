@@ -82,11 +82,13 @@ usage:
   androprof demo                                        import the demo runs (sample programs)
   androprof report --run NAME [--profile P] [--by pid|bb|insn|category|function|image|layer]
                    [--pid N] [--top N] [--frequency-ghz F] [--json]
-                                                        cycles, time and energy of a run
+                                                        cycles, time and energy of a run; without
+                                                        --profile under the window's default for its
+                                                        instruction set (ARM, Thumb: Cortex-A8; MIPS: 74K)
   androprof report --run NAME --by syscall [--pid N] [--per-thread] [--top N] [--json]
                                                         its system calls per process or thread
   androprof report --compare RUN[:PID],... [--by image] [--profile P] [--json]
-                                                        runs side by side (image by image)
+                                                        emulator runs side by side (image by image)
   androprof report --run TRACE [--by method|class|package|thread] [--pid TID] [--find TEXT]
                    [--top N] [--json]                   the profile table of a method trace
   androprof report --run HEAP [--by summary|cohort|thread|class|package|size] [--cohort SIZE]
@@ -103,6 +105,8 @@ usage:
                                                         symbol (seed 004 table V), component, thread
   androprof report --run SAMPLES --callers SYMBOL|--callees SYMBOL [--image IMAGE] [targets] [--json|--csv]
                                                         a symbol's callers and callees (figure 13)
+  androprof report --run TRACE --callers METHOD|--callees METHOD [--pid TID] [--top N] [--json]
+                                                        a method's parents or children, recursive calls apart (dmtracedump)
   androprof estimate --instructions N --cpi C [--frequency-ghz F] [--power-w W]
                    [--memory-energy-nj E] [--base-instructions N] [--base-misses N] [--json]
                                                         the calculator of seed figure 5.2

@@ -169,9 +169,10 @@ func TestImagesReportsAndCharts(t *testing.T) {
 	var cmp struct {
 		Rows []struct {
 			Image string `json:"image"`
-			Items map[string]struct {
-				Instructions int64 `json:"instructions"`
-			} `json:"items"`
+			Cells []struct {
+				Item         string `json:"item"`
+				Instructions int64  `json:"instructions"`
+			} `json:"cells"` // one per item, as --compare lists them
 		} `json:"rows"`
 	}
 	code, out, errOut = runCLI(t, db, "report", "--compare", "a,b", "--by", "image", "--json")
@@ -182,7 +183,10 @@ func TestImagesReportsAndCharts(t *testing.T) {
 		t.Fatalf("want 3 image rows (program, libc, loader): %v\n%s", err, out)
 	}
 	for _, r := range cmp.Rows {
-		if a, b := r.Items["a"].Instructions, r.Items["b"].Instructions; a == 0 || a != b {
+		if len(r.Cells) != 2 || r.Cells[0].Item != "a" || r.Cells[1].Item != "b" {
+			t.Fatalf("image %s: cells %+v, want a's and b's", r.Image, r.Cells)
+		}
+		if a, b := r.Cells[0].Instructions, r.Cells[1].Instructions; a == 0 || a != b {
 			t.Errorf("image %s: %d vs %d instructions in the same profile imported twice", r.Image, a, b)
 		}
 	}

@@ -211,7 +211,7 @@ func dumpReport(ctx context.Context, db *store.DB, run, by, find string, top int
 				"loaded_classes": ch.LoadedClasses, "array_classes": ch.ArrayClasses, "roots": d.Roots})
 		}
 		fmt.Fprintf(env.Stdout, "heap dump %q (%s, id size %d), heaps %v\n", run, d.Version, d.IDSize, d.Heaps)
-		fmt.Fprintf(env.Stdout, "objects %d (%s): %s (%s), %s (%s)\nloaded classes %d, array classes %d, GC roots %d\n",
+		fmt.Fprintf(env.Stdout, "objects %d (%s): %s (%s), %s (%s); class objects are not counted\nloaded classes %d, array classes %d, GC roots %d\n",
 			ch.Objects, model.HumanBytes(ch.Bytes), chart.Count(ch.Instances.Objects, "instance", "instances"), model.HumanBytes(ch.Instances.Bytes),
 			chart.Count(ch.Arrays.Objects, "array", "arrays"), model.HumanBytes(ch.Arrays.Bytes), ch.LoadedClasses, ch.ArrayClasses, d.Roots)
 		return nil

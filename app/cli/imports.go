@@ -13,7 +13,6 @@ import (
 
 	"androprof/chart"
 	"androprof/controller"
-	"androprof/emulator"
 	"androprof/internal/proc"
 	"androprof/model"
 	"androprof/store"
@@ -217,7 +216,7 @@ func runProgram(ctx context.Context, args []string, env Env) error {
 	}
 	ctx, said := stored(ctx, *run, env)
 	defer said()
-	if err := writeRunSummary(ctx, db, profiles, *run, prog[0], *profile, *arch, wf.summary, wf.asJSON, env); err != nil {
+	if err := writeRunSummary(ctx, db, profiles, *run, *profile, wf.summary, wf.asJSON, env); err != nil {
 		return err
 	}
 	return exitStatus(status)
@@ -232,18 +231,13 @@ func exitStatus(status int) error {
 }
 
 // writeRunSummary prices the run per process and writes it to file, or to standard error.
-func writeRunSummary(ctx context.Context, db *store.DB, profiles controller.Profiles, run, program, profile, arch, file string, asJSON bool, env Env) error {
-	if profile == "" {
-		var err error
-		if profile, err = defaultProfile(program, arch); err != nil {
-			return err
-		}
-	}
-	p, err := profiles.Resolve(ctx, profile)
+func writeRunSummary(ctx context.Context, db *store.DB, profiles controller.Profiles, run, profile, file string, asJSON bool, env Env) error {
+	costs := controller.NewWorkspace(db).Costs
+	p, err := pricingProfile(ctx, profiles, costs, profile, run, 0)
 	if err != nil {
 		return err
 	}
-	rep, err := controller.NewWorkspace(db).Costs.Report(ctx, model.ReportOptions{Run: run, Profile: p, By: model.ByPID})
+	rep, err := costs.Report(ctx, model.ReportOptions{Run: run, Profile: p, By: model.ByPID})
 	if err != nil {
 		return err
 	}
@@ -292,19 +286,19 @@ func writeSummary(w io.Writer, rep *model.Report, asJSON bool) error {
 	return writeReportText(w, rep)
 }
 
-// defaultProfile picks the Cortex-A8 for ARM guests and the 24K for MIPS ones, the seed's
-// reference organisations.
-func defaultProfile(program, arch string) (string, error) {
-	if arch == "" {
-		var err error
-		if arch, err = emulator.GuestArch(program); err != nil {
-			return "", err
-		}
+// defaultProfile is the profile a run (or its process pid) is priced with when no --profile
+// is given: the window's, by the one rule (controller.Profiles.DefaultProfile) for the
+// instruction set it executed most, so the summary, report and the window agree.
+func defaultProfile(ctx context.Context, profiles controller.Profiles, a *controller.Analysis, run string, pid int) (*model.Profile, error) {
+	d, err := a.Load(ctx, run)
+	if err != nil {
+		return nil, err
 	}
-	if strings.HasPrefix(arch, "mips") {
-		return "mips-24k", nil
+	infos, err := profiles.List(ctx)
+	if err != nil {
+		return nil, err
 	}
-	return "cortex-a8", nil
+	return profiles.Default(ctx, infos, d.MainISA(pid))
 }
 
 func runDemo(ctx context.Context, args []string, env Env) error {

@@ -142,3 +142,128 @@ func runExport(ctx context.Context, args []string, env Env) error {
 	fmt.Fprintf(env.Stdout, "%s: %s, %s (go tool pprof %s)\n", *out, chart.Count(len(p.Sample), "call path", "call paths"), chart.Count(len(p.Function), "method", "methods"), *out)
 	return nil
 }
+
+// methodRelatives answers `report --run TRACE --callers|--callees METHOD` for a method trace:
+// the method's parents or children as dmtracedump lists them, "count/total" calls and
+// inclusive time, with the recursive rows (its "+++++" part) apart. --pid chooses a thread,
+// --top keeps the first rows of each list.
+func methodRelatives(ctx context.Context, db *store.DB, rf reportFlags, sf sampleFlags, asJSON bool, env Env) error {
+	name := sf.callers
+	if name == "" {
+		name = sf.callees
+	} else if sf.callees != "" && sf.callees != name {
+		return fmt.Errorf("%w: --callers and --callees name one method", errUsage)
+	}
+	ma := controller.NewWorkspace(db).Methods
+	t, err := ma.Load(ctx, rf.run)
+	if err != nil {
+		return err
+	}
+	p := t.Profile
+	id, err := p.FindMethod(name)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	parents, children, err := ma.Relatives(ctx, rf.run, id, rf.pid)
+	if err != nil {
+		return err
+	}
+	if rf.top > 0 {
+		parents, children = parents[:min(rf.top, len(parents))], children[:min(rf.top, len(children))]
+	}
+	self := p.MethodOn(id, rf.pid)
+	lists := []relativeList{{"callers", "CALLER", parents, sf.callers != ""}, {"callees", "CALLEE", children, sf.callees != ""}}
+	us := clockMicros(p.Clock)
+	if asJSON {
+		h := map[string]any{"run": rf.run, "tid": rf.pid, "clock": p.Clock, "method": map[string]any{
+			"method": model.MethodName(p.Methods[id]), "method_id": id, "calls": self.Calls, "recursive_calls": self.RecursiveCalls,
+			"incl_cpu_us": us.cpu(self.InclusiveCPU), "incl_real_us": us.wall(self.InclusiveWall)}}
+		for _, l := range lists {
+			if l.asked {
+				h[l.key] = relativesJSON(l.rows, us)
+			}
+		}
+		return writeJSON(env.Stdout, h)
+	}
+	thread := "all threads"
+	if rf.pid != 0 {
+		thread = fmt.Sprintf("thread %d", rf.pid)
+	}
+	fmt.Fprintf(env.Stdout, "run %q, %s, clock %s: %s\n%d calls + %d recursive; inclusive CPU µs %s, real µs %s\n",
+		rf.run, thread, p.Clock, printable(model.MethodName(p.Methods[id]), ""), self.Calls, self.RecursiveCalls,
+		us.cpuText(self.InclusiveCPU), us.wallText(self.InclusiveWall))
+	for _, l := range lists {
+		if !l.asked {
+			continue
+		}
+		fmt.Fprintln(env.Stdout)
+		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintf(tw, "CALLS/TOTAL\tINCL CPU µs\tINCL REAL µs\tRECURSIVE\t%s\n", l.title)
+		for _, r := range l.rows {
+			rec := ""
+			if r.Recursive {
+				rec = "recursive"
+			}
+			fmt.Fprintf(tw, "%d/%d\t%s\t%s\t%s\t%s\n", r.Calls, r.TotalCalls, us.cpuText(r.InclusiveCPU), us.wallText(r.InclusiveWall),
+				rec, printable(r.Name, ""))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(env.Stdout, "\nRecursive rows (dmtracedump's after its +++++ line) are calls nested in another call of the same method; they are not added to the plain rows.")
+	return nil
+}
+
+// relativeList is one of the two lists methodRelatives prints.
+type relativeList struct {
+	key, title string
+	rows       []model.Relative
+	asked      bool
+}
+
+// clockMicros writes the times of a trace's clocks; a clock the trace does not have is
+// unknown (JSON null), never 0.
+type clockMicros model.Clock
+
+func (c clockMicros) cpu(us uint64) *uint64 {
+	if !model.Clock(c).HasCPU() {
+		return nil
+	}
+	return &us
+}
+
+func (c clockMicros) wall(us uint64) *uint64 {
+	if !model.Clock(c).HasWall() {
+		return nil
+	}
+	return &us
+}
+
+func (c clockMicros) cpuText(us uint64) string  { return microsText(c.cpu(us)) }
+func (c clockMicros) wallText(us uint64) string { return microsText(c.wall(us)) }
+
+func microsText(us *uint64) string {
+	if us == nil {
+		return "unknown"
+	}
+	return fmt.Sprint(*us)
+}
+
+type relativeJSON struct {
+	Method     string  `json:"method"`
+	MethodID   uint64  `json:"method_id"`
+	Calls      int64   `json:"calls"`
+	TotalCalls int64   `json:"total_calls"`
+	Recursive  bool    `json:"recursive"`
+	InclCPUus  *uint64 `json:"incl_cpu_us"`
+	InclWallus *uint64 `json:"incl_real_us"`
+}
+
+func relativesJSON(rows []model.Relative, us clockMicros) []relativeJSON {
+	out := make([]relativeJSON, len(rows))
+	for i, r := range rows {
+		out[i] = relativeJSON{r.Name, r.Method, r.Calls, r.TotalCalls, r.Recursive, us.cpu(r.InclusiveCPU), us.wall(r.InclusiveWall)}
+	}
+	return out
+}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -66,6 +68,62 @@ func TestMethodTraceCommands(t *testing.T) {
 	}
 	if code, _, errOut := runCLI(t, db, "export", "--run", "nope", "--format", "pprof", "--out", pb); code != 1 || !strings.Contains(errOut, "nope") {
 		t.Errorf("missing run: %d %q", code, errOut)
+	}
+}
+
+// Issue 23: a method's parents and children on the command line, as dmtracedump lists them and
+// the window shows them. On sns-logout ViewGroup.drawChild is called 9 times from dispatchDraw
+// with no drawChild below (846,218 µs, its own inclusive time) and 94 times nested (2,615,473
+// µs, dmtracedump's rows after "+++++"); one row of 103 calls and 3,461,691 µs would be wrong.
+// The trace has no real-time clock: those numbers are unknown (null), never 0.
+func TestMethodRelativesCommand(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "w.db")
+	if code, _, errOut := runCLI(t, db, "import", "--run", "sns", corpus.File(t, "sns-logout.trace")); code != 0 {
+		t.Fatal(errOut)
+	}
+	code, out, errOut := runCLI(t, db, "report", "--run", "sns", "--callers", "android.view.ViewGroup.drawChild", "--json")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	type row struct {
+		Method     string  `json:"method"`
+		Calls      int64   `json:"calls"`
+		TotalCalls int64   `json:"total_calls"`
+		Recursive  bool    `json:"recursive"`
+		InclCPU    *uint64 `json:"incl_cpu_us"`
+		InclReal   *uint64 `json:"incl_real_us"`
+	}
+	var rep struct {
+		Method  row
+		Callers []row
+		Callees []row
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	const dispatch = "android/view/ViewGroup.dispatchDraw (Landroid/graphics/Canvas;)V"
+	cpu := func(v uint64) *uint64 { return &v }
+	want := []row{{dispatch, 9, 103, false, cpu(846218), nil}, {dispatch, 94, 103, true, cpu(2615473), nil}}
+	if !reflect.DeepEqual(rep.Callers, want) || rep.Callees != nil || rep.Method.Calls != 9 || *rep.Method.InclCPU != 846218 {
+		t.Errorf("callers of drawChild: %+v (method %+v, callees %+v)", rep.Callers, rep.Method, rep.Callees)
+	}
+	code, out, errOut = runCLI(t, db, "report", "--run", "sns", "--callees", "ViewGroup.dispatchDraw")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		lines = append(lines, strings.Join(strings.Fields(l), " "))
+	}
+	drawChild := "android/view/ViewGroup.drawChild (Landroid/graphics/Canvas;Landroid/view/View;J)Z"
+	for _, w := range []string{"CALLS/TOTAL INCL CPU µs INCL REAL µs RECURSIVE CALLEE", "9/103 846218 unknown " + drawChild,
+		"94/103 2615473 unknown recursive " + drawChild} {
+		if !slices.Contains(lines, w) {
+			t.Errorf("callees of dispatchDraw lack %q:\n%s", w, out)
+		}
+	}
+	if code, _, errOut := runCLI(t, db, "report", "--run", "sns", "--callers", "dispatchDraw"); code != 2 || !strings.Contains(errOut, "names 4 methods") {
+		t.Errorf("an ambiguous name: exit %d, %q", code, errOut)
 	}
 }
 

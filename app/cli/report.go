@@ -2,9 +2,9 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"text/tabwriter"
 
@@ -62,12 +62,6 @@ type reportFlags struct {
 	by           string
 	pid, top     int
 	freq         float64
-	profileGiven bool // --profile was on the command line: it stands, whatever the run's ISA
-}
-
-// parsed notes which flags the user gave, after fs.Parse.
-func (rf *reportFlags) parsed(fs *flag.FlagSet) {
-	fs.Visit(func(f *flag.Flag) { rf.profileGiven = rf.profileGiven || f.Name == "profile" })
 }
 
 func (rf *reportFlags) options(ctx context.Context, profiles controller.Profiles, a *controller.Analysis) (model.ReportOptions, error) {
@@ -78,37 +72,52 @@ func (rf *reportFlags) options(ctx context.Context, profiles controller.Profiles
 	if err != nil {
 		return model.ReportOptions{}, fmt.Errorf("%w: %v", errUsage, err)
 	}
-	p, err := profiles.Resolve(ctx, rf.profile)
+	p, err := pricingProfile(ctx, profiles, a, rf.profile, rf.run, rf.pid)
 	if err != nil {
 		return model.ReportOptions{}, err
-	}
-	if !rf.profileGiven { // as the window does: the default gives way to a profile of the run's ISA
-		d, err := a.Load(ctx, rf.run)
-		if err != nil {
-			return model.ReportOptions{}, err
-		}
-		if p, err = profileFor(ctx, profiles, p)(ctx, d.MainISA(rf.pid)); err != nil {
-			return model.ReportOptions{}, err
-		}
 	}
 	return model.ReportOptions{Run: rf.run, Profile: p, By: by, PID: rf.pid, FrequencyGHz: rf.freq, Top: rf.top}, nil
 }
 
-// profileFor prices each instruction set with p when p prices it, else with the first listed
-// profile that does (Compare, and a report without --profile).
-func profileFor(ctx context.Context, profiles controller.Profiles, p *model.Profile) controller.ProfileFor {
+// pricingProfile is the profile a run (or its process pid) is priced with: name when given
+// (--profile stands, whatever the run's instruction set; the report's warnings say where it
+// does not fit), else the window's default for what the run executed (defaultProfile).
+func pricingProfile(ctx context.Context, profiles controller.Profiles, a *controller.Analysis, name, run string, pid int) (*model.Profile, error) {
+	if name != "" {
+		return profiles.Resolve(ctx, name)
+	}
+	return defaultProfile(ctx, profiles, a, run, pid)
+}
+
+// compareProfiles prices each compared item: with --profile alone when given (each row's
+// warnings say where it does not fit), else each instruction set with its default, as the
+// window's Compare does. forEach (chart --compare) keeps --profile for the sets it prices
+// and gives the others their default.
+func compareProfiles(ctx context.Context, profiles controller.Profiles, rf reportFlags, forEach bool) (controller.ProfileFor, error) {
 	infos, err := profiles.List(ctx)
 	if err != nil {
-		return func(context.Context, model.ISA) (*model.Profile, error) { return nil, err }
+		return nil, err
 	}
-	return profiles.ForISA(infos, p)
+	if rf.profile == "" {
+		return func(ctx context.Context, isa model.ISA) (*model.Profile, error) {
+			return profiles.Default(ctx, infos, isa)
+		}, nil
+	}
+	p, err := profiles.Resolve(ctx, rf.profile)
+	if err != nil {
+		return nil, err
+	}
+	if forEach {
+		return profiles.ForISA(infos, p), nil
+	}
+	return controller.Only(p), nil
 }
 
 func runReport(ctx context.Context, args []string, env Env) error {
 	fs, dbPath := newFlags("report", env)
 	var rf reportFlags
 	fs.StringVar(&rf.run, "run", "", "run `NAME`")
-	fs.StringVar(&rf.profile, "profile", "cortex-a8", "profile `NAME|FILE`; if not given, a run of an instruction set cortex-a8 does not price gets the first profile that does")
+	fs.StringVar(&rf.profile, "profile", "", "profile `NAME|FILE` (default: the window's for the run's instruction set: cortex-a8 for ARM and Thumb, mips-74k for MIPS)")
 	fs.StringVar(&rf.by, "by", "pid", "group by `pid|bb|insn|category|function|image|layer|syscall` (method traces: method|class|package|thread; sampled runs: layer|image|symbol|component|thread)")
 	compare := fs.String("compare", "", "emulator runs: put `RUN[:PID],...` side by side (with --by image: image by image); heap dumps: BEFORE,AFTER class by class")
 	perThread := fs.Bool("per-thread", false, "--by syscall: one row per thread")
@@ -124,22 +133,23 @@ func runReport(ctx context.Context, args []string, env Env) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	rf.parsed(fs)
 	db, profiles, err := openDB(*dbPath, false)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	if *compare != "" {
-		if dumps, runs, err := dumpRuns(ctx, db, *compare); err != nil {
+		items, kind, err := compareList(ctx, db, *compare)
+		if err != nil {
 			return err
-		} else if dumps {
-			if len(runs) != 2 {
+		}
+		if kind == model.RunKindHeapDump {
+			if len(items) != 2 {
 				return fmt.Errorf("%w: --compare on heap dumps takes two: BEFORE,AFTER", errUsage)
 			}
-			return dumpDiff(ctx, db, runs[0], runs[1], *find, rf.top, *asJSON, env)
+			return dumpDiff(ctx, db, items[0].Run, items[1].Run, *find, rf.top, *asJSON, env)
 		}
-		return compareReport(ctx, db, profiles, rf, *compare, *asJSON, env)
+		return compareReport(ctx, db, profiles, rf, items, *asJSON, env)
 	}
 	if kind, err := runKind(ctx, db, rf.run); err != nil {
 		return err
@@ -148,6 +158,9 @@ func runReport(ctx context.Context, args []string, env Env) error {
 	} else if kind == model.RunKindSamples {
 		return sampleReport(ctx, db, rf, sf, *find, *asJSON, env)
 	} else if kind == "methods" {
+		if sf.callers != "" || sf.callees != "" {
+			return methodRelatives(ctx, db, rf, sf, *asJSON, env)
+		}
 		rep, err := methodReport(ctx, db, rf, *find)
 		if err != nil {
 			return err
@@ -170,21 +183,52 @@ func runReport(ctx context.Context, args []string, env Env) error {
 }
 
 type reportRowJSON struct {
-	Key          string  `json:"key"`
-	PID          int     `json:"pid,omitempty"`
-	BlockID      int64   `json:"block_id,omitempty"`
-	Category     string  `json:"category,omitempty"`
-	Image        string  `json:"image,omitempty"`
-	ImageKind    string  `json:"image_kind,omitempty"`
-	Instructions int64   `json:"instructions"`
-	Blocks       int64   `json:"blocks_executed"`
-	Cycles       float64 `json:"cycles"`
-	TimeS        float64 `json:"time_s"`
-	EnergyJ      float64 `json:"energy_j"`
+	Key          string   `json:"key"`
+	PID          int      `json:"pid,omitempty"`
+	BlockID      int64    `json:"block_id,omitempty"`
+	Category     string   `json:"category,omitempty"`
+	Image        string   `json:"image,omitempty"`
+	ImageKind    string   `json:"image_kind,omitempty"`
+	Instructions int64    `json:"instructions"`
+	Blocks       int64    `json:"blocks_executed"`
+	Cycles       float64  `json:"cycles"`
+	TimeS        float64  `json:"time_s"`
+	EnergyJ      *float64 `json:"energy_j"` // null when not known (no power in the profile), never 0
 }
 
 func rowJSON(r model.ReportRow) reportRowJSON {
-	return reportRowJSON{r.Key, r.PID, r.BlockID, r.Category, r.Image, string(r.ImageKind), r.Instructions, r.Blocks, r.Cycles, r.TimeS, r.EnergyJ}
+	var energy *float64
+	if r.EnergyKnown() {
+		energy = &r.EnergyJ
+	}
+	return reportRowJSON{r.Key, r.PID, r.BlockID, r.Category, r.Image, string(r.ImageKind), r.Instructions, r.Blocks, r.Cycles, r.TimeS, energy}
+}
+
+// known is v for JSON, or null where it cannot be known: never a confident 0.
+func known(v float64, ok bool) *float64 {
+	if !ok || math.IsNaN(v) {
+		return nil
+	}
+	return &v
+}
+
+// coverageJSON says, in every cost JSON, how much of the numbers the profile really prices:
+// the share in Undefined, instruction sets it does not price, whether any power is known;
+// warnings say it in words (README "Command line").
+type coverageJSON struct {
+	UndefinedInstructions    int64    `json:"undefined_instructions"`
+	UndefinedShare           float64  `json:"undefined_share"`
+	UndefinedCycleShare      float64  `json:"undefined_cycle_share"`
+	UndefinedCyclesEach      float64  `json:"undefined_cycles_each"`
+	UnpricedISAs             []string `json:"unpriced_isas"`
+	EnergyKnown              bool     `json:"energy_known"`
+	UnknownPowerInstructions int64    `json:"unknown_power_instructions"`
+	Warnings                 []string `json:"warnings"`
+}
+
+func coverageOf(c model.Coverage) coverageJSON {
+	return coverageJSON{c.Undefined, c.UndefinedShare(), c.UndefinedCycleShare(), c.UndefinedCPI, isaNames(c.ForeignISAs),
+		!c.PowerUnknown(), c.UnknownPower, append([]string{}, c.Warnings()...)}
 }
 
 func reportJSON(rep *model.Report) any {
@@ -192,22 +236,40 @@ func reportJSON(rep *model.Report) any {
 	for i, r := range rep.Rows {
 		rows[i] = rowJSON(r)
 	}
-	c := rep.Coverage
-	warnings := c.Warnings()
-	if warnings == nil {
-		warnings = []string{}
-	}
-	return map[string]any{
-		"run": rep.Run, "profile": rep.Profile, "by": rep.By,
-		"frequency_ghz": rep.FrequencyGHz, "frequency_assumed": rep.FrequencyAssumed,
-		"rows": rows, "totals": rowJSON(rep.Total),
-		// How much of the totals the profile really prices: the share in Undefined, instruction
-		// sets it does not price, whether any power is known; warnings say it in words.
-		"undefined_instructions": c.Undefined, "undefined_share": c.UndefinedShare(),
-		"undefined_cycle_share": c.UndefinedCycleShare(), "undefined_cycles_each": c.UndefinedCPI,
-		"unpriced_isas": isaNames(c.ForeignISAs), "energy_known": !c.PowerUnknown(),
-		"unknown_power_instructions": c.UnknownPower, "warnings": warnings,
-	}
+	return struct {
+		Run              string          `json:"run"`
+		Profile          string          `json:"profile"`
+		By               model.Grouping  `json:"by"`
+		FrequencyGHz     float64         `json:"frequency_ghz"`
+		FrequencyAssumed bool            `json:"frequency_assumed"`
+		Rows             []reportRowJSON `json:"rows"`
+		Totals           reportRowJSON   `json:"totals"`
+		coverageJSON
+	}{rep.Run, rep.Profile, rep.By, rep.FrequencyGHz, rep.FrequencyAssumed, rows, rowJSON(rep.Total), coverageOf(rep.Coverage)}
+}
+
+// compareRowJSON is one item of `report --compare --json`: its cost, the ratios to the first
+// item (null where unknown), and how well its profile fits it.
+type compareRowJSON struct {
+	Item             string   `json:"item"`
+	Profile          string   `json:"profile"`
+	FrequencyGHz     float64  `json:"frequency_ghz"`
+	Instructions     int64    `json:"instructions"`
+	Blocks           int64    `json:"blocks_executed"`
+	InsnsPerBlock    float64  `json:"instructions_per_block"`
+	Cycles           float64  `json:"cycles"`
+	TimeS            float64  `json:"time_s"`
+	EnergyJ          *float64 `json:"energy_j"`
+	InstructionRatio *float64 `json:"instruction_ratio"`
+	CycleRatio       *float64 `json:"cycle_ratio"`
+	EnergyRatio      *float64 `json:"energy_ratio"`
+	coverageJSON
+}
+
+func compareJSON(r model.CompareRow) compareRowJSON {
+	return compareRowJSON{r.Item, r.Profile, r.FrequencyGHz, r.Instructions, r.Blocks, r.InsnsPerBlock, r.Cycles, r.TimeS,
+		known(r.EnergyJ, !r.Coverage.PowerUnknown()), known(r.InstructionRatio, true), known(r.CycleRatio, true),
+		known(r.EnergyRatio, true), coverageOf(r.Coverage)}
 }
 
 func isaNames(isas []model.ISA) []string {
@@ -224,15 +286,16 @@ func writeReportText(w io.Writer, rep *model.Report) error {
 		note = " (assumed: the profile gives no frequency; use --frequency-ghz)"
 	}
 	fmt.Fprintf(w, "run %q under %q at %g GHz%s, by %s\n", rep.Run, rep.Profile, rep.FrequencyGHz, note, rep.By)
-	for _, warn := range rep.Coverage.Warnings() {
-		fmt.Fprintf(w, "warning: %s\n", warn)
+	if clock := rep.ClockNote(); clock != "" { // why the energy follows the clock
+		fmt.Fprintf(w, "note: %s\n", clock)
 	}
+	writeWarnings(w, "", rep.Coverage)
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "%s\tINSTRUCTIONS\tBLOCKS\tCYCLES\tTIME (s)\tENERGY (J)\t%s\n", groupTitle(rep.By), extraTitle(rep.By))
 	for _, r := range append(rep.Rows, rep.Total) {
 		energy := fmt.Sprintf("%.6g", r.EnergyJ)
-		if rep.Coverage.PowerUnknown() {
+		if !r.EnergyKnown() {
 			energy = "unknown"
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.6g\t%s\t%s\n", r.Key, r.Instructions, r.Blocks, r.Cycles, r.TimeS, energy, extraCell(rep.By, r))
@@ -320,58 +383,66 @@ func syscallReport(ctx context.Context, a *controller.Analysis, rf reportFlags, 
 }
 
 // compareReport puts runs or processes side by side: the seed's tables 5.2/5.4/5.5, or with
-// --by image one row per image (ARM and MIPS builds of one program, layer by layer).
-func compareReport(ctx context.Context, db *store.DB, profiles controller.Profiles, rf reportFlags, list string, asJSON bool, env Env) error {
-	items, err := compareItems(list)
+// --by image one row per image (ARM and MIPS builds of one program, layer by layer). Each item
+// says which profile priced it and, in warning lines, where that profile does not fit it.
+func compareReport(ctx context.Context, db *store.DB, profiles controller.Profiles, rf reportFlags, items []model.CompareItem, asJSON bool, env Env) error {
+	forISA, err := compareProfiles(ctx, profiles, rf, false)
 	if err != nil {
 		return err
-	}
-	p, err := profiles.Resolve(ctx, rf.profile)
-	if err != nil {
-		return err
-	}
-	forISA := profileFor(ctx, profiles, p)
-	if rf.profileGiven {
-		forISA = func(context.Context, model.ISA) (*model.Profile, error) { return p, nil }
 	}
 	a := controller.NewWorkspace(db).Costs
-	if rf.by != "image" {
-		rows, err := a.Compare(ctx, items, forISA, rf.freq)
-		if err != nil {
-			return err
-		}
-		if asJSON {
-			return writeJSON(env.Stdout, rows)
-		}
-		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ITEM\tPROFILE\tINSTRUCTIONS\tCYCLES\tTIME (s)\tENERGY (J)\tINSTR. RATIO\tCYCLE RATIO")
-		for _, r := range rows {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%.0f\t%.6g\t%.6g\t%.3f\t%.3f\n", r.Item, r.Profile, r.Instructions, r.Cycles, r.TimeS, r.EnergyJ, r.InstructionRatio, r.CycleRatio)
-		}
-		return tw.Flush()
+	if rf.by == "image" {
+		return compareImagesReport(ctx, a, forISA, rf.freq, items, asJSON, env)
 	}
-	rows, err := a.CompareImages(ctx, items, forISA, rf.freq)
+	rows, err := a.Compare(ctx, items, forISA, rf.freq)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		out := make([]compareRowJSON, len(rows))
+		for i, r := range rows {
+			out[i] = compareJSON(r)
+		}
+		return writeJSON(env.Stdout, map[string]any{"by": "item", "items": compareNames(items), "rows": out})
+	}
+	for _, r := range rows {
+		writeWarnings(env.Stdout, fmt.Sprintf("%s under %s: ", r.Item, r.Profile), r.Coverage)
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ITEM\tPROFILE\tINSTRUCTIONS\tCYCLES\tTIME (s)\tENERGY (J)\tINSTR. RATIO\tCYCLE RATIO\tENERGY RATIO")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.0f\t%.6g\t%s\t%s\t%s\t%s\n", r.Item, r.Profile, r.Instructions, r.Cycles, r.TimeS,
+			orUnknown("%.6g", r.EnergyJ, !r.Coverage.PowerUnknown()), orUnknown("%.3f", r.InstructionRatio, true),
+			orUnknown("%.3f", r.CycleRatio, true), orUnknown("%.3f", r.EnergyRatio, true))
+	}
+	return tw.Flush()
+}
+
+// compareImagesReport is report --compare --by image: one row per image, each item's cost of it.
+func compareImagesReport(ctx context.Context, a *controller.Analysis, forISA controller.ProfileFor, freq float64, items []model.CompareItem, asJSON bool, env Env) error {
+	rows, err := a.CompareImages(ctx, items, forISA, freq)
 	if err != nil {
 		return err
 	}
 	if asJSON {
 		type cell struct {
-			Name         string  `json:"name"`
-			Instructions int64   `json:"instructions"`
-			Cycles       float64 `json:"cycles"`
-			TimeS        float64 `json:"time_s"`
-			EnergyJ      float64 `json:"energy_j"`
+			Item         string   `json:"item"`
+			Name         string   `json:"name"`
+			Instructions int64    `json:"instructions"`
+			Cycles       float64  `json:"cycles"`
+			TimeS        float64  `json:"time_s"`
+			EnergyJ      *float64 `json:"energy_j"`
 		}
 		type row struct {
-			Image string          `json:"image"`
-			Kind  string          `json:"kind"`
-			Items map[string]cell `json:"items"`
+			Image string `json:"image"`
+			Kind  string `json:"kind"`
+			Cells []cell `json:"cells"` // one per item, in the order of items
 		}
 		out := []row{}
 		for _, r := range rows {
-			x := row{Image: r.Key, Kind: string(r.Kind), Items: map[string]cell{}}
+			x := row{Image: r.Key, Kind: string(r.Kind), Cells: make([]cell, len(r.Cells))}
 			for i, c := range r.Cells {
-				x.Items[items[i].String()] = cell{r.Names[i], c.Instructions, c.Cycles, c.TimeS, c.EnergyJ}
+				x.Cells[i] = cell{items[i].String(), r.Names[i], c.Instructions, c.Cycles, c.TimeS, known(c.EnergyJ, c.EnergyKnown())}
 			}
 			out = append(out, x)
 		}
@@ -391,6 +462,56 @@ func compareReport(ctx context.Context, db *store.DB, profiles controller.Profil
 		fmt.Fprintln(tw)
 	}
 	return tw.Flush()
+}
+
+// writeWarnings writes a "warning:" line for each thing of the cost that is a guess because
+// the profile does not fit (the README promises them wherever a profile prices a run).
+func writeWarnings(w io.Writer, prefix string, cov model.Coverage) {
+	for _, warn := range cov.Warnings() {
+		fmt.Fprintf(w, "warning: %s%s\n", prefix, warn)
+	}
+}
+
+// orUnknown formats v, or says "unknown" where it cannot be known.
+func orUnknown(format string, v float64, ok bool) string {
+	if p := known(v, ok); p != nil {
+		return fmt.Sprintf(format, *p)
+	}
+	return "unknown"
+}
+
+// compareList reads --compare's list and the one kind of its runs: emulator runs (or their
+// processes, RUN:PID), or heap dumps. Any other kind, or kinds mixed, is refused by name:
+// priced as an emulator run it would be a table of zeros that reads as a measurement.
+func compareList(ctx context.Context, db *store.DB, list string) ([]model.CompareItem, string, error) {
+	items, err := compareItems(list)
+	if err != nil {
+		return nil, "", err
+	}
+	runs, err := db.Runs(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	kinds := map[string]string{}
+	for _, r := range runs {
+		kinds[r.Name] = r.Kind
+	}
+	first := items[0].Run
+	for _, it := range items {
+		kind, ok := kinds[it.Run]
+		switch {
+		case !ok:
+			return nil, "", fmt.Errorf("run %q is not in %s", it.Run, db.Path())
+		case kind != model.RunKindEmulator && kind != model.RunKindHeapDump:
+			return nil, "", fmt.Errorf("run %q is %s: --compare puts emulator runs (their cycles, time and energy) or two heap dumps side by side", it.Run, model.RunKindText(kind))
+		case kind == model.RunKindHeapDump && it.PID != 0:
+			return nil, "", fmt.Errorf("run %q is a heap dump: it has no process to choose with :%d", it.Run, it.PID)
+		case kind != kinds[first]:
+			return nil, "", fmt.Errorf("run %q is %s and run %q %s: --compare puts runs of one kind side by side",
+				first, model.RunKindText(kinds[first]), it.Run, model.RunKindText(kind))
+		}
+	}
+	return items, kinds[first], nil
 }
 
 // compareItems reads --compare's RUN[:PID],... list.

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"androprof/chart"
+	"androprof/controller"
 	"androprof/model"
 	"androprof/store"
 )
@@ -23,6 +24,11 @@ func retainedReport(ctx context.Context, db *store.DB, run, find string, top int
 	if err != nil {
 		return err
 	}
+	d, err := db.HeapDump(ctx, run)
+	if err != nil {
+		return err
+	}
+	dumped := d.Characteristics().Objects
 	rows := make([]model.RetainedClass, 0, len(r.Classes))
 	for _, c := range r.Classes {
 		if find == "" || containsFold(c.Name, find) {
@@ -40,15 +46,24 @@ func retainedReport(ctx context.Context, db *store.DB, run, find string, top int
 				"retained_percent": percentOf(c.Retained, r.Reachable)}
 		}
 		return writeJSON(env.Stdout, map[string]any{"run": run, "by": "retained", "weak_retains": r.Weak,
-			"reachable": r.Reachable, "rows": out})
+			"reachable": r.Reachable, "reachable_objects": r.Objects.Len(), "reachable_class_objects": r.ClassObjects(),
+			"dump_objects": dumped, "rows": out})
 	}
-	fmt.Fprintf(env.Stdout, "%s reachable from the GC roots%s\n", model.HumanBytes(r.Reachable), weakNote(r.Weak))
+	fmt.Fprintf(env.Stdout, "%s reachable from the GC roots in %s%s\n", model.HumanBytes(r.Reachable), reachableObjects(r, dumped), weakNote(r.Weak))
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "CLASS\tINSTANCES\tSHALLOW\tRETAINED\tRETAINED %%\t\n")
 	for _, c := range rows {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.2f\t\n", c.Name, c.Instances, c.Shallow, c.Retained, percentOf(c.Retained, r.Reachable))
 	}
 	return tw.Flush()
+}
+
+// reachableObjects counts the reachable objects: of the dump's instances and arrays (dumped,
+// which its summary counts, reachable or not), and class objects, which the summary does not.
+func reachableObjects(r *model.DumpRetention, dumped uint64) string {
+	classes := r.ClassObjects()
+	return fmt.Sprintf("%d objects: %d of the dump's %d instances and arrays, and %d class objects",
+		r.Objects.Len(), r.Objects.Len()-classes, dumped, classes)
 }
 
 func sortRetained(rows []model.RetainedClass) {
@@ -176,24 +191,34 @@ func objectsJSON(objs []model.DumpObject) []map[string]any {
 }
 
 // dumpDiff compares two dumps class by class, the classes that grew most first
-// (report --compare BEFORE,AFTER on heap dumps).
+// (report --compare BEFORE,AFTER on heap dumps): how many of how many classes it shows, and a
+// warning when the two look like different programs.
 func dumpDiff(ctx context.Context, db *store.DB, before, after, find string, top int, asJSON bool, env Env) error {
-	a, err := db.DumpRetention(ctx, before)
+	heap := controller.NewWorkspace(db).Heap
+	a, err := heap.Retention(ctx, before)
 	if err != nil {
 		return err
 	}
-	b, err := db.DumpRetention(ctx, after)
+	b, err := heap.Retention(ctx, after)
+	if err != nil {
+		return err
+	}
+	diff, err := heap.Diff(ctx, before, after)
 	if err != nil {
 		return err
 	}
 	var rows []model.DumpDiffRow
-	for _, row := range model.DiffDumps(a, b) {
+	for _, row := range diff.Rows {
 		if find == "" || containsFold(row.Name, find) {
 			rows = append(rows, row)
 		}
 	}
 	if top > 0 && len(rows) > top {
 		rows = rows[:top]
+	}
+	warnings := []string{}
+	if w := diff.Unrelated(); w != "" {
+		warnings = append(warnings, w)
 	}
 	if asJSON {
 		out := make([]map[string]any, len(rows))
@@ -204,10 +229,18 @@ func dumpDiff(ctx context.Context, db *store.DB, before, after, find string, top
 				"retained_before": row.A.Retained, "retained_after": row.B.Retained, "retained_growth": dr}
 		}
 		return writeJSON(env.Stdout, map[string]any{"before": before, "after": after, "reachable_before": a.Reachable,
-			"reachable_after": b.Reachable, "rows": out})
+			"reachable_after": b.Reachable, "classes_total": diff.Classes, "classes_changed": len(diff.Rows),
+			"warnings": warnings, "rows": out})
 	}
-	fmt.Fprintf(env.Stdout, "%s → %s: reachable %s → %s; classes that changed, most grown first\n", before, after,
-		model.HumanBytes(a.Reachable), model.HumanBytes(b.Reachable))
+	shown := ""
+	if len(rows) < len(diff.Rows) {
+		shown = fmt.Sprintf("; shown: %d of the %d that changed", len(rows), len(diff.Rows))
+	}
+	fmt.Fprintf(env.Stdout, "%s → %s: reachable %s → %s; %d of %d classes changed (the unchanged left out), most grown first%s\n",
+		before, after, model.HumanBytes(a.Reachable), model.HumanBytes(b.Reachable), len(diff.Rows), diff.Classes, shown)
+	for _, w := range warnings {
+		fmt.Fprintf(env.Stdout, "warning: %s\n", w)
+	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "CLASS\tINSTANCES\t+/-\tSHALLOW\t+/-\tRETAINED\t+/-\t\n")
 	for _, row := range rows {

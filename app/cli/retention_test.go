@@ -3,11 +3,16 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"androprof/formats/hprof/hproftest"
+	"androprof/internal/corpus"
 	"androprof/jvm"
 )
 
@@ -125,4 +130,111 @@ func stripIndex(chain string) string {
 		}
 	}
 	return b.String()
+}
+
+// synthDump writes hproftest's app-shaped dump (seed picks the counts; the classes are the same).
+func synthDump(t *testing.T, dir string, seed uint64) string {
+	t.Helper()
+	path := filepath.Join(dir, fmt.Sprintf("syn%d.hprof", seed))
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hproftest.Generate(f, hproftest.Options{Version: "1.0.3"}, 200<<10, seed); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// The dump comparison says how many classes it shows of how many, and warns when the two dumps
+// look like different programs (issue 23, finding 14), in text and in JSON.
+func TestDumpDiffCountsAndWarnsOnDifferentApps(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "w.db")
+	runs := map[string]string{"s1": synthDump(t, dir, 1), "s2": synthDump(t, dir, 2),
+		"ahat": corpus.File(t, "ahat-RI.hprof"), "dialer": corpus.File(t, "perflib-dialer.hprof")}
+	for run, file := range runs {
+		if code, _, errOut := runCLI(t, db, "import", "--run", run, file); code != 0 {
+			t.Fatalf("import %s: %s", file, errOut)
+		}
+	}
+	type diffJSON struct {
+		Total    int      `json:"classes_total"`
+		Changed  int      `json:"classes_changed"`
+		Warnings []string `json:"warnings"`
+		Rows     []struct {
+			Name string `json:"name"`
+		} `json:"rows"`
+	}
+	diff := func(pair string, args ...string) (string, diffJSON) {
+		t.Helper()
+		code, text, errOut := runCLI(t, db, append([]string{"report", "--compare", pair}, args...)...)
+		if code != 0 {
+			t.Fatalf("report --compare %s: %s", pair, errOut)
+		}
+		code, out, errOut := runCLI(t, db, append([]string{"report", "--json", "--compare", pair}, args...)...)
+		var j diffJSON
+		if err := json.Unmarshal([]byte(out), &j); code != 0 || err != nil {
+			t.Fatalf("report --json --compare %s: %v %s\n%s", pair, err, errOut, out)
+		}
+		return text, j
+	}
+
+	// Two dumps of one program: no warning; all the changed classes, of how many.
+	text, j := diff("s1,s2")
+	if j.Warnings == nil || len(j.Warnings) != 0 || strings.Contains(text, "warning:") {
+		t.Errorf("one program: warnings %q\n%s", j.Warnings, text)
+	}
+	if j.Total == 0 || j.Changed != len(j.Rows) || j.Changed > j.Total ||
+		!strings.Contains(text, fmt.Sprintf("%d of %d classes changed", j.Changed, j.Total)) {
+		t.Errorf("one program: %d rows, %d changed of %d; text:\n%s", len(j.Rows), j.Changed, j.Total, firstLines(text, 2))
+	}
+	// Cut short by --top: "3 of N" of the changed ones.
+	text, top := diff("s1,s2", "--top", "3")
+	if len(top.Rows) != 3 || top.Changed != j.Changed || top.Total != j.Total ||
+		!strings.Contains(text, fmt.Sprintf("shown: 3 of the %d that changed", j.Changed)) {
+		t.Errorf("--top 3: %d rows, %d changed of %d; text:\n%s", len(top.Rows), top.Changed, top.Total, firstLines(text, 2))
+	}
+
+	// A HotSpot-like reference dump against an Android app's: a warning.
+	text, j = diff("ahat,dialer")
+	if len(j.Warnings) != 1 || !strings.Contains(j.Warnings[0], "different programs") ||
+		!strings.Contains(text, "warning: "+j.Warnings[0]) {
+		t.Errorf("two apps: warnings %q\n%s", j.Warnings, firstLines(text, 3))
+	}
+}
+
+// A dump's summary counts instances and arrays, its retained report every reachable object,
+// class objects too: each says so (issue 23, finding 14).
+func TestDumpObjectCountsSayWhatTheyCount(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "w.db")
+	if code, _, errOut := runCLI(t, db, "import", "--run", "dialer", corpus.File(t, "perflib-dialer.hprof")); code != 0 {
+		t.Fatal(errOut)
+	}
+	code, summary, _ := runCLI(t, db, "report", "--run", "dialer")
+	if code != 0 || !strings.Contains(summary, "class objects are not counted") {
+		t.Errorf("summary:\n%s", summary)
+	}
+	code, retained, _ := runCLI(t, db, "report", "--run", "dialer", "--by", "retained", "--top", "1")
+	if code != 0 || !regexp.MustCompile(`reachable from the GC roots in [0-9]+ objects: [0-9]+ of the dump's [0-9]+ instances and arrays, and [0-9]+ class objects`).MatchString(retained) {
+		t.Errorf("retained:\n%s", firstLines(retained, 2))
+	}
+	var j struct {
+		Objects      *int `json:"reachable_objects"`
+		ClassObjects *int `json:"reachable_class_objects"`
+		Dumped       *int `json:"dump_objects"`
+	}
+	_, out, _ := runCLI(t, db, "report", "--json", "--run", "dialer", "--by", "retained", "--top", "1")
+	if err := json.Unmarshal([]byte(out), &j); err != nil || j.Objects == nil || j.ClassObjects == nil || j.Dumped == nil || *j.ClassObjects == 0 ||
+		*j.ClassObjects >= *j.Objects || *j.Objects-*j.ClassObjects > *j.Dumped {
+		t.Errorf("retained JSON: %v %s", err, firstLines(out, 3))
+	}
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	return strings.Join(lines[:min(n, len(lines))], "\n")
 }

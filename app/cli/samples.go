@@ -107,8 +107,8 @@ func (s *sampleFlags) add(fs *flag.FlagSet, report bool) {
 	if !report {
 		return
 	}
-	fs.StringVar(&s.callers, "callers", "", "sampled runs: who calls `SYMBOL`, with samples (seed 004 figure 13)")
-	fs.StringVar(&s.callees, "callees", "", "sampled runs: what `SYMBOL` calls, with samples")
+	fs.StringVar(&s.callers, "callers", "", "sampled runs: who calls `SYMBOL`, with samples (seed 004 figure 13); method traces: METHOD's parents")
+	fs.StringVar(&s.callees, "callees", "", "sampled runs: what `SYMBOL` calls, with samples; method traces: METHOD's children")
 	fs.StringVar(&s.image, "image", "", "sampled runs: --callers/--callees's symbol is in this `IMAGE` (when its name is in several)")
 	fs.BoolVar(&s.csv, "csv", false, "sampled runs: write CSV")
 }
@@ -347,7 +347,7 @@ func threadRowsJSON(rows []model.ThreadRow) []threadRowJSON {
 	for i, r := range rows {
 		layers := map[string]int{}
 		for j, l := range model.Layers {
-			layers[l.String()] = r.Layers[j]
+			layers[strings.ReplaceAll(l.String(), " ", "_")] = r.Layers[j] // a key: java_library
 		}
 		out[i] = threadRowJSON{PID: r.PID, TID: r.TID, Comm: r.Comm, Samples: r.Samples, TopLayer: r.Top.String(), Layers: layers}
 	}

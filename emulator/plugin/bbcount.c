@@ -83,6 +83,9 @@ typedef void (*qemu_plugin_vcpu_syscall_cb_t)(qemu_plugin_id_t id, unsigned int 
 					      uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
 					      uint64_t a6, uint64_t a7, uint64_t a8);
 void qemu_plugin_register_vcpu_syscall_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_syscall_cb_t cb);
+typedef void (*qemu_plugin_vcpu_syscall_ret_cb_t)(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t num,
+						  int64_t ret);
+void qemu_plugin_register_vcpu_syscall_ret_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_syscall_ret_cb_t cb);
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
 
@@ -150,7 +153,11 @@ struct thread {
  * the switch keeps a copy of first's counters from the moment the thread was created (QEMU
  * calls on_vcpu_init in the creating thread, before the new one runs) and, in on_reset, moves
  * everything counted since then to the new thread. That is exact: the creating thread was
- * kicked by the reset request and runs no block between its clone and the flush.
+ * kicked by the reset request and runs no block between its clone and the flush. The new
+ * thread may end the whole process before the flush (exit_group, a crash): write_profile then
+ * finishes the switch itself. The new thread's id comes from its first system call, or from
+ * the clone's return in the creating thread, so a thread that ends the process, or is still
+ * blocked in its first system calls when the process ends, is listed as itself.
  *
  * A thread's instruction count (for the instructions before each system call) costs a second
  * inline add per block, about 0.1x of plain emulation. So single mode starts without it and
@@ -444,6 +451,7 @@ static struct image *image_at(uintptr_t haddr, uint64_t vaddr)
 static const int64_t *map_calls;
 static const int64_t arm_map_calls[] = {90, 91, 125, 163, 192, -1};		  /* mmap munmap mprotect mremap mmap2 */
 static const int64_t mips_map_calls[] = {4090, 4091, 4125, 4167, 4210, -1}; /* the same, o32 */
+static int64_t clone_call = -1;							  /* 120 ARM EABI, 4120 MIPS o32 */
 
 static bool changes_mappings(int64_t nr)
 {
@@ -462,18 +470,34 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Under lock: the instructions t's counters hold, Σ executions × block length. */
-static uint64_t scan_insns(const struct thread *t)
+/*
+ * Under lock: the instructions t's counters gained since base (NULL: since zero),
+ * Σ executions × block length.
+ */
+static uint64_t scan_insns_since(const struct thread *t, uint64_t *const *base)
 {
 	uint64_t sum = 0;
 	for (uint32_t c = 0; (c << CHUNK_BITS) < n_blocks; c++) {
 		const uint64_t *k = t->chunks[c];
+		const uint64_t *b = base ? base[c] : NULL;
 		uint32_t hi = n_blocks - (c << CHUNK_BITS);
 		const uint16_t *l = lens + (c << CHUNK_BITS);
 		for (uint32_t i = 0; k && i < CHUNK && i < hi; i++)
-			sum += k[i] * l[i];
+			sum += (k[i] - (b ? b[i] : 0)) * l[i];
 	}
 	return sum;
+}
+
+static uint64_t scan_insns(const struct thread *t) { return scan_insns_since(t, NULL); }
+
+/* Under lock: the flush came (on_reset) or will not come (the process ends); count per thread. */
+static void finish_switch(void)
+{
+	settle_pending();
+	if (!insns_inline)
+		first->insns = scan_insns(first);
+	multi = true;
+	switching = false;
 }
 
 /*
@@ -491,7 +515,10 @@ static uint64_t insns_of(unsigned int vcpu, struct thread **tp)
 	struct thread *t = pending && pending_vcpu == vcpu ? pending : first;
 	uint64_t n = t->insns;
 	bool request = false;
-	if (t == first && !insns_inline) {
+	if (t == pending) {
+		pending->tid = gettid_(); /* it may end the process before the creating thread learns it */
+		n = scan_insns_since(first, before); /* switching: all first gained since is the new thread's */
+	} else if (!insns_inline) {
 		uint64_t t0 = now_ns();
 		n = scan_insns(first);
 		uint64_t t1 = now_ns();
@@ -540,6 +567,21 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu, int64_t nr, uint6
 		maps_stale = true;
 		pthread_mutex_unlock(&lock);
 	}
+}
+
+/*
+ * Runs on the calling thread after the call. The clone that created the pending thread
+ * returns its thread id in the creating thread (the only other one running until the flush).
+ */
+static void on_syscall_ret(qemu_plugin_id_t id, unsigned int vcpu, int64_t nr, int64_t ret)
+{
+	(void)id;
+	if (nr != clone_call || ret <= 0)
+		return;
+	pthread_mutex_lock(&lock);
+	if (pending && !pending->tid && vcpu != pending_vcpu)
+		pending->tid = (pid_t)ret;
+	pthread_mutex_unlock(&lock);
 }
 
 /* ---- translation: record the catalogue ---- */
@@ -684,9 +726,15 @@ static void write_profile(qemu_plugin_id_t id, void *udata)
 	setvbuf(f, buf, _IOFBF, sizeof buf);
 
 	pthread_mutex_lock(&lock);
-	if (switching && pending_ended)
-		settle_pending(); /* the new thread ran and ended before QEMU flushed */
-	size_t nt = 0, cap = 1 + MAX_VCPUS;
+	/*
+	 * The process ends before QEMU flushed: the new thread ended it at once, or crashed (then
+	 * this runs on it, as only it and the creating thread, which runs no block, exist).
+	 */
+	if (switching && pending && !pending->tid && gettid_() != first->tid)
+		pending->tid = gettid_();
+	if (switching && pending && pending->tid)
+		finish_switch();
+	size_t nt = 0, cap = 2 + MAX_VCPUS;
 	for (struct thread *t = done; t; t = t->next_done)
 		cap++;
 	struct thread **all = xcalloc(cap, sizeof *all);
@@ -696,6 +744,8 @@ static void write_profile(qemu_plugin_id_t id, void *udata)
 			all[nt++] = vcpus[v];
 	for (struct thread *t = done; t; t = t->next_done)
 		all[nt++] = t;
+	if (pending && pending->tid && !switching)
+		all[nt++] = pending; /* alive, and ran no block since the flush */
 
 	fprintf(f, "androprof-bbprofile 2\n");
 	fprintf(f, "process %d %d %s 0x%" PRIx64 " ", (int)pid, (int)ppid, arch, qemu_plugin_start_code());
@@ -748,6 +798,7 @@ static void register_all(qemu_plugin_id_t id)
 	qemu_plugin_register_vcpu_init_cb(id, on_vcpu_init);
 	qemu_plugin_register_vcpu_exit_cb(id, on_vcpu_exit);
 	qemu_plugin_register_vcpu_syscall_cb(id, on_syscall);
+	qemu_plugin_register_vcpu_syscall_ret_cb(id, on_syscall_ret);
 	qemu_plugin_register_atexit_cb(id, write_profile, NULL);
 }
 
@@ -760,11 +811,7 @@ static void on_reset(qemu_plugin_id_t id)
 	pthread_mutex_lock(&lock);
 	reset_requested = false;
 	if (switching) {
-		settle_pending();
-		if (!insns_inline)
-			first->insns = scan_insns(first);
-		multi = true;
-		switching = false;
+		finish_switch();
 	} else if (want_inline && !multi) {
 		first->insns = scan_insns(first);
 		insns_inline = true;
@@ -912,9 +959,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		if (strcmp(info->target_name, isas[i].target) == 0)
 			arch = info->target_name, isa = isas[i].isa;
 	if (strncmp(arch, "arm", 3) == 0)
-		map_calls = arm_map_calls;
+		map_calls = arm_map_calls, clone_call = 120;
 	else if (strncmp(arch, "mips", 4) == 0)
-		map_calls = mips_map_calls;
+		map_calls = mips_map_calls, clone_call = 4120;
 	if (!isa) {
 		fprintf(stderr, "bbcount plugin: unsupported guest %s\n", info->target_name);
 		return -1;

@@ -155,18 +155,27 @@ func TestPerflibExpectations(t *testing.T) {
 // TestDmtracedumpGolden compares the whole method table of every corpus trace with the one the
 // independent model derived.
 func TestDmtracedumpGolden(t *testing.T) {
-	for _, name := range []string{"perflib-basic", "perflib-exception", "perflib-mismatched", "jag-dmtrace", "sns-logout", "art-trace-regular"} {
+	compareGoldens(t, ".golden", dmtGolden)
+}
+
+// corpusGoldenTraces are the corpus traces model.py wrote goldens for.
+var corpusGoldenTraces = []string{"perflib-basic", "perflib-exception", "perflib-mismatched", "jag-dmtrace", "sns-logout", "art-trace-regular"}
+
+// compareGoldens checks, for every corpus trace, what text makes of its profile against
+// testdata/dmtracedump/NAME+suffix, naming the first line that differs.
+func compareGoldens(t *testing.T, suffix string, text func(*model.CallProfile) string) {
+	for _, name := range corpusGoldenTraces {
 		t.Run(name, func(t *testing.T) {
 			file := name + ".trace"
 			if name == "art-trace-regular" {
 				file += ".gz"
 			}
 			_, p := readCorpus(t, file)
-			want, err := os.ReadFile(filepath.Join("testdata", "dmtracedump", name+".golden"))
+			want, err := os.ReadFile(filepath.Join("testdata", "dmtracedump", name+suffix))
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := dmtGolden(p)
+			got := text(p)
 			if got != string(want) {
 				gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
 				for i := range min(len(gl), len(wl)) {

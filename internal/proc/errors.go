@@ -32,10 +32,13 @@ type ExitError struct {
 	Detail       string // its last words, e.g. "qemu: uncaught target signal 11 ..."
 	Imported     int    // profiles read from it up to its end (emulator runs)
 	Kept         string // what was kept anyway, e.g. "no profile was written"; "" says nothing
+	// Said is the program's own last line on standard error (e.g. "usage: sieve [2..200000]"),
+	// not the emulator's; a window, which shows no terminal, says it with the exit.
+	Said string
 }
 
-// Error names the program, how it ended, its last words and what was kept.
-func (e *ExitError) Error() string {
+// Ended is how the program ended, in words: "sieve exited with status 1 under qemu-arm".
+func (e *ExitError) Ended() string {
 	var sb strings.Builder
 	if e.Signal != "" {
 		fmt.Fprintf(&sb, "%s was killed by signal %s", e.Program, e.Signal)
@@ -45,6 +48,13 @@ func (e *ExitError) Error() string {
 	if e.Under != "" {
 		fmt.Fprintf(&sb, " under %s", e.Under)
 	}
+	return sb.String()
+}
+
+// Error names the program, how it ended, its last words and what was kept.
+func (e *ExitError) Error() string {
+	var sb strings.Builder
+	sb.WriteString(e.Ended())
 	if e.Detail != "" {
 		fmt.Fprintf(&sb, " (%s)", e.Detail)
 	}

@@ -100,7 +100,7 @@ func Must(t *testing.T, err error) {
 func TypeInto(t *testing.T, w fyne.Window, hint, text string) {
 	t.Helper()
 	for _, o := range test.LaidOutObjects(w.Canvas().Overlays().Top()) {
-		if e, ok := o.(*widget.Entry); ok && strings.HasPrefix(e.PlaceHolder, hint) {
+		if e := ui.TextEntry(o); e != nil && strings.HasPrefix(e.PlaceHolder, hint) {
 			test.Type(e, text)
 			return
 		}

@@ -81,6 +81,7 @@ type View struct {
 	ws       *controller.Workspace // every read and write of runs and profiles
 	profiles controller.Profiles
 	prefs    fyne.Preferences
+	lastRun  string // the preference holding this workspace's last run
 	bg       *ui.Background
 
 	infos    []model.ProfileInfo
@@ -103,20 +104,19 @@ type selection struct {
 	pid      int
 }
 
-// Preference keys: the window reopens on the last run and profile, and shows the "Start here"
-// hint until it is dismissed.
+// Preference keys: the window reopens on the workspace's last run (prefRun and the
+// workspace's path: preferences are the user's, runs the workspace's) and the last profile, and
+// shows the "Start here" hint until it is dismissed.
 const (
-	prefRun      = "analysis.run"
+	prefRun      = "analysis.run:"
+	prefFirstRun = "analysis.firstRun"
 	prefProfile  = "analysis.profile"
 	prefHintDone = "analysis.hintDismissed"
 )
 
-// SetFirstRun makes a first start, one with no run chosen before, open on run.
-func SetFirstRun(prefs fyne.Preferences, run string) {
-	if prefs.String(prefRun) == "" {
-		prefs.SetString(prefRun, run)
-	}
-}
+// SetFirstRun makes a first start in a workspace, one with no run chosen there before (or with
+// that run gone), open on run.
+func SetFirstRun(prefs fyne.Preferences, run string) { prefs.SetString(prefFirstRun, run) }
 
 // Size is the window's first size: a runs list beside a chart above a table.
 var Size = fyne.NewSize(1200, 760)
@@ -130,6 +130,7 @@ func New(win fyne.Window, prefs fyne.Preferences, ws *controller.Workspace, impo
 		bg: ui.NewBackground(), metric: chart.Cycles}
 	v.moveOn()
 	v.sel.profile = prefs.String(prefProfile)
+	v.lastRun = prefRun + ws.Path()
 	v.quiet = true // nothing to recompute until the window is built
 
 	v.Profile = widget.NewSelect(nil, v.profileChosen)
@@ -326,6 +327,7 @@ func (v *View) setProcessOption() {
 func (v *View) recompute() {
 	v.gen++
 	v.moveOn()
+	ui.SetSubject(v.Window, v.sel.run) // files saved from any tab are named after the run
 	routed := v.route()
 	v.relayout() // the bar shown may need another number of rows
 	if routed {
@@ -367,12 +369,12 @@ func (v *View) show(res *results) {
 	v.setProblem(res.fitWarning()) // numbers from a profile that does not fit the run say so
 	v.FrequencyNote.SetText("")
 	if res != nil {
-		if prev == nil || prev.sel.profile != res.sel.profile {
-			v.Browser.Select(res.sel.profile) // the Profiles tab opens on the profile in use
+		if prev == nil || prev.profile.Name != res.profile.Name {
+			v.Browser.Select(res.profile.Name) // the Profiles tab opens on the profile in use
 		}
-		v.sel = res.sel
+		v.sel = res.sel // the user's choice of profile stays for the next run that it prices
 		v.quiet = true
-		v.Profile.SetSelected(res.sel.profile)
+		v.Profile.SetSelected(res.profile.Name) // the profile in use, said where the numbers are
 		v.quiet = false
 		v.procOpts = map[string]int{allProcesses: 0}
 		opts := []string{allProcesses}
@@ -388,6 +390,11 @@ func (v *View) show(res *results) {
 			v.FrequencyNote.SetText(fmt.Sprintf("assumed %g GHz", res.pids.FrequencyGHz))
 		case res.sel.freq == 0:
 			v.FrequencyNote.SetText(fmt.Sprintf("profile: %g GHz", res.pids.FrequencyGHz))
+		case res.pids.ClockNote() != "": // the Estimate tab says why in full
+			v.FrequencyNote.SetText("power held")
+			if ref := res.pids.ReferenceGHz; ref > 0 {
+				v.FrequencyNote.SetText(fmt.Sprintf("power as at %g GHz", ref))
+			}
 		}
 	}
 	v.Processes.show(res)

@@ -62,7 +62,7 @@ func newBlockList(v *View, name string, title fyne.CanvasObject) *blockList {
 		ui.IntCol("Instructions", 130, func(r model.ReportRow) int64 { return r.Instructions }),
 		ui.FloatCol("Cycles", 130, 0, func(r model.ReportRow) float64 { return r.Cycles }),
 		ui.QuantityCol("Time", "s", 100, func(r model.ReportRow) float64 { return r.TimeS }),
-		ui.QuantityCol("Energy", "J", 100, func(r model.ReportRow) float64 { return r.EnergyJ }),
+		energyCol(100, reportRow),
 	}, l.listInstructions)
 	l.Block = widget.NewLabel(chooseBlockText)
 	l.Block.Truncation = fyne.TextTruncateEllipsis

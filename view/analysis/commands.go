@@ -126,7 +126,20 @@ func (v *View) showAbout() {
 }
 
 // gettingStarted is Help ▸ Getting started: where to begin.
-const gettingStarted = `Runs. The list on the left holds the workspace's runs; click one to analyse it. The demo-… runs are sample data: demo-sieve-arm, -thumb and -mips run one prime sieve on three instruction sets, demo-forker-arm forks a child process, demo-methods is a method trace of an Android game, the demo-heap-… runs are heap logs of Java samples and demo-heap-dump is an HPROF heap dump.
+const gettingStarted = `Runs. The list on the left holds the workspace's runs; click one to analyse it. The demo-… runs are sample data, each worth a look:
+• demo-sieve-arm: one prime sieve on ARM; with the ARMv7-A Cortex-A8 profile, Estimate (Ctrl+7) is the seed's figure 5.2.
+• demo-sieve-thumb: the same sieve in Thumb code; tick it beside demo-sieve-arm on Compare (Ctrl+8).
+• demo-sieve-mips: the same sieve on MIPS; Compare prices each run with a profile of its own instruction set.
+• demo-forker-arm: a program that forks; Processes shows parent and child, click one to drill down to its blocks.
+• demo-bzip2-arm: Debian's own bzip2 compressing 1.5 MB on ARM; Images (Ctrl+5) splits its cost into the program, libbz2, glibc and the loader.
+• demo-bzip2-mips: the same bzip2 on MIPS; compare it with demo-bzip2-arm, library by library.
+• demo-methods: a method trace of an Android game; its Profile ranks the methods by CPU time, with their parents and children.
+• demo-vertical-phases: a Java program's four phases sampled by perf; Layers shows app, Java library, VM, native code and kernel over time.
+• demo-heap-garbage: a heap log of short-lived garbage; Cohorts shows objects dying young.
+• demo-heap-cache: a heap log of a growing cache; the live heap climbs cohort after cohort.
+• demo-heap-threads: a heap log of many threads; Threads splits the heap by the thread that allocated it.
+• demo-heap-mutate: a heap log with every reference store; Pointers opens on figure 5.22, how far stores reach.
+• demo-heap-dump: an HPROF dump of the cache; Retained (Ctrl+6) shows what keeps its memory alive and the path from a GC root.
 
 Tabs. Each kind of run has its own tabs above the chart (Ctrl+Tab, Ctrl+1…9). An emulator run has Processes, Basic blocks, Instructions, Functions, Images, System calls, Estimate, Compare and Profiles; click a process or a bar to drill down. Images splits a program's cost into the program, its libraries and the dynamic loader, and drills from an image to its functions, blocks and instructions; System calls counts the calls each process made. A method trace has its profile, timeline, hotspots and packages; a heap run its summary and figures; a sampled run (perf, simpleperf) its layers over time and per thread, the symbol table (Ctrl+F finds a symbol), callers and callees, and a flame graph you click to zoom.
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -13,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/chart"
+	"androprof/controller"
 	"androprof/model"
 	"androprof/view/ui"
 )
@@ -25,31 +27,37 @@ type compareChoice struct {
 
 // compareTab puts runs or processes side by side, in the shape of seed tables 5.2
 // (instructions, blocks, instructions per block), 5.4 (cycles) and 5.5 (energy), with ratios
-// to the first item ticked. Each is priced with the top bar's profile when it prices the
-// item's instruction set, else with one that does: an ARM and a MIPS run each get their own.
+// to the first item ticked. Each instruction set is priced with the profile chosen for it in
+// the tab (PriceWith), else with the top bar's when it prices the set, else with one that
+// does: an ARM and a MIPS run each get their own, and any two can be held side by side.
 type compareTab struct {
-	Choices  *widget.List
-	Clear    *widget.Button
-	Hint     *widget.Label // what to do, then which profile priced what and what is a guess
-	Chart    *ui.ChartPanel
-	Table    *ui.SortTable[model.CompareRow]
-	PerImage *widget.Check // shows Images instead of Table: the program, libraries and loader side by side
-	Images   *ui.SortTable[model.ImageCompareRow]
+	Choices   *widget.List
+	Clear     *widget.Button
+	Hint      *widget.Label                // what to do, then which profile priced what and what is a guess
+	PriceWith map[model.ISA]*widget.Select // per instruction set compared, the profile that prices it
+	Pricing   *fyne.Container              // the choosers, in the order of the items' sets
+	Chart     *ui.ChartPanel
+	Table     *ui.SortTable[model.CompareRow]
+	PerImage  *widget.Check // shows Images instead of Table: the program, libraries and loader side by side
+	Images    *ui.SortTable[model.ImageCompareRow]
 
 	v         *View
 	choices   []compareChoice
 	picked    []model.CompareItem // in the order ticked: the first is the base of the ratios
 	rows      []model.CompareRow
 	imageRows []model.ImageCompareRow
-	items     []string // the picked items' names, in the order of rows
+	items     []string             // the picked items' names, in the order of rows
+	chosen    map[model.ISA]string // the profile the user chose per instruction set, by name
+	quiet     bool                 // set while the code, not the user, sets a chooser
 	gen       int
 	content   fyne.CanvasObject
 }
 
 func newCompareTab(v *View) *compareTab {
-	t := &compareTab{v: v}
+	t := &compareTab{v: v, PriceWith: map[model.ISA]*widget.Select{}, chosen: map[model.ISA]string{}}
 	t.Choices = widget.NewList(func() int { return len(t.choices) },
-		func() fyne.CanvasObject { return widget.NewCheck("", nil) }, t.updateChoice)
+		func() fyne.CanvasObject { return newPickRow() }, t.updateChoice)
+	t.Pricing = container.NewStack()
 	t.Clear = widget.NewButtonWithIcon("Clear", theme.ContentClearIcon(), func() {
 		t.picked = nil
 		t.Choices.Refresh()
@@ -90,7 +98,8 @@ func newCompareTab(v *View) *compareTab {
 	t.Images.Content().Hide()
 	tables := container.NewStack(t.Table.Content(), t.Images.Content())
 	left := container.NewBorder(ui.Heading("Compare"), container.NewHBox(t.Clear), nil, nil, t.Choices)
-	top := container.NewBorder(nil, nil, nil, container.NewVBox(t.PerImage), hint) // beside the hint: no row of its own
+	// Per image beside the hint (no row of its own), the profile choosers under it.
+	top := container.NewBorder(nil, t.Pricing, nil, container.NewVBox(t.PerImage), hint)
 	right := container.NewBorder(top, nil, nil, nil, container.NewVSplit(t.Chart.Content(), tables))
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.25
@@ -104,7 +113,7 @@ func (t *compareTab) updateChoice(id widget.ListItemID, o fyne.CanvasObject) {
 		return
 	}
 	c := t.choices[id]
-	check := o.(*widget.Check)
+	check := o.(*pickRow).Check
 	check.OnChanged = nil // SetChecked would report the old row's state as a change
 	check.SetText(c.label)
 	check.SetChecked(t.isPicked(c.item))
@@ -194,10 +203,15 @@ func (t *compareTab) recompute() {
 	}
 	t.Hint.SetText(fmt.Sprintf("Ratios are to %s.", t.picked[0]))
 	gen, items, a, freq, ctx := t.gen, append([]model.CompareItem(nil), t.picked...), v.analysis, v.sel.freq, v.ctx
-	profileFor := v.profiles.ForISA(slices.Clone(v.infos), v.res.profile)
+	infos := slices.Clone(v.infos)
+	profileFor := v.profiles.ByISA(infos, maps.Clone(t.chosen), v.profiles.ForISA(infos, v.res.profile))
 	v.bg.Run(func() func() {
-		rows, err := a.Compare(ctx, items, profileFor, freq)
+		isas, err := itemISAs(ctx, a, items)
+		var rows []model.CompareRow
 		var images []model.ImageCompareRow
+		if err == nil {
+			rows, err = a.Compare(ctx, items, profileFor, freq)
+		}
 		if err == nil {
 			images, err = a.CompareImages(ctx, items, profileFor, freq)
 		}
@@ -207,15 +221,21 @@ func (t *compareTab) recompute() {
 			}
 			if err != nil {
 				t.Hint.SetText(ui.ProblemText("compare", "", err))
-				rows, images = nil, nil
+				rows, images, isas = nil, nil, nil
 			} else {
 				t.Hint.SetText(compareNotes(rows))
 			}
+			t.showPricing(infos, isas, rows)
 			t.rows, t.imageRows, t.items = rows, images, nil
 			for _, r := range rows {
 				t.items = append(t.items, r.Item)
 			}
+			subject := strings.Join(t.items, "-vs-") // files saved are named after the items, not the run shown
+			t.Table.SetSubject(subject)
+			t.Images.SetSubject(subject)
+			t.Chart.SetSubject(subject)
 			t.Table.Set(rows)
+			t.Images.Set(nil) // the rows shown are the last items', fewer cells than the new columns read
 			t.Images.SetColumns(t.imageCols())
 			t.Images.Set(images)
 			t.Images.Count.SetText(ui.Plural(len(images), "image", "images"))
@@ -224,9 +244,61 @@ func (t *compareTab) recompute() {
 	})
 }
 
+// itemISAs is the instruction set each item executed most: the one its profile has to price.
+func itemISAs(ctx context.Context, a *controller.Analysis, items []model.CompareItem) ([]model.ISA, error) {
+	out := make([]model.ISA, len(items))
+	for i, it := range items {
+		d, err := a.Load(ctx, it.Run)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = d.MainISA(it.PID)
+	}
+	return out, nil
+}
+
+// showPricing offers, for each instruction set compared, the profiles that price it, showing
+// the one that priced its items; a choice prices that set's items with it from then on.
+func (t *compareTab) showPricing(infos []model.ProfileInfo, isas []model.ISA, rows []model.CompareRow) {
+	var cells []fyne.CanvasObject
+	seen := map[model.ISA]bool{}
+	t.quiet = true
+	defer func() { t.quiet = false }()
+	for i, isa := range isas {
+		if isa == "" || seen[isa] || i >= len(rows) {
+			continue
+		}
+		seen[isa] = true
+		sel, ok := t.PriceWith[isa]
+		if !ok {
+			sel = widget.NewSelect(nil, func(name string) {
+				if !t.quiet && name != "" {
+					t.chosen[isa] = name
+					t.recompute()
+				}
+			})
+			t.PriceWith[isa] = sel
+		}
+		sel.Options = controller.PricedBy(infos, isa)
+		sel.SetSelected(rows[i].Profile)
+		cells = append(cells, container.NewBorder(nil, nil, widget.NewLabel(string(isa)), nil, sel))
+	}
+	for isa, sel := range t.PriceWith {
+		showIf(sel, seen[isa])
+	}
+	t.Pricing.Objects = nil
+	if len(cells) > 0 { // as many a line as the width holds (two at 900 px); the hint says what they are
+		cell := fyne.NewSize(270, widget.NewSelect(nil, nil).MinSize().Height)
+		t.Pricing.Objects = []fyne.CanvasObject{container.NewGridWrap(cell, cells...)}
+	}
+	t.Pricing.Refresh()
+}
+
 func (t *compareTab) chart(m chart.Metric) {
 	if t.PerImage.Checked {
-		t.Chart.Set(chart.FromImageComparison(t.items, t.imageRows, m))
+		c := chart.FromImageComparison(t.items, t.imageRows, m)
+		c.Caveat = chart.ComparisonCaveat(t.rows, m)
+		t.Chart.Set(c)
 		return
 	}
 	t.Chart.Set(chart.FromComparison(t.rows, m, chart.Bars))
@@ -274,6 +346,43 @@ func imageNames(r model.ImageCompareRow) string {
 
 func energyUnknown(r model.CompareRow) bool { return r.Coverage.PowerUnknown() }
 
+// pickRow is a line of the Compare list: its check box ticks on a tap anywhere on the line,
+// not only on the box and its label.
+type pickRow struct {
+	widget.BaseWidget
+	Check *widget.Check
+}
+
+func newPickRow() *pickRow {
+	r := &pickRow{Check: widget.NewCheck("", nil)}
+	r.ExtendBaseWidget(r)
+	return r
+}
+
+// Tapped ticks or unticks the line: a tap beside the label lands here, on the box the Check takes it.
+func (r *pickRow) Tapped(*fyne.PointEvent) {
+	if !r.Check.Disabled() {
+		r.Check.SetChecked(!r.Check.Checked)
+	}
+}
+
+// CreateRenderer is Fyne's hook: the check at its own size (at most the line's), the rest of
+// the line this widget's.
+func (r *pickRow) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(container.New(pickRowLayout{}, r.Check))
+}
+
+// pickRowLayout gives the check its own width, cut to the line's: wider, it would take the
+// taps beside its label and ignore them; narrower than its label, it would stick out of the list.
+type pickRowLayout struct{}
+
+func (pickRowLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	objs[0].Move(fyne.Position{})
+	objs[0].Resize(fyne.NewSize(min(objs[0].MinSize().Width, size.Width), size.Height))
+}
+
+func (pickRowLayout) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
+
 // compareNotes says what the ratios are to, which profile priced which rows, and, row by row,
 // what of a row's cost is a guess.
 func compareNotes(rows []model.CompareRow) string {
@@ -298,6 +407,7 @@ func compareNotes(rows []model.CompareRow) string {
 		}
 		b.WriteString(" (each row with a profile of its own instruction set).")
 	}
+	b.WriteString(" Choose the profile of each instruction set below.")
 	for _, r := range rows {
 		if w := r.Coverage.Warning(); w != "" {
 			fmt.Fprintf(&b, "\n%s: %s", r.Item, w)

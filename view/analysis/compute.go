@@ -20,8 +20,8 @@ const blocksTop = 200
 
 // results is everything the tabs show for one selection, computed off the UI goroutine.
 type results struct {
-	sel     selection // as computed: the profile chosen, a pid that exists
-	profile *model.Profile
+	sel     selection      // as computed: a pid that exists; profile is still the user's choice
+	profile *model.Profile // the profile every report here is priced with
 	data    *model.RunData
 	isa     model.ISA // the instruction set the run executed most
 
@@ -41,8 +41,10 @@ type results struct {
 	names        map[string]string // pid → "pid name", for chart labels
 }
 
-// compute loads the run, chooses the profile if none is chosen (or the chosen one does not
-// price the run's instruction set) and makes every report.
+// compute loads the run, takes the user's profile when it prices the run's instruction set
+// (or was chosen for this run), else the default for it (controller.Profiles.Choose, the
+// command line's rule too), and makes every report. sel.profile stays the user's choice:
+// the profile used is res.profile.
 func compute(ctx context.Context, a *controller.Analysis, profiles controller.Profiles, infos []model.ProfileInfo, sel selection) (*results, error) {
 	d, err := a.Load(ctx, sel.run)
 	if err != nil {
@@ -53,11 +55,13 @@ func compute(ctx context.Context, a *controller.Analysis, profiles controller.Pr
 	if sel.explicit {
 		isa = "" // the user's choice for this run stands
 	}
-	i := controller.ChooseProfile(infos, sel.profile, isa)
+	i, err := profiles.Choose(ctx, infos, sel.profile, isa)
+	if err != nil {
+		return nil, err
+	}
 	if i < 0 {
 		return nil, fmt.Errorf("no profile to price run %q with", sel.run)
 	}
-	sel.profile = infos[i].Name
 	if res.profile, err = resolveInfo(ctx, profiles, infos[i]); err != nil {
 		return nil, err
 	}
@@ -185,14 +189,29 @@ func shareCol[T any](title string, width float32, v func(T) float64) ui.Column[T
 }
 
 // unknownIf shows "unknown" in a column wherever its value is not known (energy under a
-// profile without power) instead of a confident 0.
+// profile without power) instead of a confident 0, on screen and in the CSV alike.
 func unknownIf[T any](c ui.Column[T], unknown func(T) bool) ui.Column[T] {
-	text := c.Text
-	c.Text = func(r T) string {
-		if unknown(r) {
-			return "unknown"
+	or := func(f func(T) string) func(T) string {
+		if f == nil {
+			return nil
 		}
-		return text(r)
+		return func(r T) string {
+			if unknown(r) {
+				return "unknown"
+			}
+			return f(r)
+		}
 	}
+	c.Text, c.Raw = or(c.Text), or(c.Raw)
 	return c
 }
+
+// energyCol is the Energy column of a table of report rows: "unknown" for a row whose every
+// instruction the profile prices without a power (model.ReportRow.EnergyKnown).
+func energyCol[T any](width float32, row func(T) model.ReportRow) ui.Column[T] {
+	return unknownIf(ui.QuantityCol("Energy", "J", width, func(r T) float64 { return row(r).EnergyJ }),
+		func(r T) bool { return !row(r).EnergyKnown() })
+}
+
+// reportRow is a table of model.ReportRow's row getter, for energyCol.
+func reportRow(r model.ReportRow) model.ReportRow { return r }

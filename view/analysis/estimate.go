@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -49,6 +50,7 @@ type estimateTab struct {
 	Categories *ui.SortTable[model.CategoryCost]
 	Totals     *widget.Label
 	Fit        *widget.Label // what of the per-category estimate is a guess
+	Clock      *widget.Label // at a clock not the profile's own: why the energy follows the clock
 
 	exact   *model.Estimate // the last result, unrounded; nil after a failure
 	res     *results
@@ -88,6 +90,9 @@ func newEstimateTab(v *View) *estimateTab {
 	t.Fit = widget.NewLabel("")
 	t.Fit.Wrapping = fyne.TextWrapWord
 	t.Fit.Importance = widget.WarningImportance
+	t.Clock = widget.NewLabel("")
+	t.Clock.Wrapping = fyne.TextWrapWord
+	t.Clock.Hide()
 
 	form := widget.NewForm(
 		widget.NewFormItem("Number of instructions", t.Instructions),
@@ -98,30 +103,34 @@ func newEstimateTab(v *View) *estimateTab {
 		widget.NewFormItem("Base number of cache misses", t.BaseCacheMisses),
 		widget.NewFormItem("Memory access energy consumption (nJ)", t.MemoryEnergyNJ),
 	)
-	results := widget.NewForm(
-		widget.NewFormItem("Estimated cycles", t.Cycles),
-		widget.NewFormItem("Time estimation", t.TimeS),
-		widget.NewFormItem("Estimated power dissipation", t.PowerW),
-		widget.NewFormItem("Estimated energy consumption", t.EnergyJ),
-	)
+	// The results go at the top of the right, above the category estimate they are held
+	// against: under the seven entries they were below the fold of a 768-px screen.
+	results := container.NewGridWithColumns(2)
+	for _, r := range []struct {
+		name string
+		l    *widget.Label
+	}{{"Cycles", t.Cycles}, {"Time", t.TimeS}, {"Power", t.PowerW}, {"Energy", t.EnergyJ}} {
+		r.l.Wrapping = fyne.TextWrapWord // "not estimated (power unknown)" in a narrow window
+		results.Add(container.NewBorder(nil, nil, widget.NewLabelWithStyle(r.name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, r.l))
+	}
 	calc := container.NewVBox(ui.Heading("Estimate from CPI (seed figure 5.2)"), t.Source, form,
-		container.NewHBox(t.Calculate, t.Refill), t.Error, ui.Heading("Results"), results, container.NewHBox(t.CopyExact))
+		container.NewHBox(t.Calculate, t.Refill), t.Error)
 
 	t.Categories = ui.NewSortTable(v.Window, "per-category-estimate", []ui.Column[model.CategoryCost]{
 		ui.TextCol("Category", 170, func(c model.CategoryCost) string { return c.Category }),
 		ui.IntCol("Instructions", 110, func(c model.CategoryCost) int64 { return c.Instructions }),
 		ui.FloatCol("Cycles", 110, 0, func(c model.CategoryCost) float64 { return c.Cycles }),
-		unknownIf(ui.QuantityCol("Energy", "J", 100, func(c model.CategoryCost) float64 { return c.EnergyJ }),
-			func(model.CategoryCost) bool { return t.res != nil && t.res.costing.Coverage.PowerUnknown() }),
+		unknownIf(ui.QuantityCol("Energy", "J", 100, func(c model.CategoryCost) float64 { return c.EnergyJ }), t.powerless),
 	}, nil)
 	t.Totals = widget.NewLabel("")
 	t.Totals.Wrapping = fyne.TextWrapWord
 	perCat := container.NewBorder(
-		container.NewVBox(ui.Heading("Estimate from the profile's category costs"), t.Totals, t.Fit), nil, nil, nil,
+		container.NewVBox(container.NewBorder(nil, nil, nil, t.CopyExact, ui.Heading("Figure 5.2's estimate")), results,
+			ui.Heading("Estimate from the profile's category costs"), t.Totals, t.Fit), nil, nil, nil,
 		t.Categories.Content())
 	split := container.NewHSplit(container.NewVScroll(calc), perCat)
 	split.Offset = 0.5
-	t.content = container.NewBorder(t.Why, nil, nil, nil, split)
+	t.content = container.NewBorder(container.NewVBox(t.Why, t.Clock), nil, nil, nil, split)
 	return t
 }
 
@@ -131,6 +140,7 @@ func (t *estimateTab) show(res *results) {
 		t.Categories.Set(nil)
 		t.Totals.SetText("")
 		t.setFit("")
+		ui.SetNote(t.Clock, "")
 		t.Source.SetText("Choose a run.")
 		return
 	}
@@ -143,7 +153,23 @@ func (t *estimateTab) show(res *results) {
 	t.Totals.SetText(fmt.Sprintf("%s · %s · %s · %s at %g GHz", ui.Plural(c.Instructions, "instruction", "instructions"),
 		chart.Quantity(c.Cycles, "cycles"), chart.Quantity(c.TimeS, "s"), energy, res.pids.FrequencyGHz))
 	t.setFit(c.Coverage.Warning())
+	note := res.pids.ClockNote()
+	if note != "" {
+		note = "Both estimates: " + note
+	}
+	ui.SetNote(t.Clock, note)
 	t.prefill()
+}
+
+// powerless tells a category the profile gives no power: what it ran has no known energy.
+func (t *estimateTab) powerless(c model.CategoryCost) bool {
+	if t.res == nil || c.Instructions == 0 {
+		return false
+	}
+	p := t.res.profile
+	cats := append(slices.Clone(p.Categories), p.Undefined)
+	i := slices.IndexFunc(cats, func(k model.Category) bool { return k.Name == c.Category })
+	return i >= 0 && cats[i].PowerMW == 0
 }
 
 // setFit shows what of the per-category estimate is a guess, taking no room when nothing is.

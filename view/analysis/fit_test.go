@@ -2,19 +2,25 @@ package analysis
 
 import (
 	"context"
+	gocsv "encoding/csv"
+	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"androprof/assets"
+	"androprof/chart"
 	"androprof/controller"
 	"androprof/model"
 	"androprof/store"
+	"androprof/view/ui"
 )
 
 // openSieves opens the analysis window on a workspace holding the demo's sieve runs: one
@@ -159,6 +165,11 @@ func TestCompareEachRunWithAProfileOfItsISA(t *testing.T) {
 	v.Compare.Pick(model.CompareItem{Run: "demo-sieve-arm"}, true)
 	v.Compare.Pick(model.CompareItem{Run: "demo-sieve-mips"}, true)
 	v.Wait()
+	if rows := v.Compare.Table.Rows(); len(rows) != 2 || !strings.HasPrefix(rows[1].Profile, "MIPS32") {
+		t.Fatalf("the MIPS run is priced by %+v", rows)
+	}
+	v.Compare.PriceWith[model.MIPS].SetSelected("MIPS32 Release 2 24K") // no power: energy unknown
+	v.Wait()
 	rows := v.Compare.Table.Rows()
 	if len(rows) != 2 || rows[0].Profile != "ARMv7-A Cortex-A8" || rows[1].Profile != "MIPS32 Release 2 24K" ||
 		rows[1].Coverage.Undefined != 0 {
@@ -207,5 +218,183 @@ func TestCompareControlsStayPutWhenResultsArrive(t *testing.T) {
 	}
 	if after := where(); after != before {
 		t.Errorf("list and Clear moved from %v to %v when the results arrived", before, after)
+	}
+}
+
+// columnTexts are the cells of tb's column whose title starts with prefix, as shown and as
+// Save CSV writes them.
+func columnTexts[T any](t *testing.T, tb *ui.SortTable[T], prefix string) (shown, csv []string) {
+	t.Helper()
+	col := slices.IndexFunc(tb.Columns(), func(c ui.Column[T]) bool { return strings.HasPrefix(c.Title, prefix) })
+	if col < 0 {
+		t.Fatalf("no column %q", prefix)
+	}
+	for r := range tb.Rows() {
+		shown = append(shown, tb.Cell(r, col))
+	}
+	var b strings.Builder
+	if err := tb.WriteCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := gocsv.NewReader(strings.NewReader(b.String())).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range recs[1:] {
+		csv = append(csv, rec[col])
+	}
+	return shown, csv
+}
+
+// Under a profile with no power every table's energy is "unknown", on screen and in its CSV:
+// Basic blocks, Instructions and Functions showed "0.00" and wrote 0.
+func TestUnknownEnergyInEveryTable(t *testing.T) {
+	v := openSieves(t)
+	showRun(v, "demo-sieve-mips", "MIPS32 Release 2 24K")
+	v.Blocks.Table.Select(0)
+	v.Wait()
+	check := func(name string, shown, csv []string) {
+		if len(shown) == 0 {
+			t.Errorf("%s: no rows", name)
+		}
+		for i := range shown {
+			if shown[i] != "unknown" || csv[i] != "unknown" {
+				t.Errorf("%s row %d: energy %q on screen, %q in the CSV", name, i, shown[i], csv[i])
+				return
+			}
+		}
+	}
+	for name, tb := range map[string]*ui.SortTable[model.ReportRow]{"Basic blocks": v.Blocks.Table,
+		"Instructions": v.Insns.Insns, "Categories": v.Insns.Categories, "Functions": v.Functions.Table} {
+		shown, csv := columnTexts(t, tb, "Energy")
+		check(name, shown, csv)
+	}
+	shown, csv := columnTexts(t, v.Processes.Table, "Energy")
+	check("Processes", shown, csv)
+	// Under a profile with power the numbers are back.
+	showRun(v, "demo-sieve-mips", "MIPS32 Release 2 74K")
+	if shown, csv := columnTexts(t, v.Functions.Table, "Energy"); shown[0] == "unknown" || csv[0] == "unknown" {
+		t.Errorf("74K: energy %q, %q", shown[0], csv[0])
+	}
+}
+
+// Compare prices each instruction set with the profile chosen for it in the tab: the
+// Cortex-A8 (the seed's reference data) beside the MIPS 74K (the MIPS profile with power),
+// whatever the top bar's profile. A row whose energy is unknown keeps its bar, as "unknown".
+func TestComparePricesEachISAWithTheProfileChosen(t *testing.T) {
+	v := openSieves(t)
+	showRun(v, "demo-sieve-arm", "ARMv7-A Cortex-A15")
+	c := v.Compare
+	c.Pick(model.CompareItem{Run: "demo-sieve-arm"}, true)
+	c.Pick(model.CompareItem{Run: "demo-sieve-mips"}, true)
+	v.Wait()
+	choose := func(isa model.ISA, profile string) {
+		t.Helper()
+		sel, ok := c.PriceWith[isa]
+		if !ok || !sel.Visible() {
+			t.Fatalf("no profile chooser for %s: %v", isa, c.PriceWith)
+		}
+		if !slices.Contains(sel.Options, profile) {
+			t.Fatalf("%s chooser offers %v", isa, sel.Options)
+		}
+		sel.SetSelected(profile)
+		v.Wait()
+	}
+	if got := c.PriceWith[model.ARM].Selected; got != "ARMv7-A Cortex-A15" {
+		t.Errorf("the ARM chooser opens on %q, the profile that priced the ARM run", got)
+	}
+	choose(model.ARM, "ARMv7-A Cortex-A8")
+	choose(model.MIPS, "MIPS32 Release 2 74K")
+	rows := c.Table.Rows()
+	if len(rows) != 2 || rows[0].Profile != "ARMv7-A Cortex-A8" || rows[1].Profile != "MIPS32 Release 2 74K" || rows[1].EnergyJ == 0 {
+		t.Fatalf("priced as %+v", rows)
+	}
+	if v.Profile.Selected != "ARMv7-A Cortex-A15" {
+		t.Errorf("the Compare choosers changed the top bar's profile to %q", v.Profile.Selected)
+	}
+	// The MIPS 24K has no power: its bar stays in the energy chart, as unknown.
+	choose(model.MIPS, "MIPS32 Release 2 24K")
+	v.Metric.SetSelected(string(chart.Energy))
+	v.Wait()
+	bars := c.Chart.Chart().Bars
+	if i := slices.IndexFunc(bars, func(b chart.Bar) bool { return b.Label == "demo-sieve-mips" }); i < 0 || !bars[i].Unknown {
+		t.Errorf("energy chart bars %+v", bars)
+	}
+	if !strings.Contains(c.Chart.Chart().Caveat, "demo-sieve-mips: Power unknown") {
+		t.Errorf("energy chart caveat %q", c.Chart.Chart().Caveat)
+	}
+}
+
+// A tap anywhere on a line of the Compare list ticks it, not only on the box or its label.
+func TestCompareLineTicksOnATapAnywhere(t *testing.T) {
+	v := openSieves(t)
+	selectTab(t, v.Tabs, "Compare")
+	layOut(v, fyne.NewSize(1366, 768))
+	c := v.Compare
+	if len(c.choices) == 0 {
+		t.Fatal("Compare lists nothing")
+	}
+	measure(c.Choices) // as a real driver's painting does: a Check takes taps on its own size only
+	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(c.Choices)
+	line := widget.NewCheck("x", nil).MinSize().Height
+	test.TapCanvas(v.Window.Canvas(), at.Add(fyne.NewPos(c.Choices.Size().Width-30, line/2)))
+	if !c.isPicked(c.choices[0].item) {
+		t.Errorf("a tap at the right end of %q's line did not tick it", c.choices[0].label)
+	}
+}
+
+// measure asks every object under o its minimum size, as a real driver does when it paints.
+func measure(o fyne.CanvasObject) {
+	o.MinSize()
+	switch x := o.(type) {
+	case *fyne.Container:
+		for _, c := range x.Objects {
+			measure(c)
+		}
+	case fyne.Widget:
+		for _, c := range test.WidgetRenderer(x).Objects() {
+			measure(c)
+		}
+	}
+}
+
+// Doubling the clock halves the energy because the profile's power is held; the window says
+// so where the clock is chosen and beside the estimates, and says nothing at the profile's own.
+func TestClockSaysThePowerIsHeld(t *testing.T) {
+	v := openSieves(t)
+	showRun(v, "demo-sieve-arm", "ARMv7-A Cortex-A8") // measured at 1 GHz
+	if v.Estimate.Clock.Visible() {
+		t.Errorf("at the profile's own clock the Estimate tab says %q", v.Estimate.Clock.Text)
+	}
+	v.Frequency.SetText("2")
+	v.Wait()
+	note := v.Estimate.Clock.Text
+	for _, want := range []string{"energy = power × time", "measured at 1 GHz", "held at 2 GHz", "0.5×", "real chip draws more power"} {
+		if !v.Estimate.Clock.Visible() || !strings.Contains(note, want) {
+			t.Errorf("Estimate tab's clock note %q lacks %q", note, want)
+		}
+	}
+	if n := v.FrequencyNote.Text; !strings.Contains(n, "power as at 1 GHz") {
+		t.Errorf("top bar's frequency note %q", n)
+	}
+}
+
+// A chart saved under a profile that does not fit the run carries the warning in the file.
+func TestSavedChartCarriesTheCaveat(t *testing.T) {
+	v := openSieves(t)
+	showRun(v, "demo-sieve-mips", "ARMv7-A Cortex-A8")
+	path := filepath.Join(t.TempDir(), "c.svg")
+	if err := ui.SaveChart(v.Processes.Chart.Drawing(), chart.SVG, path); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "100 % of instructions are not in this profile") {
+		t.Errorf("the saved chart says nothing of the profile not fitting")
+	}
+	if c := v.Functions.Chart.Chart().Caveat; !strings.Contains(c, "prices ARM and Thumb, not MIPS") {
+		t.Errorf("functions chart caveat %q", c)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"androprof/internal/viewtest"
+	"androprof/view/ui"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -49,7 +50,7 @@ func TestFormsWithoutRunNameStillRun(t *testing.T) {
 func typeIntoEmptied(t *testing.T, w fyne.Window, text string) {
 	t.Helper()
 	for _, o := range test.LaidOutObjects(w.Canvas().Overlays().Top()) {
-		if e, ok := o.(*widget.Entry); ok && e.Text == text {
+		if e := ui.TextEntry(o); e != nil && e.Text == text {
 			e.SetText("")
 			return
 		}

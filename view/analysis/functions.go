@@ -39,7 +39,7 @@ func functionCols(withImage bool) []ui.Column[model.ReportRow] {
 		ui.IntCol("Blocks executed", 130, func(r model.ReportRow) int64 { return r.Blocks }),
 		ui.FloatCol("Cycles", 140, 0, func(r model.ReportRow) float64 { return r.Cycles }),
 		ui.QuantityCol("Time", "s", 110, func(r model.ReportRow) float64 { return r.TimeS }),
-		ui.QuantityCol("Energy", "J", 110, func(r model.ReportRow) float64 { return r.EnergyJ }),
+		energyCol(110, reportRow),
 	}
 	if withImage {
 		cols = slices.Insert(cols, 1, ui.TextCol("Image", 150, func(r model.ReportRow) string { return r.Image }))

@@ -49,20 +49,19 @@ type imagesTab struct {
 	Functions *ui.SortTable[model.ReportRow]
 	Blocks    *blockList
 
-	level         int
-	run           string          // whose images are listed
-	image         imageRow        // chosen, below levelImages
-	function      model.ReportRow // chosen, at levelBlocks
-	pids          []int           // the chart's bars' processes, in bar order
-	withProcess   bool            // Images has the Process column
-	cycles        float64         // of the images listed, for shares
-	energyUnknown bool            // the profile gives no power
-	gen           int             // drill-down answers for an older choice are dropped
-	pages         [levels]fyne.CanvasObject
-	path, bar     *fyne.Container // the path's buttons, and they beside the hint
-	main          fyne.CanvasObject
-	v             *View
-	content       fyne.CanvasObject
+	level       int
+	run         string          // whose images are listed
+	image       imageRow        // chosen, below levelImages
+	function    model.ReportRow // chosen, at levelBlocks
+	pids        []int           // the chart's bars' processes, in bar order
+	withProcess bool            // Images has the Process column
+	cycles      float64         // of the images listed, for shares
+	gen         int             // drill-down answers for an older choice are dropped
+	pages       [levels]fyne.CanvasObject
+	path, bar   *fyne.Container // the path's buttons, and they beside the hint
+	main        fyne.CanvasObject
+	v           *View
+	content     fyne.CanvasObject
 }
 
 func newImagesTab(v *View) *imagesTab {
@@ -108,8 +107,7 @@ func (t *imagesTab) imageCols(withProcess bool) []ui.Column[imageRow] {
 		ui.IntCol("Instructions", 130, func(r imageRow) int64 { return r.Instructions }),
 		ui.FloatCol("Cycles", 130, 0, func(r imageRow) float64 { return r.Cycles }),
 		ui.QuantityCol("Time", "s", 100, func(r imageRow) float64 { return r.TimeS }),
-		unknownIf(ui.QuantityCol("Energy", "J", 100, func(r imageRow) float64 { return r.EnergyJ }),
-			func(imageRow) bool { return t.energyUnknown }),
+		energyCol(100, func(r imageRow) model.ReportRow { return r.ReportRow }),
 		shareCol("% cycles", 80, func(r imageRow) float64 { return share(r.Cycles, t.cycles) }),
 		ui.TextCol("Names from", 120, func(r imageRow) string { return r.Symbols }),
 	}
@@ -160,7 +158,6 @@ func (t *imagesTab) show(res *results) {
 		t.cycles += r.Cycles
 	}
 	slices.SortStableFunc(rows, func(a, b imageRow) int { return cmp.Compare(b.Cycles, a.Cycles) })
-	t.energyUnknown = res.cats.Coverage.PowerUnknown()
 	if multi := len(procs) > 1; multi != t.withProcess {
 		t.withProcess = multi
 		t.Images.SetColumns(t.imageCols(multi))
@@ -198,7 +195,9 @@ func (t *imagesTab) chart(res *results, m chart.Metric) {
 		t.Chart.Set(chart.Chart{})
 		return
 	}
-	t.Chart.Set(chart.FromLayers(res.sel.run, res.profile.Name, res.imageRows, res.calls, res.names, m))
+	c := chart.FromLayers(res.sel.run, res.profile.Name, res.imageRows, res.calls, res.names, m)
+	c.Caveat = m.Caveat(res.pids.Coverage) // the chart has every process, as res.pids
+	t.Chart.Set(c)
 }
 
 // goTo shows a drill-down level, keeping the choices above it; its table's choice is dropped

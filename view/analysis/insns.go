@@ -40,7 +40,7 @@ func newInsnsTab(v *View) *insnsTab {
 		ui.FloatCol("Cycles", 130, 0, func(r model.ReportRow) float64 { return r.Cycles }),
 		ui.FloatCol("% cycles", 80, 3, func(r model.ReportRow) float64 { return share(r.Cycles, t.total.Cycles) }),
 		ui.QuantityCol("Time", "s", 100, func(r model.ReportRow) float64 { return r.TimeS }),
-		ui.QuantityCol("Energy", "J", 100, func(r model.ReportRow) float64 { return r.EnergyJ }),
+		energyCol(100, reportRow),
 	}, nil)
 	t.Categories = ui.NewSortTable(v.Window, "categories", []ui.Column[model.ReportRow]{
 		ui.TextCol("Category", 170, func(r model.ReportRow) string { return r.Key }),
@@ -51,7 +51,7 @@ func newInsnsTab(v *View) *insnsTab {
 		ui.FloatCol("Cycles", 130, 0, func(r model.ReportRow) float64 { return r.Cycles }),
 		ui.FloatCol("% cycles", 80, 3, func(r model.ReportRow) float64 { return share(r.Cycles, t.total.Cycles) }),
 		ui.QuantityCol("Time", "s", 100, func(r model.ReportRow) float64 { return r.TimeS }),
-		ui.QuantityCol("Energy", "J", 100, func(r model.ReportRow) float64 { return r.EnergyJ }),
+		energyCol(100, reportRow),
 	}, nil)
 	charts := container.NewHSplit(t.Histogram.Content(), t.Costs.Content())
 	tables := container.NewHSplit(t.Insns.Content(), t.Categories.Content())

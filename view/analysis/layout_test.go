@@ -82,3 +82,41 @@ func checkTabSetLayout(t *testing.T, v *View, run string, set tabSet) {
 		}
 	}
 }
+
+// At 1366×768, a small laptop's screen, the figure 5.2 calculator's results are in view without
+// scrolling (they were below the fold, under the seven entries), and so is the per-category
+// estimate's total.
+func TestEstimateResultsAboveTheFold(t *testing.T) {
+	v := openSieves(t)
+	showRun(v, "demo-sieve-arm", "ARMv7-A Cortex-A8")
+	v.Frequency.SetText("2") // the clock note takes a line too
+	v.Wait()
+	selectTab(t, v.Tabs, "Estimate")
+	layOut(v, fyne.NewSize(1366, 768-menuBarHeight))
+	e := v.Estimate
+	d := fyne.CurrentApp().Driver()
+	bottom := v.Window.Canvas().Size().Height
+	for name, o := range map[string]fyne.CanvasObject{"energy result": e.EnergyJ, "power result": e.PowerW,
+		"Copy exact values": e.CopyExact, "per-category totals": e.Totals, "clock note": e.Clock} {
+		if at := d.AbsolutePositionForObject(o); !o.Visible() || at.Y+o.Size().Height > bottom || o.Size().Height == 0 {
+			t.Errorf("the %s is at y %g–%g, below the window's %g", name, at.Y, at.Y+o.Size().Height, bottom)
+		}
+	}
+	if e.EnergyJ.Text == "" || e.EnergyJ.Text == "—" {
+		t.Errorf("no result: %q", e.EnergyJ.Text)
+	}
+}
+
+// Compare's profile choosers, one per instruction set compared, stay inside a 900×600 window.
+func TestComparePricingFitsNarrowWindow(t *testing.T) {
+	v := openSieves(t)
+	for _, run := range []string{"demo-sieve-arm", "demo-sieve-mips", "demo-sieve-thumb"} {
+		v.Compare.Pick(model.CompareItem{Run: run}, true)
+	}
+	v.Wait()
+	selectTab(t, v.Tabs, "Compare")
+	for _, size := range viewtest.LayoutSizes {
+		layOut(v, size)
+		viewtest.CheckReachable(t, v.Window)
+	}
+}

@@ -22,9 +22,8 @@ type processesTab struct {
 	Chart *ui.ChartPanel
 	Table *ui.SortTable[processRow]
 
-	rows          []model.ReportRow // in chart order, for taps on bars
-	energyUnknown bool              // the profile gives no power: no energy to show
-	content       fyne.CanvasObject
+	rows    []model.ReportRow // in chart order, for taps on bars
+	content fyne.CanvasObject
 }
 
 func newProcessesTab(v *View) *processesTab {
@@ -41,8 +40,7 @@ func newProcessesTab(v *View) *processesTab {
 		ui.IntCol("Blocks executed", 130, func(r processRow) int64 { return r.Blocks }),
 		ui.FloatCol("Cycles", 140, 0, func(r processRow) float64 { return r.Cycles }),
 		ui.QuantityCol("Time", "s", 110, func(r processRow) float64 { return r.TimeS }),
-		unknownIf(ui.QuantityCol("Energy", "J", 110, func(r processRow) float64 { return r.EnergyJ }),
-			func(processRow) bool { return t.energyUnknown }),
+		energyCol(110, func(r processRow) model.ReportRow { return r.ReportRow }),
 	}, func(r processRow) { v.drill(r.PID) })
 	split := container.NewVSplit(t.Chart.Content(), t.Table.Content())
 	split.Offset = 0.5
@@ -66,7 +64,6 @@ func (t *processesTab) show(res *results) {
 		rows[i] = processRow{r, names[r.PID]}
 	}
 	cov := res.pids.Coverage
-	t.energyUnknown = cov.PowerUnknown()
 	t.Table.Set(rows)
 	t.Table.Count.SetText(fmt.Sprintf("%s · %s · %s · %s · %s%s", ui.Plural(len(rows), "process", "processes"),
 		ui.Plural(res.pids.Total.Instructions, "instruction", "instructions"), chart.Quantity(res.pids.Total.Cycles, "cycles"),

@@ -28,9 +28,10 @@ type runsPanel struct {
 	RunProgram *widget.Button
 	Delete     *widget.Button
 
-	v       *View
-	runs    []model.RunInfo
-	content fyne.CanvasObject
+	v          *View
+	runs       []model.RunInfo
+	content    fyne.CanvasObject
+	runProblem dialog.Dialog // the last program run's failure, closed when the next run starts
 }
 
 func newRunsPanel(v *View) *runsPanel {
@@ -101,8 +102,9 @@ func (p *runsPanel) Names() []string {
 	return names
 }
 
-// reload reads the runs again and selects want, else the run selected, else the run of the
-// last session, else the first: the window should open on something to look at.
+// reload reads the runs again and selects want, else the run selected, else the workspace's
+// run of its last session, else the run a first start opens on (SetFirstRun), else the first:
+// the window should open on something to look at.
 func (p *runsPanel) reload(want string) {
 	v := p.v
 	if v.analysis == nil {
@@ -127,7 +129,7 @@ func (p *runsPanel) reload(want string) {
 			p.Empty.Refresh()
 			v.Compare.loadChoices(runs)
 			names := p.Names()
-			for _, n := range []string{want, v.sel.run, v.prefs.String(prefRun)} {
+			for _, n := range []string{want, v.sel.run, v.prefs.String(v.lastRun), v.prefs.String(prefFirstRun)} {
 				if i := slices.Index(names, n); n != "" && i >= 0 {
 					p.List.Select(i)
 					return
@@ -156,7 +158,7 @@ func (p *runsPanel) selected(name string) {
 		v.sel.run, v.sel.pid, v.sel.explicit = name, 0, false
 	}
 	if name != "" {
-		v.prefs.SetString(prefRun, name)
+		v.prefs.SetString(v.lastRun, name)
 	}
 	v.recompute()
 }
@@ -195,8 +197,8 @@ func (p *runsPanel) deleteRun(name string) {
 // the importer reads a folder, e.g. a translation log beside its exec log, as one run).
 func (p *runsPanel) askImport() {
 	v := p.v
-	name := widget.NewEntry()
-	source := widget.NewEntry()
+	name := ui.NewEntry() // Escape in it closes the dialog
+	source := ui.NewEntry()
 	source.SetPlaceHolder("a QEMU log or a folder of them, a method trace (.trace, DPA, RMP), a heap log or an HPROF dump")
 	named := false // typed by the user: a new source no longer renames the run
 	name.OnChanged = func(string) { named = true }
@@ -229,7 +231,7 @@ func (p *runsPanel) askImport() {
 			p.ImportFrom(strings.TrimSpace(name.Text), strings.TrimSpace(source.Text), nil)
 		}
 	}, v.Window)
-	ui.ShowForm(v.Window, d, source, name)
+	ui.ShowForm(v.Window, d, &source.Entry, &name.Entry)
 }
 
 // nameFor checks an import's or a run's form: without a source it says what is missing (a form
@@ -280,6 +282,9 @@ func (p *runsPanel) ImportFrom(name, source string, done func(error)) {
 			cancel()
 			progress.Close()
 			p.finished(name, err)
+			if err != nil && !errors.Is(err, context.Canceled) {
+				ui.ShowProblem(v.Window, "import into the run", name, err)
+			}
 			if done != nil {
 				done(err)
 			}
@@ -289,10 +294,9 @@ func (p *runsPanel) ImportFrom(name, source string, done func(error)) {
 
 func (p *runsPanel) askRunProgram() {
 	v := p.v
-	name := widget.NewEntry()
-	program := widget.NewEntry()
+	name, program, args := ui.NewEntry(), ui.NewEntry(), ui.NewEntry()
 	program.SetPlaceHolder("a static ARM or MIPS Linux program")
-	args := widget.NewEntry()
+	program.TabNext = args // Browse… stands between, and the arguments are typed next
 	args.SetPlaceHolder("arguments, separated by spaces")
 	browse := widget.NewButton("Browse…", func() {
 		ui.ShowLarge(dialog.NewFileOpen(ui.ChosenPath[fyne.URIReadCloser](v.Window, func(path string) {
@@ -310,7 +314,7 @@ func (p *runsPanel) askRunProgram() {
 			p.Run(strings.TrimSpace(name.Text), strings.TrimSpace(program.Text), strings.Fields(args.Text), nil)
 		}
 	}, v.Window)
-	ui.ShowForm(v.Window, d, program, args, name)
+	ui.ShowForm(v.Window, d, &program.Entry, &args.Entry, &name.Entry)
 }
 
 // Run runs a program under the emulator into run name, with an endless bar and Cancel, then
@@ -321,6 +325,10 @@ func (p *runsPanel) Run(name, program string, args []string, done func(error)) {
 	if !ok {
 		return
 	}
+	if p.runProblem != nil { // the last run's failure is not this one's
+		p.runProblem.Hide()
+		p.runProblem = nil
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	activity := ui.NewActivityDialog("Running "+filepath.Base(program), "Starting the emulator…", cancel, v.Window)
 	imp := v.importer
@@ -330,6 +338,9 @@ func (p *runsPanel) Run(name, program string, args []string, done func(error)) {
 			cancel()
 			activity.Close()
 			p.finished(name, err)
+			if err != nil && !errors.Is(err, context.Canceled) {
+				p.runProblem = ui.ShowProblem(v.Window, "run the program into", name, err)
+			}
 			if done != nil {
 				done(err)
 			}
@@ -337,15 +348,11 @@ func (p *runsPanel) Run(name, program string, args []string, done func(error)) {
 	})
 }
 
-// finished shows the new run and says what went wrong, if anything; a cancel needs no
-// message. The runs are read again even after an error: a program that exited non-zero is
-// still imported.
+// finished shows the new run. The runs are read again even after an error: a program that
+// exited non-zero is still imported.
 func (p *runsPanel) finished(name string, err error) {
 	v := p.v
 	v.forgetRun(name) // the importer made the workspace forget it; the tabs let go of it here
-	if err != nil && !errors.Is(err, context.Canceled) {
-		ui.ShowProblem(v.Window, "import into the run", name, err)
-	}
 	if v.sel.run == name {
 		v.sel.run = "" // read the run again even though its name is selected
 	}

@@ -1,12 +1,15 @@
 package analysis
 
 import (
+	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -114,6 +117,43 @@ func TestTablesFitTheWindow(t *testing.T) {
 				if w+0.5 < cats.HeaderWidth(i+1) {
 					t.Errorf("at %v a scrolling table cuts header %q (%g < %g)", size, cats.Headers()[i+1], w, cats.HeaderWidth(i+1))
 				}
+			}
+		}
+	}
+}
+
+// suggestedName taps a Save button and reads the file name its path dialog suggests (the
+// path entry has the focus), then cancels the dialog.
+func suggestedName(t *testing.T, w fyne.Window, save *widget.Button) string {
+	t.Helper()
+	test.Tap(save)
+	top := w.Canvas().Overlays().Top()
+	if top == nil {
+		t.Fatal("no dialog")
+	}
+	defer w.Canvas().Overlays().Remove(top)
+	f := reflect.ValueOf(w.Canvas().Focused())
+	if f.Kind() != reflect.Pointer || f.Elem().Kind() != reflect.Struct {
+		t.Fatalf("the focus is on %T", w.Canvas().Focused())
+	}
+	text := f.Elem().FieldByName("Text") // a widget.Entry's, or one's that embeds it
+	if text.Kind() != reflect.String {
+		t.Fatalf("the focus is on %T, which has no text", w.Canvas().Focused())
+	}
+	return filepath.Base(text.String())
+}
+
+// The files a table or a chart is saved as are named after the run shown, so the exports of
+// two runs do not overwrite each other ("processes.csv" for every run before).
+func TestExportsAreNamedAfterTheRun(t *testing.T) {
+	v := openSieves(t)
+	for _, run := range []string{"demo-sieve-arm", "demo-sieve-mips"} {
+		showRun(v, run, "")
+		for what, save := range map[string]*widget.Button{"processes CSV": v.Processes.Table.SaveCSV,
+			"functions CSV": v.Functions.Table.SaveCSV, "processes PNG": v.Processes.Chart.SavePNG,
+			"instructions SVG": v.Insns.Costs.SaveSVG} {
+			if name := suggestedName(t, v.Window, save); !strings.Contains(name, run) || strings.Count(name, run) != 1 {
+				t.Errorf("%s of %s is suggested as %q", what, run, name)
 			}
 		}
 	}

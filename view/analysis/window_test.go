@@ -124,9 +124,11 @@ func TestAnalysisShowsRunProcesses(t *testing.T) {
 	if v.Runs.Import.Disabled() || v.Runs.Delete.Disabled() {
 		t.Error("Import or Delete disabled with an importer and a selected run")
 	}
-	if v.Profile.Selected != "ARMv7-A Cortex-A15" { // the first profile pricing ARM
+	if v.Profile.Selected != "ARMv7-A Cortex-A8" { // the default for ARM: controller.Profiles.DefaultProfile
 		t.Errorf("profile %q chosen for an ARM run", v.Profile.Selected)
 	}
+	v.Profile.SetSelected("ARMv7-A Cortex-A15")
+	v.Wait()
 	cells := processCells(v)
 	if cells["10"]["Instructions"] != "300" || cells["11"]["Instructions"] != "2" || cells["10"]["Name"] != "parent" || cells["10"]["Blocks executed"] != "100" {
 		t.Fatalf("processes table %v", cells)

@@ -29,6 +29,8 @@ func (v *View) buildCategoryPanel() {
 	v.NewCategory = widget.NewButtonWithIcon("New…", theme.ContentAddIcon(), v.askNewCategory)
 	v.RenameCategory = widget.NewButtonWithIcon("Rename…", theme.DocumentCreateIcon(), v.askRenameCategory)
 	v.DeleteCategory = widget.NewButtonWithIcon("Delete…", theme.DeleteIcon(), v.askDeleteCategory)
+	v.EditCosts = widget.NewButtonWithIcon("Costs and sources…", theme.DocumentCreateIcon(), v.askCosts)
+	v.EditCosts.Importance = widget.LowImportance
 }
 
 func (v *View) categoryPanel() fyne.CanvasObject {
@@ -42,14 +44,20 @@ func (v *View) categoryPanel() fyne.CanvasObject {
 	top := container.NewVBox(ui.Heading("Selected category"), chooser, costs, buttons, widget.NewSeparator())
 	sources := container.NewVScroll(v.Citations)
 	sources.SetMinSize(fyne.NewSize(0, 90))
-	bottom := container.NewBorder(ui.Heading("Sources of these costs"), nil, nil, nil, sources)
+	heading := container.NewBorder(nil, nil, nil, v.EditCosts, ui.Heading("Sources of these costs"))
+	bottom := container.NewBorder(heading, nil, nil, nil, sources)
 	return readingBorder(top, bottom, nil, nil, v.Members.Content())
 }
 
-// costEntry accepts a number ≥ 0 and calls changed on every edit.
-func costEntry(changed func()) *widget.Entry {
-	e := widget.NewEntry()
+// costEntry accepts a number ≥ 0 and calls changed on every edit. It shows a wrong number's
+// error as it is typed: by default an entry keeps its last state while it has the focus, which
+// left the ✓ of the number before beside the error the editor showed for the new one.
+func costEntry(changed func()) *widget.Entry { return asCost(widget.NewEntry(), changed) }
+
+// asCost makes e a cost field: checked as typed, its error always shown.
+func asCost(e *widget.Entry, changed func()) *widget.Entry {
 	e.Validator = func(s string) error { _, err := parseCost(s); return err }
+	e.AlwaysShowValidationError = true
 	e.OnChanged = func(string) { changed() }
 	return e
 }
@@ -74,11 +82,11 @@ func (v *View) showCategory() {
 		return
 	}
 	v.loadingCosts = true
-	v.Cycles.SetText(ui.FormatCost(c.Cycles))
-	v.Power.SetText(ui.FormatCost(c.PowerMW))
+	prefill(v.Cycles, ui.FormatCost(c.Cycles))
+	prefill(v.Power, ui.FormatCost(c.PowerMW))
 	v.loadingCosts = false
 	v.setCostError("")
-	v.Citations.SetText(ui.CitationText(c.Citations))
+	v.showCitations()
 	v.refreshLists()
 }
 
@@ -103,24 +111,33 @@ func (v *View) applyCosts() {
 		return
 	}
 	v.setCostError("")
+	v.showCitations() // a changed cost no longer cites the old number's source
 	v.updateTitle()
+}
+
+func (v *View) showCitations() {
+	if c := v.ed.Profile().Category(v.Category.Selected); c != nil {
+		v.Citations.SetText(ui.CitationText(c.Citations))
+	}
 }
 
 func (v *View) setCostError(msg string) { v.CostError.SetText(msg) }
 
-// nameEntry is an entry checked by check as the user types.
-func nameEntry(text string, check func(string) error) *widget.Entry {
-	e := widget.NewEntry()
-	e.SetText(text)
+// nameEntry is a dialog's entry checked by check as the user types (Escape in it closes the dialog).
+func nameEntry(text string, check func(string) error) *ui.Entry {
+	e := ui.NewEntry()
+	prefill(&e.Entry, text)
 	e.Validator = check
 	return e
 }
 
 func (v *View) askNewCategory() {
 	name := nameEntry("", func(s string) error { return v.ed.CheckCategoryName("", s) })
-	cycles, power := costEntry(func() {}), costEntry(func() {})
-	cycles.SetText("1")
-	power.SetText("0")
+	cycles, power := ui.NewEntry(), ui.NewEntry()
+	asCost(&cycles.Entry, func() {})
+	asCost(&power.Entry, func() {})
+	prefill(&cycles.Entry, "1")
+	prefill(&power.Entry, "0")
 	items := []*widget.FormItem{
 		{Text: "Name", Widget: name, HintText: "Unique in this profile"},
 		{Text: "Cycles", Widget: cycles, HintText: "Per instruction, ≥ 0"},
@@ -140,7 +157,7 @@ func (v *View) askNewCategory() {
 		}
 		v.reloadCategories(strings.TrimSpace(name.Text))
 	}, v.Window)
-	ui.ShowForm(v.Window, d, name, cycles, power)
+	ui.ShowForm(v.Window, d, &name.Entry, &cycles.Entry, &power.Entry)
 }
 
 func (v *View) askRenameCategory() {
@@ -160,7 +177,7 @@ func (v *View) askRenameCategory() {
 		}
 		v.reloadCategories(strings.TrimSpace(name.Text))
 	}, v.Window)
-	ui.ShowForm(v.Window, d, name)
+	ui.ShowForm(v.Window, d, &name.Entry)
 }
 
 func (v *View) askDeleteCategory() {

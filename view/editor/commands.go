@@ -15,6 +15,7 @@ const (
 	cmdSaveAs
 	cmdKeep
 	cmdRenameProfile
+	cmdDetails
 	cmdImport
 	cmdAddInstruction
 	cmdMoveIn
@@ -24,8 +25,10 @@ const (
 	cmdNewCategory
 	cmdRenameCategory
 	cmdDeleteCategory
+	cmdEditCosts
 	cmdAnalysis
 	cmdShortcuts
+	cmdQuit
 )
 
 func (v *View) buildCommands() []*ui.Command {
@@ -37,6 +40,7 @@ func (v *View) buildCommands() []*ui.Command {
 		cmdSaveAs:         {Label: "Save As…", Key: fyne.KeyS, Mod: ui.PrimaryShift, Run: func() { v.saveAs(nil) }},
 		cmdKeep:           {Label: "Keep in workspace", Run: v.keepInWorkspace},
 		cmdRenameProfile:  {Label: "Rename profile…", Run: func() { v.askProfileName("Rename profile", "Rename", nil) }},
+		cmdDetails:        {Label: "Profile details…", Run: v.askDetails},
 		cmdImport:         {Label: "Import QEMU log…", Key: fyne.KeyI, Mod: ui.Primary, Run: v.askImportLog},
 		cmdAddInstruction: {Label: "Add instruction by hand…", Run: v.askAddInstruction},
 		cmdMoveIn:         {Label: "Add selection to category", Key: fyne.KeyRight, Mod: fyne.KeyModifierAlt, Run: v.addPicked},
@@ -46,18 +50,20 @@ func (v *View) buildCommands() []*ui.Command {
 		cmdNewCategory:    {Label: "New category…", Run: v.askNewCategory},
 		cmdRenameCategory: {Label: "Rename category…", Run: v.askRenameCategory},
 		cmdDeleteCategory: {Label: "Delete category…", Run: v.askDeleteCategory},
+		cmdEditCosts:      {Label: "Costs and sources…", Run: v.askCosts},
 		cmdAnalysis:       {Label: "Analysis window", Run: v.openAnalysis},
 		cmdShortcuts:      {Label: "Keyboard shortcuts", Run: func() { showShortcuts(v.commands, v.Window) }},
+		cmdQuit:           {Label: "Quit", Key: fyne.KeyQ, Mod: ui.Primary}, // the workbench's Quit, else the driver's
 	}
 }
 
 func (v *View) mainMenu() *fyne.MainMenu {
 	c := v.commands
 	return fyne.NewMainMenu(
-		ui.Menu("File", c[cmdNew], c[cmdOpen], c[cmdBuiltin], nil, c[cmdSave], c[cmdSaveAs], c[cmdKeep], c[cmdRenameProfile],
-			nil, c[cmdImport]),
+		ui.Menu("File", c[cmdNew], c[cmdOpen], c[cmdBuiltin], nil, c[cmdSave], c[cmdSaveAs], c[cmdKeep], c[cmdRenameProfile], c[cmdDetails],
+			nil, c[cmdImport], nil, c[cmdQuit]),
 		ui.Menu("Edit", c[cmdMoveIn], c[cmdMoveOut], c[cmdMoveTo], nil, c[cmdFind], c[cmdAddInstruction], nil,
-			c[cmdNewCategory], c[cmdRenameCategory], c[cmdDeleteCategory]),
+			c[cmdNewCategory], c[cmdRenameCategory], c[cmdDeleteCategory], c[cmdEditCosts]),
 		ui.Menu("Window", c[cmdAnalysis]),
 		ui.Menu("Help", c[cmdShortcuts]),
 	)
@@ -70,6 +76,17 @@ func (v *View) openAnalysis() {
 	if v.onOpenAnalysis != nil {
 		v.onOpenAnalysis()
 	}
+}
+
+// Quit asks about unsaved changes, bringing the window forward to do so, then stops a running
+// import and runs closeAll; Cancel runs nothing.
+func (v *View) Quit(closeAll func()) {
+	v.Window.Show()
+	v.Window.RequestFocus()
+	v.settle(func() {
+		v.cancelImport()
+		closeAll()
+	})
 }
 
 // InterceptClose asks about unsaved changes before the window goes; discard runs when the

@@ -22,7 +22,7 @@ import (
 )
 
 // Size is the window's first size: room for two instruction tables side by side.
-var Size = fyne.NewSize(1100, 700)
+var Size = fyne.NewSize(1200, 700)
 
 // View is the instruction-categorization window: uncategorised instructions on the left,
 // the chosen category on the right, move buttons between. Its widgets are fields so tests
@@ -35,11 +35,14 @@ type View struct {
 	Cycles, Power *widget.Entry    // the chosen category's costs; applied as typed when valid
 	CostError     *widget.Label    // why the typed costs were not applied
 	Citations     *widget.Label    // where the chosen category's costs come from
+	Imported      *widget.Label    // what the last log import read; hidden before one
 	Add, Remove   *widget.Button   // move ticked rows into / out of the chosen category
 	MoveTo        *widget.Button   // moves the chosen category's ticked rows to another one
 	Toolbar       *overflowBar     // the buttons that fit; the rest under its More button
 
 	NewCategory, RenameCategory, DeleteCategory *widget.Button
+	EditCosts                                   *widget.Button // the chosen category's costs with their sources
+	Sourced                                     *sourcedDialog // the open Profile details or Costs dialog, nil when none
 
 	ed       *controller.Editor
 	profiles controller.Profiles
@@ -82,7 +85,11 @@ func New(win fyne.Window, ed *controller.Editor, profiles controller.Profiles, o
 // layout builds the window in reading order, which is the order Tab visits: toolbar, the left
 // list's search and rows, the move buttons, the chosen category, its search and rows.
 func (v *View) layout() fyne.CanvasObject {
-	left := readingBorder(ui.Heading("Uncategorised instructions"), nil, nil, nil, v.Uncategorized.Content())
+	v.Imported = widget.NewLabel("")
+	v.Imported.Wrapping = fyne.TextWrapWord
+	v.Imported.Hide()
+	heading := container.NewVBox(ui.Heading("Uncategorised instructions"), v.Imported)
+	left := readingBorder(heading, nil, nil, nil, v.Uncategorized.Content())
 	middle := container.NewCenter(container.NewVBox(v.Add, v.Remove, v.MoveTo))
 	right := readingBorder(nil, nil, middle, nil, v.categoryPanel())
 	split := container.NewHSplit(left, right)
@@ -111,6 +118,7 @@ func (v *View) toolbar() *overflowBar {
 		b("Save", theme.DocumentSaveIcon(), cmdSave),
 		b("Save As…", theme.DocumentSaveIcon(), cmdSaveAs),
 		keep,
+		b("Details…", theme.InfoIcon(), cmdDetails),
 		widget.NewSeparator(),
 		b("Import log…", theme.UploadIcon(), cmdImport),
 		b("Add instruction…", theme.ContentAddIcon(), cmdAddInstruction),
@@ -377,22 +385,24 @@ func (v *View) askProfileName(title, confirm string, then func()) {
 			then()
 		}
 	}, v.Window)
-	ui.ShowForm(v.Window, d, name)
+	ui.ShowForm(v.Window, d, &name.Entry)
 }
 
 // profileNameEntry checks a profile name as it is typed. Besides what the controller refuses it
 // refuses the name every unnamed profile shares, which the workspace could not tell apart.
-func profileNameEntry(text string) *widget.Entry {
-	e := nameEntry(text, func(s string) error {
-		if strings.TrimSpace(s) == controller.UnnamedProfile {
-			return errors.New("give the profile a name of its own")
-		}
-		return controller.CheckProfileName(s)
-	})
+func profileNameEntry(text string) *ui.Entry {
+	e := nameEntry(text, checkProfileName)
 	e.SetPlaceHolder("e.g. Cortex-A8, measured")
 	return e
 }
 
-func profileNameItem(e *widget.Entry) *widget.FormItem {
+func checkProfileName(s string) error {
+	if strings.TrimSpace(s) == controller.UnnamedProfile {
+		return errors.New("give the profile a name of its own")
+	}
+	return controller.CheckProfileName(s)
+}
+
+func profileNameItem(e *ui.Entry) *widget.FormItem {
 	return &widget.FormItem{Text: "Name", Widget: e, HintText: "Shown in the title and in the analysis window"}
 }

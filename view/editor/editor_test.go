@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"androprof/controller"
 	"androprof/internal/viewtest"
@@ -145,8 +146,7 @@ func TestInvalidCostLeavesModelAlone(t *testing.T) {
 		t.Fatalf("cost entries show %q, %q", v.Cycles.Text, v.Power.Text)
 	}
 	for _, bad := range []string{"abc", "-2", "NaN", "Inf"} {
-		v.Cycles.SetText("")
-		test.Type(v.Cycles, bad)
+		retype(v.Cycles, bad)
 		if c := ed.Profile().Category("Branch"); c.Cycles != 3 {
 			t.Fatalf("typing %q changed cycles to %v", bad, c.Cycles)
 		}
@@ -158,13 +158,11 @@ func TestInvalidCostLeavesModelAlone(t *testing.T) {
 		t.Error("invalid costs made the profile dirty")
 	}
 
-	v.Power.SetText("")
-	test.Type(v.Power, "95.5")
+	retype(v.Power, "95.5")
 	if c := ed.Profile().Category("Branch"); c.PowerMW != 113 {
 		t.Fatalf("power changed to %v while cycles is invalid", c.PowerMW)
 	}
-	v.Cycles.SetText("")
-	test.Type(v.Cycles, "2.5")
+	retype(v.Cycles, "2.5")
 	if c := ed.Profile().Category("Branch"); c.Cycles != 2.5 || c.PowerMW != 95.5 {
 		t.Fatalf("valid costs not applied: %v cycles, %v mW", c.Cycles, c.PowerMW)
 	}
@@ -276,4 +274,10 @@ func TestExecutionsFormat(t *testing.T) {
 			t.Errorf("executions(%d) = %q, want %q", n, got, want)
 		}
 	}
+}
+
+// retype replaces an entry's text as a person does: select it all, then type.
+func retype(e *widget.Entry, text string) {
+	e.TypedShortcut(&fyne.ShortcutSelectAll{})
+	test.Type(e, text)
 }

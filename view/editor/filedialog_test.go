@@ -88,7 +88,7 @@ func typePath(t *testing.T, w fyne.Window, p string) {
 	t.Helper()
 	top := w.Canvas().Overlays().Top()
 	for _, o := range test.LaidOutObjects(top) {
-		if e, ok := o.(*widget.Entry); ok && top != nil && hasButton(top, "Browse…") {
+		if e := ui.TextEntry(o); e != nil && top != nil && hasButton(top, "Browse…") {
 			e.SetText(p)
 			e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 			return

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/controller"
@@ -40,10 +43,16 @@ func (v *View) settle(next func()) {
 	askUnsaved(v.Window, v.ed.Profile().Name, func() { v.save(next) }, next)
 }
 
+// askNewProfile asks about unsaved changes first, then for the new profile's name: a person
+// deciding what to do with the old profile should not have typed the new one's name already.
 func (v *View) askNewProfile() {
 	if v.busy() {
 		return
 	}
+	v.settle(v.askNewProfileName)
+}
+
+func (v *View) askNewProfileName() {
 	name := profileNameEntry("")
 	opts := make([]string, len(profileISAs))
 	for i, isa := range profileISAs {
@@ -61,15 +70,13 @@ func (v *View) askNewProfile() {
 		for _, s := range isas.Selected {
 			chosen = append(chosen, model.ISA(s))
 		}
-		v.settle(func() {
-			if err := v.ed.NewProfile(name.Text, chosen...); err != nil {
-				ui.ShowProblem(v.Window, "create the profile", name.Text, err)
-				return
-			}
-			v.Reload()
-		})
+		if err := v.ed.NewProfile(name.Text, chosen...); err != nil {
+			ui.ShowProblem(v.Window, "create the profile", name.Text, err)
+			return
+		}
+		v.Reload()
 	}, v.Window)
-	ui.ShowForm(v.Window, d, name)
+	ui.ShowForm(v.Window, d, &name.Entry)
 }
 
 func (v *View) askOpen() {
@@ -91,6 +98,8 @@ func (v *View) Open(path string) {
 	v.Reload()
 }
 
+// askBuiltin starts a new profile from a built-in one (model.Profile.Derive says what it takes),
+// asking first about unsaved changes, then which built-in and the new profile's name.
 func (v *View) askBuiltin() {
 	if v.busy() {
 		return
@@ -100,23 +109,47 @@ func (v *View) askBuiltin() {
 		dialog.ShowInformation("No built-in profiles", "This build carries no built-in profiles.", v.Window)
 		return
 	}
-	sel := widget.NewSelect(names, nil)
-	sel.SetSelected(names[0])
-	dialog.ShowForm("Start from a built-in profile", "Open", "Cancel",
-		[]*widget.FormItem{widget.NewFormItem("Profile", sel)}, func(ok bool) {
-			if ok {
-				v.settle(func() { v.OpenBuiltin(sel.Selected) })
-			}
-		}, v.Window)
+	v.settle(func() { v.askBuiltinName(names) })
 }
 
-// OpenBuiltin starts from an embedded profile; saving it asks for a file.
-func (v *View) OpenBuiltin(name string) {
-	if err := v.ed.OpenBuiltin(name); err != nil {
-		ui.ShowProblem(v.Window, "open the built-in profile", name, err)
-		return
+func (v *View) askBuiltinName(names []string) {
+	sel := widget.NewSelect(names, nil)
+	sel.SetSelected(names[0])
+	sel.PlaceHolder = longest(names) // a Select is as wide as its placeholder: every name shows whole
+	name := nameEntry("", func(s string) error {
+		if slices.Contains(names, strings.TrimSpace(s)) {
+			return errors.New("a built-in profile has that name")
+		}
+		return checkProfileName(s)
+	})
+	name.SetPlaceHolder("e.g. Cortex-A53, from the A8")
+	items := []*widget.FormItem{
+		{Text: "Start from", Widget: sel, HintText: "Its categories, and its costs as estimates"},
+		profileNameItem(name),
 	}
-	v.Reload()
+	d := dialog.NewForm("Start from a built-in profile", "Create", "Cancel", items, func(ok bool) {
+		if !ok {
+			return
+		}
+		if err := v.ed.DeriveFromBuiltin(sel.Selected, name.Text); err != nil {
+			ui.ShowProblem(v.Window, "start from the built-in profile", sel.Selected, err)
+			return
+		}
+		v.Reload()
+	}, v.Window)
+	ui.ShowForm(v.Window, d, &name.Entry)
+}
+
+// longest is the longest of names, by its width on screen.
+func longest(names []string) string {
+	var out string
+	var w float32
+	for _, n := range names {
+		if nw := fyne.MeasureText(n, theme.TextSize(), fyne.TextStyle{}).Width; nw > w {
+			out, w = n, nw
+		}
+	}
+	return out
 }
 
 // valid shows every problem and reports false when the profile must not be saved.
@@ -226,7 +259,7 @@ func (v *View) askAddInstruction() {
 	if len(opts) > 0 {
 		isa.SetSelected(opts[0])
 	}
-	mnemonic := widget.NewEntry()
+	mnemonic := ui.NewEntry()
 	mnemonic.Validator = func(s string) error {
 		if strings.TrimSpace(s) == "" {
 			return errors.New("type a mnemonic")
@@ -239,7 +272,7 @@ func (v *View) askAddInstruction() {
 		if ok {
 			v.AddInstruction(model.Instruction{ISA: model.ISA(isa.Selected), Mnemonic: mnemonic.Text})
 		}
-	}, v.Window), mnemonic)
+	}, v.Window), &mnemonic.Entry)
 }
 
 // AddInstruction adds a mnemonic no catalogue lists and ticks it, ready to be moved.

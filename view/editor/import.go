@@ -3,6 +3,7 @@ package editor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 
@@ -48,7 +49,7 @@ func (v *View) ImportLog(path string, done func(error)) {
 			cancel()
 			v.importing = nil
 			progress.Close()
-			v.importDone(counts, err)
+			v.importDone(path, counts, err)
 			if done != nil {
 				done(err)
 			}
@@ -56,7 +57,7 @@ func (v *View) ImportLog(path string, done func(error)) {
 	}()
 }
 
-func (v *View) importDone(counts controller.LogCounts, err error) {
+func (v *View) importDone(path string, counts controller.LogCounts, err error) {
 	switch {
 	case errors.Is(err, context.Canceled):
 		return
@@ -64,9 +65,24 @@ func (v *View) importDone(counts controller.LogCounts, err error) {
 		ui.ShowProblem(v.Window, "import the logs", "", err)
 		return
 	}
-	v.ed.AddCounts(counts)
+	ui.SetNote(v.Imported, importedText(filepath.Base(path), v.ed.AddCounts(counts)))
 	v.refreshLists()
 	v.Uncategorized.List.ScrollToTop()
+}
+
+// importedText says what a log import read, so a person can tell an empty or foreign log from
+// one whose instructions are all categorised already.
+func importedText(file string, s controller.CountSummary) string {
+	kinds := "kinds"
+	if s.Kinds == 1 {
+		kinds = "kind"
+	}
+	text := fmt.Sprintf("Read %s executed instructions of %d %s from %s; %d of the %s are in no category.",
+		grouped(s.Executions), s.Kinds, kinds, file, s.Uncategorized, kinds)
+	if s.Dropped > 0 {
+		text += fmt.Sprintf(" %s more are of instruction sets this profile does not price.", grouped(s.Dropped))
+	}
+	return text
 }
 
 // cancelImport stops a running import, e.g. when the window closes.
@@ -74,4 +90,12 @@ func (v *View) cancelImport() {
 	if v.importing != nil {
 		v.importing()
 	}
+}
+
+// grouped writes n with its digits in threes, "0" for zero.
+func grouped(n int64) string {
+	if n == 0 {
+		return "0"
+	}
+	return executions(n)
 }

@@ -16,6 +16,7 @@ import (
 	"androprof/internal/viewtest"
 	"androprof/model"
 	"androprof/store"
+	"androprof/view/ui"
 )
 
 // shownObjects lists o and what it shows, through the renderers the canvas draws with.
@@ -192,12 +193,12 @@ func TestEnterSubmitsNameDialogs(t *testing.T) {
 	c := v.Window.Canvas()
 
 	v.commands[cmdNewCategory].Run()
-	test.Type(c.Focused().(*widget.Entry), "branch") // taken: Enter must not submit
+	test.Type(focusedEntry(t, c), "branch") // taken: Enter must not submit
 	pressEnter(t, v.Window)
 	if top := c.Overlays().Top(); top == nil || shownButton(top, "Create") == nil || !shownButton(top, "Create").Disabled() {
 		t.Fatal("Enter on a taken name did not keep the dialog with Create disabled")
 	}
-	entry := c.Focused().(*widget.Entry)
+	entry := focusedEntry(t, c)
 	entry.SetText("")
 	test.Type(entry, "Loads")
 	pressEnter(t, v.Window)
@@ -206,16 +207,14 @@ func TestEnterSubmitsNameDialogs(t *testing.T) {
 	}
 
 	v.commands[cmdRenameCategory].Run()
-	entry = c.Focused().(*widget.Entry)
-	entry.SetText("")
-	test.Type(entry, "Memory")
+	test.Type(c.Focused(), "Memory") // replaces the old name, which the entry selects
 	pressEnter(t, v.Window)
 	if ed.Profile().Category("Memory") == nil || ed.Profile().Category("Loads") != nil {
 		t.Fatalf("Enter in Rename: categories %v", ed.Profile().CategoryNames())
 	}
 
 	v.commands[cmdAddInstruction].Run()
-	test.Type(c.Focused().(*widget.Entry), "zzqux")
+	test.Type(focusedEntry(t, c), "zzqux")
 	pressEnter(t, v.Window)
 	if rowIndex(v.Uncategorized, model.Instruction{ISA: model.ARM, Mnemonic: "ZZQUX"}) < 0 {
 		t.Fatal("Enter in Add instruction added nothing")
@@ -223,16 +222,14 @@ func TestEnterSubmitsNameDialogs(t *testing.T) {
 
 	viewtest.Must(t, ed.Save()) // so New asks nothing about unsaved changes
 	v.commands[cmdNew].Run()
-	test.Type(c.Focused().(*widget.Entry), "My A8")
+	test.Type(focusedEntry(t, c), "My A8")
 	pressEnter(t, v.Window)
 	if ed.Profile().Name != "My A8" || c.Overlays().Top() != nil {
 		t.Fatalf("Enter in New profile: profile %q", ed.Profile().Name)
 	}
 
 	v.commands[cmdRenameProfile].Run()
-	entry = c.Focused().(*widget.Entry)
-	entry.SetText("")
-	test.Type(entry, "My A9")
+	test.Type(c.Focused(), "My A9") // replaces the old name, which the entry selects
 	pressEnter(t, v.Window)
 	if ed.Profile().Name != "My A9" || !strings.Contains(v.Window.Title(), "My A9") {
 		t.Fatalf("Enter in Rename profile: profile %q, title %q", ed.Profile().Name, v.Window.Title())
@@ -257,7 +254,7 @@ func TestNewCategoryDialogButtonsStayPut(t *testing.T) {
 		return [2]fyne.Position{d.AbsolutePositionForObject(create), d.AbsolutePositionForObject(cancel)}
 	}
 	start := at()
-	name := c.Focused().(*widget.Entry)
+	name := focusedEntry(t, c)
 	for _, step := range []struct {
 		what string
 		do   func()
@@ -354,4 +351,14 @@ func TestMoveToAnotherCategoryInOneStep(t *testing.T) {
 	if !ed.Dirty() || !strings.HasSuffix(v.Window.Title(), "•") {
 		t.Errorf("the move did not mark the profile modified (title %q)", v.Window.Title())
 	}
+}
+
+// focusedEntry is the text entry with the keyboard focus, whichever kind of entry it is.
+func focusedEntry(t *testing.T, c fyne.Canvas) *widget.Entry {
+	t.Helper()
+	if e := ui.TextEntry(c.Focused()); e != nil {
+		return e
+	}
+	t.Fatalf("the focus is on %T, not an entry", c.Focused())
+	return nil
 }

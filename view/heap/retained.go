@@ -2,6 +2,7 @@ package heap
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -45,7 +46,7 @@ func newRetainedTab(d *DumpView) *retainedTab {
 		func(c model.RetainedClass) { t.pathToClass(c) })
 	t.Classes.SortBy(3) // Retained, largest first
 	t.Path = ui.NewSortTable(win, "dump-path", pathColumns(), func(o model.DumpObject) { t.selectObject(o.Seq) })
-	t.PathTo = widget.NewLabel("Choose an object in the tree, or a class, to see what keeps it alive.")
+	t.PathTo = widget.NewLabel(choosePrompt)
 	t.PathTo.Truncation = fyne.TextTruncateEllipsis
 	t.Tree = widget.NewTree(t.childUIDs, t.isBranch, func(bool) fyne.CanvasObject {
 		l := widget.NewLabel("")
@@ -106,11 +107,20 @@ func percent(part, whole uint64) float64 {
 	return 100 * float64(part) / float64(whole)
 }
 
-// recompute loads the run's retention in the background (it can be tens of MB).
+// choosePrompt is what the path's header says before an object or class is chosen.
+const choosePrompt = "Choose an object in the tree, or a class, to see what keeps it alive."
+
+// recompute loads the run's retention in the background (it can be tens of MB). Nothing of
+// the dump shown before stays while it loads: not its classes, tree or path.
 func (t *retainedTab) recompute() {
 	d := t.d
 	t.gen++
+	t.show(nil, "Loading what keeps "+d.run+"'s memory alive…")
 	gen, run, a, ctx := t.gen, d.run, d.a, d.host.Context()
+	var dumped uint64 // the dump's instances and arrays, reachable or not
+	if d.dump != nil {
+		dumped = d.dump.Characteristics().Objects
+	}
 	d.host.Background().Run(func() func() {
 		r, err := a.Retention(ctx, run)
 		if err == nil {
@@ -120,28 +130,42 @@ func (t *retainedTab) recompute() {
 			if gen != t.gen {
 				return
 			}
-			t.r = r
 			if err != nil {
-				t.r = nil
-				t.Note.SetText(ui.ProblemText("show what keeps", run+"'s memory alive", err))
-				t.Classes.Set(nil)
-				t.Path.Set(nil)
-				t.Tree.Refresh()
+				t.show(nil, ui.ProblemText("show what keeps", run+"'s memory alive", err))
 				return
 			}
-			weak := "weak, soft, phantom and finalizer references retain nothing (import with --weak-retains to count them)"
-			if r.Weak {
-				weak = "weak, soft, phantom and finalizer references retain their referents"
-			}
-			t.Note.SetText(fmt.Sprintf("%s reachable from the GC roots in %s; %s.", model.HumanBytes(r.Reachable),
-				ui.Plural(r.Objects.Len(), "object", "objects"), weak))
-			t.Classes.Set(r.Classes)
-			t.Tree.UnselectAll()
-			t.Tree.CloseAllBranches()
-			t.Tree.Refresh()
-			t.Path.Set(nil)
+			t.show(r, retainedNote(r, dumped))
 		}
 	})
+}
+
+// show puts a retention (nil: none) in every part of the tab, nothing chosen yet.
+func (t *retainedTab) show(r *model.DumpRetention, note string) {
+	t.r = r
+	t.Note.SetText(note)
+	var classes []model.RetainedClass
+	if r != nil {
+		classes = r.Classes
+	}
+	t.Classes.Set(classes)
+	t.Tree.UnselectAll()
+	t.Tree.CloseAllBranches()
+	t.Tree.Refresh()
+	t.PathTo.SetText(choosePrompt)
+	t.Path.Set(nil)
+}
+
+// retainedNote says how much is reachable in how many objects: the dump's instances and arrays
+// (dumped, which the Summary counts, reachable or not) and class objects, which it does not.
+func retainedNote(r *model.DumpRetention, dumped uint64) string {
+	weak := "weak, soft, phantom and finalizer references retain nothing (import with --weak-retains to count them)"
+	if r.Weak {
+		weak = "weak, soft, phantom and finalizer references retain their referents"
+	}
+	classes := r.ClassObjects()
+	return fmt.Sprintf("%s reachable from the GC roots in %s: %s of the dump's %s instances and arrays, and %s; %s.",
+		model.HumanBytes(r.Reachable), ui.Plural(r.Objects.Len(), "object", "objects"), ui.Grouped(int64(r.Objects.Len()-classes)),
+		ui.Grouped(int64(dumped)), ui.Plural(classes, "class object", "class objects"), weak)
 }
 
 func (t *retainedTab) childUIDs(uid widget.TreeNodeID) []widget.TreeNodeID {
@@ -238,9 +262,10 @@ func (t *retainedTab) showPath(seq int32) {
 // dumpCompareTab puts another dump of the same program (before) beside the one shown (after),
 // class by class, the classes that grew most first: the leak hunter's view.
 type dumpCompareTab struct {
-	Before *widget.Select
-	Hint   *widget.Label
-	Table  *ui.SortTable[model.DumpDiffRow]
+	Before  *widget.Select
+	Hint    *widget.Label
+	Warning *widget.Label // shown when the two dumps look like different programs
+	Table   *ui.SortTable[model.DumpDiffRow]
 
 	d       *DumpView
 	gen     int
@@ -253,10 +278,14 @@ func newDumpCompareTab(d *DumpView) *dumpCompareTab {
 	t.Before.PlaceHolder = "(choose an earlier dump)"
 	t.Hint = widget.NewLabel("")
 	t.Hint.Wrapping = fyne.TextWrapWord
+	t.Warning = widget.NewLabel("")
+	t.Warning.Wrapping = fyne.TextWrapWord
+	t.Warning.Importance = widget.WarningImportance
+	t.Warning.Hide()
 	t.Table = ui.NewSortTable(d.host.Window(), "dump-diff", diffColumns(), nil)
 	bar := container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("Compare with"),
 		container.NewGridWrap(fyne.NewSize(260, t.Before.MinSize().Height), t.Before)), nil, t.Hint)
-	t.content = container.NewBorder(bar, nil, nil, nil, t.Table.Content())
+	t.content = container.NewBorder(container.NewVBox(bar, t.Warning), nil, nil, nil, t.Table.Content())
 	return t
 }
 
@@ -288,32 +317,44 @@ func (t *dumpCompareTab) recompute() {
 	t.Before.Options = others
 	t.Before.Refresh()
 	t.gen++
+	t.show(model.DumpDiff{})
 	before := t.Before.Selected
-	found := false
-	for _, o := range others {
-		found = found || o == before
-	}
-	if !found {
+	if !slices.Contains(others, before) {
 		t.Hint.SetText("Choose an earlier dump of the same program: the classes that grew most come first.")
 		if len(others) == 0 {
 			t.Hint.SetText("Import a second heap dump of the same program to see what grew.")
 		}
-		t.Table.Set(nil)
 		return
 	}
 	t.Hint.SetText(fmt.Sprintf("From %s to %s: counts are %s's, +/- what changed.", before, d.run, d.run))
 	gen, run, a, ctx := t.gen, d.run, d.a, d.host.Context()
 	d.host.Background().Run(func() func() {
-		rows, err := a.Diff(ctx, before, run)
+		diff, err := a.Diff(ctx, before, run)
 		return func() {
 			if gen != t.gen {
 				return
 			}
 			if err != nil {
 				t.Hint.SetText(ui.ProblemText("compare with", before, err))
-				rows = nil
+				diff = model.DumpDiff{}
 			}
-			t.Table.Set(rows)
+			t.show(diff)
 		}
 	})
+}
+
+// show puts a comparison in the table: how many classes changed of how many (the unchanged are
+// left out), and a warning when the two dumps look like different programs.
+func (t *dumpCompareTab) show(diff model.DumpDiff) {
+	t.Table.Set(diff.Rows)
+	if diff.Classes > 0 {
+		t.Table.Count.SetText(fmt.Sprintf("%s of %s classes changed (the unchanged left out)",
+			ui.Grouped(int64(len(diff.Rows))), ui.Grouped(int64(diff.Classes))))
+	}
+	if w := diff.Unrelated(); w != "" {
+		t.Warning.SetText("Warning: " + w + ".")
+		t.Warning.Show()
+	} else {
+		t.Warning.Hide()
+	}
 }

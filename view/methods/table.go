@@ -48,14 +48,14 @@ func newMethodProfileTab(m *View) *methodProfileTab {
 	t.Children = ui.NewSortTable(win, "children", relativeColumns(t.clock, "Child"), func(r model.Relative) { m.jump(r.Name) })
 	t.Parents.SaveCSV.SetText("Parents CSV…")
 	t.Children.SaveCSV.SetText("Children CSV…")
-	// The relatives' key columns say which is which and one line under both names the method
-	// whose they are, so the panes spend their height on rows: about six at the window's
-	// default size.
-	relatives := container.NewHSplit(t.Parents.Body(), t.Children.Body())
+	// The profile table takes the whole height, the relatives the right of it, parents above
+	// children over one bar naming whose they are: at 1366×768 the table shows 12 rows and more,
+	// where stacked under it the relatives left it 4 or 5 (issue 23).
+	relatives := container.NewVSplit(t.Parents.Body(), t.Children.Body())
 	bar := container.NewBorder(nil, nil, nil, container.NewHBox(t.Parents.SaveCSV, t.Children.SaveCSV), t.Selected)
-	top := container.NewBorder(t.Find, nil, nil, nil, t.Table.Content())
-	split := container.NewVSplit(top, container.NewBorder(nil, bar, nil, nil, relatives))
-	split.Offset = 0.5
+	table := container.NewBorder(t.Find, nil, nil, nil, t.Table.Content())
+	split := container.NewHSplit(table, container.NewBorder(nil, bar, nil, nil, relatives))
+	split.Offset = 0.6
 	t.content = split
 	return t
 }
@@ -95,12 +95,23 @@ func profileColumns(c model.Clock) []ui.Column[model.MethodRow] {
 }
 
 // relativeColumns list a parent or child (key names which): what the edge between the two
-// methods cost.
+// methods cost, in dmtracedump's terms. "Calls/total" is its "count/total" (of the method's
+// calls for a parent, of the child's for a child); recursive rows, which dmtracedump prints
+// below its "+++++" line, say "yes" under "Rec." (as "Calls+Rec" counts them in the table) and
+// come after the plain ones until the user sorts, so nested time is never read as added to the
+// rest.
 func relativeColumns(c model.Clock, key string) []ui.Column[model.Relative] {
 	type rel = model.Relative
 	cols := []ui.Column[rel]{
 		ui.TextCol(key, 240, func(r rel) string { return r.Name }),
-		ui.IntCol("Calls", 70, func(r rel) int64 { return r.Calls }),
+		{Title: "Rec.", Width: 50, Num: true, Text: func(r rel) string {
+			if r.Recursive {
+				return "yes"
+			}
+			return ""
+		}},
+		{Title: "Calls/total", Width: 90, Num: true, Text: func(r rel) string { return fmt.Sprintf("%d/%d", r.Calls, r.TotalCalls) },
+			Cmp: func(a, b rel) int { return cmp.Compare(a.Calls, b.Calls) }},
 	}
 	if c.HasCPU() || !c.HasWall() {
 		cols = append(cols, usCol("Incl CPU µs", func(r rel) uint64 { return r.InclusiveCPU }))

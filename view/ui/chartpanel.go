@@ -38,6 +38,7 @@ type ChartPanel struct {
 	spec    chart.Chart
 	fig     chart.Drawing // shown instead of spec when not nil (SetDrawing)
 	title   string        // fig's title, for the file name it is saved as
+	subject string        // what the chart is of, when not the window's run (SetSubject)
 	hidKind bool          // SetDrawing hid the Kind chooser; Set shows it again
 	has     bool
 	size    fyne.Size // of the area, when last laid out
@@ -199,12 +200,26 @@ func (p *ChartPanel) tapped(pos fyne.Position) {
 }
 
 func (p *ChartPanel) askSave(f chart.Format, ext string) {
-	d, title := p.Drawing(), p.spec.Title
+	d := p.Drawing()
+	AskSavePath(p.win, p.FileName(ext), ext, func(path string) error { return SaveChart(d, f, path) })
+}
+
+// FileName is the name Save PNG…/SVG… suggest: the chart's title, after the run shown when
+// the title does not name it.
+func (p *ChartPanel) FileName(ext string) string {
+	title := p.spec.Title
 	if p.fig != nil {
 		title = p.title
 	}
-	AskSavePath(p.win, Slug(title, "chart")+ext, ext, func(path string) error { return SaveChart(d, f, path) })
+	if title == "" {
+		title = "chart"
+	}
+	return FileName(p.win, p.subject, title, ext)
 }
+
+// SetSubject names what the chart is of when it is not the run the window shows (runs side by
+// side), for the file it is saved as.
+func (p *ChartPanel) SetSubject(subject string) { p.subject = subject }
 
 // SaveChart writes a chart at the export size.
 func SaveChart(c chart.Drawing, f chart.Format, path string) error {

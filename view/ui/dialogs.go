@@ -30,13 +30,14 @@ func ChosenPath[F interface {
 // ShowForm shows a form dialog wide enough for paths, with the keyboard in its first entry and
 // Enter in any entry submitting it, as in any desktop dialog, but only when every entry is valid
 // (Fyne 2.8 reports no error of the entry holding the focus, so its Create may still be enabled):
-// otherwise the first bad entry shows its error and keeps the cursor.
+// otherwise the first bad entry shows its error and keeps the cursor. Escape cancels it; inside
+// an entry only if the entry is an Entry (pass its widget.Entry), as a widget.Entry keeps Escape.
 func ShowForm(win fyne.Window, d *dialog.FormDialog, entries ...*widget.Entry) {
 	submit := func(string) {
 		for _, e := range entries {
 			if e.Validator != nil && e.Validator(e.Text) != nil {
 				win.Canvas().Unfocus() // the entry reports its error as it loses the focus
-				win.Canvas().Focus(e)
+				win.Canvas().Focus(shownEntry(win, e))
 				return
 			}
 		}
@@ -47,5 +48,20 @@ func ShowForm(win fyne.Window, d *dialog.FormDialog, entries ...*widget.Entry) {
 	}
 	d.Resize(fyne.NewSize(620, d.MinSize().Height))
 	d.Show()
-	win.Canvas().Focus(entries[0])
+	closeDialogsOnEscape(win.Canvas())
+	win.Canvas().Focus(shownEntry(win, entries[0]))
+}
+
+// shownEntry is the object the top dialog shows for e: e itself, or the Entry around it, which
+// is what must get the keyboard (focusing the inner widget.Entry focuses nothing shown).
+func shownEntry(win fyne.Window, e *widget.Entry) fyne.Focusable {
+	var shown fyne.Focusable = e
+	walkVisible(win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) bool {
+		if f, ok := o.(fyne.Focusable); ok && TextEntry(o) == e {
+			shown = f
+			return false
+		}
+		return true
+	})
+	return shown
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
@@ -52,6 +53,29 @@ func WriteFile(path string, write func(io.Writer) error) error {
 		return err
 	}
 	return f.Close()
+}
+
+// subjects holds what each window shows (fyne.Window → run name), for the names of the files
+// saved from it.
+var subjects sync.Map
+
+// SetSubject names what win shows, a run: the tables and charts saved from it are suggested as
+// "RUN-processes.csv", so the exports of two runs neither overwrite each other nor need
+// renaming. Every tab set of the window gets it, whoever made its tables.
+func SetSubject(win fyne.Window, subject string) { subjects.Store(win, subject) }
+
+// FileName is the name suggested for saving what is titled name from win: the subject (or,
+// when it is "", the window's) before the name, unless the name already says it.
+func FileName(win fyne.Window, subject, name, ext string) string {
+	if subject == "" {
+		s, _ := subjects.Load(win)
+		subject, _ = s.(string)
+	}
+	base := Slug(name, "export")
+	if s := Slug(subject, ""); s != "" && !strings.Contains(base, s) {
+		base = s + "-" + base
+	}
+	return base + ext
 }
 
 // Slug turns a title into a file name: "Cycles by process — run" → "cycles-by-process-run".

@@ -44,11 +44,8 @@ func AskPath(win fyne.Window, req PathRequest, done func(path string)) {
 	if req.Folder == "" {
 		req.Folder = startFolder()
 	}
-	entry := widget.NewEntry()
-	entry.SetText(filepath.Join(req.Folder, req.Name))
-	if req.Kind == OpenFile {
-		entry.SetText(req.Folder + string(filepath.Separator))
-	}
+	entry := NewEntry()
+	prefillPath(&entry.Entry, req)
 	entry.Validator = func(s string) error { _, err := resolvePath(req, s); return err }
 	var d *dialog.FormDialog
 	accept := func(path string) {
@@ -80,18 +77,28 @@ func AskPath(win fyne.Window, req PathRequest, done func(path string)) {
 		}
 		accept(path)
 	}, win)
-	ShowForm(win, d, entry) // Enter accepts only a usable path
+	ShowForm(win, d, &entry.Entry) // Enter accepts only a usable path
+}
+
+// prefillPath puts the folder, or the suggested file in it, into the path entry, so that what is
+// typed next names a file there: a file name after a folder, a name in place of the suggested one.
+func prefillPath(e *widget.Entry, req PathRequest) {
+	if req.Kind == OpenFile || req.Name == "" {
+		prefillFolder(e, req.Folder)
+		return
+	}
+	prefillFile(e, filepath.Join(req.Folder, req.Name))
 }
 
 // pathField is the path entry with its Browse… button. It passes the entry's validation on, so
 // the form disables its button, and Enter does nothing, while the path names no usable file.
 type pathField struct {
 	widget.BaseWidget
-	entry  *widget.Entry
+	entry  *Entry
 	browse *widget.Button
 }
 
-func newPathField(entry *widget.Entry, browse *widget.Button) *pathField {
+func newPathField(entry *Entry, browse *widget.Button) *pathField {
 	f := &pathField{entry: entry, browse: browse}
 	f.ExtendBaseWidget(f)
 	return f
@@ -167,6 +174,18 @@ func browseFor(win fyne.Window, req PathRequest, typed string, picked func(path 
 		fd.SetLocation(dir)
 	}
 	ShowLarge(fd)
+	if req.Kind == SaveFile {
+		selectSaveName(win)
+	}
+	closeDialogsOnEscape(win.Canvas())
+}
+
+// selectSaveName selects the name, not the extension, in the name entry of Fyne's Save dialog
+// just shown, which has the keyboard, so a name typed there replaces it as in the path dialog.
+func selectSaveName(win fyne.Window) {
+	if e, ok := win.Canvas().Focused().(*widget.Entry); ok {
+		prefillFile(e, e.Text)
+	}
 }
 
 // startFolder is the folder a path dialog opens on: the last one used, else the working

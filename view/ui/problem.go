@@ -12,10 +12,10 @@ import (
 // ShowProblem tells the user that doing action ("import", "save the profile") to subject
 // failed, in words (controller.Explain), with the technical cause under "Details" for a bug
 // report, never a bare driver or SQL message as the headline.
-func ShowProblem(win fyne.Window, action, subject string, err error) {
+func ShowProblem(win fyne.Window, action, subject string, err error) dialog.Dialog {
 	p := controller.Explain(action, subject, err)
 	if p == nil {
-		return
+		return nil
 	}
 	what := widget.NewLabelWithStyle(p.What, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	what.Wrapping = fyne.TextWrapWord
@@ -33,6 +33,8 @@ func ShowProblem(win fyne.Window, action, subject string, err error) {
 	d := dialog.NewCustom("Problem", "OK", body, win)
 	d.Resize(fyne.NewSize(520, body.MinSize().Height+120))
 	d.Show()
+	closeDialogsOnEscape(win.Canvas())
+	return d
 }
 
 // ProblemText is a failure as a status line shows it: the message in words; the details are

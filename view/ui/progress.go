@@ -37,6 +37,7 @@ func NewProgressDialog(title, message string, stop context.CancelFunc, parent fy
 	p.dlg.SetButtons([]fyne.CanvasObject{p.cancel})
 	p.dlg.Resize(fyne.NewSize(420, p.dlg.MinSize().Height))
 	p.dlg.Show()
+	closeDialogsOnEscape(parent.Canvas()) // Escape presses Cancel
 	return p
 }
 
@@ -89,6 +90,7 @@ func NewActivityDialog(title, message string, stop context.CancelFunc, parent fy
 	a.dlg.SetButtons([]fyne.CanvasObject{a.cancel})
 	a.dlg.Resize(fyne.NewSize(460, a.dlg.MinSize().Height))
 	a.dlg.Show()
+	closeDialogsOnEscape(parent.Canvas()) // Escape presses Cancel
 	return a
 }
 
@@ -98,14 +100,34 @@ type ActivityDialog struct {
 	msg    *widget.Label
 	cancel *widget.Button
 	gate   throttle
+
+	mu     sync.Mutex
+	latest string // the last thing said
+	due    bool   // a timer will show latest
 }
 
-// Say is the callback background work calls from its own goroutine, throttled like report.
+// Say is the callback background work calls from its own goroutine, throttled like Report; a
+// message said too soon after another is shown when the gap has passed, unless a newer one
+// replaced it, so the line never stays on a step the work has left ("preparing the plugin"
+// while the program runs).
 func (a *ActivityDialog) Say(msg string) {
-	if !a.gate.allow(time.Now()) {
-		return
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.latest = msg
+	switch {
+	case a.due:
+	case a.gate.allow(time.Now()):
+		fyne.Do(func() { a.msg.SetText(msg) })
+	default:
+		a.due = true
+		time.AfterFunc(progressEvery, func() {
+			a.mu.Lock()
+			defer a.mu.Unlock()
+			a.due = false
+			m := a.latest
+			fyne.Do(func() { a.msg.SetText(m) })
+		})
 	}
-	fyne.Do(func() { a.msg.SetText(msg) })
 }
 
 // Close hides the dialog; call it on the UI goroutine.

@@ -56,10 +56,12 @@ func Menu(title string, cmds ...*Command) *fyne.Menu {
 	return fyne.NewMenu(title, items...)
 }
 
-// AddShortcuts registers every command's key on the canvas. The main menu carries the same
-// keys, which is what makes them work while a text entry has the focus (the desktop driver
-// offers a shortcut to the menu first, then to the focused widget, and only then to the canvas).
+// AddShortcuts registers every command's key on the canvas, and Escape to close the dialog on
+// top (DismissDialog). The main menu carries the same keys, which is what makes them work while
+// a text entry has the focus (the desktop driver offers a shortcut to the menu first, then to the
+// focused widget, and only then to the canvas).
 func AddShortcuts(c fyne.Canvas, cmds []*Command) {
+	closeDialogsOnEscape(c)
 	for _, cmd := range cmds {
 		if sc := cmd.Shortcut(); sc != nil && cmd.Run != nil {
 			run := cmd.Run
@@ -85,6 +87,7 @@ func ShowKeys(cmds []*Command, note string, parent fyne.Window) {
 		content.Add(l)
 	}
 	dialog.ShowCustom("Keyboard shortcuts", "Close", content, parent)
+	closeDialogsOnEscape(parent.Canvas())
 }
 
 // KeyText names a key as the Shortcuts help shows it: "Ctrl+Shift+S".

@@ -47,6 +47,9 @@ type SortTable[T any] struct {
 	sortBy   int // -1: the caller's order
 	desc     bool
 	onSelect func(T)
+	win      fyne.Window
+	name     string // the CSV file's name, after the subject
+	subject  string // what the rows are of, when not the window's run (SetSubject)
 	tip      *hoverTip
 	width    float32   // the table's, when last laid out
 	colW     []float32 // the columns', as fitColumns set them
@@ -57,7 +60,7 @@ type SortTable[T any] struct {
 // NewSortTable makes a table of cols whose Save CSV… suggests name.csv; onSelect, when not nil,
 // gets the row tapped.
 func NewSortTable[T any](win fyne.Window, name string, cols []Column[T], onSelect func(T)) *SortTable[T] {
-	t := &SortTable[T]{sortBy: -1, onSelect: onSelect, tip: newHoverTip()}
+	t := &SortTable[T]{sortBy: -1, onSelect: onSelect, win: win, name: name, tip: newHoverTip()}
 	t.Table = widget.NewTableWithHeaders(func() (int, int) { return len(t.rows), len(t.cols) },
 		func() fyne.CanvasObject { return newTableCell(t.tip) }, t.updateCell)
 	t.Table.ShowHeaderColumn = false
@@ -89,13 +92,20 @@ func NewSortTable[T any](win fyne.Window, name string, cols []Column[T], onSelec
 	t.Count = widget.NewLabel("")
 	t.Count.Truncation = fyne.TextTruncateEllipsis
 	t.SaveCSV = widget.NewButtonWithIcon("Save CSV…", theme.DocumentSaveIcon(), func() {
-		AskSavePath(win, name+".csv", ".csv", t.saveCSV)
+		AskSavePath(win, t.FileName(), ".csv", t.saveCSV)
 	})
 	t.SetColumns(cols)
 	t.tip.layer = container.NewWithoutLayout()
 	t.body = container.New(&tableLayout[T]{t}, t.Table, t.tip.layer)
 	return t
 }
+
+// SetSubject names what the rows are of when it is not the run the window shows (runs side
+// by side): Save CSV… suggests "SUBJECT-NAME.csv".
+func (t *SortTable[T]) SetSubject(subject string) { t.subject = subject }
+
+// FileName is the name Save CSV… suggests: the table's name after the run it shows.
+func (t *SortTable[T]) FileName() string { return FileName(t.win, t.subject, t.name, ".csv") }
 
 // Content is the table with its row count and Save CSV button.
 func (t *SortTable[T]) Content() fyne.CanvasObject {

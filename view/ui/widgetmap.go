@@ -206,6 +206,12 @@ func isControl(o fyne.CanvasObject) bool {
 // ownText is the text a control shows of its own, "" to take the first text inside it. A cut
 // table header gives its whole text, not the ellipsis it draws.
 func ownText(o fyne.CanvasObject) string {
+	if e := TextEntry(o); e != nil { // a widget.Entry, or an Entry of a dialog
+		if e.Text != "" {
+			return e.Text
+		}
+		return e.PlaceHolder
+	}
 	switch w := o.(type) {
 	case *headerCell:
 		return w.Text
@@ -220,11 +226,6 @@ func ownText(o fyne.CanvasObject) string {
 	case *widget.Select:
 		if w.Selected != "" {
 			return w.Selected
-		}
-		return w.PlaceHolder
-	case *widget.Entry:
-		if w.Text != "" {
-			return w.Text
 		}
 		return w.PlaceHolder
 	}

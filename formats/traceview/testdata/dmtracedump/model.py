@@ -3,6 +3,7 @@
 the *.golden files next to it. It is not part of the build; run it to re-derive them:
 
     python3 model.py ../../../../../shared/corpus/jag-dmtrace.trace > jag-dmtrace.golden
+    python3 model.py --relatives ../../../../../shared/corpus/jag-dmtrace.trace > jag-dmtrace.relatives.golden
 
 The rules, read from Dalvik tools/dmtracedump/TraceDump.c (parseDataKeys, addInclusiveTime,
 countRecursiveEntries) and written down here from that reading:
@@ -18,6 +19,22 @@ countRecursiveEntries) and written down here from that reading:
   * "(toplevel)" inclusive = sum over threads of last - first event time.
 Output: one line per method with any time or call, sorted by id:
     id  exclusive  inclusive  calls  recursive-calls  name
+
+With --relatives it prints instead the parents and children of every method, as dmtracedump's
+inclusive profile lists them (printInclusiveProfile, addInclusiveTime):
+  * Each finished call is an edge caller -> method (the caller is the frame below it, or
+    "(toplevel)"), adding one call and the call's inclusive time (now - entry, every call,
+    recursive or not).
+  * In the method's parent list the edge goes below the "+++++" line (recursive) when another
+    frame of the method is still on the stack; in the caller's child list it goes below that
+    line when the caller has a frame on the stack besides its own (the caller is "(toplevel)":
+    never). The two choices are independent: one edge can be plain on one side and recursive on
+    the other.
+  * The calls column is "count/total": total is the method's calls (plain and recursive) in its
+    parent list, the child's calls in a child list.
+One line per row, sorted by method, kind, relative (ids as above):
+    method  kind  relative  count  total  inclusive
+where kind is parent, parent+ (recursive), child or child+ (recursive).
 """
 import collections
 import gzip
@@ -58,6 +75,7 @@ def profile(names, recs):
     excl, incl = collections.Counter(), collections.Counter()
     calls, rcalls = collections.Counter(), collections.Counter()
     stacks = {}
+    rel = collections.defaultdict(lambda: [0, 0])  # (method, kind, relative) -> [count, inclusive]
 
     def close(stack, m, elapsed):
         if any(f[0] == m for f in stack):
@@ -65,6 +83,13 @@ def profile(names, recs):
         else:
             calls[m] += 1
             incl[m] += elapsed
+        caller = stack[-1][0] if stack else TOP
+        callee_rec = any(f[0] == m for f in stack)
+        caller_rec = sum(1 for f in stack if f[0] == caller) > 1
+        for key in ((m, 'parent+' if callee_rec else 'parent', caller),
+                    (caller, 'child+' if caller_rec else 'child', m)):
+            rel[key][0] += 1
+            rel[key][1] += elapsed
 
     for tid, mv, now in recs:
         action, mid = mv & 3, mv & ~3
@@ -89,21 +114,35 @@ def profile(names, recs):
         for ii, (m, entry) in enumerate(stack):
             close(stack[:ii], m, s['last'] - entry)
     incl[TOP] = total
-    return excl, incl, calls, rcalls
+    return excl, incl, calls, rcalls, rel
+
+
+def order(k):
+    return (0, -2 if k == TOP else -1) if isinstance(k, str) else (1, k)
+
+
+def ident(k):
+    return k if isinstance(k, str) else '%#x' % k
+
+
+def print_relatives(calls, rcalls, rel):
+    kinds = ['parent', 'parent+', 'child', 'child+']
+    for (m, kind, r) in sorted(rel, key=lambda k: (order(k[0]), kinds.index(k[1]), order(k[2]))):
+        count, inclusive = rel[(m, kind, r)]
+        whose = m if kind.startswith('parent') else r
+        print('%s\t%s\t%s\t%d\t%d\t%d' % (ident(m), kind, ident(r), count, calls[whose] + rcalls[whose], inclusive))
 
 
 def main():
-    names, recs = load(sys.argv[1])
-    excl, incl, calls, rcalls = profile(names, recs)
+    names, recs = load(sys.argv[-1])
+    excl, incl, calls, rcalls, rel = profile(names, recs)
+    if '--relatives' in sys.argv:
+        print_relatives(calls, rcalls, rel)
+        return
     keys = set(excl) | set(incl) | set(calls) | set(rcalls)
-
-    def order(k):
-        return (0, -2 if k == TOP else -1) if isinstance(k, str) else (1, k)
-
     for k in sorted(keys, key=order):
-        ident = k if isinstance(k, str) else '%#x' % k
         name = k if isinstance(k, str) else names[k]
-        print('%s\t%d\t%d\t%d\t%d\t%s' % (ident, excl[k], incl[k], calls[k], rcalls[k], name))
+        print('%s\t%d\t%d\t%d\t%d\t%s' % (ident(k), excl[k], incl[k], calls[k], rcalls[k], name))
 
 
 if __name__ == '__main__':

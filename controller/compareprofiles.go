@@ -1,0 +1,43 @@
+package controller
+
+import (
+	"context"
+	"slices"
+
+	"androprof/model"
+)
+
+// ByISA prices each instruction set with the profile named for it in chosen (Compare's
+// choosers: the Cortex-A8 for ARM beside the MIPS 74K for MIPS), and every other set as
+// fallback does. A name no longer listed gives way to fallback too. Each profile is read once;
+// the result is for one goroutine.
+func (ps Profiles) ByISA(infos []model.ProfileInfo, chosen map[model.ISA]string, fallback ProfileFor) ProfileFor {
+	read := map[string]*model.Profile{}
+	return func(ctx context.Context, isa model.ISA) (*model.Profile, error) {
+		i := slices.IndexFunc(infos, func(in model.ProfileInfo) bool { return in.Name == chosen[isa] })
+		if i < 0 {
+			return fallback(ctx, isa)
+		}
+		if p, ok := read[infos[i].Name]; ok {
+			return p, nil
+		}
+		p, err := ps.Open(ctx, infos[i])
+		if err != nil {
+			return nil, err
+		}
+		read[infos[i].Name] = p
+		return p, nil
+	}
+}
+
+// PricedBy lists the profiles that price isa, by name, in the order of infos: what a chooser
+// of a profile for that instruction set offers.
+func PricedBy(infos []model.ProfileInfo, isa model.ISA) []string {
+	var out []string
+	for _, in := range infos {
+		if slices.Contains(in.ISAs, isa) {
+			out = append(out, in.Name)
+		}
+	}
+	return out
+}

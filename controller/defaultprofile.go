@@ -1,0 +1,91 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"androprof/model"
+)
+
+// DefaultProfile is the one rule for the profile a run of isa is priced with until the user
+// chooses one, in the window and on the command line alike: of the profiles in infos that
+// price isa (any, for ""), the first that carries reference data (the seed's measured CPI and
+// power: the Cortex-A8 for ARM and Thumb), else the first with a known power (the MIPS 74K:
+// energy rather than "unknown"), else the first. It gives an index into infos, -1 when no
+// profile prices isa.
+func (ps Profiles) DefaultProfile(ctx context.Context, infos []model.ProfileInfo, isa model.ISA) (int, error) {
+	var at []int
+	var read []*model.Profile
+	for i, in := range infos {
+		if !infoPrices(in, isa) {
+			continue
+		}
+		p, err := ps.Open(ctx, in)
+		if err != nil {
+			return -1, err
+		}
+		at, read = append(at, i), append(read, p)
+	}
+	if j := defaultAmong(read, isa); j >= 0 {
+		return at[j], nil
+	}
+	return -1, nil
+}
+
+// Default reads the DefaultProfile of isa; without one (no profile prices isa) it says so.
+func (ps Profiles) Default(ctx context.Context, infos []model.ProfileInfo, isa model.ISA) (*model.Profile, error) {
+	i, err := ps.DefaultProfile(ctx, infos, isa)
+	if err != nil {
+		return nil, err
+	}
+	if i < 0 {
+		return nil, fmt.Errorf("no profile prices %s: import or make one that does", isa)
+	}
+	return ps.Open(ctx, infos[i])
+}
+
+// Choose gives the profile to price a run of isa with: chosen (the user's) when it prices isa,
+// else DefaultProfile's, else as ChooseProfile (a run no profile prices keeps the choice,
+// whose coverage then says so). An empty isa keeps any choice.
+func (ps Profiles) Choose(ctx context.Context, infos []model.ProfileInfo, chosen string, isa model.ISA) (int, error) {
+	if i := slices.IndexFunc(infos, func(in model.ProfileInfo) bool { return in.Name == chosen }); i >= 0 && infoPrices(infos[i], isa) {
+		return i, nil
+	}
+	if i, err := ps.DefaultProfile(ctx, infos, isa); err != nil || i >= 0 {
+		return i, err
+	}
+	return ChooseProfile(infos, chosen, isa), nil
+}
+
+// defaultAmong is DefaultProfile's rule on profiles already read: the index of the first
+// with reference data, else with a known power, else the first, of those pricing isa.
+func defaultAmong(profiles []*model.Profile, isa model.ISA) int {
+	best, bestRank := -1, -1
+	for i, p := range profiles {
+		if isa != "" && !p.HasISA(isa) {
+			continue
+		}
+		if r := defaultRank(p); r > bestRank {
+			best, bestRank = i, r
+		}
+	}
+	return best
+}
+
+// defaultRank orders profiles for DefaultProfile: 2 with the reference data the figure 5.2
+// calculator needs, 1 with any known power, 0 otherwise.
+func defaultRank(p *model.Profile) int {
+	switch {
+	case p.Reference.CPI > 0 && p.Reference.ProcessorPowerW > 0:
+		return 2
+	case slices.ContainsFunc(p.Categories, func(c model.Category) bool { return c.PowerMW > 0 }):
+		return 1
+	}
+	return 0
+}
+
+// infoPrices tells whether a listed profile prices isa; any prices "".
+func infoPrices(in model.ProfileInfo, isa model.ISA) bool {
+	return isa == "" || slices.Contains(in.ISAs, isa)
+}
