@@ -229,7 +229,7 @@ func (p *CallProfile) Relatives(edges map[CallEdge]EdgeTimes, rec map[CallEdge]R
 		}
 		// Plain rows before recursive ones, as dmtracedump prints them; most time first.
 		slices.SortFunc(out, func(x, y Relative) int {
-			return cmp.Or(boolCmp(x.Recursive, y.Recursive), cmp.Compare(y.InclusiveCPU+y.InclusiveWall, x.InclusiveCPU+x.InclusiveWall),
+			return cmp.Or(FalseFirst(x.Recursive, y.Recursive), cmp.Compare(y.InclusiveCPU+y.InclusiveWall, x.InclusiveCPU+x.InclusiveWall),
 				cmp.Compare(x.Name, y.Name), cmp.Compare(x.Method, y.Method))
 		})
 		return out
@@ -237,8 +237,8 @@ func (p *CallProfile) Relatives(edges map[CallEdge]EdgeTimes, rec map[CallEdge]R
 	return flatten(par), flatten(chi)
 }
 
-// boolCmp orders false before true.
-func boolCmp(a, b bool) int {
+// FalseFirst compares two bools for sorting, false before true (cmp.Compare has no bool).
+func FalseFirst(a, b bool) int {
 	switch {
 	case a == b:
 		return 0

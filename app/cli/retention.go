@@ -249,21 +249,3 @@ func dumpDiff(ctx context.Context, db *store.DB, before, after, find string, top
 	}
 	return tw.Flush()
 }
-
-// dumpRuns says whether every run of a --compare list is a heap dump.
-func dumpRuns(ctx context.Context, db *store.DB, list string) (bool, []string, error) {
-	runs := strings.Split(list, ",")
-	for _, run := range runs {
-		if strings.Contains(run, ":") { // RUN:PID: an emulator run's process
-			return false, nil, nil
-		}
-		kind, err := runKind(ctx, db, run)
-		if err != nil {
-			return false, nil, err
-		}
-		if kind != model.RunKindHeapDump {
-			return false, nil, nil
-		}
-	}
-	return true, runs, nil
-}

@@ -456,7 +456,7 @@ func (s *summary) result() *model.HeapDump {
 	}
 	heapRank := func(name string) int { return final[name] }
 	slices.SortFunc(d.Classes, func(a, b model.DumpClass) int {
-		return cmp.Or(strings.Compare(a.Name, b.Name), cmp.Compare(heapRank(a.Heap), heapRank(b.Heap)), boolCmp(a.Array, b.Array))
+		return cmp.Or(strings.Compare(a.Name, b.Name), cmp.Compare(heapRank(a.Heap), heapRank(b.Heap)), model.FalseFirst(a.Array, b.Array))
 	})
 	for _, ds := range sizes {
 		d.Sizes = append(d.Sizes, *ds)
@@ -471,14 +471,4 @@ func (s *summary) result() *model.HeapDump {
 		return cmp.Or(cmp.Compare(heapRank(a.Heap), heapRank(b.Heap)), cmp.Compare(a.Bucket, b.Bucket))
 	})
 	return d
-}
-
-func boolCmp(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case a:
-		return 1
-	}
-	return -1
 }

@@ -2,7 +2,6 @@ package traceview
 
 import (
 	"androprof/internal/corpus"
-	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -196,21 +195,12 @@ func dmtGolden(p *model.CallProfile) string {
 	for id := range rows {
 		ids = append(ids, id)
 	}
-	rank := func(id uint64) int {
-		switch id {
-		case model.TopLevelMethod:
-			return 0
-		case model.UnknownMethod:
-			return 1
-		}
-		return 2
-	}
-	slices.SortFunc(ids, func(a, b uint64) int { return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(a, b)) })
+	slices.SortFunc(ids, compareIDs)
 	var sb strings.Builder
 	for _, id := range ids {
 		r, m := rows[id], p.Methods[id]
 		ident, name := fmt.Sprintf("%#x", id), m.Class+"."+m.Name+" "+m.Signature
-		if rank(id) < 2 {
+		if dmtRank(id) < 2 {
 			ident, name = m.Class, m.Class
 		}
 		fmt.Fprintf(&sb, "%s\t%d\t%d\t%d\t%d\t%s\n", ident, r.ExclusiveCPU, r.InclusiveCPU, r.Calls, r.RecursiveCalls, name)

@@ -57,15 +57,7 @@ func walkVisible(o fyne.CanvasObject, visit func(fyne.CanvasObject) bool) bool {
 	if !visit(o) {
 		return false
 	}
-	var children []fyne.CanvasObject
-	switch x := o.(type) {
-	case *fyne.Container:
-		children = x.Objects
-	case fyne.Widget:
-		if rd := widgetRenderer(x); rd != nil {
-			children = rd.Objects()
-		}
-	}
+	children, _ := childrenOf(o)
 	for _, ch := range children {
 		if !walkVisible(ch, visit) {
 			return false
@@ -172,4 +164,19 @@ func TextEntry(o any) *widget.Entry {
 		return e.textEntry()
 	}
 	return nil
+}
+
+// childrenOf is what o shows inside it, a container's objects or a widget's renderer's, and
+// whether it clips them (container.Clip).
+func childrenOf(o fyne.CanvasObject) (children []fyne.CanvasObject, clips bool) {
+	switch x := o.(type) {
+	case *fyne.Container:
+		return x.Objects, false
+	case fyne.Widget:
+		if rd := widgetRenderer(x); rd != nil {
+			_, clips = rd.(interface{ IsClip() })
+			return rd.Objects(), clips
+		}
+	}
+	return nil, false
 }

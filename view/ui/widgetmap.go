@@ -120,17 +120,9 @@ func (m *widgetMapper) walk(o fyne.CanvasObject, offset fyne.Position, clip Rect
 		parent = len(m.out) - 1
 	}
 
-	var children []fyne.CanvasObject
-	switch x := o.(type) {
-	case *fyne.Container:
-		children = x.Objects
-	case fyne.Widget:
-		if rd := widgetRenderer(x); rd != nil {
-			children = rd.Objects()
-			if _, ok := rd.(interface{ IsClip() }); ok { // container.Clip
-				clip = clip.intersect(r)
-			}
-		}
+	children, clips := childrenOf(o)
+	if clips {
+		clip = clip.intersect(r)
 	}
 	if _, ok := o.(fyne.Scrollable); ok {
 		clip = clip.intersect(r)
