@@ -355,6 +355,11 @@ func TestRealWindow(t *testing.T) {
 		newCategory(t, editor, "Loads", "3")
 		editor.clickWhere(t, "Search mnemonic or description", leftmost)
 		editor.typeText(t, "LDR")
+		// The list filters as each letter is typed: click only once the map shows it filtered by
+		// all three, else "LDR" may be where a row of an older filter (LDRSB) now stands.
+		if _, ok := editor.findBy(t, 10*time.Second, func(c ui.WidgetPos) bool { return c.Text == "LDR" && strings.HasSuffix(c.Type, "Entry") }, leftmost); !ok {
+			t.Fatalf("the search does not show LDR:\n%s", editor.describe(t))
+		}
 		editor.clickWhere(t, "LDR", leftRow) // ticks the row
 		editor.click(t, "Add")
 		if _, ok := editor.find(t, "LDR", true, 10*time.Second); !ok {
