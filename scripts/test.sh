@@ -41,6 +41,7 @@ go test -run '^$' -bench 'ImportHeapLog|ImportHPROF100MB|ImportHotSpotDump100MB'
 # Vertical profiles: perf with the perf map agent on a CPU-bound Java program at 1 kHz: the agent
 # ≤ 1 % of the program's CPU time, agent and perf ≤ 1.10× the plain program (docs/vertical.md).
 go test -run '^$' -bench 'VerticalOverhead' -benchtime 5x -count=1 -timeout 20m ./jvm/
-# The heap agent on demo.Garbage (200,000 rounds): the program ≤ 4× its plain time, counts exact;
+# The heap agent on demo.Garbage (200,000 rounds): the program ≤ 4× its plain time (the goal; it
+# fails past 4.5×, this virtual machine's day-to-day drift), counts exact;
 # with --mutations measured and stated.
 go test -run '^$' -bench 'HeapAgentOverhead' -benchtime 15x -count=1 -timeout 20m ./jvm/
