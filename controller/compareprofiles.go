@@ -12,21 +12,13 @@ import (
 // fallback does. A name no longer listed gives way to fallback too. Each profile is read once;
 // the result is for one goroutine.
 func (ps Profiles) ByISA(infos []model.ProfileInfo, chosen map[model.ISA]string, fallback ProfileFor) ProfileFor {
-	read := map[string]*model.Profile{}
+	open := ps.opener()
 	return func(ctx context.Context, isa model.ISA) (*model.Profile, error) {
 		i := slices.IndexFunc(infos, func(in model.ProfileInfo) bool { return in.Name == chosen[isa] })
 		if i < 0 {
 			return fallback(ctx, isa)
 		}
-		if p, ok := read[infos[i].Name]; ok {
-			return p, nil
-		}
-		p, err := ps.Open(ctx, infos[i])
-		if err != nil {
-			return nil, err
-		}
-		read[infos[i].Name] = p
-		return p, nil
+		return open(ctx, infos[i])
 	}
 }
 
@@ -35,7 +27,7 @@ func (ps Profiles) ByISA(infos []model.ProfileInfo, chosen map[model.ISA]string,
 func PricedBy(infos []model.ProfileInfo, isa model.ISA) []string {
 	var out []string
 	for _, in := range infos {
-		if slices.Contains(in.ISAs, isa) {
+		if isa != "" && infoPrices(in, isa) {
 			out = append(out, in.Name)
 		}
 	}

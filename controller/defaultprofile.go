@@ -15,13 +15,18 @@ import (
 // energy rather than "unknown"), else the first. It gives an index into infos, -1 when no
 // profile prices isa.
 func (ps Profiles) DefaultProfile(ctx context.Context, infos []model.ProfileInfo, isa model.ISA) (int, error) {
+	return defaultIndex(ctx, infos, isa, ps.Open)
+}
+
+// defaultIndex is DefaultProfile reading the candidates with open.
+func defaultIndex(ctx context.Context, infos []model.ProfileInfo, isa model.ISA, open openFunc) (int, error) {
 	var at []int
 	var read []*model.Profile
 	for i, in := range infos {
 		if !infoPrices(in, isa) {
 			continue
 		}
-		p, err := ps.Open(ctx, in)
+		p, err := open(ctx, in)
 		if err != nil {
 			return -1, err
 		}
@@ -35,14 +40,19 @@ func (ps Profiles) DefaultProfile(ctx context.Context, infos []model.ProfileInfo
 
 // Default reads the DefaultProfile of isa; without one (no profile prices isa) it says so.
 func (ps Profiles) Default(ctx context.Context, infos []model.ProfileInfo, isa model.ISA) (*model.Profile, error) {
-	i, err := ps.DefaultProfile(ctx, infos, isa)
+	return defaultOf(ctx, infos, isa, ps.opener())
+}
+
+// defaultOf is Default reading the profiles with open (each candidate once).
+func defaultOf(ctx context.Context, infos []model.ProfileInfo, isa model.ISA, open openFunc) (*model.Profile, error) {
+	i, err := defaultIndex(ctx, infos, isa, open)
 	if err != nil {
 		return nil, err
 	}
 	if i < 0 {
 		return nil, fmt.Errorf("no profile prices %s: import or make one that does", isa)
 	}
-	return ps.Open(ctx, infos[i])
+	return open(ctx, infos[i])
 }
 
 // Choose gives the profile to price a run of isa with: chosen (the user's) when it prices isa,

@@ -42,28 +42,47 @@ func Only(p *model.Profile) ProfileFor {
 // DefaultProfile, as the window's selection does; a set no profile prices stays with chosen,
 // whose coverage then says so. Each profile is read once; the result is for one goroutine.
 func (ps Profiles) ForISA(infos []model.ProfileInfo, chosen *model.Profile) ProfileFor {
-	read := map[string]*model.Profile{chosen.Name: chosen}
+	open := ps.opener(chosen)
 	return func(ctx context.Context, isa model.ISA) (*model.Profile, error) {
 		if isa == "" || chosen.HasISA(isa) {
 			return chosen, nil
 		}
-		i, err := ps.DefaultProfile(ctx, infos, isa)
-		if err != nil {
-			return nil, err
+		i, err := defaultIndex(ctx, infos, isa, open)
+		if err != nil || i < 0 {
+			return chosen, err
 		}
-		if i < 0 {
-			return chosen, nil
-		}
-		in := infos[i]
+		return open(ctx, infos[i])
+	}
+}
+
+// Defaults prices each instruction set with its DefaultProfile (the command line's compare
+// without --profile). Each profile is read once; the result is for one goroutine.
+func (ps Profiles) Defaults(infos []model.ProfileInfo) ProfileFor {
+	open := ps.opener()
+	return func(ctx context.Context, isa model.ISA) (*model.Profile, error) {
+		return defaultOf(ctx, infos, isa, open)
+	}
+}
+
+// openFunc reads a listed profile.
+type openFunc func(ctx context.Context, in model.ProfileInfo) (*model.Profile, error)
+
+// opener is Open reading each profile once (known ones are taken as read): pricing asks for
+// the same few profiles for every item, and the default rule reads every candidate.
+func (ps Profiles) opener(known ...*model.Profile) openFunc {
+	read := map[string]*model.Profile{}
+	for _, p := range known {
+		read[p.Name] = p
+	}
+	return func(ctx context.Context, in model.ProfileInfo) (*model.Profile, error) {
 		if p, ok := read[in.Name]; ok {
 			return p, nil
 		}
 		p, err := ps.Open(ctx, in)
-		if err != nil {
-			return nil, err
+		if err == nil {
+			read[in.Name] = p
 		}
-		read[in.Name] = p
-		return p, nil
+		return p, err
 	}
 }
 

@@ -99,9 +99,7 @@ func compareProfiles(ctx context.Context, profiles controller.Profiles, rf repor
 		return nil, err
 	}
 	if rf.profile == "" {
-		return func(ctx context.Context, isa model.ISA) (*model.Profile, error) {
-			return profiles.Default(ctx, infos, isa)
-		}, nil
+		return profiles.Defaults(infos), nil
 	}
 	p, err := profiles.Resolve(ctx, rf.profile)
 	if err != nil {
