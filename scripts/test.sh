@@ -39,7 +39,8 @@ go test -run '^$' -bench 'WorkbenchImport500MB' -benchtime 1x -count=1 -timeout 
 # imported < 10 s in < 500 MB.
 go test -run '^$' -bench 'ImportHeapLog|ImportHPROF100MB|ImportHotSpotDump100MB' -benchtime 1x -count=1 -timeout 20m ./controller/
 # Vertical profiles: perf with the perf map agent on a CPU-bound Java program at 1 kHz: the agent
-# ≤ 1 % of the program's CPU time, agent and perf ≤ 1.10× the plain program (docs/vertical.md).
+# ≤ 1 % of the program's CPU time, agent and perf ≤ 1.10× the plain program (the goal; it fails past
+# 1.15×, what a busy host adds; docs/vertical.md).
 go test -run '^$' -bench 'VerticalOverhead' -benchtime 5x -count=1 -timeout 20m ./jvm/
 # The heap agent on demo.Garbage (200,000 rounds): the program ≤ 4× its plain time (the goal; it
 # fails past 4.5×, this virtual machine's day-to-day drift), counts exact;
