@@ -313,15 +313,7 @@ func writePNG(path string, w fyne.Window) error {
 	if img == nil {
 		return fmt.Errorf("window %q could not be captured", w.Title())
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := png.Encode(f, img); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return ui.WriteFile(path, func(w io.Writer) error { return png.Encode(w, img) }) // never through a link
 }
 
 // demoLogFile writes the embedded demo log where the log importer can read it by path.

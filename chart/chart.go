@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 
+	"androprof/internal/termtext"
+
 	gochart "github.com/wcharczuk/go-chart/v2"
 )
 
@@ -213,7 +215,7 @@ func (c Chart) Render(w io.Writer, format Format, width, height int) (err error)
 	if err := checkSize(width, height); err != nil {
 		return err
 	}
-	provider, esc := gochart.PNG, func(s string) string { return s }
+	provider, esc := gochart.PNG, label
 	switch format {
 	case PNG:
 	case SVG:
@@ -281,9 +283,23 @@ func (c Chart) BarAt(width, height, x, y int) int {
 	return items[(y-l.top)/l.rowH].index
 }
 
+// escapeXML writes a label as SVG text: what label makes of it, with XML's own characters
+// as entities. Characters XML 1.0 forbids (ESC, NUL, U+FFFE) and bytes that are not UTF-8
+// are escaped by label, so a chart of any names is well-formed.
 func escapeXML(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;").Replace(s)
+	return xmlEscaper.Replace(label(s))
 }
+
+var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;")
+
+// maxLabel is the most display columns of a label a chart measures and draws. Names come
+// from files: one near the 1 MiB line limit is cut here before any measuring, so a chart costs
+// what it shows, and every label is shortened further to its room.
+const maxLabel = 300
+
+// label is a name as charts show it: escaped (internal/termtext: a name's control characters
+// and broken bytes would draw as boxes, or make an SVG that is not XML) and cut to maxLabel.
+func label(s string) string { return termtext.Cut(termtext.Escape(s), maxLabel) }
 
 // SIPrefix is a metric prefix and the factor it stands for.
 type SIPrefix struct {

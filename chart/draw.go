@@ -113,13 +113,13 @@ func (d *drawer) footnote(r gochart.Renderer) {
 	lines := d.c.footLinesOf(d.w)
 	for i, l := range lines {
 		y := d.h - pad/2 - (len(lines)-1-i)*footLineH
-		d.text(r, d.truncate(r, l, labelSize, d.w-2*pad), labelSize, warnText, pad, y, left)
+		d.text(r, d.fit(r, l, labelSize, d.w-2*pad), labelSize, warnText, pad, y, left)
 	}
 }
 
 func (d *drawer) title(r gochart.Renderer) {
 	if d.c.Title != "" {
-		d.text(r, d.truncate(r, d.c.Title, titleSize, d.w-2*pad), titleSize, textColour, d.w/2, pad+14, center)
+		d.text(r, d.fit(r, d.c.Title, titleSize, d.w-2*pad), titleSize, textColour, d.w/2, pad+14, center)
 	}
 }
 
@@ -131,8 +131,9 @@ const (
 	right
 )
 
-// text draws s with its baseline at y, aligned to x.
+// text draws s (as label shows it) with its baseline at y, aligned to x.
 func (d *drawer) text(r gochart.Renderer, s string, size float64, c drawing.Color, x, y int, a align) {
+	s = label(s)
 	r.SetFont(d.font)
 	r.SetFontSize(size)
 	r.SetFontColor(c)
@@ -146,25 +147,11 @@ func (d *drawer) text(r gochart.Renderer, s string, size float64, c drawing.Colo
 	r.Text(d.esc(s), x, y)
 }
 
+// measure is how wide text draws s, as label shows it.
 func (d *drawer) measure(r gochart.Renderer, s string, size float64) int {
 	r.SetFont(d.font)
 	r.SetFontSize(size)
-	return r.MeasureText(s).Width()
-}
-
-// truncate shortens s with an ellipsis until it fits width pixels.
-func (d *drawer) truncate(r gochart.Renderer, s string, size float64, width int) string {
-	if d.measure(r, s, size) <= width {
-		return s
-	}
-	runes := []rune(s)
-	for n := len(runes) - 1; n > 0; n-- {
-		t := string(runes[:n]) + "…"
-		if d.measure(r, t, size) <= width {
-			return t
-		}
-	}
-	return "…"
+	return r.MeasureText(label(s)).Width()
 }
 
 func (d *drawer) rect(r gochart.Renderer, x0, y0, x1, y1 int, c drawing.Color) {
@@ -283,7 +270,7 @@ func (d *drawer) bars(r gochart.Renderer) error {
 	for i, it := range items {
 		y, thick := l.bar(i)
 		base := y + thick/2 + int(size*gochart.DefaultDPI/72)/2 - 1
-		d.text(r, d.truncate(r, it.label, size, labelW), size, textColour, pad+labelW, base, right)
+		d.text(r, d.fit(r, it.label, size, labelW), size, textColour, pad+labelW, base, right)
 		if it.unknown { // no bar: a value that cannot be known is not 0
 			d.text(r, d.valueText(it), size, mutedText, barX+4, base, left)
 			continue
@@ -381,7 +368,7 @@ func (d *drawer) pie(r gochart.Renderer) error {
 		y := top + i*rowH
 		d.rect(r, legendX, y+rowH/4, legendX+rowH/2, y+rowH*3/4, fill(it, i))
 		label := fmt.Sprintf("%s  %.1f%%  (%s)", it.label, it.value/total*100, d.c.valueText(it.value))
-		d.text(r, d.truncate(r, label, size, d.w-pad-legendX-rowH), size, textColour, legendX+rowH/2+6, y+rowH/2+4, left)
+		d.text(r, d.fit(r, label, size, d.w-pad-legendX-rowH), size, textColour, legendX+rowH/2+6, y+rowH/2+4, left)
 	}
 	if d.c.YLabel != "" {
 		d.text(r, "share of "+d.c.YLabel, labelSize, mutedText, cx, d.h-2-foot, center)
@@ -413,7 +400,7 @@ func (d *drawer) columns(provider gochart.RendererProvider, w io.Writer) error {
 	ticks, top := d.valueTicks(peakOf(items)) // "other" may outgrow the largest bar
 	values := make([]gochart.Value, len(items))
 	for i, it := range items {
-		values[i] = gochart.Value{Label: d.esc(d.truncate(r, it.label, labelSize, slot*3/4)), Value: it.value,
+		values[i] = gochart.Value{Label: d.esc(d.fit(r, it.label, labelSize, slot*3/4)), Value: it.value,
 			Style: gochart.Style{FillColor: fill(it, 0), StrokeColor: fill(it, 0), StrokeWidth: 1}}
 	}
 	bc := gochart.BarChart{

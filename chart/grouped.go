@@ -42,7 +42,7 @@ func (d *drawer) groupedBars(r gochart.Renderer) error {
 	for i, it := range items {
 		y, _ := l.bar(i)
 		base := y + thick*n/2 + int(size*gochart.DefaultDPI/72)/2 - 1
-		d.text(r, d.truncate(r, it.label, size, labelW), size, textColour, pad+labelW, base, right)
+		d.text(r, d.fit(r, it.label, size, labelW), size, textColour, pad+labelW, base, right)
 		for s, v := range it.values {
 			y0 := y + s*thick
 			w := 0
@@ -65,7 +65,7 @@ func (d *drawer) legend(r gochart.Renderer, y int) {
 	names := make([]string, len(d.c.Series))
 	total := 0
 	for i, s := range d.c.Series {
-		names[i] = d.truncate(r, s, labelSize, max(40, (d.w-2*pad)/len(d.c.Series)-swatch-space-6))
+		names[i] = d.fit(r, s, labelSize, max(40, (d.w-2*pad)/len(d.c.Series)-swatch-space-6))
 		total += swatch + 6 + d.measure(r, names[i], labelSize) + space
 	}
 	x := max(pad, (d.w-total+space)/2)

@@ -653,7 +653,7 @@ func begin(title string, format Format, width, height int) (gochart.Renderer, *d
 	if err := checkSize(width, height); err != nil {
 		return nil, nil, err
 	}
-	provider, esc := gochart.PNG, func(s string) string { return s }
+	provider, esc := gochart.PNG, label
 	switch format {
 	case PNG:
 	case SVG:
@@ -678,9 +678,11 @@ func begin(title string, format Format, width, height int) (gochart.Renderer, *d
 	return r, d, nil
 }
 
-// fit shortens s with an ellipsis until it fits width pixels, by bisection (painter.fit's
-// way): a label of a few hundred letters costs a few measurements, not hundreds.
+// fit shortens s (as label shows it) with an ellipsis until it fits width pixels, by
+// bisection (painter.fit's way): a label of a few hundred letters costs a few measurements,
+// not hundreds.
 func (d *drawer) fit(r gochart.Renderer, s string, size float64, width int) string {
+	s = label(s)
 	if d.measure(r, s, size) <= width {
 		return s
 	}

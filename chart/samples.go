@@ -79,9 +79,17 @@ type LayerShares struct {
 	Shares bool
 }
 
-// FromLayerTimeline titles a run's layer timeline; scope says which samples it counts.
+// FromLayerTimeline titles a run's layer timeline; scope says which samples it counts, and the
+// title says how many of them the columns leave out for being dated before the first.
 func FromLayerTimeline(tl model.LayerTimeline, run, scope string, shares bool) LayerShares {
-	return LayerShares{Title: fmt.Sprintf("Layers over time — %s, %s", run, scope), Timeline: tl, Shares: shares}
+	title := fmt.Sprintf("Layers over time — %s, %s", run, scope)
+	switch {
+	case tl.Before == 1:
+		title += "; 1 sample dated before the first is not drawn"
+	case tl.Before > 1:
+		title += fmt.Sprintf("; %d samples dated before the first are not drawn", tl.Before)
+	}
+	return LayerShares{Title: title, Timeline: tl, Shares: shares}
 }
 
 // height is bucket i's part of layer j as drawn: samples, or percent of the bucket's.

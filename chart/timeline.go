@@ -203,18 +203,20 @@ func (p *painter) face(size float64) font.Face {
 	return f
 }
 
+// measure is how wide s draws, as label shows it.
 func (p *painter) measure(s string, size float64) int {
-	return font.MeasureString(p.face(size), s).Ceil()
+	return font.MeasureString(p.face(size), label(s)).Ceil()
 }
 
-// text draws s with its baseline at y, starting at x.
+// text draws s (as label shows it) with its baseline at y, starting at x.
 func (p *painter) text(s string, size float64, c color.Color, x, y int) {
 	d := font.Drawer{Dst: p.img, Src: image.NewUniform(c), Face: p.face(size), Dot: fixed.P(x, y)}
-	d.DrawString(s)
+	d.DrawString(label(s))
 }
 
 // fit shortens s with an ellipsis until it fits width pixels ("" when not even that fits).
 func (p *painter) fit(s string, size float64, width int) string {
+	s = label(s)
 	if p.measure(s, size) <= width {
 		return s
 	}

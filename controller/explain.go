@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"androprof/internal/inputerr"
@@ -101,6 +103,44 @@ func Explain(action, subject string, err error) *Problem {
 		p.Hint = err.Error()
 	}
 	return p
+}
+
+// SQLite's primary result codes a workspace that cannot be opened ends in (the low byte of
+// an extended code: 1034, SQLITE_IOERR_FSYNC, is an I/O error).
+const (
+	sqliteIOErr     = 10
+	sqliteCantOpen  = 14
+	sqliteNotADB    = 26
+	sqlitePrimaryOf = 0xff
+)
+
+// ExplainWorkspace turns err, met opening the workspace at path (--db), into what a person
+// can act on: a folder, a device or an unreadable file is named as such with what --db wants,
+// instead of SQLite's "unable to open database file (14)" or "disk I/O error (1034)", which stay
+// in the cause. Other errors pass as they are: the store's own already say what to do.
+func ExplainWorkspace(path string, err error) error {
+	var db sqlError
+	if err == nil || !errors.As(err, &db) {
+		return err
+	}
+	example := filepath.Join(path, "androprof.db")
+	var hint string
+	st, statErr := os.Stat(path)
+	switch code := db.Code() & sqlitePrimaryOf; {
+	case statErr == nil && st.IsDir():
+		hint = fmt.Sprintf("it is a folder; --db names the workspace file, e.g. --db %s", example)
+	case statErr == nil && !st.Mode().IsRegular():
+		hint = "it is not a regular file (a device, pipe or socket); --db names a workspace file, a new one is made by import"
+	case code == sqliteNotADB:
+		hint = "it is not an androprof workspace (not even an SQLite database); check --db"
+	case code == sqliteCantOpen:
+		hint = "SQLite cannot open it: check that --db names a file you may read and write, in a folder you may write"
+	case code == sqliteIOErr:
+		hint = "reading or writing it failed: check the disk is not full or failing, and that --db names a file on a local disk"
+	default:
+		return err
+	}
+	return &Problem{What: "cannot open the workspace " + path, Hint: hint, Cause: err}
 }
 
 // explainExit says how a program ended and what of it was kept. A run that counted anything is

@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -48,12 +49,15 @@ func (im Importer) RunJava(ctx context.Context, run string, argv []string, progr
 	}
 	// The agent writes into a folder of its own, made afresh: a link planted in KeepDir is never
 	// written through. The kept log is then moved beside it, replacing a link, not its target.
+	if err := proc.CheckKeep(im.KeepDir, heapLogName); err != nil {
+		return err
+	}
 	dir, err := proc.OutputDir(im.KeepDir, "androprof-heap-")
 	if err != nil {
 		return fmt.Errorf("folder for the heap log: %w", err)
 	}
 	defer os.RemoveAll(dir)
-	log := filepath.Join(dir, "heap.heaplog")
+	log := filepath.Join(dir, heapLogName)
 	opts := jvm.RunOptions{Java: java, Args: args, Log: log, Mutations: im.Mutations, CacheDir: im.CacheDir, Stdout: im.Stdout, Stderr: im.Stdout}
 	if progress != nil {
 		how := " under the heap agent"
@@ -63,25 +67,51 @@ func (im Importer) RunJava(ctx context.Context, run string, argv []string, progr
 		progress("running " + strings.Join(argv, " ") + how)
 	}
 	runErr := jvm.Run(ctx, opts)
-	if runErr != nil && (ctx.Err() != nil || fileSize(log) == 0) {
+	var stop *proc.StoppedError
+	if errors.As(runErr, &stop) {
+		if kept, err := im.keepHeapLog(log); err == nil && kept != log {
+			stop.Kept = "the heap log so far is in " + kept
+		}
+		return stop
+	}
+	if runErr != nil && fileSize(log) == 0 {
 		return runErr
 	}
-	if im.KeepDir != "" {
-		kept := filepath.Join(im.KeepDir, "heap.heaplog")
-		if err := os.Rename(log, kept); err != nil {
-			return fmt.Errorf("keeping the heap log: %w", err)
-		}
-		log = kept
-		if progress != nil {
-			progress("heap log kept in " + kept)
-		}
+	if log, err = im.keepHeapLog(log); err != nil {
+		return err
+	}
+	if progress != nil && im.KeepDir != "" {
+		progress("heap log kept in " + log)
 	}
 	if progress != nil {
 		progress("importing the heap log")
 	}
 	im.source = "heap " + strings.Join(argv, " ")
 	if err := im.ImportFiles(ctx, run, []string{log}, nil); err != nil {
+		if ctx.Err() != nil {
+			stop = &proc.StoppedError{Err: context.Cause(ctx)}
+			if im.KeepDir != "" {
+				stop.Kept = "the heap log is in " + log
+			}
+			return stop
+		}
 		return err
 	}
 	return runErr
+}
+
+// heapLogName is the heap log's name in a kept folder.
+const heapLogName = "heap.heaplog"
+
+// keepHeapLog moves the heap log the agent wrote into KeepDir, and returns where it is now:
+// where it was without KeepDir or when the agent wrote nothing.
+func (im Importer) keepHeapLog(log string) (string, error) {
+	if im.KeepDir == "" || fileSize(log) == 0 {
+		return log, nil
+	}
+	kept := filepath.Join(im.KeepDir, heapLogName)
+	if err := os.Rename(log, kept); err != nil {
+		return log, fmt.Errorf("keeping the heap log: %w", err)
+	}
+	return kept, nil
 }

@@ -16,7 +16,9 @@ import (
 	"androprof/emulator"
 	"androprof/formats"
 	"androprof/internal/countio"
+	"androprof/internal/lockwait"
 	"androprof/internal/proc"
+	"androprof/internal/termtext"
 	"androprof/model"
 )
 
@@ -75,6 +77,8 @@ func (im Importer) ImportFiles(ctx context.Context, run string, paths []string, 
 		return errors.New("nothing to import")
 	}
 	defer im.forget(run) // whatever the analyses cached of run is stale once anything was written
+	// The store says through ctx when it waits for another writer.
+	ctx = lockwait.WithSay(ctx, im.Say)
 	p := countio.NewProgress(ctx, progress)
 	var ins []*formats.Input
 	for _, path := range paths {
@@ -227,6 +231,7 @@ func (im Importer) RunProgram(ctx context.Context, run, program string, args []s
 		opts.Stderr = im.Stdout
 	}
 	source := "run " + filepath.Base(program) + " " + strings.Join(args, " ")
+	ctx = lockwait.WithSay(ctx, progress) // the store says when it waits for another writer
 	err := im.store.ImportRun(ctx, run, strings.TrimSpace(source), func(sink model.BlockSink) error {
 		err := emulator.Run(ctx, opts, sink, progress)
 		if errors.As(err, &exitErr) && exitErr.Imported > 0 {
@@ -306,9 +311,15 @@ func (im Importer) importDemoFile(ctx context.Context, name string, d DemoRun) e
 
 // RunNameOf is the run name an imported file suggests, the same in the window and on the
 // command line: its name without a .gz and without its own extension (x.trace.gz: x), or "run".
+// Any file name gives a name model.CheckRunName takes, so no import is refused for the name it
+// was not given: control characters and broken bytes are written as escapes (a\nb: `a\nb`),
+// spaces around it trimmed, and a name longer than model.MaxRunName cut.
 func RunNameOf(path string) string {
 	base := strings.TrimSuffix(filepath.Base(path), ".gz")
-	base = strings.TrimSuffix(base, filepath.Ext(base))
+	base = strings.TrimSpace(termtext.Escape(strings.TrimSuffix(base, filepath.Ext(base))))
+	if len(base) > model.MaxRunName {
+		base = strings.TrimSpace(strings.ToValidUTF8(base[:model.MaxRunName], "")) // no half letter at the cut
+	}
 	if base == "" || base == "." || base == string(filepath.Separator) {
 		return "run"
 	}

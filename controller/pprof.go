@@ -9,9 +9,15 @@ import (
 	"androprof/model"
 )
 
+// pprofMaxFrames bounds the stack of a pprof sample, as Go's own profiler bounds its stacks: a
+// sample lists its whole stack, so without a bound a call tree N deep would take N²/2 frames (a
+// 20,000-deep trace took 5 GB and 100 s). A deeper path keeps its innermost frames under one
+// "(outer calls cut…)" frame; its values stay whole.
+const pprofMaxFrames = 128
+
 // Pprof turns a method run's aggregated call tree into a pprof profile that `go tool pprof`
 // opens: one sample per call path and thread, valued in nanoseconds of thread-CPU and wall time
-// (those the trace has), labelled with the thread.
+// (those the trace has), labelled with the thread. Stacks deeper than pprofMaxFrames are cut.
 func (a *MethodAnalysis) Pprof(ctx context.Context, run string) (*profile.Profile, error) {
 	t, err := a.Load(ctx, run)
 	if err != nil {
@@ -39,27 +45,36 @@ func (a *MethodAnalysis) Pprof(ctx context.Context, run string) (*profile.Profil
 	for _, th := range t.Profile.Threads {
 		threadName[th.TID] = fmt.Sprintf("%d %s", th.TID, th.Name)
 	}
+	var cut *profile.Location // the root of every stack cut at pprofMaxFrames
 	locations := map[uint64]*profile.Location{}
+	newLocation := func(fn *profile.Function, line int64) *profile.Location {
+		fn.ID = uint64(len(p.Function) + 1)
+		p.Function = append(p.Function, fn)
+		l := &profile.Location{ID: uint64(len(p.Location) + 1), Line: []profile.Line{{Function: fn, Line: max(line, 0)}}}
+		p.Location = append(p.Location, l)
+		return l
+	}
 	location := func(id uint64) *profile.Location {
 		if l, ok := locations[id]; ok {
 			return l
 		}
 		m := t.Profile.Methods[id]
-		fn := &profile.Function{ID: uint64(len(p.Function) + 1), Name: model.MethodName(m), SystemName: m.Class + "." + m.Name, Filename: m.File}
-		p.Function = append(p.Function, fn)
-		line := int64(m.Line)
-		if line < 0 {
-			line = 0
-		}
-		l := &profile.Location{ID: uint64(len(p.Location) + 1), Line: []profile.Line{{Function: fn, Line: line}}}
-		p.Location = append(p.Location, l)
+		l := newLocation(&profile.Function{Name: model.MethodName(m), SystemName: m.Class + "." + m.Name, Filename: m.File}, int64(m.Line))
 		locations[id] = l
 		return l
 	}
-	for _, n := range nodes {
+	for i, n := range nodes {
 		s := &profile.Sample{Label: map[string][]string{"thread": {threadName[n.TID]}}}
-		for i := len(n.Path) - 1; i >= 0; i-- { // pprof wants the leaf first
-			s.Location = append(s.Location, location(n.Path[i]))
+		// pprof wants the leaf first: the node, then its callers.
+		for j := i; j != model.NoParent; j = nodes[j].Parent {
+			if len(s.Location) == pprofMaxFrames-1 && nodes[j].Parent != model.NoParent {
+				if cut == nil {
+					cut = newLocation(&profile.Function{Name: fmt.Sprintf("(outer calls cut: deeper than %d)", pprofMaxFrames)}, 0)
+				}
+				s.Location = append(s.Location, cut)
+				break
+			}
+			s.Location = append(s.Location, location(nodes[j].Method))
 		}
 		for _, v := range values {
 			s.Value = append(s.Value, v(n))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"androprof/internal/proc"
 	"androprof/jvm"
 )
 
@@ -33,5 +34,13 @@ func (im Importer) RecordVertical(ctx context.Context, run string, opts jvm.Vert
 		java = "java"
 	}
 	im.source = "vertical " + strings.Join(append([]string{java}, opts.Args...), " ")
-	return rec, im.ImportFiles(ctx, run, []string{rec.Script}, nil)
+	err = im.ImportFiles(ctx, run, []string{rec.Script}, nil)
+	if err != nil && ctx.Err() != nil {
+		stop := &proc.StoppedError{Err: context.Cause(ctx)}
+		if im.KeepDir != "" {
+			stop.Kept = "perf.data and perf.script are in " + rec.Dir
+		}
+		return rec, stop
+	}
+	return rec, err
 }

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"androprof/internal/cutline"
 	"androprof/internal/inputerr"
 	"androprof/model"
 )
@@ -112,6 +113,7 @@ type BBReader struct {
 func NewBBReader(r io.Reader, name string) *BBReader {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), maxLine)
+	sc.Split(cutline.ScanLines) // a last line cut short is refused, not read as a record
 	return &BBReader{sc: sc, file: name}
 }
 
@@ -235,10 +237,12 @@ func (br *BBReader) Next() (BBRecord, error) {
 	if err := br.sc.Err(); err != nil {
 		br.line++ // the scanner stopped inside it
 		switch {
-		case errors.Is(err, bufio.ErrTooLong) && !br.sawHeader:
-			return BBRecord{}, fmt.Errorf("%s: %w", br.file, ErrNotBBProfile) // no header in the first MiB
+		case (errors.Is(err, bufio.ErrTooLong) || err == cutline.ErrCut) && !br.sawHeader:
+			return BBRecord{}, fmt.Errorf("%s: %w", br.file, ErrNotBBProfile) // no header in the first MiB, or no whole line
 		case errors.Is(err, bufio.ErrTooLong):
 			return BBRecord{}, br.errorf("line longer than 1 MiB")
+		case err == cutline.ErrCut:
+			return BBRecord{}, br.errorf("%v", err)
 		}
 		return BBRecord{}, &inputerr.Error{File: br.file, Line: br.line, Msg: "read: " + err.Error(), Err: err}
 	}

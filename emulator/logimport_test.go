@@ -274,8 +274,8 @@ func TestImportBadInput(t *testing.T) {
 		line int64 // 0: ErrNotQEMULog
 		msg  string
 	}{
-		{"cut in the middle of a Trace line", fixture[:len(fixture)-20], 60, "middle of a line"},
-		{"cut in the middle of an instruction line", upTo(24) + lines[24][:12], 25, "middle of a line"},
+		{"cut in the middle of a Trace line", fixture[:len(fixture)-20], 60, "ends inside a line"},
+		{"cut in the middle of an instruction line", upTo(24) + lines[24][:12], 25, "ends inside a line"},
 		{"cut between the lines of a block", upTo(30), 30, "inside the block at 0x106ac"},
 		{"cut before a block's blank line", upTo(46), 46, "inside the block at 0x106d0"},
 		{"garbled pc in a Trace line", replace(41, "Trace 0: 0x7fc898000300 [00800480/000106zz/00000000/00000200] x\n"), 41, "bad field"},

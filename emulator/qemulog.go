@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 
+	"androprof/internal/cutline"
 	"androprof/internal/inputerr"
 	"androprof/model"
 )
@@ -359,7 +360,7 @@ func (lr *LogReader) nextLine() ([]byte, error) {
 		if !lr.any && !lr.inBlock {
 			return nil, lr.notQEMU()
 		}
-		return nil, lr.errorf("the file ends in the middle of a line: truncated?")
+		return nil, lr.errorf("%v", cutline.ErrCut)
 	case err != nil:
 		return nil, &inputerr.Error{File: lr.file, Line: lr.line + 1, Msg: "read: " + err.Error(), Err: err}
 	}

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"debug/elf"
 	_ "embed"
@@ -15,7 +16,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"androprof/internal/cbuild"
 	"androprof/internal/countio"
@@ -68,7 +68,7 @@ func GuestArch(program string) (string, error) {
 	if err != nil {
 		var fe *elf.FormatError
 		if errors.As(err, &fe) {
-			return "", fmt.Errorf("%s is not an ELF program (%v): androprof runs 32-bit ARM and MIPS Linux programs", program, err)
+			return "", fmt.Errorf("%s is not an ELF program (%s): androprof runs 32-bit ARM and MIPS Linux programs", program, startsWith(program))
 		}
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
@@ -90,8 +90,37 @@ func GuestArch(program string) (string, error) {
 			return "mips", nil
 		}
 	}
-	return "", fmt.Errorf("%s is a %s %s program: androprof runs 32-bit ARM and MIPS programs under qemu-user (use --arch to force one)",
-		program, f.Class, f.Machine)
+	return "", fmt.Errorf("%s is a %s program: androprof runs 32-bit ARM and MIPS programs under qemu-user (use --arch to force one)",
+		program, elfKind(f.Class, f.Machine))
+}
+
+// elfKind names a class and machine as a person says them: "64-bit X86_64".
+func elfKind(class elf.Class, machine elf.Machine) string {
+	bits := map[elf.Class]string{elf.ELFCLASS32: "32-bit", elf.ELFCLASS64: "64-bit"}[class]
+	if bits == "" {
+		bits = "unknown-class"
+	}
+	return bits + " " + strings.TrimPrefix(machine.String(), "EM_")
+}
+
+// startsWith says what a file that is not ELF begins with, for the refusal: a script's "#!"
+// line, or its first bytes.
+func startsWith(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return "unreadable"
+	}
+	defer f.Close()
+	head := make([]byte, 16)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	switch {
+	case n == 0:
+		return "it is empty"
+	case bytes.HasPrefix(head, []byte("#!")):
+		return "it starts with #!: a script"
+	}
+	return fmt.Sprintf("it starts with %q", head[:min(n, 4)])
 }
 
 // BuildPlugin compiles the embedded plugin with gcc into cacheDir, once per version of its
@@ -107,7 +136,7 @@ func BuildPlugin(cacheDir string) (string, error) {
 // Run runs one program under qemu-user with the basic-block plugin and streams every process
 // it created (forked children included) into sink, parents first. progress, when not nil,
 // hears what is happening in words. Cancelling ctx kills QEMU and its forked children and
-// returns the context's error without importing. A guest that exits non-zero or dies of a
+// returns a *proc.StoppedError without importing. A guest that exits non-zero or dies of a
 // signal gives a *ProgramExitError after its profiles were fed to sink.
 func Run(ctx context.Context, opts RunOptions, sink model.BlockSink, progress func(string)) error {
 	say := func(format string, args ...any) {
@@ -169,20 +198,12 @@ func Run(ctx context.Context, opts RunOptions, sink model.BlockSink, progress fu
 		debugDirs = append([]string{filepath.Join(root, "usr", "lib", "debug")}, debugDirs...)
 	}
 	args = append(append(args, opts.Program), opts.Args...)
-	cmd := exec.CommandContext(ctx, qemu, args...)
-	cmd.Stdin, cmd.Stdout = opts.Stdin, opts.Stdout
-	tail := &proc.Tail{Max: 4096}
-	cmd.Stderr = tail
-	if opts.Stderr != nil {
-		cmd.Stderr = io.MultiWriter(opts.Stderr, tail)
-	}
-	proc.KillGroup(cmd)
-	cmd.WaitDelay = 5 * time.Second
+	cmd, tail := proc.Wrapped(ctx, append([]string{qemu}, args...), opts.Stdin, opts.Stdout, opts.Stderr)
 
 	say("running %s under %s", name, qemuName)
-	runErr := cmd.Run()
+	runErr := proc.Run(cmd)
 	if ctx.Err() != nil {
-		return fmt.Errorf("run of %s: %w", name, ctx.Err())
+		return proc.Stopped(ctx, name+" under "+qemuName)
 	}
 	var exitErr *exec.ExitError
 	// ErrWaitDelay: QEMU exited but a forked child still holds its output open; go on.

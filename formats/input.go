@@ -6,10 +6,12 @@ import (
 	"compress/flate"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 
 	"androprof/internal/countio"
+	"androprof/internal/gunzip"
 )
 
 // HeadSize is the most of a file's start Recognize reads: what a QEMU log may take to show
@@ -50,9 +52,13 @@ func Recognize(f *os.File, p *countio.Progress) (*Input, error) {
 	counted := &countio.Reader{R: f, Progress: p}
 	if st.Mode().IsRegular() {
 		in.Size = st.Size()
+		counted.R = &sized{f: f, size: in.Size}
 		err = in.regular(f, counted)
 	} else {
 		err = in.pipe(counted)
+	}
+	if errors.As(err, new(*gunzip.ExpandError)) || errors.Is(err, gunzip.ErrSetting) {
+		return nil, fmt.Errorf("%s: %w", in.Name, err)
 	}
 	if err != nil {
 		return nil, err
@@ -98,7 +104,7 @@ func (in *Input) pipe(counted *countio.Reader) error {
 	var head []byte
 	var err error
 	if magic, _ := br.Peek(2); isGzip(magic) {
-		if zr, zerr := gzip.NewReader(br); zerr == nil {
+		if zr, zerr := gunzip.NewReader(br); zerr == nil {
 			if head, err = readHead(zr, nil, keptHead); err != nil {
 				return err
 			}
@@ -161,17 +167,45 @@ func damaged(err error) bool {
 		errors.Is(err, io.ErrUnexpectedEOF)
 }
 
+// sized reads a regular file and fails where it ends short of the size it had when the import
+// began: another program cut it meanwhile (a recorder run again over it, `>` on it), and what
+// was read is only a prefix, which the file's last line need not show (issue 24, finding 16).
+type sized struct {
+	f    io.ReadSeeker
+	size int64
+	pos  int64
+}
+
+func (s *sized) Read(p []byte) (int, error) {
+	n, err := s.f.Read(p)
+	s.pos += int64(n)
+	if err == io.EOF && s.pos < s.size {
+		err = fmt.Errorf("the file shrank to %d bytes during the import (it had %d when the import began): "+
+			"another program cut it", s.pos, s.size)
+	}
+	return n, err
+}
+
+func (s *sized) Seek(offset int64, whence int) (int64, error) {
+	pos, err := s.f.Seek(offset, whence)
+	if err == nil {
+		s.pos = pos
+	}
+	return pos, err
+}
+
 // errSeekEnd says a compressed file cannot seek from its end: it would have to be decompressed
 // to get there.
 var errSeekEnd = errors.New("a compressed file seeks only from its start")
 
-// gzipInput is a gzip-compressed regular file, read decompressed. It keeps the first MiB, so a reader that looks at the start again (a trace's header, Recognize's sniffing)
-// does not decompress it again; a reader that goes back further (a heap dump's second pass)
-// makes it start over from the file's start.
+// gzipInput is a gzip-compressed regular file, read decompressed within gunzip's bounds. It
+// keeps the first MiB, so a reader that looks at the start again (a trace's header, Recognize's
+// sniffing) does not decompress it again; a reader that goes back further (a heap dump's second
+// pass) makes it start over from the file's start.
 type gzipInput struct {
 	file io.ReadSeeker
 	buf  *bufio.Reader // between file and zr
-	zr   *gzip.Reader
+	zr   *gunzip.Reader
 	head []byte
 	pos  int64 // where the next Read reads
 	zpos int64 // how many bytes zr has given
@@ -180,7 +214,7 @@ type gzipInput struct {
 func newGzipInput(file io.ReadSeeker) (*gzipInput, error) {
 	g := &gzipInput{file: file, buf: bufio.NewReaderSize(file, 64<<10)}
 	var err error
-	if g.zr, err = gzip.NewReader(g.buf); err != nil {
+	if g.zr, err = gunzip.NewReader(g.buf); err != nil {
 		return nil, err
 	}
 	if g.head, err = readHead(g.zr, nil, keptHead); err != nil {

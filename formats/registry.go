@@ -106,14 +106,14 @@ var All = []*Format{
 		ReadHeapLog: func(in *Input, sink model.HeapSink) error {
 			return heaplog.NewReader(in.R, in.Name).Feed(sink)
 		}},
-	{Name: "dpa", Kind: Methods, Sniff: dpa.Sniff, NotMine: dpa.ErrNotDPA,
+	{Name: "dpa", Kind: Methods, Gzip: true, Sniff: dpa.Sniff, NotMine: dpa.ErrNotDPA,
 		ReadMethods: func(in *Input, o Options, sink model.MethodSink) (model.TraceHeader, error) {
 			r := dpa.NewReader(in.R, in.Name)
 			r.PID, r.Measured = o.Method.PID, o.Method.Measured
 			err := r.Feed(sink)
 			return r.Header(), err
 		}},
-	{Name: "rmp", Kind: Methods, Sniff: rmp.Sniff, NotMine: rmp.ErrNotRMP,
+	{Name: "rmp", Kind: Methods, Gzip: true, Sniff: rmp.Sniff, NotMine: rmp.ErrNotRMP,
 		ReadMethods: func(in *Input, o Options, sink model.MethodSink) (model.TraceHeader, error) {
 			r := rmp.NewReader(in.R, in.Name)
 			r.Round, r.Measured, r.Area = o.Method.Round, o.Method.Measured, o.Method.Area

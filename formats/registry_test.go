@@ -94,11 +94,10 @@ func TestRecognizeEachFormat(t *testing.T) {
 func TestRecognizeUnknown(t *testing.T) {
 	dir := t.TempDir()
 	for name, content := range map[string]string{
-		"notes.txt":  "just some notes\n",
-		"empty":      "",
-		"bad.gz":     "\x1f\x8b\x00\x00",
-		"text.gz":    string(testio.Gzip([]byte("just some notes\n"))),
-		"dpa.log.gz": string(testio.Gzip([]byte("androprof-dpa 1\n"))),
+		"notes.txt": "just some notes\n",
+		"empty":     "",
+		"bad.gz":    "\x1f\x8b\x00\x00",
+		"text.gz":   string(testio.Gzip([]byte("just some notes\n"))),
 	} {
 		path := filepath.Join(dir, name)
 		os.WriteFile(path, []byte(content), 0o644)
@@ -385,7 +384,7 @@ func TestRecognizeAndReadSamples(t *testing.T) {
 		}
 	}
 	path := filepath.Join(dir, "broken.perfscript")
-	os.WriteFile(path, append(bytes.Clone(data[:bytes.Index(data, []byte("\n\n"))+2]), "java 1 1.000001: cpu-clock:\n\tnot a frame\n"...), 0o644)
+	os.WriteFile(path, append(bytes.Clone(data[:bytes.Index(data, []byte("\n\n"))+2]), "java 1 99999.000001: cpu-clock:\n\tnot a frame\n"...), 0o644)
 	in, err := recognizeFile(t, path, newProgress())
 	if err != nil || in.Format.Name != "perf-script" {
 		t.Fatalf("broken: %v, %v", in, err)

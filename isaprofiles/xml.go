@@ -6,13 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
+	"androprof/internal/outfile"
 	"androprof/model"
 )
 
@@ -347,54 +345,15 @@ func (p *parser) category(el xml.StartElement) (*model.Category, []int, error) {
 	return cat, lines, err
 }
 
-// WriteFile writes the profile atomically: a crash mid-save never leaves half a file.
+// WriteFile writes the profile atomically through internal/outfile: a crash mid-save never
+// leaves half a file, a link planted at path is replaced rather than followed, and the file gets
+// the user's umask (a file saved over keeps its own mode).
 func WriteFile(path string, prof *model.Profile) error {
 	if probs := model.Validate(prof); len(probs) > 0 {
 		return fmt.Errorf("profile %q is not valid, not saved: %s", prof.Name, probs[0].Msg)
 	}
-	tmp, err := createTemp(path)
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	w := bufio.NewWriter(tmp)
-	if err := Write(w, prof); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
-
-// createTemp makes the file a save is written to before it is renamed over path. Unlike
-// os.CreateTemp (mode 0600) it asks for 0666, so the kernel applies the user's umask and the
-// profile is as readable as any file the user makes; a file saved over keeps its own mode.
-func createTemp(path string) (*os.File, error) {
-	for {
-		name := filepath.Join(filepath.Dir(path), fmt.Sprintf(".profile-%d.xml", rand.Uint64()))
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if st, err := os.Stat(path); err == nil {
-			err = f.Chmod(st.Mode().Perm())
-			if err != nil {
-				f.Close()
-				os.Remove(name)
-				return nil, err
-			}
-		}
-		return f, nil
-	}
+	_, err := outfile.Write(path, func(w io.Writer) error { return Write(w, prof) })
+	return err
 }
 
 // Write encodes the profile in the documented layout (docs/profile-format.md).

@@ -239,7 +239,7 @@ func Command(argv []string) (java string, args []string, err error) {
 }
 
 // Run runs a Java program with the heap agent writing opts.Log, building the agent first if
-// needed. Cancelling ctx kills the JVM and returns the context's error (the log is then cut
+// needed. Cancelling ctx kills the JVM and returns a *proc.StoppedError (the log is then cut
 // short). A program that exits non-zero gives an *ExitError.
 func Run(ctx context.Context, opts RunOptions) error {
 	if opts.Log == "" {
@@ -266,9 +266,9 @@ func Run(ctx context.Context, opts RunOptions) error {
 	}
 
 	cmd, tail := proc.Wrapped(ctx, argv, opts.Stdin, opts.Stdout, opts.Stderr)
-	runErr := cmd.Run()
+	runErr := proc.Run(cmd)
 	if ctx.Err() != nil {
-		return fmt.Errorf("run of %s: %w", java, ctx.Err())
+		return proc.Stopped(ctx, filepath.Base(java))
 	}
 	var exitErr *exec.ExitError
 	if runErr != nil && !errors.As(runErr, &exitErr) {

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"androprof/internal/proc"
@@ -219,13 +220,16 @@ func perfScript(perf, data string) []string {
 // recording into perf script text. perf samples cpu-clock at opts.RateHz with call stacks on the
 // monotonic clock; the program has opts' standard input, output and error. A program that
 // exits non-zero or dies of a signal still leaves its samples (VerticalRecording.Exit says how
-// it ended). Cancelling ctx kills the program and perf and returns the context's error. The
+// it ended). Cancelling ctx kills the program and perf and returns a *proc.StoppedError. The
 // caller closes the recording once it imported it.
 func RecordVertical(ctx context.Context, opts VerticalOptions, progress func(msg string)) (*VerticalRecording, error) {
 	say := func(msg string) {
 		if progress != nil {
 			progress(msg)
 		}
+	}
+	if err := proc.CheckKeep(opts.Keep, "perf.data", "perf.script"); err != nil {
+		return nil, err
 	}
 	opts, perf, err := opts.settled()
 	if err != nil {
@@ -262,9 +266,12 @@ func RecordVertical(ctx context.Context, opts VerticalOptions, progress func(msg
 	say(fmt.Sprintf("recording %s under perf at %d Hz (%s call stacks)", strings.Join(append([]string{opts.Java}, opts.Args...), " "),
 		opts.RateHz, opts.CallGraph))
 	cmd, tail := proc.Wrapped(ctx, rec.Record, opts.Stdin, opts.Stdout, opts.Stderr)
-	runErr := cmd.Run()
+	// perf record ends its program when it gets SIGTERM, so a killed androprof ends both.
+	proc.DeathSignal(cmd, syscall.SIGTERM)
+	runErr := proc.Run(cmd)
 	if ctx.Err() != nil {
-		return fail(fmt.Errorf("recording %s: %w", opts.Java, ctx.Err()))
+		removeAgentMap(stats)
+		return fail(proc.Stopped(ctx, "perf and "+filepath.Base(opts.Java)))
 	}
 	if err := rec.ended(runErr, tail, opts.Java); err != nil {
 		return fail(err)
@@ -277,6 +284,9 @@ func RecordVertical(ctx context.Context, opts VerticalOptions, progress func(msg
 	say("naming the samples' frames (perf script)")
 	rec.Convert = perfScript(perf, rec.Data)
 	if err := runToFile(ctx, rec.Convert, rec.Script); err != nil {
+		if ctx.Err() != nil {
+			err = proc.Stopped(ctx, "perf script")
+		}
 		return fail(err)
 	}
 	os.Remove(stats)
@@ -375,6 +385,14 @@ func (r *VerticalRecording) agentEnded(stats string, tail *proc.Tail, java strin
 	return tmpMap
 }
 
+// removeAgentMap removes the map the perf map agent wrote to /tmp for a recording that was
+// stopped, which nothing reads; stats names its pid.
+func removeAgentMap(stats string) {
+	if s, _, err := ReadAgentStats(stats); err == nil && s.PID > 0 {
+		os.Remove(fmt.Sprintf("/tmp/perf-%d.map", s.PID))
+	}
+}
+
 // perfRecord is the perf record command line that samples argv: cpu-clock at rate Hz per
 // thread, call stacks as cg says, time stamps on the monotonic clock, into data. -N keeps perf
 // from copying the images into ~/.debug; -q has it say only what went wrong; --no-bpf-event
@@ -439,7 +457,8 @@ func runToFile(ctx context.Context, argv []string, path string) error {
 	cmd.Stdout = f
 	tail := &proc.Tail{Max: 4096}
 	cmd.Stderr = tail
-	err = cmd.Run()
+	proc.KillGroup(cmd) // with what it runs (addr2line, objdump)
+	err = proc.Run(cmd)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

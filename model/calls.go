@@ -160,9 +160,9 @@ type CallProfile struct {
 	Packages  map[ThreadGroup]MethodTimes
 	Edges     map[CallEdge]EdgeTimes
 	Anomalies Anomalies
-	// Tree is every call path of every thread (threads by id, paths in the order first seen),
-	// for pprof and flame graphs. A profile loaded from the workspace leaves it empty: the
-	// store reads it on demand.
+	// Tree is every call path of every thread (threads by id, paths in the order first seen,
+	// so a parent comes before its children), for pprof and flame graphs. A profile loaded
+	// from the workspace leaves it empty: the store reads it on demand.
 	Tree []CallNode
 }
 
@@ -715,28 +715,25 @@ func (b *CallBuilder) Finish() *CallProfile {
 				p.Packages[ThreadGroup{tid, name}] = g.MethodTimes
 			}
 		}
-		p.Tree = append(p.Tree, th.callNodes()...)
+		p.Tree = append(p.Tree, th.callNodes(len(p.Tree))...)
 	}
 	p.Anomalies = b.anomalies
 	b.profile = p
 	return p
 }
 
-// callNodes lists the thread's call paths, root first in each path.
-func (th *cbThread) callNodes() []CallNode {
+// callNodes lists the thread's call paths as nodes of a tree whose first node will be at base,
+// each with its parent's index: the builder's own tree without its root.
+func (th *cbThread) callNodes(base int) []CallNode {
 	out := make([]CallNode, 0, max(len(th.tree)-1, 0))
 	for i := 1; i < len(th.tree); i++ {
 		n := th.tree[i]
-		depth := 0
-		for j := int32(i); j > 0; j = th.tree[j].parent {
-			depth++
+		parent := NoParent
+		if n.parent > 0 {
+			parent = base + int(n.parent) - 1
 		}
-		path := make([]uint64, depth)
-		for j := int32(i); j > 0; j = th.tree[j].parent {
-			depth--
-			path[depth] = th.tree[j].method
-		}
-		out = append(out, CallNode{TID: th.TID, Path: path, Calls: n.calls, ExclusiveCPU: n.exclusiveCPU, ExclusiveWall: n.exclusiveWall})
+		out = append(out, CallNode{TID: th.TID, Parent: parent, Method: n.method, Calls: n.calls,
+			ExclusiveCPU: n.exclusiveCPU, ExclusiveWall: n.exclusiveWall})
 	}
 	return out
 }

@@ -28,8 +28,9 @@ func TestCallTreeMergesByPath(t *testing.T) {
 		}
 	}
 	got := map[string]string{}
-	for _, n := range b.Finish().Tree {
-		got[fmt.Sprint(n.TID, n.Path)] = fmt.Sprint(n.Calls, " ", n.ExclusiveCPU)
+	tree := b.Finish().Tree
+	for i, n := range tree {
+		got[fmt.Sprint(n.TID, CallPath(tree, i))] = fmt.Sprint(n.Calls, " ", n.ExclusiveCPU)
 	}
 	want := map[string]string{
 		"1 [1]": "1 10", "1 [1 2]": "2 6", "1 [1 2 3]": "1 7", "1 [1 3]": "1 4", "2 [9]": "1 0",

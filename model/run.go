@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -111,23 +112,38 @@ const MaxRunName = 200
 // chart titles and a terminal, so control characters (a newline breaks `androprof runs`, an
 // escape sequence reaches the terminal raw, a bidi override reorders what is shown) and blank or
 // space-padded names are refused.
+//
+// A refused name is echoed cut (runNameText): it may be 10 KB of anything.
 func CheckRunName(name string) error {
 	switch {
+	case len(name) > MaxRunName:
+		return fmt.Errorf("run name %s is %d bytes long: at most %d", runNameText(name), len(name), MaxRunName)
 	case strings.TrimSpace(name) == "":
 		return fmt.Errorf("a run needs a name that is not blank (got %q)", name)
 	case strings.TrimSpace(name) != name:
-		return fmt.Errorf("run name %q begins or ends with a space", name)
-	case len(name) > MaxRunName:
-		return fmt.Errorf("run name is %d bytes long: at most %d", len(name), MaxRunName)
+		return fmt.Errorf("run name %s begins or ends with a space", runNameText(name))
 	case !utf8.ValidString(name):
-		return fmt.Errorf("run name %q is not valid UTF-8", name)
+		return fmt.Errorf("run name %s is not valid UTF-8", runNameText(name))
 	}
 	for _, r := range name {
 		if ControlRune(r) {
-			return fmt.Errorf("run name %q holds a control character (%U)", name, r)
+			return fmt.Errorf("run name %s holds a control character (%U)", runNameText(name), r)
 		}
 	}
 	return nil
+}
+
+// runNameText quotes a refused run name for a message, cut after 60 bytes.
+func runNameText(name string) string {
+	const most = 60
+	if len(name) <= most {
+		return strconv.Quote(name)
+	}
+	cut := most
+	for i := 0; i < utf8.UTFMax && !utf8.RuneStart(name[cut]); i++ {
+		cut-- // not in the middle of a letter
+	}
+	return strconv.Quote(name[:cut]) + "…"
 }
 
 // ControlRune says whether r changes how a terminal or a list shows what follows it rather

@@ -18,3 +18,14 @@ func TestCheckRunName(t *testing.T) {
 		}
 	}
 }
+
+// Issue 24 finding 18: a refused name of 10 KB is echoed cut, whatever it is refused for.
+func TestCheckRunNameEchoesCut(t *testing.T) {
+	long := strings.Repeat("ü", 5<<10)
+	for _, bad := range []string{long, " " + long, long[:MaxRunName-2] + "\x1b", long[:MaxRunName-1] + "\xff", " " + long[:MaxRunName-2]} {
+		err := CheckRunName(bad)
+		if err == nil || len(err.Error()) > 200 {
+			t.Errorf("CheckRunName of %d bytes: %v", len(bad), err)
+		}
+	}
+}

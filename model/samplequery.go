@@ -2,6 +2,7 @@ package model
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,6 +52,9 @@ type ThreadRow struct {
 type LayerTimeline struct {
 	StartNS, BucketNS int64
 	Counts            [][6]int // per bucket; index Layer-1
+	// Before counts the samples dated before StartNS, which no bucket holds: a recording whose
+	// samples go back in time has samples before its first, at negative times.
+	Before int
 }
 
 // FlameNode is a calling context of a flame graph: its frame, the samples in it (Total) and
@@ -269,22 +273,48 @@ func (s *SampleSet) ByThread() []ThreadRow {
 	return out
 }
 
-// Timeline is the leaf layers of the kept samples in buckets equal slices of the selected time.
+// MaxTimelineBuckets bounds the columns of a layer timeline: more than any chart has pixels, and
+// few enough that no number asked for runs out of memory.
+const MaxTimelineBuckets = 100_000
+
+// Timeline is the leaf layers of the kept samples in buckets equal slices of the selected time,
+// from the selection's start (or the recording's first sample) to its end (or the last sample).
+// A sample dated before the start, as a recording that goes back in time has, is counted in
+// Before rather than drawn, and no time, however far out, can make it index out of the buckets.
+// It has buckets columns, at most MaxTimelineBuckets.
 func (s *SampleSet) Timeline(buckets int) LayerTimeline {
-	buckets = max(buckets, 1)
-	from, to := s.Selection.FromNS, s.Selection.ToNS
+	buckets = min(max(buckets, 1), MaxTimelineBuckets)
+	from, to := max(s.Selection.FromNS, 0), s.Selection.ToNS
 	if to <= 0 {
 		for _, r := range s.Profile.Samples {
-			to = max(to, r.TimeNS+1)
+			to = max(to, r.TimeNS+1, r.TimeNS) // TimeNS+1 wraps at the largest time
 		}
 	}
-	width := max((to-from+int64(buckets)-1)/int64(buckets), 1)
-	tl := LayerTimeline{StartNS: from, BucketNS: width, Counts: make([][6]int, buckets)}
+	tl := LayerTimeline{StartNS: from, BucketNS: bucketWidth(from, to, buckets), Counts: make([][6]int, buckets)}
 	s.each(func(r SampleRec, stack []int32) {
-		b := min(int((r.TimeNS-from)/width), buckets-1)
+		if r.TimeNS < from {
+			tl.Before++
+			return
+		}
+		// From r.TimeNS ≥ from the unsigned difference is exact even where the signed one wraps.
+		b := min((uint64(r.TimeNS)-uint64(from))/uint64(tl.BucketNS), uint64(buckets-1))
 		tl.Counts[b][s.layers[stack[0]]-1]++
 	})
 	return tl
+}
+
+// bucketWidth divides from…to into buckets slices of at least 1 ns, the last one ending at or
+// after to, without overflowing however wide the span.
+func bucketWidth(from, to int64, buckets int) int64 {
+	if to <= from {
+		return 1
+	}
+	span := uint64(to) - uint64(from)
+	w := span / uint64(buckets)
+	if span%uint64(buckets) != 0 {
+		w++
+	}
+	return int64(min(w, math.MaxInt64))
 }
 
 // Neighbours are a symbol's callers (the frames right outside it) and callees (right inside it)

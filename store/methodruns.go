@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"androprof/model"
@@ -188,56 +187,72 @@ func (w *methodWriter) write(t *model.MethodTrace) error {
 		}); err != nil {
 		return err
 	}
-	for _, n := range p.Tree {
+	return w.callTree(p.Tree)
+}
+
+// callTree stores a call tree as parent pointers: node i gets id base+i, so its parent's id is
+// known without asking the database, and parents (earlier nodes) get the smaller ids.
+func (w *methodWriter) callTree(tree []model.CallNode) error {
+	if err := model.CheckCallTree(tree); err != nil {
+		return err
+	}
+	for _, n := range tree {
 		if _, err := w.thread(n.TID); err != nil {
 			return err
 		}
-		if _, ok := w.methods[n.Path[len(n.Path)-1]]; !ok {
-			return fmt.Errorf("a call path ends in method %#x, which the trace does not name", n.Path[len(n.Path)-1])
+		if _, ok := w.methods[n.Method]; !ok {
+			return fmt.Errorf("a call path ends in method %#x, which the trace does not name", n.Method)
 		}
 	}
-	return w.exec(`INSERT INTO call_node(thread_id, path, method_id, depth, calls, excl_cpu, excl_wall) VALUES (?,?,?,?,?,?,?)`,
-		len(p.Tree), func(i int) []any {
-			n := p.Tree[i]
-			return []any{w.threads[n.TID], pathKey(n.Path), w.methods[n.Path[len(n.Path)-1]], len(n.Path) - 1,
-				n.Calls, int64(n.ExclusiveCPU), int64(n.ExclusiveWall)}
+	var base int64
+	if err := w.tx.QueryRowContext(w.ctx, `SELECT coalesce(max(id), 0) + 1 FROM call_node`).Scan(&base); err != nil {
+		return err
+	}
+	return w.exec(`INSERT INTO call_node(id, thread_id, parent, method_id, calls, excl_cpu, excl_wall) VALUES (?,?,?,?,?,?,?)`,
+		len(tree), func(i int) []any {
+			n := tree[i]
+			var parent any // NULL: a level-1 call
+			if n.Parent != model.NoParent {
+				parent = base + int64(n.Parent)
+			}
+			return []any{base + int64(i), w.threads[n.TID], parent, w.methods[n.Method], n.Calls, int64(n.ExclusiveCPU), int64(n.ExclusiveWall)}
 		})
 }
 
-func pathKey(path []uint64) string {
-	parts := make([]string, len(path))
-	for i, id := range path {
-		parts[i] = strconv.FormatUint(id, 16)
-	}
-	return strings.Join(parts, "/")
-}
-
-// CallTree loads a method run's aggregated call tree.
+// CallTree loads a method run's aggregated call tree, in the order it was stored (by thread,
+// parents first), with each node's parent as an index into the result.
 func (db *DB) CallTree(ctx context.Context, run string) ([]model.CallNode, error) {
 	runID, err := db.methodRunID(ctx, run)
 	if err != nil {
 		return nil, err
 	}
 	var out []model.CallNode
-	err = db.each(ctx, `SELECT t.tid, n.path, n.calls, n.excl_cpu, n.excl_wall FROM call_node n
-		JOIN trace_thread t ON t.id = n.thread_id WHERE t.run_id = ? ORDER BY t.tid, n.path`, []any{runID}, func(rows *sql.Rows) error {
+	index := map[int64]int{} // call_node.id → index in out
+	err = db.each(ctx, `SELECT n.id, n.parent, t.tid, m.trace_id, n.calls, n.excl_cpu, n.excl_wall FROM call_node n
+		JOIN trace_thread t ON t.id = n.thread_id JOIN trace_method m ON m.id = n.method_id
+		WHERE t.run_id = ? ORDER BY t.tid, n.id`, []any{runID}, func(rows *sql.Rows) error {
 		var n model.CallNode
-		var path string
-		var ec, ew int64
-		if err := rows.Scan(&n.TID, &path, &n.Calls, &ec, &ew); err != nil {
+		var id, method, ec, ew int64
+		var parent sql.NullInt64
+		if err := rows.Scan(&id, &parent, &n.TID, &method, &n.Calls, &ec, &ew); err != nil {
 			return err
 		}
-		for _, part := range strings.Split(path, "/") {
-			id, err := strconv.ParseUint(part, 16, 64)
-			if err != nil {
-				return fmt.Errorf("call path %q: %w", path, err)
+		n.Parent = model.NoParent
+		if parent.Valid {
+			i, ok := index[parent.Int64]
+			if !ok {
+				return fmt.Errorf("call tree node %d: its parent %d is not an earlier node of the run", id, parent.Int64)
 			}
-			n.Path = append(n.Path, id)
+			n.Parent = i
 		}
-		n.ExclusiveCPU, n.ExclusiveWall = uint64(ec), uint64(ew)
+		n.Method, n.ExclusiveCPU, n.ExclusiveWall = traceID(method), uint64(ec), uint64(ew)
+		index[id] = len(out)
 		out = append(out, n)
 		return nil
 	})
+	if err == nil {
+		err = model.CheckCallTree(out)
+	}
 	return out, err
 }
 

@@ -17,9 +17,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
-	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+	"modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"androprof/internal/lockwait"
 )
 
 //go:embed migrations/*.sql
@@ -50,10 +54,13 @@ func DefaultPath() string {
 }
 
 // dsn puts the settings in the connection string because PRAGMAs apply per connection.
-// immutable reads a file in a folder nobody can write: SQLite then needs no -shm file beside it.
+// Readers open the file read-only: in WAL mode they never wait for a writer, and they write
+// nothing. immutable reads a file in a folder nobody can write: SQLite then needs no -shm file
+// beside it. The writer's busy timeout is short because beginWrite waits in its own loop, which
+// says so and ends when its context does.
 func dsn(path string, readOnly, immutable bool) string {
 	q := url.Values{}
-	for _, p := range []string{"busy_timeout(5000)", "foreign_keys(ON)", "synchronous(NORMAL)"} {
+	for _, p := range []string{"foreign_keys(ON)", "synchronous(NORMAL)"} {
 		q.Add("_pragma", p)
 	}
 	switch {
@@ -61,18 +68,22 @@ func dsn(path string, readOnly, immutable bool) string {
 		q.Set("mode", "ro")
 		q.Set("immutable", "1")
 	case readOnly:
+		q.Set("mode", "ro")
+		q.Add("_pragma", "busy_timeout(5000)")
 		q.Add("_pragma", "query_only(ON)")
 	default:
+		q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", writeRetry.Milliseconds()))
 		q.Add("_pragma", "journal_mode(WAL)")
 		q.Set("_txlock", "immediate")
 	}
 	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
 }
 
-// Open opens the workspace at path, creating it when missing, and brings its schema up to date.
-// Only the default workspace's folder is made: a mistyped --db path never makes folders. A workspace this program may
-// not change opens read-only, and every write says why (ReadOnly): one written by a newer
-// androprof, or a file or folder the user cannot write.
+// Open opens the workspace at path for writing, creating it when missing (or when the file is
+// empty), and brings its schema up to date. Only the default workspace's folder is made: a
+// mistyped --db path never makes folders. A workspace this program may not change opens
+// read-only, and every write says why (ReadOnly): one written by a newer androprof, or a file
+// or folder the user cannot write. Another program's SQLite file is refused and left as it is.
 func Open(path string) (*DB, error) {
 	if path == DefaultPath() {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -84,58 +95,126 @@ func Open(path string) (*DB, error) {
 			return nil, fmt.Errorf("workspace %s: the folder %s does not exist", path, filepath.Dir(path))
 		}
 	}
-	return open(path)
+	return open(path, false)
 }
 
-// OpenExisting opens a workspace that must exist already, but for the default one: commands
-// that only read never create a workspace where a path was mistyped.
+// OpenExisting opens a workspace that must exist already, to read it: commands that only read
+// never create a workspace where a path was mistyped (but for the default one, made as Open
+// makes it), and never write to one: no migration, no PRAGMA, nothing a full disk or another
+// writer could refuse. Its readers open the file read-only; the writer connects only when a
+// change is asked for (runs --delete). A workspace of an older schema is refused with how to
+// upgrade it.
 func OpenExisting(path string) (*DB, error) {
-	if path == DefaultPath() {
+	st, err := os.Stat(path)
+	if path == DefaultPath() && errors.Is(err, fs.ErrNotExist) {
 		return Open(path)
 	}
-	if _, err := os.Stat(path); err != nil {
+	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("no workspace at %s (import something first, or check --db)", path)
 		}
 		return nil, fmt.Errorf("workspace %s: %w", path, err)
 	}
-	return open(path)
+	if st.Size() == 0 {
+		return nil, fmt.Errorf("%s is an empty file, not an androprof workspace yet (import something into it first, or check --db)", path)
+	}
+	return open(path, true)
 }
 
-func open(path string) (*DB, error) {
-	db, err := openPools(path)
+// open recognises the file at path, then opens it; reading opens it read-only.
+func open(path string, reading bool) (*DB, error) {
+	f, err := look(path, false)
+	if err != nil && reading && noRoom(err) && walEmpty(path) {
+		// A full disk has no room for the -shm file WAL readers share. With nothing in the WAL
+		// the file alone is the workspace, and no writer can add to it while the disk is full.
+		f, err = look(path, true)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("workspace %s: %w", path, err)
+	}
+	if f.foreign {
+		return nil, fmt.Errorf("%s is a SQLite database but not an androprof workspace (it has no androprof tables; "+
+			"androprof leaves it as it is: check --db)", path)
+	}
+	if reading && f.empty {
+		return nil, fmt.Errorf("%s is an empty SQLite database, not an androprof workspace yet (import something into it first, or check --db)", path)
+	}
+	db, err := openPools(path, f, reading)
 	if err != nil {
 		return nil, fmt.Errorf("workspace %s: %w", path, err)
 	}
 	return db, nil
 }
 
-// openPools opens the writer (unless the workspace is read-only) and the readers, and checks
-// the schema.
-func openPools(path string) (*DB, error) {
-	db := &DB{path: path}
-	dir := filepath.Dir(path)
-	_, statErr := os.Stat(path)
-	exists := statErr == nil
-	folderWritable := writable(dir) // WAL needs the -wal and -shm files beside the workspace
-	// A folder nobody may write takes no -shm file, so its workspace is read as immutable; a
-	// -wal file left beside it (a writer that died) is read normally, as SQLite can.
+// workspaceFile is what is at a workspace's path, learnt without writing to it.
+type workspaceFile struct {
+	exists         bool
+	empty          bool // no file, a 0-byte file or a SQLite database with nothing in it: a workspace yet to be made
+	foreign        bool // another program's SQLite database: never touched
+	version        int  // the schema version, 0 when empty
+	folderWritable bool // WAL needs the -wal and -shm files beside the workspace
+	immutable      bool // read without a -shm file (see look)
+}
+
+// look finds out what is at path without changing it. A folder nobody may write takes no -shm
+// file, so its workspace is read as immutable (or when immutable says so); a -wal file left
+// beside it (a writer that died) is read normally, as SQLite can.
+func look(path string, immutable bool) (workspaceFile, error) {
+	f := workspaceFile{folderWritable: writable(filepath.Dir(path))}
+	st, statErr := os.Stat(path)
+	f.exists = statErr == nil
 	_, walErr := os.Stat(path + "-wal")
-	immutable := !folderWritable && walErr != nil
-	version := 0
-	if exists {
-		var err error
-		if version, err = schemaVersion(path, immutable); err != nil {
-			return nil, err
-		}
-	} else if !folderWritable {
-		return nil, fmt.Errorf("cannot create it: the folder %s is not writable", dir)
+	f.immutable = immutable || !f.folderWritable && walErr != nil
+	if !f.exists || st.Size() == 0 {
+		f.empty = true
+		return f, nil
+	}
+	c, err := sql.Open("sqlite", dsn(path, true, f.immutable))
+	if err != nil {
+		return f, err
+	}
+	defer c.Close()
+	var user, tables, migrationTables, recorded int
+	if err := c.QueryRow(`PRAGMA user_version`).Scan(&user); err != nil {
+		return f, err
+	}
+	if err := c.QueryRow(`SELECT count(*), count(*) FILTER (WHERE name = 'schema_migration') FROM sqlite_master
+		WHERE type = 'table'`).Scan(&tables, &migrationTables); err != nil {
+		return f, err
+	}
+	switch {
+	case migrationTables == 0 && tables == 0 && user == 0:
+		f.empty = true
+		return f, nil
+	case migrationTables == 0:
+		// androprof records every migration in schema_migration from its first: tables (or a
+		// user_version) without it are another program's.
+		f.foreign = true
+		return f, nil
+	}
+	if err := c.QueryRow(`SELECT coalesce(max(version), 0) FROM schema_migration`).Scan(&recorded); err != nil {
+		return f, err
+	}
+	f.version = max(user, recorded)
+	return f, nil
+}
+
+// openPools opens the writer (unless the workspace is read-only) and the readers, and checks
+// the schema. Only a writing open of a workspace older than this program writes to it: the
+// migrations; opening a current one writes nothing, as the writer connects at its first write.
+func openPools(path string, f workspaceFile, reading bool) (*DB, error) {
+	db := &DB{path: path}
+	if !f.exists && !f.folderWritable {
+		return nil, fmt.Errorf("cannot create it: the folder %s is not writable", filepath.Dir(path))
 	}
 	switch known := knownVersion(); {
-	case version > known:
+	case f.version > known:
 		db.readOnly = fmt.Errorf("it was written by a newer androprof (workspace schema %d; this androprof knows up to %d), "+
-			"and only an androprof that knows schema %d may change it", version, known, version)
-	case !folderWritable || exists && !writable(path):
+			"and only an androprof that knows schema %d may change it", f.version, known, f.version)
+	case reading && f.version < known:
+		return nil, fmt.Errorf("it has workspace schema %d, older than this androprof's %d: run an import (or open it in the window) to upgrade it",
+			f.version, known)
+	case !f.folderWritable || f.exists && !writable(path):
 		db.readOnly = errors.New("the file or its folder is not writable")
 	}
 	if db.readOnly == nil {
@@ -145,12 +224,14 @@ func openPools(path string) (*DB, error) {
 		}
 		w.SetMaxOpenConns(1)
 		db.write = w
-		if err := db.migrate(context.Background()); err != nil {
-			w.Close()
-			return nil, err
+		if f.version < knownVersion() {
+			if err := db.migrate(context.Background()); err != nil {
+				w.Close()
+				return nil, err
+			}
 		}
 	}
-	r, err := sql.Open("sqlite", dsn(path, true, immutable))
+	r, err := sql.Open("sqlite", dsn(path, true, f.immutable))
 	if err != nil {
 		db.Close()
 		return nil, err
@@ -162,6 +243,26 @@ func openPools(path string) (*DB, error) {
 		return nil, err
 	}
 	return db, nil
+}
+
+// noRoom tells the errors of a disk with no room left: SQLite's "disk is full", and its failure
+// to make or grow the -shm file.
+func noRoom(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() {
+	case sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR_SHMOPEN, sqlite3.SQLITE_IOERR_SHMSIZE, sqlite3.SQLITE_IOERR_SHMMAP:
+		return true
+	}
+	return false
+}
+
+// walEmpty says whether path's WAL holds nothing: no -wal file, or an empty one.
+func walEmpty(path string) bool {
+	st, err := os.Stat(path + "-wal")
+	return err != nil || st.Size() == 0
 }
 
 // writable says whether this process may write path (a file or a folder).
@@ -187,29 +288,6 @@ func (db *DB) Close() error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// schemaVersion reads which schema version a workspace file has without changing it: the
-// highest of its user_version and its recorded migrations.
-func schemaVersion(path string, immutable bool) (int, error) {
-	c, err := sql.Open("sqlite", dsn(path, true, immutable))
-	if err != nil {
-		return 0, err
-	}
-	defer c.Close()
-	var user, recorded, n int
-	if err := c.QueryRow(`PRAGMA user_version`).Scan(&user); err != nil {
-		return 0, err
-	}
-	if err := c.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migration'`).Scan(&n); err != nil {
-		return 0, err
-	}
-	if n > 0 {
-		if err := c.QueryRow(`SELECT coalesce(max(version), 0) FROM schema_migration`).Scan(&recorded); err != nil {
-			return 0, err
-		}
-	}
-	return max(user, recorded), nil
 }
 
 type migration struct {
@@ -322,37 +400,41 @@ func (db *DB) checkSchema(ctx context.Context) error {
 }
 
 // migrate applies each embedded migration not yet recorded, each in its own transaction, in
-// order. Shipped migrations are never edited; new ones get the next number.
+// order. Whether one is recorded is read inside its transaction: another androprof opening the
+// same workspace may have applied it while this one waited. Shipped migrations are never
+// edited; new ones get the next number.
 func (db *DB) migrate(ctx context.Context) error {
-	if _, err := db.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migration (
-		version INTEGER PRIMARY KEY, name TEXT NOT NULL,
-		applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')))`); err != nil {
-		return err
-	}
 	ms, err := migrations()
 	if err != nil {
 		return err
 	}
 	for _, m := range ms {
-		var applied int
-		if err := db.write.QueryRowContext(ctx, `SELECT count(*) FROM schema_migration WHERE version = ?`, m.version).Scan(&applied); err != nil {
-			return err
-		}
-		if applied > 0 {
-			continue
-		}
-		if err := db.inTx(ctx, func(tx *sql.Tx) error {
-			if _, err := tx.ExecContext(ctx, m.body); err != nil {
-				return err
-			}
-			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migration(version, name) VALUES (?, ?)`, m.version, m.name)
-			return err
-		}); err != nil {
+		if err := db.inTx(ctx, func(tx *sql.Tx) error { return applyMigration(ctx, tx, m) }); err != nil {
 			return fmt.Errorf("migration %s: %w", m.name, err)
 		}
 	}
-	// user_version tells any SQLite tool the schema, and an older androprof that it is newer.
-	_, err = db.write.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, knownVersion()))
+	return nil
+}
+
+// applyMigration applies m unless it is recorded, records it, and sets user_version, which
+// tells any SQLite tool the schema, and an older androprof that it is newer.
+func applyMigration(ctx context.Context, tx *sql.Tx, m migration) error {
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migration (
+		version INTEGER PRIMARY KEY, name TEXT NOT NULL,
+		applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')))`); err != nil {
+		return err
+	}
+	var applied int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migration WHERE version = ?`, m.version).Scan(&applied); err != nil || applied > 0 {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, m.body); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migration(version, name) VALUES (?, ?)`, m.version, m.name); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, m.version))
 	return err
 }
 
@@ -362,7 +444,7 @@ func (db *DB) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
 	if err := db.ReadOnly(); err != nil {
 		return err
 	}
-	tx, err := db.write.BeginTx(ctx, nil)
+	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		return err
 	}
@@ -389,4 +471,40 @@ func (db *DB) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
 		return err
 	}
 	return nil
+}
+
+// writeRetry is how long one attempt to begin a write waits for another writer (SQLite's busy
+// timeout on the writer connection) before beginWrite checks its context and tries again.
+const writeRetry = 250 * time.Millisecond
+
+// WaitingMessage is what an import says (through lockwait) while another writer holds the
+// workspace.
+const WaitingMessage = "waiting for another import to finish (another androprof or program is writing to this workspace)"
+
+// beginWrite begins a write transaction, waiting as long as another writer (another import,
+// another androprof, sqlite3) holds the workspace: writers take turns instead of failing after
+// their work. BEGIN IMMEDIATE takes the write lock at once, so nothing inside the transaction
+// can find the workspace busy. The wait is said once, through lockwait, and ends with ctx.
+func (db *DB) beginWrite(ctx context.Context) (*sql.Tx, error) {
+	said := false
+	for {
+		tx, err := db.write.BeginTx(ctx, nil)
+		if !isBusy(err) {
+			return tx, err
+		}
+		if !said {
+			lockwait.Say(ctx, WaitingMessage)
+			said = true
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// isBusy tells SQLite's "database is locked" (SQLITE_BUSY and its extended codes): another
+// connection holds the write lock.
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
 }

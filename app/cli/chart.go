@@ -3,7 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
+	"io"
 	"strconv"
 	"strings"
 
@@ -172,18 +172,9 @@ func layerChart(ctx context.Context, a *controller.Analysis, opts model.ReportOp
 	return chart.FromLayers(opts.Run, opts.Profile.Name, rows, calls, names, m), nil
 }
 
-// writeDrawing writes a chart to path; a chart that cannot be drawn leaves no file behind.
+// writeDrawing writes a chart to path; a chart that cannot be drawn leaves path as it was.
 func writeDrawing(d chart.Drawing, path string, format chart.Format, width, height int, asJSON bool, env Env) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := d.Render(f, format, width, height); err != nil {
-		f.Close()
-		os.Remove(path)
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
+	if err := writeOut(path, env, func(w io.Writer) error { return d.Render(w, format, width, height) }); err != nil {
 		return err
 	}
 	if asJSON {

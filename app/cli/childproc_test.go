@@ -147,9 +147,12 @@ func runChild(t testing.TB, stdin io.Reader, args ...string) childResult {
 	return startChild(t, stdin, args...).wait(t)
 }
 
-// crashed tells a panic, a runtime fatal error or a death by signal from an ordinary exit.
+// crashed tells a panic, a runtime fatal error or a death by signal from how androprof ends:
+// 0, 1 for an error, or a shell's status for a stop signal it handled (129 SIGHUP, 130
+// SIGINT, 143 SIGTERM).
 func (r childResult) crashed() bool {
-	return r.code < 0 || r.code > 1 || strings.Contains(r.stderr, "panic:") ||
+	stop := r.code == 129 || r.code == 130 || r.code == 143
+	return r.code < 0 || r.code > 1 && !stop || strings.Contains(r.stderr, "panic:") ||
 		strings.Contains(r.stderr, "fatal error:") || strings.Contains(r.stderr, "goroutine ")
 }
 

@@ -10,12 +10,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"androprof/controller"
-	"androprof/model"
+	"androprof/internal/termtext"
 	"androprof/store"
 )
 
@@ -139,12 +137,14 @@ func Run(ctx context.Context, args []string, env Env) int {
 		}
 		return ee.code
 	}
-	if errors.Is(err, flag.ErrHelp) {
+	var help *flagHelp
+	if errors.As(err, &help) {
+		help.write(env.Stdout)
 		return 0
 	}
-	if errors.Is(err, errUsage) {
+	if errors.Is(err, errUsage) { // one line and where to read more: a usage of 77 lines hides the mistake
 		fmt.Fprintln(env.Stderr, "androprof:", printable(err.Error(), "\n\t"))
-		fmt.Fprintf(env.Stderr, usage, store.DefaultPath())
+		fmt.Fprintln(env.Stderr, "see androprof help")
 		return 2
 	}
 	fmt.Fprintln(env.Stderr, "androprof:", printable(err.Error(), "\n\t"))
@@ -154,15 +154,21 @@ func Run(ctx context.Context, args []string, env Env) int {
 func run(ctx context.Context, args []string, env Env) error {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		fs, dbPath := newFlags("androprof", env)
-		if err := fs.Parse(args); err != nil {
+		pos, err := parse(fs, args)
+		var help *flagHelp
+		if errors.As(err, &help) { // androprof -h: every command, not the one flag of the window
+			fmt.Fprintf(env.Stdout, usage, store.DefaultPath())
+			return nil
+		}
+		if err != nil {
 			return err
 		}
-		if fs.NArg() > 0 {
-			return fmt.Errorf("%w: unexpected %q", errUsage, fs.Arg(0))
+		if len(pos) > 0 {
+			return fmt.Errorf("%w: unexpected %q", errUsage, pos[0])
 		}
 		db, err := store.Open(*dbPath)
 		if err != nil {
-			return err
+			return controller.ExplainWorkspace(*dbPath, err)
 		}
 		defer db.Close()
 		return env.GUI.Run(db)
@@ -202,19 +208,34 @@ func run(ctx context.Context, args []string, env Env) error {
 	return fmt.Errorf("%w: unknown command %q", errUsage, args[0])
 }
 
-// newFlags makes a flag set with the --db flag every command shares.
+// newFlags makes a flag set with the --db flag every command shares. The flag package says
+// nothing itself: a mistake is one line of usage error (Run), -h the command's flags.
 func newFlags(name string, env Env) (*flag.FlagSet, *string) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	db := fs.String("db", store.DefaultPath(), "workspace database `file`")
 	return fs, db
+}
+
+// flagHelp is -h or --help after a command: its flags are written to standard output.
+type flagHelp struct{ fs *flag.FlagSet }
+
+func (h *flagHelp) Error() string { return "help requested" }
+
+func (h *flagHelp) write(w io.Writer) {
+	fmt.Fprintf(w, "androprof %s flags (androprof help: every command):\n", h.fs.Name())
+	h.fs.SetOutput(w)
+	h.fs.PrintDefaults()
 }
 
 // parse accepts flags before and after positional arguments, as users type them.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+			return nil, &flagHelp{fs}
+		} else if err != nil {
 			return nil, fmt.Errorf("%w: %v", errUsage, err)
 		}
 		if fs.NArg() == 0 {
@@ -250,7 +271,7 @@ func openDB(path string, write bool) (*store.DB, controller.Profiles, error) {
 	}
 	db, err := open(path)
 	if err != nil {
-		return nil, controller.Profiles{}, err
+		return nil, controller.Profiles{}, controller.ExplainWorkspace(path, err)
 	}
 	return db, controller.NewWorkspace(db).Profiles, nil
 }
@@ -275,7 +296,7 @@ func runScreenshot(args []string, env Env) error {
 	}
 	db, err := store.Open(*dbPath)
 	if err != nil {
-		return err
+		return controller.ExplainWorkspace(*dbPath, err)
 	}
 	defer db.Close()
 	files, err := env.GUI.Screenshot(db, *out)
@@ -286,20 +307,7 @@ func runScreenshot(args []string, env Env) error {
 }
 
 // printable shows s on a terminal as it is, but for control characters other than those in
-// keep, which are written as Go escapes (\x1b, \u202e): a file or run name must not move the
-// cursor, recolour the terminal or break a table's lines.
-func printable(s, keep string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case strings.ContainsRune(keep, r):
-			b.WriteRune(r)
-		case r == utf8.RuneError || model.ControlRune(r):
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+// keep, which are written as Go escapes (\x1b, \u202e), and bytes that are not UTF-8 (\xff):
+// a file or run name must not move the cursor, recolour the terminal or break a table's
+// lines. It is termtext's rule, the one every report, table and chart of names follows.
+func printable(s, keep string) string { return termtext.EscapeExcept(s, keep) }

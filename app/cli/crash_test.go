@@ -172,8 +172,8 @@ func crashImports(t *testing.T, base string, before wsState, big string) {
 			switch {
 			case summary:
 				fail("the run was reported but is not in the workspace")
-			case p.sig == syscall.SIGINT && (r.code != 1 || r.signal != 0 || !strings.Contains(r.stderr, "cancel")):
-				fail("a Ctrl-C before the commit must say the import was cancelled, exit 1")
+			case p.sig == syscall.SIGINT && (r.code != 130 || r.signal != 0 || !strings.Contains(r.stderr, "cancel")):
+				fail("a Ctrl-C before the commit must say the import was cancelled, exit 130")
 			case r.crashed() && r.signal != syscall.SIGKILL:
 				fail("crashed")
 			}
@@ -263,8 +263,8 @@ func TestInterruptWaitingForFIFO(t *testing.T) {
 	}
 	c.signal(syscall.SIGINT)
 	r := c.wait(t)
-	if r.code != 1 || !strings.Contains(r.stderr, "cancel") {
-		t.Errorf("want exit 1 and the cancellation message: %v", r)
+	if r.code != 130 || !strings.Contains(r.stderr, "cancel") {
+		t.Errorf("want exit 130 (a shell's for Ctrl-C) and the cancellation message: %v", r)
 	}
 	if after := readWorkspace(t, db); after.integrity != "ok" || after.digest != before.digest {
 		t.Errorf("the workspace changed: %s, runs %v (were %v)", after.integrity, after.runs, before.runs)

@@ -74,8 +74,8 @@ func runHeap(ctx context.Context, args []string, env Env) error {
 	im.Cohort = cohort.bytes
 	im.Mutations = *mutations
 	im.Stdout = os.Stderr
-	say := func(msg string) { fmt.Fprintln(env.Stderr, msg) }
-	err = im.RunJava(ctx, *run, argv, say)
+	say := func(msg string) { fmt.Fprintln(env.Stderr, printable(msg, "")) }
+	err = stopped(ctx, im.RunJava(ctx, *run, argv, say), "java")
 	var exitErr *proc.ExitError
 	if err != nil && !errors.As(err, &exitErr) {
 		return err

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"androprof/chart"
 	"androprof/controller"
+	"androprof/internal/termtext"
 	"androprof/model"
 	"androprof/store"
 )
@@ -118,11 +118,11 @@ func heapReport(ctx context.Context, db *store.DB, kind string, rf reportFlags, 
 	if asJSON {
 		return writeJSON(env.Stdout, map[string]any{"run": rf.run, "by": by, "cohort_bytes": p.Cohort, "rows": heapRowsJSON(rows)})
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	tw := termtext.NewRightTable(env.Stdout)
 	fmt.Fprintf(tw, "%s\tLIVE\tLIVE %%\tTOTAL\tSIZE\tLIVE SIZE\tARRAYS\tAVG LIFETIME\t\n", map[string]string{
 		"cohort": "COHORT", "thread": "THREAD", "class": "CLASS NAME", "package": "PACKAGE NAME", "size": "SIZE (UP TO)"}[by])
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%d\t%.2f\t%d\t%s\t%s\t%d\t%s\t\n", r.Name, r.Live.Objects, r.LivePercent, r.Total.Objects,
+		fmt.Fprintf(tw, "%s\t%d\t%.2f\t%d\t%s\t%s\t%d\t%s\t\n", printable(r.Name, ""), r.Live.Objects, r.LivePercent, r.Total.Objects,
 			model.HumanBytes(r.Total.Bytes), model.HumanBytes(r.Live.Bytes), r.Total.ArrayObjects, lifetimeText(r))
 	}
 	return tw.Flush()
@@ -172,8 +172,8 @@ func heapSummaryJSON(run string, p *model.HeapProfile, ch model.HeapCharacterist
 
 // writeHeapSummary prints the seed's tables 4.1–4.3 for a run, and what the log lacks.
 func writeHeapSummary(w io.Writer, run string, p *model.HeapProfile, ch model.HeapCharacteristics) error {
-	fmt.Fprintf(w, "heap run %q (%s), cohorts of %s\n\n", run, p.Header.VM, model.HumanBytes(p.Cohort))
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(w, "heap run %q (%s), cohorts of %s\n\n", run, printable(p.Header.VM, ""), model.HumanBytes(p.Cohort))
+	tw := termtext.NewTable(w)
 	fmt.Fprintln(tw, "CHARACTERISTIC\tVALUE")
 	fmt.Fprintf(tw, "Total allocation\t%s (%s)\n", model.HumanBytes(ch.TotalAllocation), chart.Count(ch.TotalObjects, "object", "objects"))
 	fmt.Fprintf(tw, "Maximum live\t%s (%s, at %s)\n", model.HumanBytes(ch.MaxLive), chart.Count(ch.MaxLiveObjects, "object", "objects"), model.HumanBytes(ch.MaxLiveAt))
@@ -210,7 +210,7 @@ func dumpReport(ctx context.Context, db *store.DB, run, by, find string, top int
 				"arrays": ch.Arrays.Objects, "array_bytes": ch.Arrays.Bytes,
 				"loaded_classes": ch.LoadedClasses, "array_classes": ch.ArrayClasses, "roots": d.Roots})
 		}
-		fmt.Fprintf(env.Stdout, "heap dump %q (%s, id size %d), heaps %v\n", run, d.Version, d.IDSize, d.Heaps)
+		fmt.Fprintf(env.Stdout, "heap dump %q (%s, id size %d), heaps %s\n", run, printable(d.Version, ""), d.IDSize, printable(fmt.Sprint(d.Heaps), ""))
 		fmt.Fprintf(env.Stdout, "objects %d (%s): %s (%s), %s (%s); class objects are not counted\nloaded classes %d, array classes %d, GC roots %d\n",
 			ch.Objects, model.HumanBytes(ch.Bytes), chart.Count(ch.Instances.Objects, "instance", "instances"), model.HumanBytes(ch.Instances.Bytes),
 			chart.Count(ch.Arrays.Objects, "array", "arrays"), model.HumanBytes(ch.Arrays.Bytes), ch.LoadedClasses, ch.ArrayClasses, d.Roots)
@@ -245,10 +245,10 @@ func dumpReport(ctx context.Context, db *store.DB, run, by, find string, top int
 		}
 		return writeJSON(env.Stdout, map[string]any{"run": run, "by": by, "heap": heap, "rows": out})
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	tw := termtext.NewRightTable(env.Stdout)
 	fmt.Fprintf(tw, "%s\tOBJECTS\t%%\tBYTES\tBYTES %%\tINSTANCES\tARRAYS\t\n", map[string]string{"class": "CLASS", "package": "PACKAGE"}[by])
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%d\t%.2f\t%d\t%.2f\t%d\t%d\t\n", r.Name, r.Objects(), r.Percent, r.Bytes(), r.BytesShare, r.Instances.Objects, r.Arrays.Objects)
+		fmt.Fprintf(tw, "%s\t%d\t%.2f\t%d\t%.2f\t%d\t%d\t\n", printable(r.Name, ""), r.Objects(), r.Percent, r.Bytes(), r.BytesShare, r.Instances.Objects, r.Arrays.Objects)
 	}
 	return tw.Flush()
 }
@@ -265,8 +265,8 @@ func printHeapRun(ctx context.Context, db *store.DB, r model.RunInfo, env Env) e
 			return err
 		}
 		ch := d.Characteristics()
-		fmt.Fprintf(env.Stdout, "run %q: a heap dump, %s in %s, heaps %v (androprof report --run %q --by class)\n",
-			r.Name, chart.Count(ch.Objects, "object", "objects"), model.HumanBytes(ch.Bytes), d.Heaps, r.Name)
+		fmt.Fprintf(env.Stdout, "run %q: a heap dump, %s in %s, heaps %s (%s)\n",
+			r.Name, chart.Count(ch.Objects, "object", "objects"), model.HumanBytes(ch.Bytes), printable(fmt.Sprint(d.Heaps), ""), reportHint(r.Name, "--by", "class"))
 		return nil
 	}
 	p, err := db.HeapProfile(ctx, r.Name)
@@ -274,9 +274,9 @@ func printHeapRun(ctx context.Context, db *store.DB, r model.RunInfo, env Env) e
 		return err
 	}
 	ch := p.Characteristics()
-	fmt.Fprintf(env.Stdout, "run %q: a heap log, %s allocated in %s, maximum live %s, %s, %s (androprof report --run %q)\n",
+	fmt.Fprintf(env.Stdout, "run %q: a heap log, %s allocated in %s, maximum live %s, %s, %s (%s)\n",
 		r.Name, model.HumanBytes(ch.TotalAllocation), chart.Count(ch.TotalObjects, "object", "objects"), model.HumanBytes(ch.MaxLive),
-		chart.Count(ch.LoadedClasses, "class", "classes"), chart.Count(ch.Threads, "thread", "threads"), r.Name)
+		chart.Count(ch.LoadedClasses, "class", "classes"), chart.Count(ch.Threads, "thread", "threads"), reportHint(r.Name))
 	return nil
 }
 

@@ -6,14 +6,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"androprof/chart"
 	"androprof/controller"
 	"androprof/internal/proc"
+	"androprof/internal/termtext"
 	"androprof/model"
 	"androprof/store"
 )
@@ -104,9 +105,9 @@ func runImport(ctx context.Context, args []string, env Env) error {
 	im.Say = func(msg string) { fmt.Fprintln(env.Stderr, "androprof:", printable(msg, "")) }
 	if err := im.ImportFiles(ctx, *run, paths, progressPrinter(env, "importing")); err != nil {
 		if errors.Is(err, context.Canceled) {
-			return fmt.Errorf("import into run %q cancelled, the workspace is unchanged", *run)
+			return fmt.Errorf("import into run %s cancelled, the workspace is unchanged", runText(*run))
 		}
-		return fmt.Errorf("import into run %q failed, the workspace is unchanged: %w", *run, err)
+		return fmt.Errorf("import into run %s failed, the workspace is unchanged: %w", runText(*run), err)
 	}
 	return printStored(ctx, db, *run, *asJSON, env)
 }
@@ -129,6 +130,17 @@ func stored(ctx context.Context, run string, env Env) (context.Context, func()) 
 	}
 }
 
+// reportHint is the command that reports run, with args, to show after an import: the name
+// quoted for a POSIX shell, so pasting it runs nothing the name holds (a run is named after
+// its file by default, and a file may be named "$(rm -rf ~).trace").
+func reportHint(run string, args ...string) string {
+	return strings.Join(append([]string{"androprof report --run", termtext.Shell(run)}, args...), " ")
+}
+
+// runText is a run name as messages quote it: cut, so a refused name of 10 KB is not echoed
+// whole, and Go-quoted, so nothing in it acts on the terminal.
+func runText(run string) string { return strconv.Quote(termtext.Cut(run, 80)) }
+
 // printRun says what a run now holds.
 func printRun(ctx context.Context, db *store.DB, run string, asJSON bool, env Env) error {
 	runs, err := db.Runs(ctx)
@@ -150,7 +162,7 @@ func printRun(ctx context.Context, db *store.DB, run string, asJSON bool, env En
 		}
 		switch r.Kind {
 		case model.RunKindMethods:
-			fmt.Fprintf(env.Stdout, "run %q: a method trace (androprof report --run %q --by method)\n", r.Name, r.Name)
+			fmt.Fprintf(env.Stdout, "run %q: a method trace (%s)\n", r.Name, reportHint(r.Name, "--by", "method"))
 			return nil
 		case model.RunKindHeap, model.RunKindHeapDump:
 			return printHeapRun(ctx, db, r, env)
@@ -199,7 +211,7 @@ func runProgram(ctx context.Context, args []string, env Env) error {
 	if wf.quiet {
 		say = nil
 	}
-	err = im.RunProgram(ctx, *run, prog[0], prog[1:], say)
+	err = stopped(ctx, im.RunProgram(ctx, *run, prog[0], prog[1:], say), underQEMU(prog[0], *arch))
 	var exitErr *proc.ExitError
 	if err != nil && !errors.As(err, &exitErr) {
 		return err
@@ -267,15 +279,7 @@ func toSummary(file string, env Env, write func(io.Writer) error) error {
 	if file == "" {
 		return write(env.Stderr)
 	}
-	f, err := os.Create(file)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return writeOut(file, env, write)
 }
 
 // writeSummary writes a cost report as text, or as JSON for scripts.

@@ -4,11 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"text/tabwriter"
 
 	"androprof/chart"
 	"androprof/controller"
+	"androprof/internal/termtext"
 	"androprof/model"
 	"androprof/store"
 )
@@ -24,7 +23,7 @@ func runKind(ctx context.Context, db *store.DB, run string) (string, error) {
 			return r.Kind, nil
 		}
 	}
-	return "", fmt.Errorf("run %q is not in %s", run, db.Path())
+	return "", fmt.Errorf("run %s is not in %s", runText(run), db.Path())
 }
 
 // methodReport answers `report` for a method run; by defaults to method.
@@ -73,12 +72,12 @@ func writeMethodReport(w io.Writer, rep *model.MethodReport, asJSON bool) error 
 	}
 	fmt.Fprintf(w, "run %q by %s, clock %s: %d µs thread-CPU, %d µs real; process time (Σ level-1) %d µs CPU, %d µs real\n\n",
 		rep.Run, rep.By, rep.Clock, rep.TotalCPU, rep.TotalWall, rep.ProcessCPU, rep.ProcessWall)
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	tw := termtext.NewTable(w)
 	fmt.Fprintln(tw, "INCL CPU µs\t%\tEXCL CPU µs\t%\tINCL REAL µs\tEXCL REAL µs\tCALLS+REC\tCPU/CALL\tNAME")
 	for _, r := range rep.Rows {
 		t := r.Times
 		fmt.Fprintf(tw, "%d\t%.1f\t%d\t%.1f\t%d\t%d\t%d+%d\t%.1f\t%s\n", t.InclusiveCPU, r.InclCPU, t.ExclusiveCPU, r.ExclCPU,
-			t.InclusiveWall, t.ExclusiveWall, t.Calls, t.RecursiveCalls, t.CPUPerCall(), r.Key)
+			t.InclusiveWall, t.ExclusiveWall, t.Calls, t.RecursiveCalls, t.CPUPerCall(), printable(r.Key, ""))
 	}
 	return tw.Flush()
 }
@@ -120,26 +119,21 @@ func runExport(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer db.Close()
+	if _, err := runKind(ctx, db, *run); err != nil { // a mistyped name is said cut, as report says it
+		return err
+	}
 	p, err := controller.NewWorkspace(db).Methods.Pprof(ctx, *run)
 	if err != nil {
 		return err
 	}
-	f, err := os.Create(*out)
-	if err != nil {
-		return err
-	}
-	if err := p.Write(f); err != nil {
-		f.Close()
-		os.Remove(*out)
-		return err
-	}
-	if err := f.Close(); err != nil {
+	if err := writeOut(*out, env, p.Write); err != nil {
 		return err
 	}
 	if *asJSON {
 		return writeJSON(env.Stdout, map[string]any{"out": *out, "samples": len(p.Sample), "functions": len(p.Function)})
 	}
-	fmt.Fprintf(env.Stdout, "%s: %s, %s (go tool pprof %s)\n", *out, chart.Count(len(p.Sample), "call path", "call paths"), chart.Count(len(p.Function), "method", "methods"), *out)
+	fmt.Fprintf(env.Stdout, "%s: %s, %s (go tool pprof %s)\n", printable(*out, ""), chart.Count(len(p.Sample), "call path", "call paths"),
+		chart.Count(len(p.Function), "method", "methods"), termtext.Shell(*out))
 	return nil
 }
 
@@ -197,7 +191,7 @@ func methodRelatives(ctx context.Context, db *store.DB, rf reportFlags, sf sampl
 			continue
 		}
 		fmt.Fprintln(env.Stdout)
-		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+		tw := termtext.NewTable(env.Stdout)
 		fmt.Fprintf(tw, "CALLS/TOTAL\tINCL CPU µs\tINCL REAL µs\tRECURSIVE\t%s\n", l.title)
 		for _, r := range l.rows {
 			rec := ""

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"androprof/chart"
 	"androprof/controller"
+	"androprof/internal/termtext"
 	"androprof/isaprofiles"
 	"androprof/model"
 )
@@ -26,11 +28,11 @@ func runProfile(ctx context.Context, sub string, args []string, env Env) error {
 	if sub == "check" { // needs no database
 		return checkProfiles(pos, *asJSON, env)
 	}
-	db, profiles, err := openDB(*dbPath, true)
+	profiles, closeDB, err := profileStore(*dbPath, sub == "import")
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer closeDB()
 	switch sub {
 	case "list":
 		return listProfiles(ctx, profiles, *asJSON, env)
@@ -58,11 +60,11 @@ func runProfile(ctx context.Context, sub string, args []string, env Env) error {
 			}
 			kept = append(kept, p.Name)
 			if !*asJSON {
-				fmt.Fprintf(env.Stdout, "kept %q in %s\n", p.Name, db.Path())
+				fmt.Fprintf(env.Stdout, "kept %q in %s\n", p.Name, *dbPath)
 			}
 		}
 		if *asJSON {
-			return writeJSON(env.Stdout, map[string]any{"database": db.Path(), "profiles": kept})
+			return writeJSON(env.Stdout, map[string]any{"database": *dbPath, "profiles": kept})
 		}
 		return nil
 	case "export":
@@ -73,8 +75,12 @@ func runProfile(ctx context.Context, sub string, args []string, env Env) error {
 		if err != nil {
 			return err
 		}
+		existed := exists(*out)
 		if err := isaprofiles.WriteFile(*out, p); err != nil {
 			return err
+		}
+		if existed {
+			sayReplaced(*out, env)
 		}
 		if *asJSON {
 			return writeJSON(env.Stdout, map[string]any{"profile": p.Name, "out": *out})
@@ -172,7 +178,7 @@ func listProfiles(ctx context.Context, profiles controller.Profiles, asJSON bool
 		}
 		return writeJSON(env.Stdout, items)
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	tw := termtext.NewTable(env.Stdout)
 	fmt.Fprintln(tw, "NAME\tARCHITECTURE\tORGANIZATION\tISAS\tCATEGORIES\tORIGIN")
 	for _, p := range list {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", p.Name, p.Architecture, p.Organization, isaList(p.ISAs), p.Categories, p.Origin)
@@ -190,13 +196,13 @@ func isaList(isas []model.ISA) string {
 
 func showProfile(p *model.Profile, env Env) error {
 	w := env.Stdout
-	fmt.Fprintf(w, "%s\n  architecture: %s\n  organization: %s\n  instruction sets: %s\n", p.Name, p.Architecture, p.Organization, isaList(p.ISAs))
+	fmt.Fprintf(w, "%s\n  architecture: %s\n  organization: %s\n  instruction sets: %s\n", termtext.Cell(p.Name), termtext.Cell(p.Architecture), termtext.Cell(p.Organization), isaList(p.ISAs))
 	if !p.Reference.IsZero() {
 		r := p.Reference
 		fmt.Fprintf(w, "  reference: %g GHz, CPI %g, %g W, %.0f base instructions, %.0f base cache misses, %g nJ per memory access\n",
 			r.FrequencyGHz, r.CPI, r.ProcessorPowerW, r.BaseInstructions, r.BaseCacheMisses, r.MemoryAccessEnergy)
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	tw := termtext.NewTable(w)
 	fmt.Fprintln(tw, "\nCATEGORY\tCYCLES\tPOWER (mW)\tINSTRUCTIONS\tESTIMATED")
 	for _, c := range append(append([]model.Category(nil), p.Categories...), p.Undefined) {
 		var est []string
@@ -239,7 +245,7 @@ func writeCategorized(p *model.Profile, rows []controller.Categorized, asJSON bo
 			"total_executions": total, "undefined_executions": undefined,
 		})
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	tw := termtext.NewTable(env.Stdout)
 	fmt.Fprintln(tw, "MNEMONIC\tISA\t  EXECUTIONS\t    STATIC\tCATEGORY")
 	for _, r := range out {
 		exec := "-"
@@ -304,4 +310,18 @@ func profileJSON(p *model.Profile) any {
 		"categories":          cats,
 		"undefined":           conv(p.Undefined),
 	}
+}
+
+// profileStore opens the profiles of the workspace at path. Only import writes; the other
+// subcommands read, so they neither migrate a workspace nor make one: without a workspace
+// file they see the built-in profiles and profile files.
+func profileStore(path string, write bool) (controller.Profiles, func(), error) {
+	if _, err := os.Stat(path); !write && errors.Is(err, fs.ErrNotExist) {
+		return controller.Profiles{}, func() {}, nil
+	}
+	db, profiles, err := openDB(path, write)
+	if err != nil {
+		return controller.Profiles{}, nil, err
+	}
+	return profiles, func() { db.Close() }, nil
 }

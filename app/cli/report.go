@@ -6,9 +6,9 @@ import (
 	"io"
 	"math"
 	"strings"
-	"text/tabwriter"
 
 	"androprof/controller"
+	"androprof/internal/termtext"
 	"androprof/model"
 	"androprof/store"
 )
@@ -48,7 +48,7 @@ func runRuns(ctx context.Context, args []string, env Env) error {
 		}
 		return writeJSON(env.Stdout, items)
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	tw := termtext.NewTable(env.Stdout)
 	fmt.Fprintln(tw, "RUN\tKIND\tPROCESSES\tBLOCKS\tINSTRUCTIONS\tCREATED\tSOURCE")
 	for _, r := range runs {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\n", printable(r.Name, ""), r.Kind, r.Processes, r.Blocks, r.Instructions, r.CreatedAt, printable(r.Source, ""))
@@ -130,6 +130,9 @@ func runReport(ctx context.Context, args []string, env Env) error {
 	sf.add(fs, true)
 	if _, err := parse(fs, args); err != nil {
 		return err
+	}
+	if rf.run == "" && *compare == "" {
+		return fmt.Errorf("%w: report takes --run NAME or --compare RUN,...", errUsage)
 	}
 	db, profiles, err := openDB(*dbPath, false)
 	if err != nil {
@@ -289,14 +292,14 @@ func writeReportText(w io.Writer, rep *model.Report) error {
 	}
 	writeWarnings(w, "", rep.Coverage)
 	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	tw := termtext.NewTable(w)
 	fmt.Fprintf(tw, "%s\tINSTRUCTIONS\tBLOCKS\tCYCLES\tTIME (s)\tENERGY (J)\t%s\n", groupTitle(rep.By), extraTitle(rep.By))
 	for _, r := range append(rep.Rows, rep.Total) {
 		energy := fmt.Sprintf("%.6g", r.EnergyJ)
 		if !r.EnergyKnown() {
 			energy = "unknown"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.6g\t%s\t%s\n", r.Key, r.Instructions, r.Blocks, r.Cycles, r.TimeS, energy, extraCell(rep.By, r))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.6g\t%s\t%s\n", printable(r.Key, ""), r.Instructions, r.Blocks, r.Cycles, r.TimeS, energy, printable(extraCell(rep.By, r), ""))
 	}
 	return tw.Flush()
 }
@@ -365,7 +368,7 @@ func syscallReport(ctx context.Context, a *controller.Analysis, rf reportFlags, 
 		fmt.Fprintf(env.Stdout, "run %q has no system calls: they come with the profiles of androprof run (QEMU logs have none)\n", rf.run)
 		return nil
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	tw := termtext.NewTable(env.Stdout)
 	fmt.Fprintln(tw, "SYSCALL\tNUMBER\tPID\tTID\tCALLS\tINSTRUCTIONS BEFORE\tPER CALL")
 	var calls int64
 	for _, r := range rows {
@@ -373,7 +376,7 @@ func syscallReport(ctx context.Context, a *controller.Analysis, rf reportFlags, 
 		if r.TID != 0 {
 			tid = fmt.Sprint(r.TID)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%d\t%d\t%.0f\n", r.Name, r.Number, r.PID, tid, r.Count, r.Insns, r.InsnsPerCall())
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%d\t%d\t%.0f\n", printable(r.Name, ""), r.Number, r.PID, tid, r.Count, r.Insns, r.InsnsPerCall())
 		calls += r.Count
 	}
 	fmt.Fprintf(tw, "total\t\t\t\t%d\t\t\n", calls)
@@ -406,10 +409,10 @@ func compareReport(ctx context.Context, db *store.DB, profiles controller.Profil
 	for _, r := range rows {
 		writeWarnings(env.Stdout, fmt.Sprintf("%s under %s: ", r.Item, r.Profile), r.Coverage)
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	tw := termtext.NewTable(env.Stdout)
 	fmt.Fprintln(tw, "ITEM\tPROFILE\tINSTRUCTIONS\tCYCLES\tTIME (s)\tENERGY (J)\tINSTR. RATIO\tCYCLE RATIO\tENERGY RATIO")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.0f\t%.6g\t%s\t%s\t%s\t%s\n", r.Item, r.Profile, r.Instructions, r.Cycles, r.TimeS,
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.0f\t%.6g\t%s\t%s\t%s\t%s\n", printable(r.Item, ""), printable(r.Profile, ""), r.Instructions, r.Cycles, r.TimeS,
 			orUnknown("%.6g", r.EnergyJ, !r.Coverage.PowerUnknown()), orUnknown("%.3f", r.InstructionRatio, true),
 			orUnknown("%.3f", r.CycleRatio, true), orUnknown("%.3f", r.EnergyRatio, true))
 	}
@@ -446,14 +449,14 @@ func compareImagesReport(ctx context.Context, a *controller.Analysis, forISA con
 		}
 		return writeJSON(env.Stdout, map[string]any{"by": "image", "items": compareNames(items), "rows": out})
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	tw := termtext.NewTable(env.Stdout)
 	fmt.Fprint(tw, "IMAGE\tKIND")
 	for _, it := range items {
-		fmt.Fprintf(tw, "\t%s INSTRUCTIONS\t%s CYCLES", it, it)
+		fmt.Fprintf(tw, "\t%s INSTRUCTIONS\t%s CYCLES", printable(it.String(), ""), printable(it.String(), ""))
 	}
 	fmt.Fprintln(tw)
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s", r.Key, r.Kind)
+		fmt.Fprintf(tw, "%s\t%s", printable(r.Key, ""), r.Kind)
 		for _, c := range r.Cells {
 			fmt.Fprintf(tw, "\t%d\t%.0f", c.Instructions, c.Cycles)
 		}
@@ -499,7 +502,7 @@ func compareList(ctx context.Context, db *store.DB, list string) ([]model.Compar
 		kind, ok := kinds[it.Run]
 		switch {
 		case !ok:
-			return nil, "", fmt.Errorf("run %q is not in %s", it.Run, db.Path())
+			return nil, "", fmt.Errorf("run %s is not in %s", runText(it.Run), db.Path())
 		case kind != model.RunKindEmulator && kind != model.RunKindHeapDump:
 			return nil, "", fmt.Errorf("run %q is %s: --compare puts emulator runs (their cycles, time and energy) or two heap dumps side by side", it.Run, model.RunKindText(kind))
 		case kind == model.RunKindHeapDump && it.PID != 0:

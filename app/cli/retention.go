@@ -7,10 +7,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"androprof/chart"
 	"androprof/controller"
+	"androprof/internal/termtext"
 	"androprof/model"
 	"androprof/store"
 )
@@ -50,7 +50,7 @@ func retainedReport(ctx context.Context, db *store.DB, run, find string, top int
 			"dump_objects": dumped, "rows": out})
 	}
 	fmt.Fprintf(env.Stdout, "%s reachable from the GC roots in %s%s\n", model.HumanBytes(r.Reachable), reachableObjects(r, dumped), weakNote(r.Weak))
-	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	tw := termtext.NewRightTable(env.Stdout)
 	fmt.Fprintf(tw, "CLASS\tINSTANCES\tSHALLOW\tRETAINED\tRETAINED %%\t\n")
 	for _, c := range rows {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.2f\t\n", c.Name, c.Instances, c.Shallow, c.Retained, percentOf(c.Retained, r.Reachable))
@@ -112,7 +112,7 @@ func dominatorReport(ctx context.Context, db *store.DB, run, of string, top int,
 		return writeJSON(env.Stdout, out)
 	}
 	if parent != nil {
-		fmt.Fprintf(env.Stdout, "%s %#x retains %s; it dominates:\n", parent.ClassOf, parent.ID, model.HumanBytes(parent.Retained))
+		fmt.Fprintf(env.Stdout, "%s %#x retains %s; it dominates:\n", termtext.Cell(parent.ClassOf), parent.ID, model.HumanBytes(parent.Retained))
 	} else {
 		fmt.Fprintf(env.Stdout, "the dominator tree's top level (%s reachable)%s\n", model.HumanBytes(r.Reachable), weakNote(r.Weak))
 	}
@@ -134,7 +134,7 @@ func pathReport(ctx context.Context, db *store.DB, run, target string, asJSON bo
 	if asJSON {
 		return writeJSON(env.Stdout, map[string]any{"run": run, "path_to": objectJSON(o), "path": objectsJSON(chain)})
 	}
-	fmt.Fprintf(env.Stdout, "%s %#x is alive through %s from a GC root:\n", o.ClassOf, o.ID,
+	fmt.Fprintf(env.Stdout, "%s %#x is alive through %s from a GC root:\n", termtext.Cell(o.ClassOf), o.ID,
 		chart.Count(uint64(len(chain)-1), "reference", "references"))
 	return writeObjects(env, chain, r.Reachable, true)
 }
@@ -161,7 +161,7 @@ func findObject(r *model.DumpRetention, run, what string) (model.DumpObject, err
 
 // writeObjects prints objects as a table: a path shows the field each one is reached through.
 func writeObjects(env Env, objs []model.DumpObject, reachable uint64, path bool) error {
-	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	tw := termtext.NewTable(env.Stdout)
 	if path {
 		fmt.Fprintf(tw, "DEPTH\tREFERENCE\tOBJECT\tCLASS\tSHALLOW\tRETAINED\t\n")
 	} else {
@@ -237,11 +237,11 @@ func dumpDiff(ctx context.Context, db *store.DB, before, after, find string, top
 		shown = fmt.Sprintf("; shown: %d of the %d that changed", len(rows), len(diff.Rows))
 	}
 	fmt.Fprintf(env.Stdout, "%s → %s: reachable %s → %s; %d of %d classes changed (the unchanged left out), most grown first%s\n",
-		before, after, model.HumanBytes(a.Reachable), model.HumanBytes(b.Reachable), len(diff.Rows), diff.Classes, shown)
+		termtext.Cell(before), termtext.Cell(after), model.HumanBytes(a.Reachable), model.HumanBytes(b.Reachable), len(diff.Rows), diff.Classes, shown)
 	for _, w := range warnings {
 		fmt.Fprintf(env.Stdout, "warning: %s\n", w)
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	tw := termtext.NewRightTable(env.Stdout)
 	fmt.Fprintf(tw, "CLASS\tINSTANCES\t+/-\tSHALLOW\t+/-\tRETAINED\t+/-\t\n")
 	for _, row := range rows {
 		di, ds, dr := row.Growth()

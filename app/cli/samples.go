@@ -6,13 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"androprof/chart"
 	"androprof/controller"
+	"androprof/internal/termtext"
 	"androprof/model"
 	"androprof/store"
 )
@@ -81,12 +82,16 @@ func (t *targetFlags) selection() (model.SampleSelection, error) {
 		}
 		sel.TIDs = append(sel.TIDs, tid)
 	}
-	if t.from < 0 || t.to < 0 || t.to > 0 && t.to <= t.from {
+	if !seconds(t.from) || !seconds(t.to) || t.to > 0 && t.to <= t.from {
 		return sel, fmt.Errorf("%w: --from %g --to %g: want 0 ≤ from < to (seconds after the first sample; --to 0 is the end)", errUsage, t.from, t.to)
 	}
 	sel.FromNS, sel.ToNS = int64(t.from*1e9), int64(t.to*1e9)
 	return sel, nil
 }
+
+// seconds says whether s is a time a recording can have: not negative, not NaN, and small
+// enough for nanoseconds in an int64 (about 292 years).
+func seconds(s float64) bool { return s >= 0 && s < math.MaxInt64/1e9 }
 
 // recording is the import's options for sampled recordings.
 func (t *targetFlags) recording() (controller.SampleOptions, error) {
@@ -243,7 +248,7 @@ func neighbourReport(set *model.SampleSet, rf reportFlags, sf sampleFlags, asJSO
 			continue
 		}
 		fmt.Fprintln(env.Stdout)
-		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+		tw := termtext.NewTable(env.Stdout)
 		fmt.Fprintf(tw, "SAMPLES\t%%\tLAYER\tIMAGE\t%s\n", part.title)
 		for _, r := range part.rows {
 			fmt.Fprintf(tw, "%d\t%.2f\t%s\t%s\t%s\n", r.Total, r.TotalPct, r.Layer, printable(r.Image, ""), printable(r.Symbol, ""))
@@ -356,7 +361,7 @@ func threadRowsJSON(rows []model.ThreadRow) []threadRowJSON {
 
 // writeSampleTable prints rows as seed 004's table V does: samples and share first.
 func writeSampleTable(w io.Writer, by string, rows []model.SampleRow) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	tw := termtext.NewTable(w)
 	last := map[string]string{"layer": "", "image": "\tIMAGE", "symbol": "\tIMAGE\tSYMBOL", "component": "\tCOMPONENT"}[by]
 	fmt.Fprintf(tw, "SELF\tSELF %%\tTOTAL\tTOTAL %%\tLAYER%s\n", last)
 	for _, r := range rows {
@@ -375,7 +380,7 @@ func writeSampleTable(w io.Writer, by string, rows []model.SampleRow) error {
 }
 
 func writeThreadTable(w io.Writer, rows []model.ThreadRow) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	tw := termtext.NewTable(w)
 	fmt.Fprint(tw, "PID\tTID\tTHREAD\tSAMPLES\tTOP LAYER")
 	for _, l := range model.Layers {
 		fmt.Fprintf(tw, "\t%s", strings.ToUpper(l.String()))
@@ -473,10 +478,10 @@ func printSampleRun(ctx context.Context, db *store.DB, r model.RunInfo, asJSON b
 	}
 	left := ""
 	if p.LeftOut > 0 {
-		left = fmt.Sprintf(" (%d left out: %s)", p.LeftOut, p.LeftOutWhy)
+		left = fmt.Sprintf(" (%d left out: %s)", p.LeftOut, printable(p.LeftOutWhy, ""))
 	}
-	fmt.Fprintf(env.Stdout, "run %q: a sampled profile, %s%s in %s, %s (androprof report --run %q --by layer)\n",
+	fmt.Fprintf(env.Stdout, "run %q: a sampled profile, %s%s in %s, %s (%s)\n",
 		r.Name, chart.Count(len(p.Samples), "sample", "samples"), left, chart.Count(len(p.Threads), "thread", "threads"),
-		chart.Count(len(p.Symbols), "symbol", "symbols"), r.Name)
+		chart.Count(len(p.Symbols), "symbol", "symbols"), reportHint(r.Name, "--by", "layer"))
 	return nil
 }

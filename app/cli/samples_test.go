@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/csv"
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -303,6 +304,22 @@ func TestSampleCharts(t *testing.T) {
 	for _, want := range []string{"Spin.main", "Interpreter", "do_syscall_64"} {
 		if !strings.Contains(string(svg), want) {
 			t.Errorf("flame graph without %q", want)
+		}
+	}
+}
+
+// --from and --to that are no time (NaN, infinite, past int64 nanoseconds) are refused: they
+// used to become MinInt64 and mean "from the start" without a word.
+func TestSampleTimesThatAreNoTime(t *testing.T) {
+	for _, v := range []string{"NaN", "Inf", "1e300", "-1"} {
+		tf := targetFlags{}
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		tf.addAnalysis(fs)
+		if err := fs.Parse([]string{"--from", v}); err != nil {
+			continue // the flag package refused it already
+		}
+		if _, err := tf.selection(); err == nil {
+			t.Errorf("--from %s was taken as a time", v)
 		}
 	}
 }

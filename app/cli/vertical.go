@@ -64,9 +64,9 @@ func runVertical(ctx context.Context, args []string, env Env) error {
 	rec, err := im.RecordVertical(ctx, *run, jvm.VerticalOptions{Java: java, Args: jargs, RateHz: *rate, CallGraph: cg}, say)
 	if err != nil {
 		if rec == nil || errors.Is(err, context.Canceled) {
-			return err
+			return stopped(ctx, err, "perf and java")
 		}
-		return fmt.Errorf("import into run %q failed, the workspace is unchanged: %w", *run, err)
+		return fmt.Errorf("import into run %s failed, the workspace is unchanged: %w", runText(*run), err)
 	}
 	for _, w := range rec.Warnings {
 		fmt.Fprintln(env.Stderr, "androprof: warning:", printable(w, ""))

@@ -335,7 +335,7 @@ func TestErrors(t *testing.T) {
 		// truncated
 		{p + "enter 5 1 10 1\n", 6, "file ends inside process 5 (no end line): truncated"},
 		{h + "process 5\n", 2, "truncated"},
-		{p + "exit 5 1", 6, "want 5 fields, found 2"},
+		{p + "exit 5 1", 6, "the file ends inside a line (truncated?)"},
 		// garbled fields
 		{p + "enter 5 1 1x 1\nend\n", 6, "bad time"},
 		{p + "enter 5 1 -3 1\nend\n", 6, "bad time"},

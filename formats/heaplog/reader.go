@@ -22,6 +22,7 @@ import (
 
 	"androprof/formats/internal/lines"
 	"androprof/internal/countio"
+	"androprof/internal/gunzip"
 	"androprof/internal/inputerr"
 	"androprof/model"
 )
@@ -128,14 +129,18 @@ func NewReader(in io.Reader, name string) *Reader {
 	return r
 }
 
-// decompress puts a gunzipping reader in front of a gzip stream, told by its magic bytes.
-func decompress(in io.Reader, name string) (io.Reader, *gzip.Reader, error) {
+// decompress puts a gunzipping reader, within gunzip's bounds, in front of a gzip stream, told
+// by its magic bytes.
+func decompress(in io.Reader, name string) (io.Reader, io.Closer, error) {
 	br := bufio.NewReaderSize(in, 64<<10)
 	if magic, _ := br.Peek(2); len(magic) < 2 || magic[0] != 0x1f || magic[1] != 0x8b {
 		return br, nil, nil
 	}
-	gz, err := gzip.NewReader(br)
-	if err != nil {
+	gz, err := gunzip.NewReader(br)
+	switch {
+	case errors.Is(err, gunzip.ErrSetting):
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	case err != nil:
 		return nil, nil, fmt.Errorf("%s: %w: gzip: %v", name, ErrNotHeapLog, err)
 	}
 	return gz, gz, nil

@@ -8,6 +8,7 @@
 package hprof
 
 import (
+	"androprof/internal/gunzip"
 	"androprof/internal/inputerr"
 	"bufio"
 	"bytes"
@@ -249,8 +250,12 @@ func newReader(r io.Reader, name string, size int64) *Reader {
 	}
 	src := bufio.NewReaderSize(r, first)
 	if m, _ := src.Peek(2); len(m) == 2 && m[0] == 0x1f && m[1] == 0x8b {
-		gz, err := gzip.NewReader(src)
-		if err != nil {
+		gz, err := gunzip.NewReader(src) // bounded: a gzip bomb is refused, not read to its end
+		switch {
+		case errors.Is(err, gunzip.ErrSetting):
+			hr.err = fmt.Errorf("%s: %w", name, err)
+			return hr
+		case err != nil:
 			hr.err = fmt.Errorf("%s: gzip: %v: %w", name, err, ErrNotHPROF)
 			return hr
 		}

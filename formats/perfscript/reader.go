@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"androprof/formats/internal/lines"
+	"androprof/internal/cutline"
 	"androprof/internal/inputerr"
 	"androprof/model"
 )
@@ -70,6 +71,8 @@ type Reader struct {
 	cmdline    string
 	freq       int  // the first event's sampling rate from `perf script --header`
 	sawEvent   bool // the first "# event :" line was read
+	lastNS     int64
+	timed      bool // a sample had a time: lastNS is the latest
 }
 
 type span struct{ from, to int }
@@ -78,6 +81,7 @@ type span struct{ from, to int }
 func NewReader(r io.Reader, name string) *Reader {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), lines.MaxLine)
+	sc.Split(cutline.ScanLines) // a last line cut short is refused, not read as a frame
 	return &Reader{name: name, sc: sc, names: map[string]string{}, toks: make([]span, 0, 32),
 		header: model.SampleHeader{Format: FormatPerf}}
 }
@@ -195,6 +199,8 @@ func (r *Reader) scanErr() error {
 		return nil
 	case errors.Is(err, bufio.ErrTooLong):
 		return &inputerr.Error{File: r.name, Line: r.line + 1, Msg: lines.ErrTooLong.Error(), Err: lines.ErrTooLong}
+	case err == cutline.ErrCut:
+		return &inputerr.Error{File: r.name, Line: r.line + 1, Msg: err.Error(), Err: err}
 	}
 	return &inputerr.Error{File: r.name, Line: r.line + 1, Msg: "read: " + err.Error(), Err: err}
 }
@@ -311,6 +317,9 @@ func (r *Reader) headerLine(ln []byte) error {
 	if !ok {
 		return r.errorf("not a sample header or a frame: %q", lines.Clip(ln))
 	}
+	if err := r.inOrder(h); err != nil {
+		return err
+	}
 	r.begin()
 	r.s.Comm, r.s.Event = r.str(h.comm), r.str(h.event)
 	r.s.PID, r.s.TID, r.s.TimeNS, r.s.Period = h.pid, h.tid, h.timeNS, h.period
@@ -322,6 +331,31 @@ func (r *Reader) headerLine(ln []byte) error {
 		r.tail, r.hasTail = f, msg == "" && !inlined
 	}
 	return nil
+}
+
+// inOrder refuses a sample dated before the one before it: perf script prints a recording's
+// samples in time order, so one that goes back comes from files spliced together or samples
+// perf did not sort, and times measured from the first sample would go negative (issue 24,
+// finding 13).
+func (r *Reader) inOrder(h header) error {
+	if !h.hasTime {
+		return nil
+	}
+	if r.timed && h.timeNS < r.lastNS {
+		return r.errorf("sample time %s is before the previous sample's %s: samples must be in time order "+
+			"(perf script sorts them; do not splice recordings)", seconds(h.timeNS), seconds(r.lastNS))
+	}
+	r.lastNS, r.timed = h.timeNS, true
+	return nil
+}
+
+// seconds writes a time as perf script does: seconds and microseconds, or nanoseconds when
+// the time has them (--ns).
+func seconds(ns int64) string {
+	if ns%1000 == 0 {
+		return fmt.Sprintf("%d.%06d", ns/1e9, ns%1e9/1e3)
+	}
+	return fmt.Sprintf("%d.%09d", ns/1e9, ns%1e9)
 }
 
 // frameLine adds a frame to the sample's stack, or skips simpleperf's tracing data.

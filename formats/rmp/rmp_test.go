@@ -372,7 +372,7 @@ func TestErrors(t *testing.T) {
 		{h, 1, "file ends inside round 1 (no end line): truncated"},
 		{p + "in 5 0 1\n", 6, "truncated"},
 		{p + "end\n" + h + "thread 1\n", 8, "inside round 2"},
-		{p + "in 5 0", 6, "want 3 fields, found 2"},
+		{p + "in 5 0", 6, "the file ends inside a line (truncated?)"},
 		// garbled fields
 		{p + "in 5 x 1\nend\n", 6, "bad time"},
 		{p + "in 5 99999999999999999999 1\nend\n", 6, "bad time"},

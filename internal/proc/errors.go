@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"context"
 	"fmt"
 	"strings"
 )
@@ -73,4 +74,44 @@ func (e *ExitError) Status() int {
 		return 1
 	}
 	return e.ExitCode
+}
+
+// StoppedError says the programs a command ran were ended before their end because the command
+// was stopped (Ctrl-C, SIGTERM, a window's Cancel), and what stays of them: whatever the runners
+// wrote is removed unless it is named in Kept.
+type StoppedError struct {
+	Ended string // the programs that were ended, e.g. "java", "perf and java"; "" when none ran any more
+	Kept  string // what stays, e.g. "the heap log so far is in DIR/heap.heaplog"; "" is nothing
+	Err   error  // why: the context's cause (context.Canceled, or the signal that stopped the command)
+}
+
+// Error says why, what ended and what was kept, in one sentence.
+func (e *StoppedError) Error() string {
+	why := "stopped" // a plain cancel's "context canceled" says nothing to a user
+	if e.Err != nil && e.Err != context.Canceled {
+		why = e.Err.Error()
+	}
+	var sb strings.Builder
+	sb.WriteString(why)
+	if e.Ended != "" {
+		fmt.Fprintf(&sb, ": %s ended", e.Ended)
+	} else {
+		sb.WriteString(" before the import's commit")
+	}
+	sb.WriteString("; nothing was imported, the workspace is unchanged; ")
+	if e.Kept == "" {
+		sb.WriteString("kept nothing")
+	} else {
+		sb.WriteString(e.Kept)
+	}
+	return sb.String()
+}
+
+// Unwrap is the cause, so errors.Is(err, context.Canceled) holds.
+func (e *StoppedError) Unwrap() error { return e.Err }
+
+// Stopped is the error of a runner whose context was cancelled while ended ran: the
+// context's cause, with what ended.
+func Stopped(ctx context.Context, ended string) *StoppedError {
+	return &StoppedError{Ended: ended, Err: context.Cause(ctx)}
 }

@@ -5,17 +5,19 @@ package proc
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 )
 
 // Wrapped is a command run the way a wrapper runs a user's program: with the standard streams
 // given (nil: /dev/null), the end of its stderr kept in the returned tail for error messages,
-// its whole process group killed when ctx is cancelled, and Wait not hanging for long on a
-// descendant that keeps the output pipes open.
+// its whole process group killed when ctx is cancelled or androprof dies (run it with Run), and
+// Wait not hanging for long on a descendant that keeps the output pipes open.
 func Wrapped(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.Writer) (*exec.Cmd, *Tail) {
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Stdin, cmd.Stdout = stdin, stdout
@@ -94,4 +96,24 @@ func OutputDir(keep, prefix string) (string, error) {
 		}
 	}
 	return os.MkdirTemp(keep, prefix)
+}
+
+// CheckKeep refuses, before a program runs, to keep its files names in the folder keep when one
+// of them cannot go there: keep is no folder, or a folder is in the way of a file (moving a file
+// over a link or a file replaces it; over a folder it fails, which would be found only after
+// the whole run).
+func CheckKeep(keep string, names ...string) error {
+	if keep == "" {
+		return nil
+	}
+	if st, err := os.Stat(keep); err == nil && !st.IsDir() {
+		return fmt.Errorf("%s is not a folder, so nothing can be kept in it", keep)
+	}
+	for _, name := range names {
+		p := filepath.Join(keep, name)
+		if st, err := os.Lstat(p); err == nil && st.IsDir() {
+			return fmt.Errorf("%s is a folder, so the %s the program writes could not be kept there: move it away or keep in another folder", p, name)
+		}
+	}
+	return nil
 }

@@ -143,7 +143,8 @@ func (t *timelineTab) clockName() string {
 // imageNote is drawn under the axis, so a saved PNG says it too.
 func (t *timelineTab) imageNote() string {
 	if t.trace.SpanMinMicros > 0 {
-		return fmt.Sprintf("Calls shorter than %d µs are not stored, so not shown.", t.trace.SpanMinMicros)
+		m := t.trace.SpanMinMicros
+		return fmt.Sprintf("Calls shorter than %d µs are not stored, so not shown (of calls of exactly %d µs, the first 20,000 to end).", m, m)
 	}
 	return ""
 }

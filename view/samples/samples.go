@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -66,9 +67,10 @@ type View struct {
 	app     []string // nil: the run's own application packages
 	res     *result  // of the selection shown; nil until computed
 	loadGen int
-	busy    bool // a selection is being computed…
-	stale   bool // …and another is wanted when it is done (typing does not queue one per key)
-	quiet   bool // set while the code, not the user, changes a control
+	busy    bool   // a selection is being computed…
+	stale   bool   // …and another is wanted when it is done (typing does not queue one per key)
+	quiet   bool   // set while the code, not the user, changes a control
+	warning string // why the controls are not applied; the Kept line says it until they are
 }
 
 // result is everything the tabs show of one selection, computed together off the UI goroutine
@@ -195,7 +197,7 @@ func (v *View) reset() {
 	v.From.SetText("")
 	v.To.SetText("")
 	v.App.SetText(strings.Join(p.AppPackages, ", "))
-	v.sel, v.app = model.SampleSelection{}, nil
+	v.sel, v.app, v.warning = model.SampleSelection{}, nil, ""
 	v.Flame.zoom = nil
 }
 
@@ -230,15 +232,14 @@ func (v *View) changed() {
 	sel.FromNS, errFrom = parseSeconds(v.From.Text)
 	sel.ToNS, errTo = parseSeconds(v.To.Text)
 	if err := errors.Join(errFrom, errTo); err != nil {
-		v.Kept.Importance = widget.WarningImportance
-		v.Kept.SetText(err.Error())
+		v.warn(err.Error())
 		return
 	}
 	if sel.ToNS > 0 && sel.ToNS <= sel.FromNS {
-		v.Kept.Importance = widget.WarningImportance
-		v.Kept.SetText("The time window ends before it starts.")
+		v.warn("The time window ends before it starts.")
 		return
 	}
+	v.warning = ""
 	v.sel = sel
 	v.app = nil
 	if v.profile != nil && v.App.Text != strings.Join(v.profile.AppPackages, ", ") {
@@ -268,7 +269,7 @@ func parseSeconds(s string) (int64, error) {
 		return 0, nil
 	}
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f < 0 {
+	if err != nil || !(f >= 0 && f < math.MaxInt64/1e9) { // NaN, infinities and times past the clock's end are not times
 		return 0, fmt.Errorf("%q is not a time in seconds", s)
 	}
 	return int64(f * 1e9), nil
@@ -334,11 +335,24 @@ func (v *View) recompute() {
 	})
 }
 
-// show hands a selection's result to every tab.
+// warn says in the Kept line why the controls are not applied. A result that arrives later,
+// of what earlier keystrokes selected, leaves it there (see show).
+func (v *View) warn(msg string) {
+	v.warning = msg
+	v.Kept.Importance = widget.WarningImportance
+	v.Kept.SetText(msg)
+}
+
+// show hands a selection's result to every tab; the Kept line keeps a warning about the
+// controls, which the result does not answer.
 func (v *View) show(res *result) {
 	v.res = res
-	v.Kept.Importance = widget.MediumImportance
-	v.Kept.SetText(keptText(res.set))
+	if v.warning != "" {
+		v.warn(v.warning)
+	} else {
+		v.Kept.Importance = widget.MediumImportance
+		v.Kept.SetText(keptText(res.set))
+	}
 	v.Layers.show(res)
 	v.Symbols.show(res)
 	v.Neighbours.show(res)

@@ -1,15 +1,15 @@
 package ui
 
 import (
-	"bufio"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
+
+	"androprof/internal/outfile"
 )
 
 // AskSavePath asks where to save and then calls write with the path, off the UI goroutine
@@ -37,22 +37,12 @@ func ShowLarge(fd *dialog.FileDialog) {
 	fd.Resize(fyne.NewSize(800, 560))
 }
 
-// WriteFile writes a file through a buffer and reports the first error, the close included.
+// WriteFile writes a file the user saves through internal/outfile: a link planted at path is
+// replaced (the path dialog has asked), never written through, and a save that fails leaves the
+// file that was there.
 func WriteFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(f)
-	if err := write(bw); err != nil {
-		f.Close()
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	_, err := outfile.Write(path, write)
+	return err
 }
 
 // subjects holds what each window shows (fyne.Window → run name), for the names of the files

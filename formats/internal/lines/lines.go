@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"androprof/internal/cutline"
 )
 
 // MaxLine is the longest line a reader accepts: a longer one is garbage, not a record.
@@ -25,6 +27,7 @@ type Scanner struct {
 func NewScanner(r io.Reader) *Scanner {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), MaxLine)
+	sc.Split(cutline.ScanLines)
 	return &Scanner{sc: sc}
 }
 
@@ -51,13 +54,19 @@ func (s *Scanner) Line() int64 { return s.line }
 // ErrTooLong says a line exceeded MaxLine; Err has then counted that line.
 var ErrTooLong = errors.New("line longer than 1 MiB")
 
+// ErrCut says the file ends inside its last line (no newline after it); Err has then counted
+// that line, which no reader sees.
+var ErrCut = cutline.ErrCut
+
 // Err is the error that ended the scan, nil at a clean end.
 func (s *Scanner) Err() error {
 	err := s.sc.Err()
 	if errors.Is(err, bufio.ErrTooLong) {
+		err = ErrTooLong
+	}
+	if err == ErrTooLong || err == ErrCut {
 		s.line++ // the scanner stopped inside it
 		s.sc = bufio.NewScanner(strings.NewReader(""))
-		return ErrTooLong
 	}
 	return err
 }

@@ -1,7 +1,6 @@
 package lines
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -68,9 +67,9 @@ func (r *Reader) ID(b []byte, what string) (int, error) {
 func (r *Reader) Stopped(sawHeader bool, notMine error) error {
 	if err := r.sc.Err(); err != nil {
 		switch {
-		case errors.Is(err, ErrTooLong) && !sawHeader:
-			return fmt.Errorf("%s: %w", r.File, notMine) // no header in the first MiB
-		case errors.Is(err, ErrTooLong):
+		case (err == ErrTooLong || err == ErrCut) && !sawHeader:
+			return fmt.Errorf("%s: %w", r.File, notMine) // no header in the first MiB, or no whole line
+		case err == ErrTooLong || err == ErrCut:
 			return r.Errorf("%v", err)
 		}
 		return &inputerr.Error{File: r.File, Line: r.sc.Line() + 1, Msg: "read: " + err.Error(), Err: err}

@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"androprof/emulator"
+	"androprof/internal/proc"
+)
+
+// stopSignals stop a command cleanly: Ctrl-C, and what kill, timeout, systemd and CI send
+// (SIGTERM), and a closed terminal (SIGHUP).
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// stoppedBy is the cause of a context a signal cancelled: the command says it, and exits with
+// the status a shell gives a command the signal ended (128 + its number).
+type stoppedBy struct{ sig syscall.Signal }
+
+func (s *stoppedBy) Error() string { return "stopped by " + proc.SignalName(s.sig) }
+
+// Is makes a stop a cancellation, for the code that checks errors.Is(err, context.Canceled).
+func (s *stoppedBy) Is(target error) bool { return target == context.Canceled }
+
+// stopOnSignal is ctx cancelled by the first of stopSignals, with a *stoppedBy cause. A second
+// signal takes its default action and ends androprof at once; the programs it started then
+// die with it (proc.KillGroup). A signal androprof was started ignoring (nohup's SIGHUP, a
+// script's background job's SIGINT) stays ignored: handling it would undo that.
+func stopOnSignal(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	var sigs []os.Signal
+	for _, sig := range stopSignals {
+		if !signal.Ignored(sig) {
+			sigs = append(sigs, sig)
+		}
+	}
+	ch := make(chan os.Signal, 1)
+	if len(sigs) > 0 { // Notify of none is Notify of every signal
+		signal.Notify(ch, sigs...)
+	}
+	go func() {
+		select {
+		case sig := <-ch:
+			signal.Reset(sigs...)
+			cancel(&stoppedBy{sig.(syscall.Signal)})
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		cancel(nil)
+	}
+}
+
+// stopped is err as the end of a command whose programs were stopped: one sentence (what
+// stopped it, what ended, what was kept) and the status of a command that signal ended, 1 for
+// a cancellation with no signal. A cancellation that lost the runner's word on the way (a
+// transaction reports its context's error) is said with ended, the programs that ran. Other
+// errors pass as they are.
+func stopped(ctx context.Context, err error, ended string) error {
+	if err == nil || !errors.Is(err, context.Canceled) {
+		return err
+	}
+	var stop *proc.StoppedError
+	if !errors.As(err, &stop) {
+		stop = proc.Stopped(ctx, ended)
+	}
+	code := 1
+	var by *stoppedBy
+	if errors.As(context.Cause(ctx), &by) {
+		code = 128 + int(by.sig)
+	}
+	return &exitError{code: code, err: stop}
+}
+
+// underQEMU names what `run` ran, "sieve under qemu-arm", for a message: the transaction the
+// run is counted in loses the runner's own words when it is stopped.
+func underQEMU(program, arch string) string {
+	if arch == "" {
+		arch, _ = emulator.GuestArch(program)
+	}
+	name := filepath.Base(program)
+	if arch == "" {
+		return name
+	}
+	return name + " under qemu-" + strings.TrimPrefix(arch, "qemu-")
+}
