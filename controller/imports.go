@@ -66,6 +66,12 @@ type WorkspaceStore interface {
 // MethodLogOptions choose what of a DPA or RMP log is imported (Traceview ignores them).
 type MethodLogOptions = formats.MethodOptions
 
+// SayWaits is ctx telling say when an import into it waits for another writer of the
+// workspace (another androprof, the window, sqlite3): the window's progress dialog says it.
+func SayWaits(ctx context.Context, say func(msg string)) context.Context {
+	return lockwait.WithSay(ctx, say)
+}
+
 // ImportFiles imports files or directories into run: QEMU logs are read together (a
 // translation log and an exec log may be separate files), basic-block profiles one by one, and
 // a method trace (Traceview, DPA, RMP), a heap log, an HPROF dump or a sampled recording (perf

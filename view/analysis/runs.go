@@ -31,7 +31,8 @@ type runsPanel struct {
 	v          *View
 	runs       []model.RunInfo
 	content    fyne.CanvasObject
-	runProblem dialog.Dialog // the last program run's failure, closed when the next run starts
+	runProblem dialog.Dialog      // the last program run's failure, closed when the next run starts
+	importing  *ui.ProgressDialog // the last import's dialog: what it said (tests read it)
 }
 
 func newRunsPanel(v *View) *runsPanel {
@@ -275,6 +276,8 @@ func (p *runsPanel) ImportFrom(name, source string, done func(error)) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	progress := ui.NewProgressDialog("Importing run "+name, "Reading "+filepath.Base(source)+"…", cancel, v.Window)
+	p.importing = progress
+	ctx = controller.SayWaits(ctx, progress.Say)
 	imp := v.importer
 	v.bg.Run(func() func() {
 		err := imp.ImportFiles(ctx, name, []string{source}, progress.Report)

@@ -19,20 +19,23 @@ const progressEvery = 50 * time.Millisecond
 // (dialog.ProgressDialog is deprecated; this is the replacement Fyne suggests.)
 type ProgressDialog struct {
 	dlg    *dialog.CustomDialog
+	msg    *widget.Label
 	bar    *widget.ProgressBar
 	cancel *widget.Button
 	gate   throttle
+	mu     sync.Mutex
+	said   string // the last Say, for Said
 }
 
 // NewProgressDialog shows a modal progress bar whose Cancel button calls stop.
 func NewProgressDialog(title, message string, stop context.CancelFunc, parent fyne.Window) *ProgressDialog {
-	p := &ProgressDialog{bar: widget.NewProgressBar(), gate: throttle{every: progressEvery}}
+	p := &ProgressDialog{msg: widget.NewLabel(message), bar: widget.NewProgressBar(), gate: throttle{every: progressEvery}}
 	p.cancel = widget.NewButton("Cancel", func() {
 		stop()
 		p.cancel.SetText("Cancelling…")
 		p.cancel.Disable()
 	})
-	content := container.NewVBox(widget.NewLabel(message), p.bar)
+	content := container.NewVBox(p.msg, p.bar)
 	p.dlg = dialog.NewCustomWithoutButtons(title, content, parent)
 	p.dlg.SetButtons([]fyne.CanvasObject{p.cancel})
 	p.dlg.Resize(fyne.NewSize(420, p.dlg.MinSize().Height))
@@ -54,6 +57,25 @@ func (p *ProgressDialog) Report(done, total int64) {
 		return
 	}
 	fyne.Do(func() { p.bar.SetValue(v) })
+}
+
+// Say replaces the dialog's line with msg (what the work waits for: "waiting for another
+// import to finish"); background work calls it from its own goroutine, rarely.
+func (p *ProgressDialog) Say(msg string) {
+	p.mu.Lock()
+	p.said = msg
+	p.mu.Unlock()
+	if queueResults {
+		return // as in Report: the test driver would run this on the worker's goroutine
+	}
+	fyne.Do(func() { p.msg.SetText(msg) })
+}
+
+// Said is the last thing Say said ("" for none).
+func (p *ProgressDialog) Said() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.said
 }
 
 // Close hides the dialog; call it on the UI goroutine.
