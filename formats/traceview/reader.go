@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 
+	"androprof/internal/gunzip"
 	"androprof/internal/inputerr"
 	"androprof/model"
 )
@@ -180,7 +181,7 @@ func newReader(r io.Reader, name string, pre preInfo, lookahead bool) (*Reader, 
 	src := bufio.NewReaderSize(r, bufSize)
 	magic, _ := src.Peek(2)
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		gz, err := gzip.NewReader(src)
+		gz, err := gunzip.NewReader(src) // within gunzip's bounds: a bomb is refused
 		if err != nil {
 			return tr, &inputerr.Error{File: name, Msg: "gzip: " + err.Error(), Err: err}
 		}
