@@ -452,8 +452,9 @@ func (db *DB) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
 		tx.Rollback()
 		// database/sql rolls a transaction back itself when its context is cancelled, and the
 		// import then fails on a closed statement or transaction, depending on timing: the
-		// cause the user should see is the cancellation.
-		if ctxErr := ctx.Err(); ctxErr != nil {
+		// cause the user should see is the cancellation, in the words of what was stopped
+		// (a runner's proc.StoppedError) when err has them.
+		if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, context.Canceled) {
 			return ctxErr
 		}
 		return err

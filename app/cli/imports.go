@@ -211,7 +211,7 @@ func runProgram(ctx context.Context, args []string, env Env) error {
 	if wf.quiet {
 		say = nil
 	}
-	err = stopped(ctx, im.RunProgram(ctx, *run, prog[0], prog[1:], say), underQEMU(prog[0], *arch))
+	err = stopped(ctx, im.RunProgram(ctx, *run, prog[0], prog[1:], say), filepath.Base(prog[0]))
 	var exitErr *proc.ExitError
 	if err != nil && !errors.As(err, &exitErr) {
 		return err

@@ -5,11 +5,8 @@ import (
 	"errors"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"strings"
 	"syscall"
 
-	"androprof/emulator"
 	"androprof/internal/proc"
 )
 
@@ -58,9 +55,9 @@ func stopOnSignal(ctx context.Context) (context.Context, func()) {
 
 // stopped is err as the end of a command whose programs were stopped: one sentence (what
 // stopped it, what ended, what was kept) and the status of a command that signal ended, 1 for
-// a cancellation with no signal. A cancellation that lost the runner's word on the way (a
-// transaction reports its context's error) is said with ended, the programs that ran. Other
-// errors pass as they are.
+// a cancellation with no signal. A cancellation no runner worded (a stop before the program
+// started, e.g. while the import waited for the workspace) is said with ended, what was to
+// run. Other errors pass as they are.
 func stopped(ctx context.Context, err error, ended string) error {
 	if err == nil || !errors.Is(err, context.Canceled) {
 		return err
@@ -75,17 +72,4 @@ func stopped(ctx context.Context, err error, ended string) error {
 		code = 128 + int(by.sig)
 	}
 	return &exitError{code: code, err: stop}
-}
-
-// underQEMU names what `run` ran, "sieve under qemu-arm", for a message: the transaction the
-// run is counted in loses the runner's own words when it is stopped.
-func underQEMU(program, arch string) string {
-	if arch == "" {
-		arch, _ = emulator.GuestArch(program)
-	}
-	name := filepath.Base(program)
-	if arch == "" {
-		return name
-	}
-	return name + " under qemu-" + strings.TrimPrefix(arch, "qemu-")
 }
