@@ -490,6 +490,9 @@ func (db *DB) beginWrite(ctx context.Context) (*sql.Tx, error) {
 	said := false
 	for {
 		tx, err := db.write.BeginTx(ctx, nil)
+		if err != nil && ctx.Err() != nil {
+			return nil, ctx.Err() // SQLite says "interrupted (9)" when ctx ends inside BEGIN
+		}
 		if !isBusy(err) {
 			return tx, err
 		}
