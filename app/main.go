@@ -265,7 +265,7 @@ func captureDumpTabs(v *analysis.View, w fyne.Window, capture func(string, fyne.
 
 // showRun selects the run preferred when the workspace has it, else the first run of its kind,
 // and waits for it to load; false when there is no run of that kind.
-func showRun(v *analysis.View, kind, preferred string) bool {
+func showRun(v *analysis.View, kind model.RunKind, preferred string) bool {
 	runs := v.RunsOfKind(kind)
 	if len(runs) == 0 {
 		return false

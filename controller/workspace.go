@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"io"
 
 	"androprof/model"
 )
@@ -26,7 +27,8 @@ type Workspace struct {
 	Samples  *SampleAnalysis // sampled runs (perf, simpleperf); nil without a database
 	Profiles Profiles        // built-in profiles, and the database's when there is one
 
-	store Store
+	store  Store
+	closer io.Closer // the database OpenWorkspace opened, nil otherwise
 }
 
 // NewWorkspace opens the analyses of db. A nil db is a session without a database: built-in

@@ -26,7 +26,7 @@ type Thread struct {
 // RunInfo describes a stored run in lists.
 type RunInfo struct {
 	Name         string
-	Kind         string // "emulator" or "methods" (a method trace)
+	Kind         RunKind
 	CreatedAt    string
 	Source       string // what was imported or run, for people
 	Processes    int
@@ -79,17 +79,24 @@ type BlockInstruction struct {
 	Instruction Instruction // normalised
 }
 
+// RunKind is what a run holds, and so which controller service reads it. Its values are the
+// workspace's runs.kind column; these constants are the only place they are spelled.
+type RunKind string
+
 // The kinds of run (RunInfo.Kind).
 const (
-	RunKindEmulator = "emulator" // basic-block counts from QEMU
-	RunKindMethods  = "methods"  // a method trace: Traceview, DPA, RMP
-	RunKindHeap     = "heap"     // a heap log
-	RunKindHeapDump = "heapdump" // an HPROF heap dump
-	RunKindSamples  = "samples"  // a system profiler's samples with call stacks (perf, simpleperf)
+	RunKindEmulator RunKind = "emulator" // basic-block counts from QEMU
+	RunKindMethods  RunKind = "methods"  // a method trace: Traceview, DPA, RMP
+	RunKindHeap     RunKind = "heap"     // a heap log
+	RunKindHeapDump RunKind = "heapdump" // an HPROF heap dump
+	RunKindSamples  RunKind = "samples"  // a system profiler's samples with call stacks (perf, simpleperf)
 )
 
+// RunKinds lists every kind of run, in the order lists show them.
+var RunKinds = []RunKind{RunKindEmulator, RunKindMethods, RunKindHeap, RunKindHeapDump, RunKindSamples}
+
 // RunKindText names a kind of run for messages.
-func RunKindText(kind string) string {
+func RunKindText(kind RunKind) string {
 	switch kind {
 	case RunKindEmulator:
 		return "an emulator run"
@@ -102,7 +109,7 @@ func RunKindText(kind string) string {
 	case RunKindSamples:
 		return "a sampled profile"
 	}
-	return "a run of kind " + kind
+	return "a run of kind " + string(kind)
 }
 
 // MaxRunName is the longest run name in bytes: a name is a label in lists and charts.

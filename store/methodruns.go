@@ -288,9 +288,9 @@ func (db *DB) methodRunID(ctx context.Context, run string) (int64, error) {
 }
 
 // runIDOfKind finds a run, saying so when it is of another kind than the caller reads.
-func (db *DB) runIDOfKind(ctx context.Context, run, want string) (int64, error) {
+func (db *DB) runIDOfKind(ctx context.Context, run string, want model.RunKind) (int64, error) {
 	var id int64
-	var kind string
+	var kind model.RunKind
 	err := db.read.QueryRowContext(ctx, `SELECT id, kind FROM run WHERE name = ?`, run).Scan(&id, &kind)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, fmt.Errorf("run %q: %w", run, model.ErrNotFound)
@@ -302,7 +302,7 @@ func (db *DB) runIDOfKind(ctx context.Context, run, want string) (int64, error) 
 }
 
 // insertRun adds the run row of an import; runs are never merged, so a taken name is an error.
-func insertRun(ctx context.Context, tx *sql.Tx, name, source, kind string) (int64, error) {
+func insertRun(ctx context.Context, tx *sql.Tx, name, source string, kind model.RunKind) (int64, error) {
 	if err := model.CheckRunName(name); err != nil {
 		return 0, err
 	}

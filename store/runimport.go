@@ -88,7 +88,7 @@ func newRunSink(ctx context.Context, tx *sql.Tx, name, source string) (*runSink,
 	s := &runSink{ctx: ctx, tx: tx, procs: map[int]int64{}, images: map[imageKey]int64{}, thrds: map[[2]int]int64{},
 		mnems: map[model.Instruction]int64{}, blks: map[model.BlockKey]*blockRow{},
 		execs: map[execKey]int64{}, stmts: map[string]*sql.Stmt{}}
-	var kind string
+	var kind model.RunKind
 	err := tx.QueryRowContext(ctx, `SELECT id, kind FROM run WHERE name = ?`, name).Scan(&s.runID, &kind)
 	if errors.Is(err, sql.ErrNoRows) {
 		res, err := tx.ExecContext(ctx, `INSERT INTO run(name, source) VALUES (?, ?)`, name, source)

@@ -44,7 +44,7 @@ func heapProfile(ctx context.Context, db *store.DB, run string, h heapFlags) (*m
 }
 
 // heapDrawing draws one figure of a heap run or dump.
-func heapDrawing(ctx context.Context, db *store.DB, kind, run, figure string, h heapFlags) (chart.Drawing, error) {
+func heapDrawing(ctx context.Context, db *store.DB, kind model.RunKind, run, figure string, h heapFlags) (chart.Drawing, error) {
 	if figure == "" {
 		return nil, fmt.Errorf("%w: a heap run's chart needs --figure (5.1 … 5.23, or a dump figure)", errUsage)
 	}
@@ -76,7 +76,7 @@ var heapScopes = map[string]model.HeapScope{"cohort": model.ScopeCohort, "thread
 
 // heapReport prints a heap run's characteristics (--by summary, the default) or one of its
 // tables, or a heap dump's.
-func heapReport(ctx context.Context, db *store.DB, kind string, rf reportFlags, find string, h heapFlags, asJSON bool, env Env) error {
+func heapReport(ctx context.Context, db *store.DB, kind model.RunKind, rf reportFlags, find string, h heapFlags, asJSON bool, env Env) error {
 	by := rf.by
 	if by == "" || by == "pid" {
 		by = "summary"

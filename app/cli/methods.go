@@ -13,7 +13,7 @@ import (
 )
 
 // runKind tells whether a run is an emulator run or a method trace.
-func runKind(ctx context.Context, db *store.DB, run string) (string, error) {
+func runKind(ctx context.Context, db *store.DB, run string) (model.RunKind, error) {
 	runs, err := db.Runs(ctx)
 	if err != nil {
 		return "", err

@@ -35,7 +35,7 @@ func runRuns(ctx context.Context, args []string, env Env) error {
 	if *asJSON {
 		type item struct {
 			Name         string `json:"name"`
-			Kind         string `json:"kind"`
+			Kind         model.RunKind `json:"kind"`
 			CreatedAt    string `json:"created_at"`
 			Source       string `json:"source"`
 			Processes    int    `json:"processes"`
@@ -484,7 +484,7 @@ func orUnknown(format string, v float64, ok bool) string {
 // compareList reads --compare's list and the one kind of its runs: emulator runs (or their
 // processes, RUN:PID), or heap dumps. Any other kind, or kinds mixed, is refused by name:
 // priced as an emulator run it would be a table of zeros that reads as a measurement.
-func compareList(ctx context.Context, db *store.DB, list string) ([]model.CompareItem, string, error) {
+func compareList(ctx context.Context, db *store.DB, list string) ([]model.CompareItem, model.RunKind, error) {
 	items, err := compareItems(list)
 	if err != nil {
 		return nil, "", err
@@ -493,7 +493,7 @@ func compareList(ctx context.Context, db *store.DB, list string) ([]model.Compar
 	if err != nil {
 		return nil, "", err
 	}
-	kinds := map[string]string{}
+	kinds := map[string]model.RunKind{}
 	for _, r := range runs {
 		kinds[r.Name] = r.Kind
 	}

@@ -364,7 +364,7 @@ func (h *Host) Context() context.Context   { return h.ctx }
 func (h *Host) SetProblem(msg string)      { h.Problem = msg }
 
 // RunsOfKind lists the workspace's runs of a kind, in the order the analysis window lists them.
-func (h *Host) RunsOfKind(kind string) []string {
+func (h *Host) RunsOfKind(kind model.RunKind) []string {
 	runs, err := h.ws.Runs(context.Background())
 	if err != nil {
 		panic(err)

@@ -29,8 +29,9 @@ func layOut(v *View, size fyne.Size) {
 func TestAnalysisLayoutReachable(t *testing.T) {
 	v, _ := openHeapWindow(t) // an emulator run, a heap log, a heap dump, and a method trace when the corpus is here
 	sets := []struct {
-		name, kind string
-		set        tabSet
+		name string
+		kind model.RunKind
+		set  tabSet
 	}{{"emulator", "", emulatorTabs}, {"method trace", model.RunKindMethods, methodTabs},
 		{"heap log", model.RunKindHeap, heapTabs}, {"heap dump", model.RunKindHeapDump, dumpTabs}}
 	for _, s := range sets {

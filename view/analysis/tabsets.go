@@ -24,7 +24,7 @@ const (
 )
 
 // runKind is the kind of a listed run ("" when not listed).
-func (v *View) runKind(name string) string {
+func (v *View) runKind(name string) model.RunKind {
 	for _, r := range v.Runs.runs {
 		if r.Name == name {
 			return r.Kind
@@ -34,7 +34,7 @@ func (v *View) runKind(name string) string {
 }
 
 // RunsOfKind lists the runs of one kind (model.RunKindHeap, …), in the order shown.
-func (v *View) RunsOfKind(kind string) []string {
+func (v *View) RunsOfKind(kind model.RunKind) []string {
 	var out []string
 	for _, r := range v.Runs.runs {
 		if r.Kind == kind {
@@ -45,7 +45,7 @@ func (v *View) RunsOfKind(kind string) []string {
 }
 
 // tabSetOf is the tab set that analyses a kind of run.
-func tabSetOf(kind string) tabSet {
+func tabSetOf(kind model.RunKind) tabSet {
 	switch kind {
 	case model.RunKindMethods:
 		return methodTabs
@@ -127,7 +127,7 @@ func (h tabHost) Window() fyne.Window             { return h.v.Window }
 func (h tabHost) Background() *ui.Background      { return h.v.bg }
 func (h tabHost) Context() context.Context        { return h.v.ctx }
 func (h tabHost) SetProblem(msg string)           { h.v.setProblem(msg) }
-func (h tabHost) RunsOfKind(kind string) []string { return h.v.RunsOfKind(kind) }
+func (h tabHost) RunsOfKind(kind model.RunKind) []string { return h.v.RunsOfKind(kind) }
 
 // tabSetObjects are the tabs and the top bar of each tab set, in tabSet order.
 type tabSetObjects = [tabSets][2]fyne.CanvasObject

@@ -7,6 +7,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+
+	"androprof/model"
 )
 
 // testHost is a Host whose context the test cancels, as the analysis window does when the user
@@ -22,7 +24,7 @@ func (h *testHost) Window() fyne.Window        { return h.win }
 func (h *testHost) Background() *Background    { return h.bg }
 func (h *testHost) Context() context.Context   { return h.ctx }
 func (h *testHost) SetProblem(msg string)      { h.problem = msg }
-func (h *testHost) RunsOfKind(string) []string { return nil }
+func (h *testHost) RunsOfKind(model.RunKind) []string { return nil }
 
 // TestLoadRunStopsWhenUserMovesOn: a load under way sees its context cancelled when the user moves
 // on, stops, and leaves neither its result nor a "Cancelled" problem in the tabs.

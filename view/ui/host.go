@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"fyne.io/fyne/v2"
+
+	"androprof/model"
 )
 
 // Host is what the tabs of one kind of run (a method trace, a heap log, a heap dump) need of the
@@ -19,7 +21,7 @@ type Host interface {
 	// SetProblem shows why the tabs are stale, or clears the problem with "".
 	SetProblem(msg string)
 	// RunsOfKind lists the workspace's runs of a kind (model.RunKindMethods, …), in the order shown.
-	RunsOfKind(kind string) []string
+	RunsOfKind(kind model.RunKind) []string
 }
 
 // LoadRun reads what a tab set shows of run in the background and hands it to show on the UI
