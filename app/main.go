@@ -23,7 +23,6 @@ import (
 	"androprof/assets"
 	"androprof/controller"
 	"androprof/model"
-	"androprof/store"
 	"androprof/view"
 	"androprof/view/analysis"
 	"androprof/view/samples"
@@ -67,9 +66,8 @@ func needDisplay() error {
 
 // newWorkbench wires the windows to the workspace. A workspace without runs gets the demo
 // runs, so a first start shows real data rather than empty charts.
-func newWorkbench(a fyne.App, db *store.DB, ed *controller.Editor) (*view.Workbench, error) {
+func newWorkbench(a fyne.App, ws *controller.Workspace, ed *controller.Editor) (*view.Workbench, error) {
 	ctx := context.Background()
-	ws := controller.NewWorkspace(db)
 	im := ws.Importer()
 	if runs, err := ws.Runs(ctx); err != nil {
 		return nil, err
@@ -84,12 +82,12 @@ func newWorkbench(a fyne.App, db *store.DB, ed *controller.Editor) (*view.Workbe
 }
 
 // Run opens the analysis window; the editor is one menu item away.
-func (gui) Run(db *store.DB) error {
+func (gui) Run(ws *controller.Workspace) error {
 	if err := needDisplay(); err != nil {
 		return err
 	}
 	a := newApp()
-	wb, err := newWorkbench(a, db, controller.NewEditor())
+	wb, err := newWorkbench(a, ws, controller.NewEditor())
 	if err != nil {
 		return err
 	}
@@ -117,7 +115,7 @@ const screenshotHeapRun = "demo-heap-cache"
 // sample), every tab of the analysis window on the demo data and, when the demo data has a
 // method trace, a heap log or a heap dump, every tab (and every heap figure) on it, one PNG
 // each, and quits.
-func (gui) Screenshot(db *store.DB, dir string) ([]string, error) {
+func (gui) Screenshot(ws *controller.Workspace, dir string) ([]string, error) {
 	logPath, err := demoLogFile()
 	if err != nil {
 		return nil, err
@@ -127,11 +125,11 @@ func (gui) Screenshot(db *store.DB, dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := controller.NewWorkspace(db).Importer().ImportDemo(context.Background(), demoRuns()); err != nil {
+	if _, err := ws.Importer().ImportDemo(context.Background(), demoRuns()); err != nil {
 		return nil, err
 	}
 	a := newApp()
-	wb, err := newWorkbench(a, db, ed)
+	wb, err := newWorkbench(a, ws, ed)
 	if err != nil {
 		return nil, err
 	}

@@ -19,8 +19,8 @@ import (
 
 // GUI is what only the app package can do, because it needs Fyne's driver.
 type GUI interface {
-	Run(db *store.DB) error
-	Screenshot(db *store.DB, dir string) ([]string, error)
+	Run(ws *controller.Workspace) error
+	Screenshot(ws *controller.Workspace, dir string) ([]string, error)
 }
 
 // exitError carries an exit status other than 1.
@@ -157,7 +157,7 @@ func run(ctx context.Context, args []string, env Env) error {
 		pos, err := parse(fs, args)
 		var help *flagHelp
 		if errors.As(err, &help) { // androprof -h: every command, not the one flag of the window
-			fmt.Fprintf(env.Stdout, usage, store.DefaultPath())
+			fmt.Fprintf(env.Stdout, usage, controller.DefaultWorkspacePath())
 			return nil
 		}
 		if err != nil {
@@ -166,12 +166,12 @@ func run(ctx context.Context, args []string, env Env) error {
 		if len(pos) > 0 {
 			return fmt.Errorf("%w: unexpected %q", errUsage, pos[0])
 		}
-		db, err := store.Open(*dbPath)
+		ws, err := controller.OpenWorkspace(*dbPath, true)
 		if err != nil {
-			return controller.ExplainWorkspace(*dbPath, err)
+			return err
 		}
-		defer db.Close()
-		return env.GUI.Run(db)
+		defer ws.Close()
+		return env.GUI.Run(ws)
 	}
 	switch args[0] {
 	case "profile":
@@ -202,7 +202,7 @@ func run(ctx context.Context, args []string, env Env) error {
 	case "screenshot":
 		return runScreenshot(args[1:], env)
 	case "help", "-h", "--help":
-		fmt.Fprintf(env.Stdout, usage, store.DefaultPath())
+		fmt.Fprintf(env.Stdout, usage, controller.DefaultWorkspacePath())
 		return nil
 	}
 	return fmt.Errorf("%w: unknown command %q", errUsage, args[0])
@@ -214,7 +214,7 @@ func newFlags(name string, env Env) (*flag.FlagSet, *string) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	db := fs.String("db", store.DefaultPath(), "workspace database `file`")
+	db := fs.String("db", controller.DefaultWorkspacePath(), "workspace database `file`")
 	return fs, db
 }
 
@@ -294,12 +294,12 @@ func runScreenshot(args []string, env Env) error {
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
-	db, err := store.Open(*dbPath)
+	ws, err := controller.OpenWorkspace(*dbPath, true)
 	if err != nil {
-		return controller.ExplainWorkspace(*dbPath, err)
+		return err
 	}
-	defer db.Close()
-	files, err := env.GUI.Screenshot(db, *out)
+	defer ws.Close()
+	files, err := env.GUI.Screenshot(ws, *out)
 	for _, f := range files {
 		fmt.Fprintln(env.Stdout, f)
 	}

@@ -10,14 +10,14 @@ import (
 	"strings"
 	"testing"
 
+	"androprof/controller"
 	"androprof/isaprofiles"
-	"androprof/store"
 )
 
 type noGUI struct{}
 
-func (noGUI) Run(*store.DB) error                            { return nil }
-func (noGUI) Screenshot(*store.DB, string) ([]string, error) { return nil, nil }
+func (noGUI) Run(*controller.Workspace) error                            { return nil }
+func (noGUI) Screenshot(*controller.Workspace, string) ([]string, error) { return nil, nil }
 
 // run executes a command line against a fresh workspace and returns exit code and output.
 func runCLI(t *testing.T, db string, args ...string) (int, string, string) {
