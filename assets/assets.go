@@ -1,5 +1,5 @@
 // Package assets holds the files the binary carries: its icon and the demo data that a first
-// start and `androprof screenshot` show.
+// start and the screenshot tour (cmd/tour) show.
 package assets
 
 import (

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"androprof/chart/render"
 	"androprof/model"
 )
 
@@ -13,7 +14,7 @@ import (
 func svgText(t *testing.T, c Chart) string {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := c.Render(&buf, SVG, 1200, 700); err != nil {
+	if err := c.Paint(&buf, render.SVG, 1200, 700); err != nil {
 		t.Fatal(err)
 	}
 	wellFormed(t, buf.Bytes())
@@ -55,7 +56,7 @@ func TestChartCarriesTheCaveat(t *testing.T) {
 			t.Errorf("kind %d: the caveat or the unknown bar is missing", k)
 		}
 		var buf bytes.Buffer
-		if err := energy.Render(&buf, PNG, 640, 360); err != nil {
+		if err := energy.Paint(&buf, render.PNG, 640, 360); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := png.Decode(&buf); err != nil {

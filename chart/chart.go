@@ -1,23 +1,23 @@
-// Package chart draws the workbench's charts. It is the project's own small chart API over
-// go-chart (archived upstream), so the library can be replaced in one place; the window, the
-// command line and the exports draw the same pictures through it. It imports no Fyne, so the
-// cgo-free command line can use it.
+// Package chart specifies the workbench's charts: builders (From…) turn model types into
+// Chart, Lines, StackedColumns, LayerShares, Flame or Timeline values, and each knows how to
+// paint itself on go-chart (archived upstream, wrapped here so it can be replaced in one
+// place). Front ends draw them only through package chart/render, so the window, the command
+// line and the exports draw the same pictures. It imports no Fyne, so the cgo-free command
+// line can use it.
 package chart
 
 import (
 	"cmp"
 	"errors"
 	"fmt"
-	"image"
 	"io"
 	"math"
-	"path/filepath"
 	"slices"
 	"strings"
 
+	"androprof/chart/render"
+	"androprof/internal/human"
 	"androprof/internal/termtext"
-
-	gochart "github.com/wcharczuk/go-chart/v2"
 )
 
 // Kind is the shape of a chart.
@@ -33,6 +33,10 @@ const (
 	Pie
 )
 
+// Drawing is any chart the window shows and saves: bars, lines, stacked columns, layers over
+// time, flame graphs, timelines. Draw one with render.Render or render.Image.
+type Drawing = render.Drawing
+
 // Kinds names the kinds for command lines and menus.
 var Kinds = map[string]Kind{"bar": Bars, "column": Columns, "pie": Pie}
 
@@ -42,27 +46,6 @@ func ParseKind(s string) (Kind, error) {
 		return k, nil
 	}
 	return 0, fmt.Errorf("unknown chart kind %q (want bar, column or pie)", s)
-}
-
-// Format is an output format of Render.
-type Format int
-
-const (
-	// PNG is for pasting into documents.
-	PNG Format = iota
-	// SVG scales, for papers.
-	SVG
-)
-
-// FormatFor picks the format a file name asks for, so `--out x.svg` needs no second flag.
-func FormatFor(path string) (Format, error) {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".png":
-		return PNG, nil
-	case ".svg":
-		return SVG, nil
-	}
-	return 0, fmt.Errorf("%s: a chart is written as .png or .svg", path)
 }
 
 // Bar is one labelled value: a bar, a column or a slice.
@@ -109,13 +92,6 @@ type Chart struct {
 	// drawn under the chart, so a saved image carries it as the window does.
 	Caveat string
 }
-
-// Size limits: below the minimum nothing readable fits, above the maximum an image would
-// take hundreds of megabytes.
-const (
-	MinWidth, MinHeight = 120, 80
-	MaxSide             = 8000
-)
 
 // ErrBadValue reports a bar whose value cannot be drawn.
 var ErrBadValue = errors.New("chart values must be finite and ≥ 0")
@@ -203,25 +179,17 @@ func (c Chart) Empty() bool {
 	return err == nil && len(items) == 0
 }
 
-func checkSize(width, height int) error {
-	if width < MinWidth || height < MinHeight || width > MaxSide || height > MaxSide {
-		return fmt.Errorf("chart size %d×%d is outside %d×%d … %d×%d", width, height, MinWidth, MinHeight, MaxSide, MaxSide)
-	}
-	return nil
-}
+// checkSize is render.CheckSize: the charts' hit tests answer nothing off the sizes drawn.
+func checkSize(width, height int) error { return render.CheckSize(width, height) }
 
-// Render writes the chart as PNG or SVG.
-func (c Chart) Render(w io.Writer, format Format, width, height int) (err error) {
+// Paint writes the chart as PNG or SVG (render.Drawing; draw it with render.Render).
+func (c Chart) Paint(w io.Writer, format render.Format, width, height int) (err error) {
 	if err := checkSize(width, height); err != nil {
 		return err
 	}
-	provider, esc := gochart.PNG, label
-	switch format {
-	case PNG:
-	case SVG:
-		provider, esc = gochart.SVG, escapeXML // go-chart writes SVG text unescaped
-	default:
-		return fmt.Errorf("unknown chart format %d", format)
+	provider, esc, err := providerFor(format)
+	if err != nil {
+		return err
 	}
 	// go-chart panics on some inputs it does not expect; a chart must never take the window down.
 	defer func() {
@@ -255,11 +223,6 @@ func (c Chart) Render(w io.Writer, format Format, width, height int) (err error)
 		return err
 	}
 	return r.Save(w)
-}
-
-// Image draws the chart for a window, without a PNG encode and decode in between.
-func (c Chart) Image(width, height int) (*image.RGBA, error) {
-	return imageOf(c.Render, width, height)
 }
 
 // BarAt tells which bar of Chart.Bars is drawn at pixel (x, y) of a width×height Bars chart,
@@ -301,94 +264,30 @@ const maxLabel = 300
 // and broken bytes would draw as boxes, or make an SVG that is not XML) and cut to maxLabel.
 func label(s string) string { return termtext.Cut(termtext.Escape(s), maxLabel) }
 
-// SIPrefix is a metric prefix and the factor it stands for.
-type SIPrefix struct {
-	Factor float64
-	Symbol string
-}
-
-// SIPrefixes are the prefixes values are written with, largest first: costs span from
-// picojoules to tera-cycles, and charts and tables must agree on how they read.
-var SIPrefixes = []SIPrefix{{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}, {1e-3, "m"}, {1e-6, "µ"}, {1e-9, "n"}, {1e-12, "p"}}
-
-// Compact writes a value in three significant digits with an SI prefix (1.23G, 45.6m), the
-// way bar labels and axes show costs that span many orders of magnitude.
-func Compact(v float64) string {
-	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-		return fmt.Sprint(v)
-	}
-	a := math.Abs(v)
-	for _, p := range SIPrefixes {
-		if a >= p.Factor*0.9995 {
-			return trimZeros(fmt.Sprintf("%.3g", v/p.Factor)) + p.Symbol
-		}
-	}
-	return fmt.Sprintf("%.3g", v)
-}
-
-// Quantity writes a value with its unit the way people read one: three significant digits and
-// the SI prefix joined to the unit ("2.62 ms", "546 µs", "5.74 mJ", "6.45 M cycles"). Units that
-// are counts, not SI units, take the prefix as a word of its own.
-func Quantity(v float64, unit string) string {
-	c := Compact(v)
-	if unit == "" {
-		return c
-	}
-	num := strings.TrimRight(c, "TGMkmµnp")
-	prefix := c[len(num):]
-	if prefix != "" && countUnit(unit) {
-		return num + " " + prefix + " " + unit // 6.45 M cycles
-	}
-	return num + " " + prefix + unit
-}
-
-// countUnit tells a count ("cycles", "instructions") from an SI unit, which takes its prefix.
-func countUnit(unit string) bool {
-	return len([]rune(unit)) > 1 && unit != "Hz" && unit != "GHz"
-}
-
-// integer is what Count counts in.
-type integer interface {
-	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64
-}
-
-// Count writes a count with its noun in the right number ("1 process", "2 processes"), so no
-// window or command says "1 processes". The window groups the digits (view.plural).
-func Count[N integer](n N, one, many string) string {
-	return fmt.Sprintf("%d %s", n, Noun(n, one, many))
-}
-
-// Noun is one for a count of 1, else many.
-func Noun[N integer](n N, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // valueText writes a bar's value with the chart's unit.
 func (c Chart) valueText(v float64) string {
 	switch c.Unit {
 	case "B":
-		return Bytes(v)
+		return bytesText(v)
 	case "µs":
-		return Quantity(v/1e6, "s")
+		return human.Micros(v)
 	}
-	return Quantity(v, c.Unit)
+	return human.Quantity(v, c.Unit)
+}
+
+// bytesText writes a value of bytes as human.Bytes does: charts and tables agree.
+func bytesText(v float64) string {
+	if v >= math.MaxUint64 {
+		return human.Bytes(math.MaxUint64)
+	}
+	return human.Bytes(uint64(math.Round(v)))
 }
 
 // tickText writes a bar's value or an axis tick: with its unit, except counts, whose name the
 // caption carries ("500k" over "cycles", not "500 k cycles" at every bar).
 func (c Chart) tickText(v float64) string {
-	if countUnit(c.Unit) && c.Unit != "µs" {
-		return Compact(v)
+	if human.CountUnit(c.Unit) && c.Unit != "µs" {
+		return human.Compact(v)
 	}
 	return c.valueText(v)
-}
-
-func trimZeros(s string) string {
-	if strings.ContainsAny(s, "e") || !strings.Contains(s, ".") {
-		return s
-	}
-	return strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
 }

@@ -1,48 +1,11 @@
 package chart
 
 import (
+	"androprof/chart/render"
 	"androprof/model"
 	"strings"
 	"testing"
 )
-
-func TestQuantity(t *testing.T) {
-	for _, c := range []struct {
-		v    float64
-		unit string
-		want string
-	}{
-		{0.002621, "s", "2.62 ms"},
-		{0.000546, "s", "546 µs"},
-		{0.00574, "J", "5.74 mJ"},
-		{6.45e6, "cycles", "6.45 M cycles"},
-		{13.03, "cycles", "13 cycles"},
-		{0.893, "W", "893 mW"},
-		{1.5, "s", "1.5 s"},
-		{0, "J", "0 J"},
-		{2310, "", "2.31k"},
-	} {
-		if got := Quantity(c.v, c.unit); got != c.want {
-			t.Errorf("Quantity(%g, %q) = %q, want %q", c.v, c.unit, got, c.want)
-		}
-	}
-}
-
-func TestCountAgreesInNumber(t *testing.T) {
-	for _, c := range []struct {
-		got, want string
-	}{
-		{Count(1, "process", "processes"), "1 process"},
-		{Count(2, "process", "processes"), "2 processes"},
-		{Count(0, "category", "categories"), "0 categories"},
-		{Count(uint64(1), "row", "rows"), "1 row"},
-		{Noun(int64(1), "method", "methods"), "method"},
-	} {
-		if c.got != c.want {
-			t.Errorf("got %q, want %q", c.got, c.want)
-		}
-	}
-}
 
 // Bar labels and axis ticks carry the unit the way Quantity writes it; counts leave the unit
 // to the caption.
@@ -58,6 +21,8 @@ func TestChartValuesCarryTheirUnit(t *testing.T) {
 		{"µs", 685, "685 µs"},
 		{"cycles", 2.56e6, "2.56M"},
 		{"B", 1536, "1.5 KB"},
+		{"B", 828211, "808.8 KB"}, // as the tables beside the chart write it (human.Bytes)
+		{"B", 1000, "1000 B"},
 		{"", 62400, "62.4k"},
 	} {
 		if got := (Chart{Unit: c.unit}).tickText(c.v); got != c.want {
@@ -89,7 +54,7 @@ func TestFewBarsFillThePlot(t *testing.T) {
 		{Title: "two", YLabel: "cycles", Bars: []Bar{{Label: "3267 demo-forker-arm", Value: 2.56e6}, {Label: "3265 demo-forker-arm", Value: 62.4e3}}},
 		{Title: "two grouped", Series: []string{"a", "b"}, Bars: []Bar{{Label: "x", Value: 2}, {Label: "y", Value: 1}}, Values: [][]float64{{2, 1}, {1, 0.5}}},
 	} {
-		img, err := c.Image(950, 280)
+		img, err := render.Image(c, 950, 280)
 		if err != nil {
 			t.Fatal(err)
 		}

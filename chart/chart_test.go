@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"androprof/chart/render"
 	"androprof/model"
 	"bytes"
 	"encoding/xml"
@@ -35,7 +36,7 @@ func save(t *testing.T, name string, data []byte) {
 func TestPNGDecodesAtSize(t *testing.T) {
 	for name, kind := range Kinds {
 		var buf bytes.Buffer
-		if err := sample(kind).Render(&buf, PNG, 640, 360); err != nil {
+		if err := sample(kind).Paint(&buf, render.PNG, 640, 360); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		save(t, name+".png", buf.Bytes())
@@ -74,7 +75,7 @@ func wellFormed(t *testing.T, data []byte) {
 func TestSVGIsWellFormed(t *testing.T) {
 	for name, kind := range Kinds {
 		var buf bytes.Buffer
-		if err := sample(kind).Render(&buf, SVG, 800, 400); err != nil {
+		if err := sample(kind).Paint(&buf, render.SVG, 800, 400); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		save(t, name+".svg", buf.Bytes())
@@ -92,14 +93,14 @@ func TestEmptyAndZeroDrawNoData(t *testing.T) {
 				t.Errorf("%s: %+v is not empty", name, c)
 			}
 			var buf bytes.Buffer
-			if err := c.Render(&buf, SVG, 300, 200); err != nil {
+			if err := c.Paint(&buf, render.SVG, 300, 200); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
 			wellFormed(t, buf.Bytes())
 			if !strings.Contains(buf.String(), "No data") {
 				t.Errorf("%s: empty chart does not say No data", name)
 			}
-			img, err := c.Image(300, 200)
+			img, err := render.Image(c, 300, 200)
 			if err != nil || img.Bounds().Dx() != 300 {
 				t.Errorf("%s: image %v, %v", name, img, err)
 			}
@@ -112,18 +113,18 @@ func TestAwkwardDataDoesNotPanic(t *testing.T) {
 	cases := [][]Bar{{{Label: "only", Value: 5}}, {{Label: "a", Value: 3}, {Label: "b", Value: 3}}, {{Label: "big", Value: 1e300}, {Label: "tiny", Value: 1e-300}}, {{Label: "", Value: 1}}}
 	for name, kind := range Kinds {
 		for _, bars := range cases {
-			if _, err := (Chart{Kind: kind, Bars: bars}).Image(200, 120); err != nil {
+			if _, err := render.Image((Chart{Kind: kind, Bars: bars}), 200, 120); err != nil {
 				t.Errorf("%s %v: %v", name, bars, err)
 			}
 		}
 	}
 	for _, v := range []float64{math.NaN(), math.Inf(1), -1} {
-		err := Chart{Bars: []Bar{{Label: "x", Value: v}}}.Render(io.Discard, PNG, 200, 120)
+		err := Chart{Bars: []Bar{{Label: "x", Value: v}}}.Paint(io.Discard, render.PNG, 200, 120)
 		if !errors.Is(err, ErrBadValue) {
 			t.Errorf("value %v: %v", v, err)
 		}
 	}
-	if err := sample(Bars).Render(io.Discard, PNG, 10, 10); err == nil {
+	if err := sample(Bars).Paint(io.Discard, render.PNG, 10, 10); err == nil {
 		t.Error("a 10×10 chart was drawn")
 	}
 }
@@ -156,25 +157,12 @@ func TestBarAtFindsTheDrawnBar(t *testing.T) {
 	}
 }
 
-func TestCompact(t *testing.T) {
-	for v, want := range map[float64]string{1234: "1.23k", 56750218825: "56.8G", 0.000739: "739µ", 999.7: "1k", 12: "12", 0: "0", 1.5: "1.5"} {
-		if got := Compact(v); got != want {
-			t.Errorf("Compact(%v) = %q, want %q", v, got, want)
-		}
-	}
-}
-
 func TestFromReport(t *testing.T) {
 	rep := &model.Report{Run: "r", Profile: "p", By: model.ByPID,
 		Rows: []model.ReportRow{{Key: "1", Cycles: 10, EnergyJ: 2}, {Key: "2", Cycles: 5, EnergyJ: 4}}}
 	c := FromReport(rep, Energy, Pie, map[string]string{"1": "1 sieve"})
 	if c.Title != "Energy (J) by process — r, p" || c.Bars[0] != (Bar{Label: "1 sieve", Value: 2}) || c.Bars[1] != (Bar{Label: "2", Value: 4}) || c.Kind != Pie {
 		t.Errorf("%+v", c)
-	}
-	for _, s := range []string{"png", "svg", "x.gif"} {
-		if _, err := FormatFor("a." + s); (err == nil) != (s != "x.gif") {
-			t.Errorf("FormatFor(%s): %v", s, err)
-		}
 	}
 }
 
@@ -184,7 +172,7 @@ func TestOtherLargerThanLargestBarFits(t *testing.T) {
 	for i := range 50 {
 		c.Bars = append(c.Bars, Bar{Label: "b", Value: float64(10 + i%3)})
 	}
-	img, err := c.Image(400, 200)
+	img, err := render.Image(c, 400, 200)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"androprof/chart/render"
+
 	"github.com/golang/freetype/truetype"
 	gochart "github.com/wcharczuk/go-chart/v2"
 	"github.com/wcharczuk/go-chart/v2/drawing"
@@ -26,6 +28,17 @@ var (
 		{R: 227, G: 119, B: 194, A: 255}, {R: 188, G: 189, B: 34, A: 255}, {R: 23, G: 190, B: 207, A: 255},
 	}
 )
+
+// providerFor is go-chart's renderer for an image format, and how text is escaped for it.
+func providerFor(f render.Format) (gochart.RendererProvider, func(string) string, error) {
+	switch f {
+	case render.PNG:
+		return gochart.PNG, label, nil
+	case render.SVG:
+		return gochart.SVG, escapeXML, nil // go-chart writes SVG text unescaped
+	}
+	return nil, nil, fmt.Errorf("unknown chart format %d", f)
+}
 
 func fill(it item, i int) drawing.Color {
 	if it.index < 0 {

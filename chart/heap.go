@@ -2,22 +2,14 @@ package chart
 
 import (
 	"fmt"
-	"image"
-	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
+	"androprof/internal/human"
 	"androprof/model"
 )
-
-// Drawing is any chart the window shows and saves: bars, lines, stacked columns.
-type Drawing interface {
-	Image(width, height int) (*image.RGBA, error)
-	Render(w io.Writer, format Format, width, height int) error
-	Empty() bool
-}
 
 // Heap charts keep this many lines or stacks of threads or classes; the rest are summed into
 // "other". Cohorts are never summed into "other", which would pile young and old together:
@@ -179,7 +171,7 @@ func pointerLines(snapshot bool) func(*model.HeapProfile) Drawing {
 		times, buckets, percent := p.PointerSeries(snapshot)
 		if len(times) == 1 {
 			c := StackedColumns{XLabel: "distance (bytes of allocation, target − source)", YLabel: "pointers (%)", YPercent: true}
-			s := LineSeries{Label: "snapshot at " + model.HumanBytes(times[0]), Values: percent[0]}
+			s := LineSeries{Label: "snapshot at " + human.Bytes(times[0]), Values: percent[0]}
 			for _, b := range buckets {
 				c.Labels = append(c.Labels, DistanceLabel(b))
 			}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"androprof/internal/human"
 	"androprof/model"
 )
 
@@ -89,7 +90,7 @@ func FromLayers(run, profile string, rows []model.ReportRow, calls []model.Sysca
 		}
 		c.Notes = make([]string, len(pids))
 		for i, pid := range pids {
-			c.Notes[i] = Count(n[pid], "system call", "system calls")
+			c.Notes[i] = human.Count(n[pid], "system call", "system calls")
 		}
 	}
 	return c

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"androprof/chart/render"
 	"androprof/model"
 )
 
@@ -55,7 +56,7 @@ func TestStackedBarsDraw(t *testing.T) {
 	for _, kind := range []Kind{Bars, Columns, Pie} {
 		c.Kind = kind
 		var buf bytes.Buffer
-		if err := c.Render(&buf, PNG, 800, 300); err != nil {
+		if err := c.Paint(&buf, render.PNG, 800, 300); err != nil {
 			t.Fatal(err)
 		}
 		save(t, "layers.png", buf.Bytes())
@@ -82,7 +83,7 @@ func TestStackedBarsDraw(t *testing.T) {
 		}
 	}
 	var svg bytes.Buffer
-	if err := c.Render(&svg, SVG, 800, 300); err != nil {
+	if err := c.Paint(&svg, render.SVG, 800, 300); err != nil {
 		t.Fatal(err)
 	}
 	wellFormed(t, svg.Bytes())

@@ -11,6 +11,9 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"androprof/chart/render"
+	"androprof/internal/human"
+
 	gochart "github.com/wcharczuk/go-chart/v2"
 	"github.com/wcharczuk/go-chart/v2/drawing"
 )
@@ -128,21 +131,16 @@ func (l Lines) Empty() bool {
 	return err == nil && (len(l.X) == 0 || peak <= 0)
 }
 
-// Render writes the chart as PNG or SVG.
-func (l Lines) Render(w io.Writer, format Format, width, height int) error {
+// Paint writes the chart as PNG or SVG (render.Drawing; draw it with render.Render).
+func (l Lines) Paint(w io.Writer, format render.Format, width, height int) error {
 	_, err := l.render(w, format, width, height)
 	return err
 }
 
-// Image draws the chart for a window, without a PNG encode and decode in between.
-func (l Lines) Image(width, height int) (*image.RGBA, error) {
-	return imageOf(l.Render, width, height)
-}
-
 // render draws the chart and returns its frame, so tests can find where values are drawn.
-func (l Lines) render(w io.Writer, format Format, width, height int) (f frame, err error) {
+func (l Lines) render(w io.Writer, format render.Format, width, height int) (f frame, err error) {
 	defer func() {
-		if p := recover(); p != nil { // see Chart.Render: a chart must never take the window down
+		if p := recover(); p != nil { // see Chart.Paint: a chart must never take the window down
 			err = fmt.Errorf("drawing chart %q: %v", l.Title, p)
 		}
 	}()
@@ -180,7 +178,7 @@ func (l Lines) render(w io.Writer, format Format, width, height int) (f frame, e
 	}
 	d.grid(r, f, a)
 	var img *image.RGBA
-	if format == PNG {
+	if format == render.PNG {
 		var g grab
 		if err := r.Save(&g); err != nil {
 			return f, err
@@ -524,15 +522,10 @@ func (c StackedColumns) Empty() bool {
 	return err == nil && peak <= 0
 }
 
-// Render writes the chart as PNG or SVG.
-func (c StackedColumns) Render(w io.Writer, format Format, width, height int) error {
+// Paint writes the chart as PNG or SVG (render.Drawing; draw it with render.Render).
+func (c StackedColumns) Paint(w io.Writer, format render.Format, width, height int) error {
 	_, err := c.render(w, format, width, height)
 	return err
-}
-
-// Image draws the chart for a window, without a PNG encode and decode in between.
-func (c StackedColumns) Image(width, height int) (*image.RGBA, error) {
-	return imageOf(c.Render, width, height)
 }
 
 // columnLabels decides how column labels fit under columns slot pixels wide: across when
@@ -560,7 +553,7 @@ func (c StackedColumns) columnLabels(r gochart.Renderer, d *drawer, slot float64
 	return true, step, min(widest, d.h/4) + 10
 }
 
-func (c StackedColumns) render(w io.Writer, format Format, width, height int) (f frame, err error) {
+func (c StackedColumns) render(w io.Writer, format render.Format, width, height int) (f frame, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("drawing chart %q: %v", c.Title, p)
@@ -649,17 +642,13 @@ func (c StackedColumns) render(w io.Writer, format Format, width, height int) (f
 
 // begin opens a renderer of the format and paints the background and the title.
 // (drawer.start does too, but shortens a long title one letter at a time.)
-func begin(title string, format Format, width, height int) (gochart.Renderer, *drawer, error) {
+func begin(title string, format render.Format, width, height int) (gochart.Renderer, *drawer, error) {
 	if err := checkSize(width, height); err != nil {
 		return nil, nil, err
 	}
-	provider, esc := gochart.PNG, label
-	switch format {
-	case PNG:
-	case SVG:
-		provider, esc = gochart.SVG, escapeXML // go-chart writes SVG text unescaped
-	default:
-		return nil, nil, fmt.Errorf("unknown chart format %d", format)
+	provider, esc, err := providerFor(format)
+	if err != nil {
+		return nil, nil, err
 	}
 	r, err := provider(width, height)
 	if err != nil {
@@ -706,21 +695,6 @@ type grab struct{ img *image.RGBA }
 func (g *grab) SetRGBA(img *image.RGBA) { g.img = img }
 
 func (g *grab) Write([]byte) (int, error) { return 0, errors.New("chart: not a PNG renderer") }
-
-func imageOf(render func(io.Writer, Format, int, int) error, width, height int) (*image.RGBA, error) {
-	var iw gochart.ImageWriter
-	if err := render(&iw, PNG, width, height); err != nil {
-		return nil, err
-	}
-	img, err := iw.Image()
-	if err != nil {
-		return nil, err
-	}
-	if rgba, ok := img.(*image.RGBA); ok {
-		return rgba, nil
-	}
-	return nil, fmt.Errorf("chart renderer returned %T", img)
-}
 
 // unit is how an axis writes its values.
 type unit int
@@ -772,11 +746,11 @@ func (u unit) label(v, step float64) string {
 	}
 	if a := math.Abs(v); a >= 999.5e12 && a < 999.5e18 { // Compact stops at T
 		if a >= 999.5e15 {
-			return trimZeros(fmt.Sprintf("%.3g", v/1e18)) + "E"
+			return human.TrimZeros(fmt.Sprintf("%.3g", v/1e18)) + "E"
 		}
-		return trimZeros(fmt.Sprintf("%.3g", v/1e15)) + "P"
+		return human.TrimZeros(fmt.Sprintf("%.3g", v/1e15)) + "P"
 	}
-	return Compact(v)
+	return human.Compact(v)
 }
 
 // decimals is how many a multiple of step needs (step is 1, 2 or 5 times a power of ten).
@@ -787,24 +761,8 @@ func decimals(step float64) int {
 	return min(int(math.Ceil(-math.Log10(step)-1e-9)), 9)
 }
 
-var byteUnits = []string{"B", "KB", "MB", "GB", "TB", "PB", "EB"}
-
-// Bytes writes a size in binary units with three significant digits ("1.5 MB", "256 KB"), as
-// the heap charts' axes and hover texts show sizes.
-func Bytes(v float64) string {
-	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-		return fmt.Sprint(v) + " B"
-	}
-	k := 0
-	for k < len(byteUnits)-1 && math.Abs(v)/math.Pow(1024, float64(k)) >= 999.5 {
-		k++
-	}
-	s := v / math.Pow(1024, float64(k))
-	if k == 0 {
-		return strconv.FormatFloat(s, 'f', -1, 64) + " B"
-	}
-	return trimZeros(fmt.Sprintf("%.3g", s)) + " " + byteUnits[k]
-}
+// byteUnits are human.Bytes's units, for byte axes.
+var byteUnits = human.ByteUnits()
 
 // bytesTick writes a byte-axis tick in the largest unit that keeps the step at least an
 // eighth of it, so 1.5 MB reads "1.5 MB" but ticks 16 KB apart read "1040 KB", not "1.02 MB".
@@ -821,7 +779,7 @@ func bytesTick(v, step float64) string {
 	if step < 1 && k == 0 {
 		dec = decimals(step)
 	}
-	return trimZeros(strconv.FormatFloat(v/u, 'f', dec, 64)) + " " + byteUnits[k]
+	return human.TrimZeros(strconv.FormatFloat(v/u, 'f', dec, 64)) + " " + byteUnits[k]
 }
 
 // ticks are the multiples of step in [lo, hi].

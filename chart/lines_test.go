@@ -1,6 +1,8 @@
 package chart
 
 import (
+	"androprof/chart/render"
+	"androprof/internal/human"
 	"bytes"
 	"errors"
 	"fmt"
@@ -34,7 +36,7 @@ func cacheCohorts(cohorts int) Lines {
 		l.X = append(l.X, float64(i+1)*24*mb/n)
 	}
 	for c := range cohorts {
-		s := LineSeries{Label: fmt.Sprintf("cohort %d (%s–%s)", c, Bytes(float64(c)*cohort), Bytes(float64(c+1)*cohort))}
+		s := LineSeries{Label: fmt.Sprintf("cohort %d (%s–%s)", c, human.Bytes(uint64(float64(c)*cohort)), human.Bytes(uint64(float64(c+1)*cohort)))}
 		start := float64(c) * cohort
 		for _, t := range l.X {
 			if t <= start {
@@ -114,11 +116,7 @@ func shot(t *testing.T, name string, data []byte) {
 	}
 }
 
-type renderer interface {
-	Render(w io.Writer, format Format, width, height int) error
-	Image(width, height int) (*image.RGBA, error)
-	Empty() bool
-}
+type renderer = render.Drawing
 
 func examples() map[string]renderer {
 	plain := cacheCohorts(12)
@@ -146,7 +144,7 @@ func examples() map[string]renderer {
 func TestLinesPNGDecodesAtSizeAndSVGIsWellFormed(t *testing.T) {
 	for name, c := range examples() {
 		var buf bytes.Buffer
-		if err := c.Render(&buf, PNG, 900, 500); err != nil {
+		if err := c.Paint(&buf, render.PNG, 900, 500); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		shot(t, name+".png", buf.Bytes())
@@ -161,7 +159,7 @@ func TestLinesPNGDecodesAtSizeAndSVGIsWellFormed(t *testing.T) {
 			continue // its SVG is large and slow under -race; TestLegendNamesFirstAndLastOfMany draws one
 		}
 		buf.Reset()
-		if err := c.Render(&buf, SVG, 800, 400); err != nil {
+		if err := c.Paint(&buf, render.SVG, 800, 400); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		save(t, name+".svg", buf.Bytes())
@@ -184,14 +182,14 @@ func TestLinesEmptyAndZeroDrawNoData(t *testing.T) {
 			t.Errorf("%+v is not empty", c)
 		}
 		var buf bytes.Buffer
-		if err := c.Render(&buf, SVG, 300, 200); err != nil {
+		if err := c.Paint(&buf, render.SVG, 300, 200); err != nil {
 			t.Fatalf("%+v: %v", c, err)
 		}
 		wellFormed(t, buf.Bytes())
 		if !strings.Contains(buf.String(), "No data") {
 			t.Errorf("%+v does not say No data", c)
 		}
-		if img, err := c.Image(300, 200); err != nil || img.Bounds().Dx() != 300 {
+		if img, err := render.Image(c, 300, 200); err != nil || img.Bounds().Dx() != 300 {
 			t.Errorf("%+v: image %v, %v", c, img, err)
 		}
 	}
@@ -223,11 +221,11 @@ func TestLinesAwkwardDataDoesNotPanic(t *testing.T) {
 		manyCols,
 	}
 	for i, c := range cases {
-		for _, size := range [][2]int{{MinWidth, MinHeight}, {200, 120}, {900, 500}} {
-			if _, err := c.Image(size[0], size[1]); err != nil && size[0] > MinWidth {
+		for _, size := range [][2]int{{render.MinWidth, render.MinHeight}, {200, 120}, {900, 500}} {
+			if _, err := render.Image(c, size[0], size[1]); err != nil && size[0] > render.MinWidth {
 				t.Errorf("case %d at %v: %v", i, size, err)
 			}
-			if err := c.Render(io.Discard, SVG, size[0], size[1]); err != nil && size[0] > MinWidth {
+			if err := c.Paint(io.Discard, render.SVG, size[0], size[1]); err != nil && size[0] > render.MinWidth {
 				t.Errorf("case %d at %v, SVG: %v", i, size, err)
 			}
 		}
@@ -249,7 +247,7 @@ func TestLinesBadValuesAreErrors(t *testing.T) {
 			Lines{X: []float64{0, 1}, Series: []LineSeries{{"a", []float64{1, v}}}, Stacked: true},
 			StackedColumns{Labels: []string{"a", "b"}, Series: []LineSeries{{"a", []float64{1, v}}}},
 		} {
-			if err := c.Render(io.Discard, PNG, 300, 200); !errors.Is(err, ErrBadValue) {
+			if err := c.Paint(io.Discard, render.PNG, 300, 200); !errors.Is(err, ErrBadValue) {
 				t.Errorf("value %v in %T: %v", v, c, err)
 			}
 			if c.Empty() {
@@ -261,7 +259,7 @@ func TestLinesBadValuesAreErrors(t *testing.T) {
 		Lines{X: []float64{0, math.NaN()}, Series: []LineSeries{{"a", []float64{1, 1}}}},
 		Lines{X: []float64{0, math.MaxFloat64}, Series: []LineSeries{{"a", []float64{math.MaxFloat64, 1}}, {"b", []float64{math.MaxFloat64, 1}}}, Stacked: true},
 	} {
-		if err := c.Render(io.Discard, PNG, 300, 200); !errors.Is(err, ErrBadValue) {
+		if err := c.Paint(io.Discard, render.PNG, 300, 200); !errors.Is(err, ErrBadValue) {
 			t.Errorf("%+v: %v", c, err)
 		}
 	}
@@ -270,11 +268,11 @@ func TestLinesBadValuesAreErrors(t *testing.T) {
 		Lines{X: []float64{0}, Series: []LineSeries{{"too long", []float64{1, 1}}}},
 		StackedColumns{Labels: []string{"a"}, Series: []LineSeries{{"too long", []float64{1, 1}}}},
 	} {
-		if err := c.Render(io.Discard, PNG, 300, 200); err == nil {
+		if err := c.Paint(io.Discard, render.PNG, 300, 200); err == nil {
 			t.Errorf("%+v was drawn", c)
 		}
 	}
-	if err := cacheCohorts(12).Render(io.Discard, PNG, 10, 10); err == nil {
+	if err := cacheCohorts(12).Paint(io.Discard, render.PNG, 10, 10); err == nil {
 		t.Error("a 10×10 chart was drawn")
 	}
 }
@@ -302,10 +300,10 @@ func closeColour(img *image.RGBA, x, y int, want [3]uint8) bool {
 	return d(c.R, want[0]) <= 6 && d(c.G, want[1]) <= 6 && d(c.B, want[2]) <= 6
 }
 
-func renderFrame(t *testing.T, render func(io.Writer, Format, int, int) (frame, error), w, h int) (*image.RGBA, frame) {
+func renderFrame(t *testing.T, paint func(io.Writer, render.Format, int, int) (frame, error), w, h int) (*image.RGBA, frame) {
 	t.Helper()
 	var iw gochart.ImageWriter
-	f, err := render(&iw, PNG, w, h)
+	f, err := paint(&iw, render.PNG, w, h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -387,7 +385,7 @@ func TestLegendNamesFirstAndLastOfMany(t *testing.T) {
 		l.Series = append(l.Series, LineSeries{s, []float64{1, 2}})
 	}
 	var buf bytes.Buffer
-	if err := l.Render(&buf, SVG, 900, 500); err != nil {
+	if err := l.Paint(&buf, render.SVG, 900, 500); err != nil {
 		t.Fatal(err)
 	}
 	svg := buf.String()
@@ -441,11 +439,6 @@ func TestAxisLabels(t *testing.T) {
 	if got := percentUnit.label(2.5, 0.5); got != "2.5%" {
 		t.Errorf("percent: %q", got)
 	}
-	for v, want := range map[float64]string{0: "0 B", 512: "512 B", 1536: "1.5 KB", 13.5 * mb: "13.5 MB", 1e15: "909 TB"} {
-		if got := Bytes(v); got != want {
-			t.Errorf("Bytes(%v) = %q, want %q", v, got, want)
-		}
-	}
 	for raw, want := range map[float64]float64{300 * kb: 512 * kb, 1.1 * mb: 2 * mb, 1024: 1024} {
 		if got := bytesUnit.step(raw); got != want {
 			t.Errorf("bytes step(%v) = %v, want %v", raw, got, want)
@@ -479,7 +472,7 @@ func BenchmarkLinesImage(b *testing.B) {
 		l.Stacked = stacked
 		b.Run(fmt.Sprint("stacked=", stacked), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := l.Image(900, 500); err != nil {
+				if _, err := render.Image(l, 900, 500); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -488,7 +481,7 @@ func BenchmarkLinesImage(b *testing.B) {
 }
 
 func TestColumnLabelsTurnAndThin(t *testing.T) {
-	r, d, err := begin("", PNG, 600, 400)
+	r, d, err := begin("", render.PNG, 600, 400)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"image/png"
 	"testing"
 
+	"androprof/chart/render"
 	"androprof/model"
 )
 
@@ -35,7 +36,7 @@ func TestGroupedBars(t *testing.T) {
 		t.Fatalf("%+v", c)
 	}
 	var buf bytes.Buffer
-	if err := c.Render(&buf, PNG, 640, 360); err != nil {
+	if err := c.Paint(&buf, render.PNG, 640, 360); err != nil {
 		t.Fatal(err)
 	}
 	save(t, "grouped.png", buf.Bytes())
@@ -67,7 +68,7 @@ func TestGroupedBars(t *testing.T) {
 	if items, _ := c.items(0); len(items) != 2 || items[1].values[0] != 100 || items[1].values[1] != 40 {
 		t.Errorf("other per series: %+v", items)
 	}
-	if err := c.Render(&buf, SVG, 640, 360); err != nil {
+	if err := c.Paint(&buf, render.SVG, 640, 360); err != nil {
 		t.Error(err)
 	}
 }
@@ -79,7 +80,7 @@ func TestTimelineDrawsAndHits(t *testing.T) {
 		{Label: "tiny", Depth: 2, Start: 1200, End: 1200, Colour: 12},
 		{Label: "outside", Depth: 0, Start: 2500, End: 2600},
 	}}
-	img, err := tl.Image(800, 300)
+	img, err := render.Image(tl, 800, 300)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,18 +105,7 @@ func TestTimelineDrawsAndHits(t *testing.T) {
 	if got := tl.SpanAt(800, 300, 790, l.top+2); got != -1 {
 		t.Errorf("empty place hit span %d", got)
 	}
-	if err := tl.Render(&bytes.Buffer{}, 50, 50); err == nil {
+	if err := tl.Paint(&bytes.Buffer{}, render.PNG, 50, 50); err == nil {
 		t.Error("a 50×50 timeline was drawn")
-	}
-}
-
-func TestMicros(t *testing.T) {
-	for _, c := range []struct {
-		us, step float64
-		want     string
-	}{{1500, 500, "1500 µs"}, {1500, 1000, "2 ms"}, {12500, 500, "12500 µs"}, {14000, 2000, "14 ms"}, {1250000, 200000, "1250 ms"}, {1250, 250, "1250 µs"}, {1250, 0.5, "1250.0 µs"}, {2250000, 500000, "2250 ms"}, {3e6, 1e6, "3 s"}, {2500, 100, "2500 µs"}, {15000, 5000, "15 ms"}} {
-		if got := Micros(c.us, c.step); got != c.want {
-			t.Errorf("Micros(%v, %v) = %q, want %q", c.us, c.step, got, c.want)
-		}
 	}
 }

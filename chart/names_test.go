@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"androprof/chart/render"
 	"androprof/model"
 )
 
@@ -30,11 +31,11 @@ func namedDrawings(names []string) map[string]func(*bytes.Buffer) error {
 	for kindName, kind := range Kinds {
 		c := bars
 		c.Kind = kind
-		out["chart-"+kindName] = func(b *bytes.Buffer) error { return c.Render(b, SVG, 800, 400) }
+		out["chart-"+kindName] = func(b *bytes.Buffer) error { return c.Paint(b, render.SVG, 800, 400) }
 	}
 	grouped := bars
 	grouped.Series = []string{names[0], names[len(names)-1]}
-	out["grouped"] = func(b *bytes.Buffer) error { return grouped.Render(b, SVG, 800, 400) }
+	out["grouped"] = func(b *bytes.Buffer) error { return grouped.Paint(b, render.SVG, 800, 400) }
 	lines := Lines{Title: title, XLabel: names[0], YLabel: names[1], X: []float64{1, 2, 3}}
 	cols := StackedColumns{Title: title, XLabel: names[0], YLabel: names[1]}
 	for i, n := range names {
@@ -48,11 +49,11 @@ func namedDrawings(names []string) map[string]func(*bytes.Buffer) error {
 		}
 		cols.Series = append(cols.Series, s)
 	}
-	out["lines"] = func(b *bytes.Buffer) error { return lines.Render(b, SVG, 800, 400) }
+	out["lines"] = func(b *bytes.Buffer) error { return lines.Paint(b, render.SVG, 800, 400) }
 	stacked := lines
 	stacked.Stacked = true
-	out["stacked-lines"] = func(b *bytes.Buffer) error { return stacked.Render(b, SVG, 800, 400) }
-	out["stacked-columns"] = func(b *bytes.Buffer) error { return cols.Render(b, SVG, 800, 400) }
+	out["stacked-lines"] = func(b *bytes.Buffer) error { return stacked.Paint(b, render.SVG, 800, 400) }
+	out["stacked-columns"] = func(b *bytes.Buffer) error { return cols.Paint(b, render.SVG, 800, 400) }
 	root := &model.FlameNode{Name: "all", Total: 10}
 	at := root
 	for _, n := range names {
@@ -61,9 +62,9 @@ func namedDrawings(names []string) map[string]func(*bytes.Buffer) error {
 		at = child
 	}
 	flame := FromFlame(root, names[0], names[1])
-	out["flame"] = func(b *bytes.Buffer) error { return flame.Render(b, SVG, 800, 400) }
+	out["flame"] = func(b *bytes.Buffer) error { return flame.Paint(b, render.SVG, 800, 400) }
 	shares := FromLayerTimeline(phases, names[0], names[1], true)
-	out["layer-time"] = func(b *bytes.Buffer) error { return shares.Render(b, SVG, 800, 400) }
+	out["layer-time"] = func(b *bytes.Buffer) error { return shares.Paint(b, render.SVG, 800, 400) }
 	return out
 }
 

@@ -18,6 +18,8 @@ import (
 	"github.com/wcharczuk/go-chart/v2/drawing"
 	"golang.org/x/image/font"
 
+	"androprof/chart/render"
+	"androprof/internal/human"
 	"androprof/model"
 )
 
@@ -55,10 +57,7 @@ func FromThreadRows(rows []model.ThreadRow, run, scope string) Chart {
 	c := Chart{Kind: Bars, Stacked: true, YLabel: "samples", Unit: "samples", Series: sampleLayerNames(),
 		Title: fmt.Sprintf("Samples by thread and layer — %s, %s", run, scope)}
 	for _, r := range rows {
-		label := strconv.Itoa(r.TID)
-		if r.Comm != "" {
-			label += " " + r.Comm
-		}
+		label := ThreadLabel(r.TID, r.Comm)
 		vals := make([]float64, len(r.Layers))
 		for i, n := range r.Layers {
 			vals[i] = float64(n)
@@ -67,6 +66,15 @@ func FromThreadRows(rows []model.ThreadRow, run, scope string) Chart {
 		c.Values = append(c.Values, vals)
 	}
 	return c
+}
+
+// ThreadLabel names a thread as every chart and list of sampled runs does: "7 main", or "7"
+// when the recording names no thread.
+func ThreadLabel(tid int, comm string) string {
+	if comm == "" {
+		return strconv.Itoa(tid)
+	}
+	return strconv.Itoa(tid) + " " + comm
 }
 
 // LayerShares is the layers over time: per slice of time, a column of its samples stacked by
@@ -121,21 +129,16 @@ func (c LayerShares) peak() float64 {
 // Empty reports whether the chart would draw as "No data": no sample in any bucket.
 func (c LayerShares) Empty() bool { return c.peak() <= 0 }
 
-// Render writes the chart as PNG or SVG.
-func (c LayerShares) Render(w io.Writer, format Format, width, height int) error {
+// Paint writes the chart as PNG or SVG (render.Drawing; draw it with render.Render).
+func (c LayerShares) Paint(w io.Writer, format render.Format, width, height int) error {
 	_, err := c.render(w, format, width, height)
 	return err
 }
 
-// Image draws the chart for a window, without a PNG encode and decode in between.
-func (c LayerShares) Image(width, height int) (*image.RGBA, error) {
-	return imageOf(c.Render, width, height)
-}
-
 // render draws the chart and returns its frame, so tests can find where buckets are drawn.
-func (c LayerShares) render(w io.Writer, format Format, width, height int) (f frame, err error) {
+func (c LayerShares) render(w io.Writer, format render.Format, width, height int) (f frame, err error) {
 	defer func() {
-		if p := recover(); p != nil { // see Chart.Render: a chart must never take the window down
+		if p := recover(); p != nil { // see Chart.Paint: a chart must never take the window down
 			err = fmt.Errorf("drawing chart %q: %v", c.Title, p)
 		}
 	}()
@@ -332,8 +335,8 @@ func flameColour(b flameBox) drawing.Color {
 	return drawing.Color{R: mix(c.R), G: mix(c.G), B: mix(c.B), A: 255}
 }
 
-// Render writes the graph as PNG or SVG.
-func (f Flame) Render(w io.Writer, format Format, width, height int) (err error) {
+// Paint writes the graph as PNG or SVG (render.Drawing; draw it with render.Render).
+func (f Flame) Paint(w io.Writer, format render.Format, width, height int) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("drawing chart %q: %v", f.Title, p)
@@ -382,7 +385,7 @@ func (f Flame) Render(w io.Writer, format Format, width, height int) (err error)
 	d.layerLegend(r, layers, top)
 	note := f.Note
 	if l.hidden > 0 {
-		note = joinNote(note, Count(l.hidden, "frame", "frames")+" deeper than the rows shown are not drawn: click a frame to zoom")
+		note = joinNote(note, human.Count(l.hidden, "frame", "frames")+" deeper than the rows shown are not drawn: click a frame to zoom")
 	}
 	if note != "" {
 		d.text(r, d.fit(r, note, labelSize, width-2*pad), labelSize, mutedText, pad, height-pad, left)
@@ -406,11 +409,6 @@ func (d *drawer) layerLegend(r gochart.Renderer, layers []model.Layer, y int) {
 		d.text(r, l.String(), labelSize, textColour, x, y+sw-1, left)
 		x += d.measure(r, l.String(), labelSize) + space
 	}
-}
-
-// Image draws the graph for a window, without a PNG encode and decode in between.
-func (f Flame) Image(width, height int) (*image.RGBA, error) {
-	return imageOf(f.Render, width, height)
 }
 
 // FrameAt is the frame drawn at pixel (x, y) of a width×height graph, nil for none, so a

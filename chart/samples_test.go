@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"androprof/chart/render"
 	"androprof/model"
 )
 
@@ -43,12 +44,12 @@ func TestLayerSharesColumnsShowTheDominantLayer(t *testing.T) {
 	for _, shares := range []bool{false, true} {
 		c := FromLayerTimeline(phases, "r", "all threads", shares)
 		var buf bytes.Buffer
-		f, err := c.render(&buf, PNG, 800, 400)
+		f, err := c.render(&buf, render.PNG, 800, 400)
 		if err != nil {
 			t.Fatal(err)
 		}
 		save(t, "layer-shares.png", buf.Bytes())
-		img, err := imageOf(c.Render, 800, 400)
+		img, err := render.Image(c, 800, 400)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +64,7 @@ func TestLayerSharesColumnsShowTheDominantLayer(t *testing.T) {
 		}
 	}
 	var svg bytes.Buffer
-	if err := FromLayerTimeline(phases, "r <1>", "all", true).Render(&svg, SVG, 800, 400); err != nil {
+	if err := FromLayerTimeline(phases, "r <1>", "all", true).Paint(&svg, render.SVG, 800, 400); err != nil {
 		t.Fatal(err)
 	}
 	wellFormed(t, svg.Bytes())
@@ -98,7 +99,7 @@ func TestFlameLayoutHitAndColours(t *testing.T) {
 	root, main, work, write, sort, tiny := flameTree()
 	f := FromFlame(root, "r", "all threads")
 	const w, h = 1000, 400
-	img, err := f.Image(w, h)
+	img, err := render.Image(f, w, h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +176,7 @@ func TestFlameZoom(t *testing.T) {
 	if rx, _ := f.FrameRect(w, h, write); rx.Dx() < rw.Dx()/3-1 {
 		t.Errorf("write is %v of work's %v, want a third", rx, rw)
 	}
-	img, err := f.Image(w, h)
+	img, err := render.Image(f, w, h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +202,7 @@ func TestFlameZoom(t *testing.T) {
 func TestFlameLabelsLegendAndDepth(t *testing.T) {
 	root, _, _, _, _, tiny := flameTree()
 	var svg bytes.Buffer
-	if err := FromFlame(root, "r", "thread 7 <main>").Render(&svg, SVG, 1000, 400); err != nil {
+	if err := FromFlame(root, "r", "thread 7 <main>").Paint(&svg, render.SVG, 1000, 400); err != nil {
 		t.Fatal(err)
 	}
 	wellFormed(t, svg.Bytes())
@@ -253,14 +254,14 @@ func TestFlameLabelsLegendAndDepth(t *testing.T) {
 		t.Errorf("the zoomed frame is at %v, not on the row above %d callers", r, flameCallers)
 	}
 	svg.Reset()
-	if err := f.Render(&svg, SVG, 800, 400); err != nil {
+	if err := f.Paint(&svg, render.SVG, 800, 400); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(svg.String(), "deeper than the rows shown") {
 		t.Error("the note does not say frames are left out")
 	}
 	var png bytes.Buffer
-	if err := (Flame{}).Render(&png, PNG, 300, 200); err != nil || !(Flame{}).Empty() {
+	if err := (Flame{}).Paint(&png, render.PNG, 300, 200); err != nil || !(Flame{}).Empty() {
 		t.Errorf("an empty flame graph: %v", err)
 	}
 }
@@ -278,7 +279,7 @@ func TestFromSampleAndThreadRows(t *testing.T) {
 		t.Errorf("chart %+v", tc)
 	}
 	// The stacked bars take the layers' colours: the application's part is drawn in its colour.
-	img, err := tc.Image(800, 300)
+	img, err := render.Image(tc, 800, 300)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -8,8 +9,10 @@ import (
 	"image/png"
 	"io"
 	"math"
-	"strconv"
 	"unicode/utf8"
+
+	"androprof/chart/render"
+	"androprof/internal/human"
 
 	"github.com/golang/freetype/truetype"
 	gochart "github.com/wcharczuk/go-chart/v2"
@@ -90,8 +93,11 @@ func (l timelineLayout) bar(s Span) (r image.Rectangle, ok bool) {
 	return image.Rect(x0, y, x1, y+l.rowH-1), true
 }
 
-// Image draws the timeline at width×height pixels.
-func (t Timeline) Image(width, height int) (*image.RGBA, error) {
+// Empty reports whether the timeline has no call to draw.
+func (t Timeline) Empty() bool { return len(t.Spans) == 0 }
+
+// pixels draws the timeline at width×height pixels.
+func (t Timeline) pixels(width, height int) (*image.RGBA, error) {
 	if err := checkSize(width, height); err != nil {
 		return nil, err
 	}
@@ -147,11 +153,19 @@ func joinNote(a, b string) string {
 	return a + " · " + b
 }
 
-// Render writes the timeline as PNG.
-func (t Timeline) Render(w io.Writer, width, height int) error {
-	img, err := t.Image(width, height)
+// Paint writes the timeline as PNG (render.Drawing; draw it with render.Render). It has no
+// SVG: it is painted straight into pixels, thousands of calls in milliseconds.
+func (t Timeline) Paint(w io.Writer, format render.Format, width, height int) error {
+	if format != render.PNG {
+		return errors.New("a timeline is drawn as PNG only")
+	}
+	img, err := t.pixels(width, height)
 	if err != nil {
 		return err
+	}
+	if c, ok := w.(gochart.RGBACollector); ok { // render.Image: no encode and decode
+		c.SetRGBA(img)
+		return nil
 	}
 	return png.Encode(w, img)
 }
@@ -246,7 +260,7 @@ func (p *painter) axis(l timelineLayout, from, to uint64) {
 		x := l.x(uint64(v))
 		draw.Draw(p.img, image.Rect(x, l.top, x+1, l.axisY), grid, image.Point{}, draw.Src)
 		draw.Draw(p.img, image.Rect(x, l.axisY, x+1, l.axisY+5), axis, image.Point{}, draw.Src)
-		label := Micros(v, step)
+		label := human.MicrosStep(v, step)
 		w := p.measure(label, labelSize)
 		p.text(label, labelSize, mutedText, min(max(x-w/2, l.x0), l.x1-w), l.axisY+18)
 	}
@@ -264,21 +278,4 @@ func niceStep(raw float64) float64 {
 		}
 	}
 	return 10 * mag
-}
-
-// Micros writes a time in µs in the unit of its scale (µs, ms or s) with the decimals that
-// step needs, so axis labels and hover texts read "12.5 ms" rather than "12500".
-func Micros(us, step float64) string {
-	unit, name := 1.0, "µs"
-	switch {
-	case step >= 1e6:
-		unit, name = 1e6, "s"
-	case step >= 1e3:
-		unit, name = 1e3, "ms"
-	}
-	decimals := 0
-	if s := step / unit; s < 1 {
-		decimals = int(math.Ceil(-math.Log10(s) - 1e-9))
-	}
-	return strconv.FormatFloat(us/unit, 'f', decimals, 64) + " " + name
 }

@@ -18,8 +18,9 @@ type RunStore interface {
 	Syscalls(ctx context.Context, run string) ([]model.Syscall, error)
 }
 
-// Analysis answers the analysis window's and `androprof report`'s questions. It keeps the
-// last runs it loaded, so switching profile or grouping recomputes without touching the disk.
+// Analysis answers the analysis window's and `androprof report`'s questions about emulator
+// runs' costs. It keeps the runCacheSize runs it used most recently, so switching profile or
+// grouping recomputes without touching the disk.
 type Analysis struct {
 	store RunStore
 
@@ -47,6 +48,9 @@ func (a *Analysis) Load(ctx context.Context, run string) (*model.RunData, error)
 		return d, nil
 	})
 }
+
+// Kind is the kind of run Analysis reads: emulator runs.
+func (a *Analysis) Kind() model.RunKind { return model.RunKindEmulator }
 
 // forget drops a cached run after it changed (an import into it, or its deletion).
 func (a *Analysis) forget(run string) { a.runs.forget(run) }

@@ -7,7 +7,7 @@ import "context"
 // instructions on top.
 var DemoCategoriesLeftOpen = []string{"Load", "Store", "Conditional branch"}
 
-// DemoEditor builds the editor state that a first start and `androprof screenshot` show: the
+// DemoEditor builds the editor state that a first start and the screenshot tour show: the
 // built-in Cortex-A8 profile with a few categories still to do, and the execution counts of a
 // real QEMU log.
 func DemoEditor(ctx context.Context, logPath string) (*Editor, error) {

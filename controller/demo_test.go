@@ -46,17 +46,17 @@ func TestImportDemo(t *testing.T) {
 		}
 	}
 	a := &Analysis{store: db}
-	heap := &HeapAnalysis{store: db}
+	logs, dumps := &HeapLogs{store: db}, &HeapDumps{store: db}
 	for _, run := range names {
 		if run == "demo-heap-dump" {
-			d, err := heap.Dump(ctx, run)
+			d, err := dumps.Dump(ctx, run)
 			if err != nil || d.IDSize != 8 || d.Characteristics().Objects < 10_000 {
 				t.Errorf("demo heap dump: %v", err)
 			}
 			continue
 		}
 		if strings.HasPrefix(run, "demo-heap-") {
-			p, err := heap.Profile(ctx, run, 1)
+			p, err := logs.Profile(ctx, run, 1)
 			if err != nil {
 				t.Fatal(err)
 			}

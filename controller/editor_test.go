@@ -120,7 +120,7 @@ func TestSaveValidatesAndRoundTrips(t *testing.T) {
 func TestImportLogOrdersByExecutions(t *testing.T) {
 	e := NewEditor()
 	var calls int
-	err := e.ImportLogs(context.Background(), []string{"../emulator/testdata/arm-7.2.log"}, func(done, total int64) { calls++ })
+	err := e.ImportLogs(context.Background(), []string{"../formats/qemulog/testdata/arm-7.2.log"}, func(done, total int64) { calls++ })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"androprof/chart"
+	"androprof/chart/render"
 	"androprof/controller"
 	"androprof/formats/heaplog/heaplogtest"
 	"androprof/formats/hprof/hproftest"
@@ -78,7 +79,7 @@ func BenchmarkImportHeapLog(b *testing.B) {
 			for b.Loop() {
 				db, run := importTimed(b, dir, path, n, &peak)
 				t0 := time.Now()
-				p, err := controller.NewWorkspace(db).Heap.Profile(context.Background(), run, 1)
+				p, err := controller.NewWorkspace(db).HeapLogs.Profile(context.Background(), run, 1)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -86,7 +87,7 @@ func BenchmarkImportHeapLog(b *testing.B) {
 				cells, cohort = len(p.Cells), p.Cohort
 				for _, f := range chart.HeapFigures {
 					t0 := time.Now()
-					if _, err := f.Draw(p, run).Image(1200, 700); err != nil {
+					if _, err := render.Image(f.Draw(p, run), 1200, 700); err != nil {
 						b.Fatalf("figure %s: %v", f.Seed, err)
 					}
 					if d := time.Since(t0); d > worst {
@@ -122,13 +123,13 @@ func BenchmarkImportHPROF100MB(b *testing.B) {
 	n := 0
 	for b.Loop() {
 		db, run := importTimed(b, dir, path, n, &peak)
-		d, err := controller.NewWorkspace(db).Heap.Dump(context.Background(), run)
+		d, err := controller.NewWorkspace(db).HeapDumps.Dump(context.Background(), run)
 		if err != nil {
 			b.Fatal(err)
 		}
 		for _, fig := range chart.DumpFigures {
 			t0 := time.Now()
-			if _, err := fig.Draw(d, "", run).Image(1200, 700); err != nil {
+			if _, err := render.Image(fig.Draw(d, "", run), 1200, 700); err != nil {
 				b.Fatalf("%s: %v", fig.Name, err)
 			}
 			worst = max(worst, time.Since(t0))
@@ -175,7 +176,7 @@ func BenchmarkImportHotSpotDump100MB(b *testing.B) {
 		db, run := importTimed(b, dir, path, n, &peak)
 		worst = max(worst, time.Since(t0))
 		t1 := time.Now()
-		r, err := controller.NewWorkspace(db).Heap.Retention(context.Background(), run)
+		r, err := controller.NewWorkspace(db).HeapDumps.Retention(context.Background(), run)
 		if err != nil {
 			b.Fatal(err)
 		}

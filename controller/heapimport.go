@@ -22,7 +22,7 @@ const heapMaxCells = 1 << 17
 // importHeap imports one heap log or dump into a run of its own.
 func (im Importer) importHeap(ctx context.Context, run, source string, in *formats.Input, p *countio.Progress) error {
 	var err error
-	if in.Format.Kind == formats.HeapLog {
+	if in.Format.Kind == model.RunKindHeap {
 		b := model.NewHeapBuilder(im.Cohort)
 		b.MaxCells = heapMaxCells
 		if err = in.Format.ReadHeapLog(in, b); err == nil {

@@ -44,7 +44,7 @@ func TestHeapImportFailuresLeaveNothing(t *testing.T) {
 	if err := im.ImportFiles(ctx, "ok", []string{writeFile(t, "ok.heaplog", log)}, nil); err != nil {
 		t.Fatal(err)
 	}
-	p, err := (&HeapAnalysis{store: db}).Profile(ctx, "ok", 1)
+	p, err := (&HeapLogs{store: db}).Profile(ctx, "ok", 1)
 	if err != nil || p.Cohort != 4096 || p.Allocated.Objects == 0 {
 		t.Fatalf("imported profile: cohort %d, %+v, %v", p.Cohort, p.Allocated, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"androprof/internal/fastlane"
 	"androprof/internal/testio"
 )
 
@@ -15,6 +16,7 @@ import (
 // program, then failed to move its log there and discarded it. It is refused before the
 // program runs, naming the path.
 func TestHeapKeepRefusedBeforeTheRun(t *testing.T) {
+	fastlane.Needs(t, "java")
 	if _, err := exec.LookPath("java"); err != nil {
 		t.Skip("java is not installed")
 	}

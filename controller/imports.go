@@ -88,7 +88,7 @@ func (im Importer) ImportFiles(ctx context.Context, run string, paths []string, 
 	p := countio.NewProgress(ctx, progress)
 	var ins []*formats.Input
 	for _, path := range paths {
-		files, err := emulator.ExpandDirs([]string{path})
+		files, err := formats.ExpandDirs([]string{path})
 		if err != nil {
 			return err
 		}
@@ -111,7 +111,7 @@ func (im Importer) ImportFiles(ctx context.Context, run string, paths []string, 
 	}
 	// A method trace, heap log, dump or sampled recording is a run of its own (alone, or alone
 	// in its folder); emulator files import together.
-	if slices.ContainsFunc(ins, func(in *formats.Input) bool { return in.Format.Kind != formats.Blocks }) {
+	if slices.ContainsFunc(ins, func(in *formats.Input) bool { return in.Format.Kind != model.RunKindEmulator }) {
 		if len(ins) > 1 {
 			return errMixed
 		}
@@ -206,15 +206,19 @@ func (im Importer) options() formats.Options {
 // importRun imports one file that makes a run of its own: a method trace, a heap log, a dump or
 // a sampled recording.
 func (im Importer) importRun(ctx context.Context, run, source string, in *formats.Input, p *countio.Progress) error {
-	switch in.Format.Kind {
-	case formats.Methods:
-		return im.importMethodTrace(ctx, run, source, in, p)
-	case formats.HeapLog, formats.HeapDump:
-		return im.importHeap(ctx, run, source, in, p)
-	case formats.Samples:
-		return im.importSamples(ctx, run, source, in, p)
+	if read, ok := runImports[in.Format.Kind]; ok {
+		return read(im, ctx, run, source, in, p)
 	}
 	return fmt.Errorf("%s: %s files cannot be imported", in.Name, in.Format.Name)
+}
+
+// runImports is how a file of each kind that makes a run of its own is imported: the one
+// place the importer tells kinds apart (emulator files import together, in ImportFiles).
+var runImports = map[model.RunKind]func(im Importer, ctx context.Context, run, source string, in *formats.Input, p *countio.Progress) error{
+	model.RunKindMethods:  Importer.importMethodTrace,
+	model.RunKindHeap:     Importer.importHeap,
+	model.RunKindHeapDump: Importer.importHeap,
+	model.RunKindSamples:  Importer.importSamples,
 }
 
 func fileSize(path string) int64 {
@@ -266,7 +270,7 @@ type DemoRun interface {
 func demoSource(d DemoRun) string { return "demo: " + d.File() + " (built in)" }
 
 // ImportDemo imports the demo runs that the workspace does not have yet, so a first start and
-// `androprof screenshot` show real data. It returns the names it imported.
+// the screenshot tour (cmd/tour) show real data. It returns the names it imported.
 func (im Importer) ImportDemo(ctx context.Context, demos map[string]DemoRun) ([]string, error) {
 	have, err := im.store.Runs(ctx)
 	if err != nil {

@@ -73,7 +73,7 @@ func TestImportOpensEachFileOnce(t *testing.T) {
 		{"classic trace", []string{corpus.File(t, "jag-dmtrace.trace")}},
 		{"compressed streaming trace", []string{corpus.File(t, "art-trace-regular.trace.gz")}},
 		{"heap log", []string{"../assets/demo/demo-heap-threads.heaplog.gz"}},
-		{"QEMU logs of two processes", []string{"../emulator/testdata/arm-7.2.log", "../emulator/testdata/arm-7.2.log"}},
+		{"QEMU logs of two processes", []string{"../formats/qemulog/testdata/arm-7.2.log", "../formats/qemulog/testdata/arm-7.2.log"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sub := filepath.Join(dir, filepath.Base(t.Name()))

@@ -2,7 +2,9 @@ package controller
 
 import (
 	"context"
+	"fmt"
 
+	"androprof/chart"
 	"androprof/model"
 )
 
@@ -101,4 +103,58 @@ func (a *MethodAnalysis) CompareMethods(ctx context.Context, runA, runB string, 
 		return nil, err
 	}
 	return model.CompareMethodReports(ra, rb), nil
+}
+
+// MethodChartOptions is what a method chart shows: the choices of the window's method tabs
+// (thread, grouping, clock, chart kind), which `androprof chart` takes as flags.
+type MethodChartOptions struct {
+	Run  string
+	By   model.MethodGrouping
+	TID  int        // one thread, 0 for all
+	CPU  bool       // thread-CPU time, else real time; ChartClocks says which a trace has
+	Kind chart.Kind // bars, columns or a pie
+}
+
+// Chart draws a run's exclusive time by method, class, package or thread: the window's
+// Hotspots tab (DPA figure 6) and Packages tab (RMP figure 8) and `androprof chart` all draw
+// this one chart, so the two front ends cannot disagree. Exclusive times add up to the whole,
+// so a pie of them is right; every row is charted and the chart keeps the largest.
+func (a *MethodAnalysis) Chart(ctx context.Context, opts MethodChartOptions) (chart.Chart, error) {
+	t, err := a.Load(ctx, opts.Run)
+	if err != nil {
+		return chart.Chart{}, err
+	}
+	rep, err := t.Report(model.MethodReportOptions{Run: opts.Run, By: opts.By, TID: opts.TID})
+	if err != nil {
+		return chart.Chart{}, err
+	}
+	return chart.FromMethodReport(rep, opts.CPU, true, opts.Kind, ThreadScope(t.Profile, opts.TID)), nil
+}
+
+// ChartClocks says which clocks a trace's charts can measure. A trace with neither clock is
+// charted on thread-CPU time, the clock Traceview assumes.
+func ChartClocks(c model.Clock) (cpu, real bool) {
+	return c.HasCPU() || !c.HasWall(), c.HasWall()
+}
+
+// ThreadLabel names a thread as the window lists it and chart titles quote it: its id, then
+// its name when the trace has one.
+func ThreadLabel(th model.ThreadTimes) string {
+	if th.Name == "" {
+		return fmt.Sprint(th.TID)
+	}
+	return fmt.Sprintf("%d %s", th.TID, th.Name)
+}
+
+// ThreadScope names the threads a chart covers, for its title: all of them (tid 0) or one.
+func ThreadScope(p *model.CallProfile, tid int) string {
+	if tid == 0 {
+		return "all threads"
+	}
+	for _, th := range p.Threads {
+		if th.TID == tid {
+			return "thread " + ThreadLabel(th)
+		}
+	}
+	return fmt.Sprintf("thread %d", tid)
 }

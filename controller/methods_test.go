@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"androprof/chart"
 	"androprof/formats/traceview"
 	"androprof/model"
 )
@@ -212,4 +213,56 @@ func copyGunzip(w *os.File, r *os.File) error {
 	}
 	_, err = io.Copy(w, zr)
 	return err
+}
+
+// The method chart both front ends draw (issue 25): exclusive time on the chosen clock, without
+// the time outside every traced call, titled with the threads it covers. perflib-basic's
+// Basic.foo has 5 µs exclusive thread-CPU time (dmtracedump).
+func TestMethodChart(t *testing.T) {
+	ctx := context.Background()
+	ws := NewWorkspace(openStore(t))
+	importMethodRun(t, ws.Importer(), "basic", corpus.File(t, "perflib-basic.trace"))
+	trace, err := ws.Methods.Load(ctx, "basic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	th := trace.Profile.Threads[0]
+	for _, c := range []struct {
+		tid   int
+		cpu   bool
+		title string
+	}{
+		{0, true, "Exclusive thread-CPU time by method — basic, all threads"},
+		{th.TID, true, "Exclusive thread-CPU time by method — basic, thread " + ThreadLabel(th)},
+		{0, false, "Exclusive real time by method — basic, all threads"},
+	} {
+		got, err := ws.Methods.Chart(ctx, MethodChartOptions{Run: "basic", By: model.ByMethod, TID: c.tid, CPU: c.cpu, Kind: chart.Pie})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Title != c.title || got.Kind != chart.Pie {
+			t.Errorf("title %q, kind %v; want %q, a pie", got.Title, got.Kind, c.title)
+		}
+		for _, b := range got.Bars {
+			if strings.HasPrefix(b.Label, "(toplevel)") {
+				t.Errorf("%q: the time outside every call is charted: %+v", c.title, b)
+			}
+			if c.cpu && strings.Contains(b.Label, "Basic.foo") && b.Value != 5 {
+				t.Errorf("Basic.foo %v µs, dmtracedump says 5", b.Value)
+			}
+		}
+	}
+	if _, err := ws.Methods.Chart(ctx, MethodChartOptions{Run: "nope", By: model.ByMethod}); err == nil {
+		t.Error("a chart of a run that is not there")
+	}
+}
+
+// A chart offers the clocks a trace has; one with neither is charted on thread-CPU time.
+func TestChartClocks(t *testing.T) {
+	for clock, want := range map[model.Clock][2]bool{model.ClockThreadCPU: {true, false}, model.ClockWall: {false, true},
+		model.ClockDual: {true, true}, "": {true, false}} {
+		if cpu, real := ChartClocks(clock); cpu != want[0] || real != want[1] {
+			t.Errorf("%q: cpu %v real %v, want %v", clock, cpu, real, want)
+		}
+	}
 }

@@ -1,28 +1,28 @@
 package controller
 
-import (
-	"androprof/store"
-)
+import "io"
 
-// DefaultWorkspacePath is the workspace a command or the window opens without --db: the
-// user's data directory ($XDG_DATA_HOME or ~/.local/share).
-func DefaultWorkspacePath() string { return store.DefaultPath() }
+// Databases opens workspace files. Package store does it (store/workspacedb hands its opener
+// to the commands), so that the front ends under app/ reach the database only through the
+// controller and depend on no database package themselves.
+type Databases struct {
+	DefaultPath string // the workspace opened without --db: the user's data directory
+	// Open opens the file at path; write says it may be created and its schema brought up to
+	// date, otherwise it must exist and is only read (no migration, nothing written).
+	Open func(path string, write bool) (Store, error)
+}
 
 // OpenWorkspace opens the workspace database at path for the window or a command. write says
 // the caller may change it: the file is created when missing and its schema brought up to date.
-// Without write the workspace must exist and is only read (no migration, nothing written), as
-// every reading command wants. Errors say what to do (ExplainWorkspace). Close it when done.
-func OpenWorkspace(path string, write bool) (*Workspace, error) {
-	open := store.OpenExisting
-	if write {
-		open = store.Open
-	}
-	db, err := open(path)
+// Without write the workspace must exist and is only read, as every reading command wants.
+// Errors say what to do (ExplainWorkspace). Close it when done.
+func OpenWorkspace(dbs Databases, path string, write bool) (*Workspace, error) {
+	db, err := dbs.Open(path, write)
 	if err != nil {
 		return nil, ExplainWorkspace(path, err)
 	}
 	w := NewWorkspace(db)
-	w.closer = db
+	w.closer, _ = db.(io.Closer)
 	return w, nil
 }
 

@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -69,6 +70,21 @@ func (a *SampleAnalysis) Select(ctx context.Context, run string, sel model.Sampl
 		app = p.AppPackages
 	}
 	return p.Select(model.LayerClassifier{AppPackages: app}, sel), nil
+}
+
+// SampleTimeWindow is a selection's time window (model.SampleSelection's FromNS and ToNS) from
+// seconds after the recording's first sample, as a person gives them; to 0 is the end. The
+// command line and the window both check it here, so neither takes a window the other refuses.
+func SampleTimeWindow(from, to float64) (fromNS, toNS int64, err error) {
+	for _, s := range []float64{from, to} {
+		if !(s >= 0 && s < math.MaxInt64/1e9) { // NaN, infinities and times past the clock's end (292 years)
+			return 0, 0, fmt.Errorf("%g is not a time in seconds after the first sample", s)
+		}
+	}
+	if to > 0 && to <= from {
+		return 0, 0, fmt.Errorf("the time window ends (%g s) before it starts (%g s)", to, from)
+	}
+	return int64(from * 1e9), int64(to * 1e9), nil
 }
 
 // forget drops a run from the cache after it was re-imported or deleted.

@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -122,5 +123,57 @@ func TestFindSymbol(t *testing.T) {
 	}
 	if _, err := FindSymbol(set, "no such function", ""); !errors.Is(err, model.ErrNotFound) {
 		t.Errorf("a missing symbol: %v", err)
+	}
+}
+
+// A chart's title says what was selected (threads by id and name, the time window, the focus)
+// and how many samples that keeps, and what the recording left out.
+func TestSampleScope(t *testing.T) {
+	ctx := context.Background()
+	ws := NewWorkspace(openStore(t))
+	im := ws.Importer()
+	im.Samples = SampleOptions{Target: model.SampleSelection{ThreadNames: []string{"java"}}}
+	if err := im.ImportFiles(ctx, "java", []string{javaScript}, nil); err != nil {
+		t.Fatal(err)
+	}
+	recorded := "; 135 more left out when recorded (threads java)" // compilerSamples
+	for _, c := range []struct {
+		sel  model.SampleSelection
+		want string
+	}{
+		{model.SampleSelection{}, "all threads: 416 samples" + recorded},
+		{model.SampleSelection{TIDs: []int{32765}}, "thread 32765 java: 414 of 416 samples" + recorded},
+		{model.SampleSelection{TIDs: []int{32765, 1}, FromNS: 5e8}, "threads 32765 java, 1, 0.5 s to end: "},
+		{model.SampleSelection{ThreadNames: []string{"j*"}, ToNS: 1e9, Focus: []string{"Spin", "java.util"}},
+			"threads j*, start to 1 s, focus Spin, java.util: "},
+	} {
+		set, err := ws.Samples.Select(ctx, "java", c.sel, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := SampleScope(set); !strings.HasPrefix(got, c.want) {
+			t.Errorf("%+v: %q, want %q…", c.sel, got, c.want)
+		}
+	}
+	if _, err := ws.Samples.Chart(ctx, "java", model.SampleSelection{}, nil, SampleChartSpec{By: "pie"}); err == nil {
+		t.Error("a chart by pie was drawn")
+	}
+	if _, err := ws.Samples.Chart(ctx, "nothing", model.SampleSelection{}, nil, SampleChartSpec{By: SampleByFlame}); !errors.Is(err, model.ErrNotFound) {
+		t.Errorf("a chart of no run: %v", err)
+	}
+}
+
+// A time window is seconds a recording can have, and ends after it starts; 0 is an open end.
+func TestSampleTimeWindow(t *testing.T) {
+	if from, to, err := SampleTimeWindow(0.5, 0); from != 5e8 || to != 0 || err != nil {
+		t.Errorf("0.5 s to the end: %d, %d, %v", from, to, err)
+	}
+	if from, to, err := SampleTimeWindow(0, 2); from != 0 || to != 2e9 || err != nil {
+		t.Errorf("start to 2 s: %d, %d, %v", from, to, err)
+	}
+	for _, w := range [][2]float64{{-1, 0}, {math.NaN(), 0}, {0, math.Inf(1)}, {1e300, 0}, {2, 1}, {1, 1}} {
+		if _, _, err := SampleTimeWindow(w[0], w[1]); err == nil {
+			t.Errorf("%g to %g s was taken", w[0], w[1])
+		}
 	}
 }

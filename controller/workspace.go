@@ -17,18 +17,21 @@ type Store interface {
 	ReadOnly() error // why the workspace cannot be changed (a newer schema, no permission), or nil
 }
 
-// Workspace is the one door the windows have to the workspace: every read and write of runs
-// and profiles goes through it, and it forgets a run's cached analyses in one place when the
-// run is re-imported or deleted.
+// Workspace is the one door the windows and the command line have to the workspace: every
+// read and write of runs and profiles goes through it and the services it hands out, one per
+// kind of run, and it forgets a run's cached analyses in one place when the run is
+// re-imported or deleted.
 type Workspace struct {
-	Costs    *Analysis       // emulator runs' costs; nil without a database
-	Methods  *MethodAnalysis // method traces; nil without a database
-	Heap     *HeapAnalysis   // heap logs and dumps; nil without a database
-	Samples  *SampleAnalysis // sampled runs (perf, simpleperf); nil without a database
-	Profiles Profiles        // built-in profiles, and the database's when there is one
+	Costs     *Analysis       // emulator runs' costs; nil without a database
+	Methods   *MethodAnalysis // method traces; nil without a database
+	HeapLogs  *HeapLogs       // heap log runs; nil without a database
+	HeapDumps *HeapDumps      // heap dump runs; nil without a database
+	Samples   *SampleAnalysis // sampled runs (perf, simpleperf); nil without a database
+	Profiles  Profiles        // built-in profiles, and the database's when there is one
 
-	store  Store
-	closer io.Closer // the database OpenWorkspace opened, nil otherwise
+	services map[model.RunKind]RunService // the services above by the kind they read
+	store    Store
+	closer   io.Closer // the database OpenWorkspace opened, nil otherwise
 }
 
 // NewWorkspace opens the analyses of db. A nil db is a session without a database: built-in
@@ -37,8 +40,13 @@ func NewWorkspace(db Store) *Workspace {
 	if db == nil {
 		return &Workspace{}
 	}
-	return &Workspace{Costs: &Analysis{store: db}, Methods: &MethodAnalysis{store: db}, Heap: &HeapAnalysis{store: db},
-		Samples: &SampleAnalysis{store: db}, Profiles: Profiles{store: db}, store: db}
+	w := &Workspace{Costs: &Analysis{store: db}, Methods: &MethodAnalysis{store: db}, HeapLogs: &HeapLogs{store: db},
+		HeapDumps: &HeapDumps{store: db}, Samples: &SampleAnalysis{store: db}, Profiles: Profiles{store: db}, store: db}
+	w.services = map[model.RunKind]RunService{}
+	for _, s := range []RunService{w.Costs, w.Methods, w.HeapLogs, w.HeapDumps, w.Samples} {
+		w.services[s.Kind()] = s
+	}
+	return w
 }
 
 // Importer brings runs into the workspace; what it replaces is forgotten by the analyses.
@@ -78,10 +86,7 @@ func (w *Workspace) DeleteRun(ctx context.Context, run string) error {
 // Forget drops what the analyses cached of run, after it changed outside the workspace's own
 // imports and deletes (another process wrote the database).
 func (w *Workspace) Forget(run string) {
-	if w.Costs != nil {
-		w.Costs.forget(run)
-		w.Methods.forget(run)
-		w.Heap.forget(run)
-		w.Samples.forget(run)
+	for _, s := range w.services {
+		s.forget(run)
 	}
 }

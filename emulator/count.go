@@ -4,6 +4,8 @@ import (
 	"context"
 	"sort"
 
+	"androprof/formats"
+	"androprof/formats/qemulog"
 	"androprof/model"
 )
 
@@ -17,11 +19,16 @@ type InsnCount struct {
 
 // CountLogInstructions reads `-d in_asm` logs, optionally with `exec,nochain` Trace lines in the
 // same or separate files, and counts every instruction: statically per translated block and,
-// when Trace lines exist, dynamically as block executions × occurrences. It reads through
-// ImportLogs, so paths may also be directories and the rules for processes are the same.
+// when Trace lines exist, dynamically as block executions × occurrences. paths may be folders
+// of logs (formats.ExpandDirs); the logs are read through qemulog.ImportLogs, so the rules for
+// processes are the same as an import's.
 func CountLogInstructions(ctx context.Context, paths []string, isas []model.ISA, progress func(done, total int64)) ([]InsnCount, error) {
 	s := &insnSink{blocks: map[model.BlockKey][]string{}, execs: map[model.BlockKey]int64{}}
-	if err := ImportLogs(ctx, paths, isas, s, progress); err != nil {
+	logs, err := formats.ExpandDirs(paths)
+	if err != nil {
+		return nil, err
+	}
+	if err := qemulog.ImportLogs(ctx, logs, isas, s, progress); err != nil {
 		return nil, err
 	}
 	blocks, execs := s.blocks, s.execs

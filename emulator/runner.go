@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 
+	"androprof/emulator/elfsym"
+	"androprof/formats/bbprofile"
 	"androprof/internal/cbuild"
 	"androprof/internal/countio"
 	"androprof/internal/proc"
@@ -29,8 +31,9 @@ import (
 //go:embed plugin/bbcount.c
 var pluginSource []byte
 
-// pluginCFlags are part of the cache key, so changing them rebuilds.
-var pluginCFlags = []string{"-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-pthread"}
+// pluginCFlags are part of the cache key, so changing them rebuilds. Warnings are errors, as
+// for the JVMTI agent (jvm/runner.go): a warning in code that runs inside QEMU is a bug to fix.
+var pluginCFlags = []string{"-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-pthread", "-Wall", "-Wextra", "-Werror"}
 
 // RunOptions says what to run under QEMU and where its output goes.
 type RunOptions struct {
@@ -137,7 +140,7 @@ func BuildPlugin(cacheDir string) (string, error) {
 // it created (forked children included) into sink, parents first. progress, when not nil,
 // hears what is happening in words. Cancelling ctx kills QEMU and its forked children and
 // returns a *proc.StoppedError without importing. A guest that exits non-zero or dies of a
-// signal gives a *ProgramExitError after its profiles were fed to sink.
+// signal gives a *proc.ExitError after its profiles were fed to sink.
 func Run(ctx context.Context, opts RunOptions, sink model.BlockSink, progress func(string)) error {
 	say := func(format string, args ...any) {
 		if progress != nil {
@@ -254,7 +257,7 @@ func Run(ctx context.Context, opts RunOptions, sink model.BlockSink, progress fu
 // that holds its loader (the root of an extracted package tree, whose libraries sit beside
 // the loader), else a Debian cross sysroot that does. QEMU_LD_PREFIX, when set, wins.
 func sysrootFor(program, arch string) string {
-	interp := programInterp(program)
+	interp := elfsym.Interp(program)
 	if os.Getenv("QEMU_LD_PREFIX") != "" || interp == "" {
 		return ""
 	}
@@ -344,10 +347,10 @@ func importProfile(ctx context.Context, path string, modes *ELFModes, debugDirs 
 		return err
 	}
 	defer f.Close()
-	br := NewBBReader(&countio.Reader{R: f, Progress: countio.NewProgress(ctx, nil)}, path)
+	br := bbprofile.NewReader(&countio.Reader{R: f, Progress: countio.NewProgress(ctx, nil)}, path)
 	br.DebugDirs = debugDirs
 	if modes != nil {
-		br.ModeAt = func(p *BBProcess, pc uint64) (model.ISA, bool) { return modes.ModeAt(p.StartCode, pc) }
+		br.ModeAt = func(p *bbprofile.Process, pc uint64) (model.ISA, bool) { return modes.ModeAt(p.StartCode, pc) }
 	}
 	if err := br.Feed(sink); err != nil {
 		if ctx.Err() != nil {

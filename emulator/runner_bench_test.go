@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"androprof/emulator/qemutest"
+	"androprof/formats/bbprofile"
 	"androprof/internal/benchmem"
 )
 
@@ -39,7 +40,7 @@ func BenchmarkPluginOverhead(b *testing.B) {
 			}
 			runPlugin := func() time.Duration {
 				t0 := time.Now()
-				c := NewCollector()
+				c := bbprofile.NewCollector()
 				if err := Run(context.Background(), RunOptions{Program: bin, Args: []string{rounds}, CacheDir: testCacheDir}, c, nil); err != nil {
 					b.Fatal(err)
 				}

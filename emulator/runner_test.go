@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"androprof/emulator/qemutest"
+	"androprof/formats/bbprofile"
 	"androprof/internal/proc"
 	"androprof/model"
 )
@@ -24,19 +25,19 @@ import (
 // testCacheDir keeps the built plugin between test runs (its name carries the source hash).
 var testCacheDir = filepath.Join(os.TempDir(), "androprof-test-plugin")
 
-func runCollect(t testing.TB, opts RunOptions) (*Collector, error) {
+func runCollect(t testing.TB, opts RunOptions) (*bbprofile.Collector, error) {
 	t.Helper()
 	qemutest.Require(t, "gcc")
 	if opts.CacheDir == "" {
 		opts.CacheDir = testCacheDir
 	}
-	c := NewCollector()
+	c := bbprofile.NewCollector()
 	err := Run(context.Background(), opts, c, func(s string) { t.Logf("progress: %s", s) })
 	return c, err
 }
 
-// modesFromExecLog reads QEMU's own ARM/Thumb flag for every executed block start (formats.md
-// §1.2: bit 0x00800000 of the first bracketed field on 7.2), the truth the plugin cannot see.
+// modesFromExecLog reads QEMU's own ARM/Thumb flag for every executed block start
+// (docs/formats.md#qemu-execution-lines: bit 0x00800000 of the first bracketed field on 7.2), the truth the plugin cannot see.
 func modesFromExecLog(t *testing.T, tg qemutest.Target, qemuOpts []string, bin string, args ...string) map[uint64]model.ISA {
 	t.Helper()
 	log := qemutest.Log(t, tg, bin, append([]string{"-d", "exec,nochain"}, qemuOpts...), args...)
@@ -111,8 +112,8 @@ func TestRunExactCounts(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			again := NewCollector()
-			if err := NewBBReader(f, kept[0]).Feed(again); err != nil {
+			again := bbprofile.NewCollector()
+			if err := bbprofile.NewReader(f, kept[0]).Feed(again); err != nil {
 				t.Fatal(err)
 			}
 			if again.Instructions() != want {
@@ -132,7 +133,7 @@ func TestRunExactCounts(t *testing.T) {
 				}
 			}
 			if tg.Name == "arm" && (isas[model.ARM] == 0 || isas[model.Thumb] == 0) {
-				// main is ARM, Debian's static glibc Thumb-2 (formats.md §1.3)
+				// main is ARM, Debian's static glibc Thumb-2 (docs/formats.md#arm-and-thumb)
 				t.Errorf("blocks by instruction set = %v, want both", isas)
 			}
 			t.Logf("blocks by instruction set: %v", isas)
@@ -294,7 +295,7 @@ func TestRunThreads(t *testing.T) {
 // to the two workers alone, the same to the instruction, and main's only to the main thread.
 // (The main thread's own total depends on the environment's size, glibc's start-up reads every
 // variable, so it is not compared with a worker's.)
-func checkWorkers(t *testing.T, c *Collector, n int64) {
+func checkWorkers(t *testing.T, c *bbprofile.Collector, n int64) {
 	t.Helper()
 	if len(c.Processes) != 1 || len(c.Threads) != 3 {
 		t.Fatalf("n=%d: processes %+v threads %+v", n, c.Processes, c.Threads)
@@ -325,7 +326,7 @@ func checkWorkers(t *testing.T, c *Collector, n int64) {
 
 // checkThreadExit checks a run of testdata/threadexit.c: in every child process, the thread
 // that ended it is listed and quit() is credited to it, never to the process's main thread.
-func checkThreadExit(t *testing.T, c *Collector, children int) {
+func checkThreadExit(t *testing.T, c *bbprofile.Collector, children int) {
 	t.Helper()
 	if len(c.Processes) != children+1 {
 		t.Fatalf("%d processes, want %d", len(c.Processes), children+1)
@@ -510,7 +511,7 @@ func TestGuestArch(t *testing.T) {
 func TestRunMissingQEMU(t *testing.T) {
 	prog := elfHeader(t, emARM, false, false)
 	t.Setenv("PATH", t.TempDir())
-	err := Run(context.Background(), RunOptions{Program: prog, CacheDir: t.TempDir()}, NewCollector(), nil)
+	err := Run(context.Background(), RunOptions{Program: prog, CacheDir: t.TempDir()}, bbprofile.NewCollector(), nil)
 	var mt *proc.MissingToolError
 	if !errors.As(err, &mt) || mt.Tool != "qemu-arm" || mt.Package != "qemu-user" {
 		t.Fatalf("got %v", err)
@@ -518,7 +519,7 @@ func TestRunMissingQEMU(t *testing.T) {
 	if msg := err.Error(); !strings.Contains(msg, "qemu-arm is not installed") || !strings.Contains(msg, "apt-get install qemu-user") {
 		t.Errorf("message %q", msg)
 	}
-	if err := Run(context.Background(), RunOptions{Program: prog, Arch: "sparc"}, NewCollector(), nil); err == nil || !strings.Contains(err.Error(), "sparc") {
+	if err := Run(context.Background(), RunOptions{Program: prog, Arch: "sparc"}, bbprofile.NewCollector(), nil); err == nil || !strings.Contains(err.Error(), "sparc") {
 		t.Errorf("unknown --arch: %v", err)
 	}
 }
@@ -532,7 +533,7 @@ func TestRunMissingGCC(t *testing.T) {
 	}
 	prog := elfHeader(t, emARM, false, false)
 	t.Setenv("PATH", dir)
-	err := Run(context.Background(), RunOptions{Program: prog, CacheDir: t.TempDir()}, NewCollector(), nil)
+	err := Run(context.Background(), RunOptions{Program: prog, CacheDir: t.TempDir()}, bbprofile.NewCollector(), nil)
 	var mt *proc.MissingToolError
 	if !errors.As(err, &mt) || mt.Tool != "gcc" || !strings.Contains(err.Error(), "to build the QEMU plugin") {
 		t.Fatalf("got %v", err)
@@ -550,7 +551,7 @@ func TestRunCancel(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 		cancel()
 	}()
-	c := NewCollector()
+	c := bbprofile.NewCollector()
 	t0 := time.Now()
 	err := Run(ctx, RunOptions{Program: bin, Args: []string{"100000"}, CacheDir: testCacheDir}, c, func(s string) {
 		if strings.HasPrefix(s, "running") {

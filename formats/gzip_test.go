@@ -21,15 +21,15 @@ import (
 func readInput(in *Input) error {
 	var err error
 	switch in.Format.Kind {
-	case Blocks:
+	case model.RunKindEmulator:
 		err = in.Format.ReadBlocks([]*Input{in}, Options{}, discardBlocks{})
-	case Methods:
+	case model.RunKindMethods:
 		_, err = in.Format.ReadMethods(in, Options{}, model.NewCallBuilder())
-	case HeapLog:
+	case model.RunKindHeap:
 		err = in.Format.ReadHeapLog(in, model.NewHeapBuilder(256<<10))
-	case HeapDump:
+	case model.RunKindHeapDump:
 		_, err = in.Format.ReadHeapDump(in, Options{})
-	case Samples:
+	case model.RunKindSamples:
 		_, err = in.Format.ReadSamples(in, Options{}, model.NewSampleBuilder(model.SampleSelection{}))
 	}
 	return err

@@ -13,27 +13,16 @@ import (
 	"fmt"
 	"io"
 
-	"androprof/emulator"
+	"androprof/formats/bbprofile"
 	"androprof/formats/dpa"
 	"androprof/formats/heaplog"
 	"androprof/formats/hprof"
 	"androprof/formats/perfscript"
+	"androprof/formats/qemulog"
 	"androprof/formats/rmp"
 	"androprof/formats/traceview"
 	"androprof/internal/inputerr"
 	"androprof/model"
-)
-
-// Kind is what kind of run a format makes, so the importer knows which sink it needs.
-type Kind uint8
-
-// The kinds of runs.
-const (
-	Blocks   Kind = iota + 1 // emulator blocks and their executions; the files of one import make one run
-	Methods                  // a method trace; one file, one run
-	HeapLog                  // a heap profile over time from a heap log; one file, one run
-	HeapDump                 // a heap dump's summary; one file, one run
-	Samples                  // a system profiler's sampled stacks (perf script text); one file, one run
 )
 
 // Options are what the user chose for an import; each format takes what applies to it.
@@ -56,7 +45,10 @@ type MethodOptions struct {
 // Format is one input format. Exactly one Read function is set, the one of its Kind.
 type Format struct {
 	Name string
-	Kind Kind
+	// Kind is the kind of run the format makes, so the importer knows which sink it needs. The
+	// files of one import make one emulator run (ReadBlocks); every other kind is one file, one
+	// run.
+	Kind model.RunKind
 	Gzip bool // a gzip-compressed file of the format is read too
 	// Passes is how often reading goes through the file, so progress can be shown over all of
 	// them; 0 means once.
@@ -88,7 +80,7 @@ func (c *sampleCounter) Sample(s *model.Sample) error {
 // All are the formats in the order Recognize tries them: strict magic numbers first, the
 // text sniffers after them, the QEMU log (any text whose first record parses) last.
 var All = []*Format{
-	{Name: "hprof", Kind: HeapDump, Gzip: true, Passes: 4, Sniff: hprof.Sniff, NotMine: hprof.ErrNotHPROF,
+	{Name: "hprof", Kind: model.RunKindHeapDump, Gzip: true, Passes: 4, Sniff: hprof.Sniff, NotMine: hprof.ErrNotHPROF,
 		ReadHeapDump: func(in *Input, o Options) (*model.HeapDump, error) {
 			rs, ok := in.R.(io.ReadSeeker)
 			if !ok {
@@ -96,40 +88,40 @@ var All = []*Format{
 			}
 			return hprof.SummarizeWithRetention(rs, in.Name, hprof.GraphOptions{Weak: o.WeakRetains})
 		}},
-	{Name: "traceview", Kind: Methods, Gzip: true, Sniff: traceview.Sniff, NotMine: traceview.ErrNotTraceview,
+	{Name: "traceview", Kind: model.RunKindMethods, Gzip: true, Sniff: traceview.Sniff, NotMine: traceview.ErrNotTraceview,
 		ReadMethods: func(in *Input, _ Options, sink model.MethodSink) (model.TraceHeader, error) {
 			r := traceview.NewReader(in.R, in.Name)
 			err := r.Feed(sink)
 			return r.Header(), err
 		}},
-	{Name: "heaplog", Kind: HeapLog, Gzip: true, Sniff: heaplog.Sniff, NotMine: heaplog.ErrNotHeapLog,
+	{Name: "heaplog", Kind: model.RunKindHeap, Gzip: true, Sniff: heaplog.Sniff, NotMine: heaplog.ErrNotHeapLog,
 		ReadHeapLog: func(in *Input, sink model.HeapSink) error {
 			return heaplog.NewReader(in.R, in.Name).Feed(sink)
 		}},
-	{Name: "dpa", Kind: Methods, Gzip: true, Sniff: dpa.Sniff, NotMine: dpa.ErrNotDPA,
+	{Name: "dpa", Kind: model.RunKindMethods, Gzip: true, Sniff: dpa.Sniff, NotMine: dpa.ErrNotDPA,
 		ReadMethods: func(in *Input, o Options, sink model.MethodSink) (model.TraceHeader, error) {
 			r := dpa.NewReader(in.R, in.Name)
 			r.PID, r.Measured = o.Method.PID, o.Method.Measured
 			err := r.Feed(sink)
 			return r.Header(), err
 		}},
-	{Name: "rmp", Kind: Methods, Gzip: true, Sniff: rmp.Sniff, NotMine: rmp.ErrNotRMP,
+	{Name: "rmp", Kind: model.RunKindMethods, Gzip: true, Sniff: rmp.Sniff, NotMine: rmp.ErrNotRMP,
 		ReadMethods: func(in *Input, o Options, sink model.MethodSink) (model.TraceHeader, error) {
 			r := rmp.NewReader(in.R, in.Name)
 			r.Round, r.Measured, r.Area = o.Method.Round, o.Method.Measured, o.Method.Area
 			err := r.Feed(sink)
 			return r.Header(), err
 		}},
-	{Name: "bbprofile", Kind: Blocks, Gzip: true, Sniff: emulator.SniffBBProfile, NotMine: emulator.ErrNotBBProfile,
+	{Name: "bbprofile", Kind: model.RunKindEmulator, Gzip: true, Sniff: bbprofile.Sniff, NotMine: bbprofile.ErrNotBBProfile,
 		ReadBlocks: func(ins []*Input, _ Options, sink model.BlockSink) error {
 			for _, in := range ins { // one by one: each file holds whole processes
-				if err := emulator.NewBBReader(in.R, in.Name).Feed(sink); err != nil {
+				if err := bbprofile.NewReader(in.R, in.Name).Feed(sink); err != nil {
 					return err
 				}
 			}
 			return nil
 		}},
-	{Name: "perf-script", Kind: Samples, Gzip: true, Sniff: perfscript.Sniff, NotMine: perfscript.ErrNotPerfScript,
+	{Name: "perf-script", Kind: model.RunKindSamples, Gzip: true, Sniff: perfscript.Sniff, NotMine: perfscript.ErrNotPerfScript,
 		ReadSamples: func(in *Input, _ Options, sink model.SampleSink) (model.SampleHeader, error) {
 			r := perfscript.NewReader(in.R, in.Name)
 			counted := &sampleCounter{sink: sink}
@@ -142,13 +134,13 @@ var All = []*Format{
 			}
 			return r.Header(), nil
 		}},
-	{Name: "qemu-log", Kind: Blocks, Gzip: true, Sniff: emulator.SniffQEMULog, NotMine: emulator.ErrNotQEMULog,
+	{Name: "qemu-log", Kind: model.RunKindEmulator, Gzip: true, Sniff: qemulog.Sniff, NotMine: qemulog.ErrNotQEMULog,
 		ReadBlocks: func(ins []*Input, o Options, sink model.BlockSink) error {
-			logs := make([]emulator.LogInput, len(ins))
+			logs := make([]qemulog.Input, len(ins))
 			for i, in := range ins { // together: translations and executions may be in separate files
-				logs[i] = emulator.LogInput{Name: in.Name, R: in.R}
+				logs[i] = qemulog.Input{Name: in.Name, R: in.R}
 			}
-			return emulator.ReadLogs(logs, o.ISAs, sink)
+			return qemulog.ReadLogs(logs, o.ISAs, sink)
 		}},
 }
 

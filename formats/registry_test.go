@@ -22,8 +22,8 @@ import (
 // realFiles are files real tools wrote (or, for the project's own formats, its writers), one or
 // more of each registered format.
 var realFiles = map[string][]string{
-	"qemu-log":    {"../emulator/testdata/arm-7.2.log"},
-	"bbprofile":   {"../emulator/testdata/sieve-mips.bbprofile", "../emulator/testdata/forker-arm.bbprofile"},
+	"qemu-log":    {"qemulog/testdata/arm-7.2.log"},
+	"bbprofile":   {"bbprofile/testdata/sieve-mips.bbprofile", "bbprofile/testdata/forker-arm.bbprofile"},
 	"traceview":   {"../assets/demo/demo-methods.trace.gz"},
 	"dpa":         {"dpa/testdata/figure4.dpa"},
 	"rmp":         {"rmp/testdata/browser.rmp"},
@@ -113,7 +113,7 @@ func TestRecognizeUnknown(t *testing.T) {
 // A pipe is recognised from what it gives first, and its content is still all there for the
 // format's reader.
 func TestRecognizePipe(t *testing.T) {
-	for _, src := range []string{"../emulator/testdata/arm-7.2.log", "../assets/demo/demo-methods.trace.gz"} {
+	for _, src := range []string{"qemulog/testdata/arm-7.2.log", "../assets/demo/demo-methods.trace.gz"} {
 		data, err := os.ReadFile(src)
 		if err != nil {
 			t.Fatal(err)
@@ -144,7 +144,7 @@ func TestRecognizePipe(t *testing.T) {
 // A QEMU log may log other -d items before its first record: Recognize reads on for it, up to
 // HeadSize, from a file and from a pipe.
 func TestRecognizeLateQEMURecord(t *testing.T) {
-	log, err := os.ReadFile("../emulator/testdata/arm-7.2.log")
+	log, err := os.ReadFile("qemulog/testdata/arm-7.2.log")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,7 +371,7 @@ func TestRecognizeAndReadSamples(t *testing.T) {
 		os.WriteFile(path, content, 0o644)
 		p := newProgress()
 		in, err := recognizeFile(t, path, p)
-		if err != nil || in.Format.Name != "perf-script" || in.Format.Kind != Samples {
+		if err != nil || in.Format.Name != "perf-script" || in.Format.Kind != model.RunKindSamples {
 			t.Fatalf("%s: %v, %v", name, in, err)
 		}
 		b := model.NewSampleBuilder(model.SampleSelection{})

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"androprof/formats/heaplog"
+	"androprof/internal/fastlane"
 	"androprof/internal/proc"
 	"androprof/model"
 )
@@ -21,9 +22,11 @@ import (
 // testCacheDir keeps the built agent between test runs (its name carries the source hash).
 var testCacheDir = filepath.Join(os.TempDir(), "androprof-test-heap-agent")
 
-// requireJDK skips a test on a machine without a JDK or gcc; CI has both (scripts/deps.sh).
+// requireJDK skips a test in the fast lane (-short) and on a machine without a JDK or gcc; CI
+// has both (scripts/deps.sh).
 func requireJDK(t testing.TB) *JDK {
 	t.Helper()
+	fastlane.Needs(t, "a JDK and gcc")
 	jdk, err := FindJDK()
 	if err != nil || jdk.Javac == "" || jdk.Include == "" {
 		t.Skipf("no JDK with javac and jvmti.h (install %s): %v", jdkPackage, err)

@@ -16,14 +16,16 @@ import (
 	"sync"
 	"testing"
 
+	"androprof/internal/fastlane"
 	"androprof/internal/proc"
 	"androprof/internal/testio"
 )
 
-// requirePerf skips a test where perf cannot record with kernel frames; CI has perf
-// (scripts/deps.sh) and runs as root.
+// requirePerf skips a test in the fast lane (-short) and where perf cannot record with kernel
+// frames; CI has perf (scripts/deps.sh) and runs as root.
 func requirePerf(t testing.TB) {
 	t.Helper()
+	fastlane.Needs(t, "perf")
 	if _, err := exec.LookPath("perf"); err != nil {
 		t.Skipf("no perf (install %s)", perfPackage)
 	}

@@ -79,7 +79,7 @@ type CategoryCost struct {
 	EnergyJ      float64
 }
 
-// Costing is the per-category estimate of formats.md §5: cycles = Σ count × cycles(category),
+// Costing is the per-category estimate (docs/formats.md#the-estimate): cycles = Σ count × cycles(category),
 // energy = Σ count × cycles(category) / frequency × power(category).
 type Costing struct {
 	Categories   []CategoryCost // in profile order, Undefined last

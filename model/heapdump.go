@@ -1,6 +1,6 @@
 package model
 
-// Heap dumps (HPROF, formats.md §3): one moment of a heap, summarised as its reader streams it.
+// Heap dumps (HPROF, docs/formats.md#hprof-heap-dumps): one moment of a heap, summarised as its reader streams it.
 // Objects are counted per class and heap; ids are addresses, so pointer distances are address
 // differences (seed figure 5.23).
 

@@ -403,7 +403,7 @@ func (p *HeapProfile) keyNames(s HeapScope) func(uint64) string {
 			return "class " + strconv.FormatUint(k, 10)
 		}
 	case ScopeSize:
-		return HumanBytes
+		return sizeLabel
 	}
 	return func(k uint64) string { return strconv.FormatUint(k, 10) }
 }
@@ -441,9 +441,10 @@ func (p *HeapProfile) keyOrder(s HeapScope, names func(uint64) string) func(x, y
 	return cmp.Compare[uint64]
 }
 
-// HumanBytes writes a number of bytes as the seed's tables do, in binary units: "24 B",
-// "256 KB", "1.5 MB".
-func HumanBytes(n uint64) string {
+// sizeLabel names a size as human.Bytes writes it ("24 B", "256 KB", "1.5 MB"): model imports
+// no project package, so the size scope's series names keep this copy, pinned to human.Bytes by
+// TestSizeLabelsReadAsHumanBytes.
+func sizeLabel(n uint64) string {
 	v, unit := humanBytes(n)
 	return v + " " + unit
 }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"reflect"
 	"testing"
+
+	"androprof/internal/human"
 )
 
 func TestHeapSeries(t *testing.T) {
@@ -321,18 +323,11 @@ func TestHeapPointers(t *testing.T) {
 	}
 }
 
-func TestHumanBytes(t *testing.T) {
-	tests := []struct {
-		n    uint64
-		want string
-	}{
-		{0, "0 B"}, {24, "24 B"}, {1023, "1023 B"}, {1024, "1 KB"}, {1536, "1.5 KB"},
-		{256 << 10, "256 KB"}, {828211, "808.8 KB"}, {1<<20 - 1, "1 MB"}, {3 << 19, "1.5 MB"},
-		{22 << 20, "22 MB"}, {10 << 30, "10 GB"}, {math.MaxUint64, "16 EB"},
-	}
-	for _, tt := range tests {
-		if got := HumanBytes(tt.n); got != tt.want {
-			t.Errorf("HumanBytes(%d) = %q, want %q", tt.n, got, tt.want)
+// The size scope names its series as every window and command writes sizes.
+func TestSizeLabelsReadAsHumanBytes(t *testing.T) {
+	for _, n := range []uint64{0, 24, 1023, 1024, 1536, 256 << 10, 828211, 1<<20 - 1, 3 << 19, 22 << 20, 10 << 30, math.MaxUint64} {
+		if got, want := sizeLabel(n), human.Bytes(n); got != want {
+			t.Errorf("sizeLabel(%d) = %q, human.Bytes %q", n, got, want)
 		}
 	}
 	spans := []struct {

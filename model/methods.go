@@ -6,7 +6,7 @@ package model
 // Clock says which times a method trace carries.
 type Clock string
 
-// The clocks of Traceview's key section (formats.md §2.1); very old Dalvik's "global" is wall.
+// The clocks of Traceview's key section (docs/formats.md#traceview-key-section); very old Dalvik's "global" is wall.
 const (
 	ClockThreadCPU Clock = "thread-cpu"
 	ClockWall      Clock = "wall"

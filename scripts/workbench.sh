@@ -4,5 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
-go build -o bin/androprof ./app
+go build -o bin/androprof ./cmd/androprof
 exec bin/androprof "$@"

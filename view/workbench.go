@@ -12,6 +12,7 @@ import (
 	"androprof/model"
 	"androprof/view/analysis"
 	"androprof/view/editor"
+	"androprof/view/ui"
 )
 
 // Workbench owns the two windows and what they share: one profile editor, one way to find
@@ -25,13 +26,18 @@ type Workbench struct {
 	editor   *editor.View
 	analysis *analysis.View
 	firstRun string // the run a first start opens on
+	// newBackground makes each window's background runner: ui.NewBackground in the app,
+	// ui.NewQueuedBackground in tests.
+	newBackground func() *ui.Background
 }
 
 // NewWorkbench creates no window yet, so the app can open whichever its command asked for.
 // ws may have no database (no runs, built-in profiles only); importer may be nil (Import and Run program
-// are then disabled).
-func NewWorkbench(a fyne.App, ed *controller.Editor, ws *controller.Workspace, importer analysis.RunImporter) *Workbench {
-	return &Workbench{app: a, ed: ed, ws: ws, importer: importer}
+// are then disabled). newBackground makes each window's background runner (ui.NewBackground;
+// tests pass ui.NewQueuedBackground).
+func NewWorkbench(a fyne.App, ed *controller.Editor, ws *controller.Workspace, importer analysis.RunImporter,
+	newBackground func() *ui.Background) *Workbench {
+	return &Workbench{app: a, ed: ed, ws: ws, importer: importer, newBackground: newBackground}
 }
 
 // SetFirstRun names the run the analysis window opens on when no run was chosen before: a
@@ -43,7 +49,7 @@ func (wb *Workbench) ShowEditor() fyne.Window {
 	if wb.editor == nil {
 		win := wb.app.NewWindow("AndroProf")
 		win.Resize(editor.Size)
-		v := editor.New(win, wb.ed, wb.ws.Profiles, func() { wb.ShowAnalysis() }, wb.profilesChanged)
+		v := editor.New(win, wb.newBackground(), wb.ed, wb.ws.Profiles, func() { wb.ShowAnalysis() }, wb.profilesChanged)
 		v.InterceptClose(wb.revert)
 		wb.routeQuit(win)
 		win.SetOnClosed(func() {
@@ -67,7 +73,7 @@ func (wb *Workbench) ShowAnalysis() fyne.Window {
 		}
 		win := wb.app.NewWindow(title)
 		win.Resize(analysis.Size)
-		v := analysis.New(win, wb.app.Preferences(), wb.ws, wb.importer, func() { wb.ShowEditor() }, wb.Edit)
+		v := analysis.New(win, wb.newBackground(), wb.app.Preferences(), wb.ws, wb.importer, func() { wb.ShowEditor() }, wb.Edit)
 		wb.routeQuit(win)
 		win.SetOnClosed(func() {
 			if wb.analysis == v {

@@ -8,6 +8,7 @@ import (
 
 	"androprof/controller"
 	"androprof/internal/viewtest"
+	"androprof/view/ui"
 )
 
 // quit does what File ▸ Quit (Ctrl+Q) of w does: its own action, or, with none, the desktop
@@ -34,7 +35,7 @@ func TestQuitAsksAboutUnsavedChangesBeforeClosingAnything(t *testing.T) {
 		t.Run(from, func(t *testing.T) {
 			a := test.NewTempApp(t)
 			ed := controller.NewEditor()
-			wb := NewWorkbench(a, ed, controller.NewWorkspace(nil), nil)
+			wb := NewWorkbench(a, ed, controller.NewWorkspace(nil), nil, ui.NewQueuedBackground)
 			edWin, anWin := wb.ShowEditor(), wb.ShowAnalysis()
 			viewtest.Must(t, ed.AddCategory("Unsaved", 1, 1))
 			w := map[string]fyne.Window{"analysis": anWin, "editor": edWin}[from]

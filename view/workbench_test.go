@@ -44,7 +44,7 @@ func menuItem(w fyne.Window, label string) *fyne.MenuItem {
 // Each window opens the other, once: the editor's Window ▸ Analysis window and the analysis
 // window's Ctrl+E.
 func TestWindowsOpenEachOther(t *testing.T) {
-	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.NewWorkspace(nil), nil)
+	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.NewWorkspace(nil), nil, ui.NewQueuedBackground)
 	ed := wb.ShowEditor()
 	if wb.ShowEditor() != ed {
 		t.Fatal("a second ShowEditor made a second window")
@@ -58,7 +58,7 @@ func TestWindowsOpenEachOther(t *testing.T) {
 	}
 	menuItem(ed, "Keyboard shortcuts").Action() // must not panic
 
-	wb = NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.NewWorkspace(nil), nil)
+	wb = NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.NewWorkspace(nil), nil, ui.NewQueuedBackground)
 	viewtest.PressShortcut(t, wb.ShowAnalysis(), fyne.KeyE, ui.Primary)
 	editor := false
 	for _, w := range fyne.CurrentApp().Driver().AllWindows() {
@@ -75,7 +75,7 @@ func TestAnalysisEditOpensEditor(t *testing.T) {
 	if err := db.SaveProfile(context.Background(), viewtest.StoredProfile()); err != nil {
 		t.Fatal(err)
 	}
-	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.NewWorkspace(db), nil)
+	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.NewWorkspace(db), nil, ui.NewQueuedBackground)
 	win := wb.ShowAnalysis()
 	if win.Title() != "AndroProf — Analysis" {
 		t.Errorf("title %q", win.Title())
@@ -97,7 +97,7 @@ func TestAnalysisEditOpensEditor(t *testing.T) {
 func TestEditingAnotherProfileAsksAboutUnsavedChanges(t *testing.T) {
 	ed := controller.NewEditor()
 	viewtest.Must(t, ed.AddCategory("Mine", 1, 1)) // unsaved
-	wb := NewWorkbench(test.NewTempApp(t), ed, controller.NewWorkspace(nil), nil)
+	wb := NewWorkbench(test.NewTempApp(t), ed, controller.NewWorkspace(nil), nil, ui.NewQueuedBackground)
 	w := wb.ShowEditor()
 
 	wb.Edit(viewtest.StoredProfile())
@@ -126,7 +126,7 @@ func TestReadOnlyWorkspaceTitle(t *testing.T) {
 	viewtest.Must(t, err)
 	raw.Close()
 	db := viewtest.OpenDB(t, path)
-	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.NewWorkspace(db), nil)
+	wb := NewWorkbench(test.NewTempApp(t), controller.NewEditor(), controller.NewWorkspace(db), nil, ui.NewQueuedBackground)
 	if title := wb.ShowAnalysis().Title(); title != "AndroProf — Analysis (read-only workspace)" {
 		t.Errorf("title %q", title)
 	}

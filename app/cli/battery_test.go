@@ -257,7 +257,7 @@ func feedFIFO(t *testing.T, path string, data []byte) func() {
 // dump) into a new workspace at path, in a child that then exits, so the file is closed.
 func batteryWorkspace(t *testing.T, path string) string {
 	dir := t.TempDir()
-	importInto(t, path, "blocks", "../../emulator/testdata/forker-arm.bbprofile")
+	importInto(t, path, "blocks", "../../formats/bbprofile/testdata/forker-arm.bbprofile")
 	importInto(t, path, "methods", "../../formats/dpa/testdata/figure4.dpa")
 	importInto(t, path, "rounds", "../../formats/rmp/testdata/browser.rmp")
 	importInto(t, path, "heap", writeFile(t, dir, "small.heaplog", syntheticHeapLog(t, 2000)))
@@ -302,10 +302,10 @@ func samples(t *testing.T) []sample {
 		{"heaplog", "demo-heap-threads.heaplog.gz", read("../../assets/demo/demo-heap-threads.heaplog.gz"), true},
 		{"dpa", "figure4.dpa", read("../../formats/dpa/testdata/figure4.dpa"), true},
 		{"rmp", "browser.rmp", read("../../formats/rmp/testdata/browser.rmp"), true},
-		{"bbprofile", "forker-arm.bbprofile", read("../../emulator/testdata/forker-arm.bbprofile"), true},
+		{"bbprofile", "forker-arm.bbprofile", read("../../formats/bbprofile/testdata/forker-arm.bbprofile"), true},
 		{"bbprofile", "demo-sieve-thumb.bbprofile", gunzip(read("../../assets/demo/demo-sieve-thumb.bbprofile.gz")), true},
-		{"bbprofile", "dyn-arm.bbprofile", gunzip(read("../../emulator/testdata/dyn-arm.bbprofile.gz")), true}, // version 2: images, system calls
-		{"qemu-log", "arm-7.2.log", read("../../emulator/testdata/arm-7.2.log"), true},
+		{"bbprofile", "dyn-arm.bbprofile", gunzip(read("../../formats/bbprofile/testdata/dyn-arm.bbprofile.gz")), true}, // version 2: images, system calls
+		{"qemu-log", "arm-7.2.log", read("../../formats/qemulog/testdata/arm-7.2.log"), true},
 		{"qemu-log", "sieve-arm.inasm-exec.log", gunzip(read("../../assets/demo/sieve-arm.inasm-exec.log.gz")), true},
 		{"perf-script", "java.perfscript.gz", read("../../formats/perfscript/testdata/java.perfscript.gz"), true},
 		{"perf-script", "demo-vertical-phases.perfscript", gunzip(read("../../assets/demo/demo-vertical-phases.perfscript.gz")), true},
@@ -496,8 +496,8 @@ func fuzzSeeds(t *testing.T) []sample {
 		"heaplog":     {"../../formats/heaplog/testdata/fuzz/FuzzReader"},
 		"dpa":         {"../../formats/dpa/testdata/fuzz/FuzzReader"},
 		"rmp":         {"../../formats/rmp/testdata/fuzz/FuzzReader"},
-		"bbprofile":   {"../../emulator/testdata/fuzz/FuzzReadBBProfile"},
-		"qemu-log":    {"../../emulator/testdata/fuzz/FuzzLogReader", "../../emulator/testdata/fuzz/FuzzImportLogs"},
+		"bbprofile":   {"../../formats/bbprofile/testdata/fuzz/FuzzReadBBProfile"},
+		"qemu-log":    {"../../formats/qemulog/testdata/fuzz/FuzzLogReader", "../../formats/qemulog/testdata/fuzz/FuzzImportLogs"},
 		"perf-script": {"../../formats/perfscript/testdata/fuzz/FuzzReader"},
 	}
 	var out []sample
@@ -672,11 +672,11 @@ func oddFiles(t *testing.T, dir string) []batteryCase {
 	}
 	read := func(path string) []byte { return readFile(t, path) }
 	dpa := read("../../formats/dpa/testdata/figure4.dpa")
-	forker := read("../../emulator/testdata/forker-arm.bbprofile")
-	mips := read("../../emulator/testdata/sieve-mips.bbprofile")
+	forker := read("../../formats/bbprofile/testdata/forker-arm.bbprofile")
+	mips := read("../../formats/bbprofile/testdata/sieve-mips.bbprofile")
 	rmp := read("../../formats/rmp/testdata/browser.rmp")
 	heap := syntheticHeapLog(t, 3000)
-	qemu := read("../../emulator/testdata/arm-7.2.log")
+	qemu := read("../../formats/qemulog/testdata/arm-7.2.log")
 	sieve := testio.Gunzip(t, read("../../assets/demo/sieve-arm.inasm-exec.log.gz")) // more than recognising a pipe looks at
 	trace := classicTrace()
 	dump := generatedDump(t, 64<<10, "1.0.2")

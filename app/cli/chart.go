@@ -2,179 +2,161 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 
 	"androprof/chart"
+	"androprof/chart/render"
 	"androprof/controller"
 	"androprof/model"
 )
 
-// runChart writes the analysis window's charts as files: a report's rows (--by) or a comparison
-// of runs and processes (--compare), as PNG or SVG by the file's extension.
+// chartArgs are chart's flags: those every kind of run reads and each kind's own.
+type chartArgs struct {
+	rf      reportFlags
+	metric  chart.Metric // emulator runs
+	kind    chart.Kind   // emulator runs and method traces
+	figure  string       // heap logs and dumps
+	hf      heapFlags
+	mf      methodChartFlags
+	sf      sampleFlags
+	buckets int  // sampled runs, --by layer-time
+	counts  bool // sampled runs, --by layer-time
+}
+
+// add registers the flags on fs; one flag set holds every kind's, since the kind is known
+// only once --run is read.
+func (a *chartArgs) add(fs *flag.FlagSet) (metric, kind *string) {
+	fs.StringVar(&a.rf.run, "run", "", "run `NAME`")
+	fs.StringVar(&a.rf.profile, "profile", "", "profile `NAME|FILE` (default: the window's for each run's instruction set: cortex-a8 for ARM and Thumb, mips-74k for MIPS); an item of an instruction set it does not price gets that set's default")
+	fs.StringVar(&a.rf.by, "by", "pid", "bars per `pid|bb|insn|category|function|image|layer|syscall` (layer: each process split into program, libraries, loader; sampled runs: layer-time|layer|image|symbol|component|thread|flame)")
+	fs.IntVar(&a.rf.pid, "pid", 0, "only this process")
+	fs.Float64Var(&a.rf.freq, "frequency-ghz", 0, "clock `GHz` (default: the profile's, else 1)")
+	metric = fs.String("metric", "cycles", "`cycles|time|energy|instructions`")
+	kind = fs.String("kind", "bar", "`bar|column|pie`")
+	a.hf.add(fs)
+	fs.StringVar(&a.figure, "figure", "", "heap runs: the seed figure `5.1..5.23|NAME` (dumps: dump-classes|dump-packages|dump-sizes|dump-pointers)")
+	a.mf.add(fs)
+	a.sf.add(fs, false)
+	fs.IntVar(&a.buckets, "buckets", 100, "sampled runs, --by layer-time: columns `N`")
+	fs.BoolVar(&a.counts, "counts", false, "sampled runs, --by layer-time: stack sample counts, not each column's shares")
+	return metric, kind
+}
+
+// runChart writes the analysis window's charts as files: a run's chart or a comparison of
+// runs, each drawn by its kind's entry in runKinds, as PNG or SVG by the file's extension.
 func runChart(ctx context.Context, args []string, env Env) error {
 	fs, dbPath := newFlags("chart", env)
-	var rf reportFlags
-	fs.StringVar(&rf.run, "run", "", "run `NAME`")
-	fs.StringVar(&rf.profile, "profile", "", "profile `NAME|FILE` (default: the window's for each run's instruction set: cortex-a8 for ARM and Thumb, mips-74k for MIPS); an item of an instruction set it does not price gets that set's default")
-	fs.StringVar(&rf.by, "by", "pid", "bars per `pid|bb|insn|category|function|image|layer|syscall` (layer: each process split into program, libraries, loader; sampled runs: layer-time|layer|image|symbol|component|thread|flame)")
-	fs.IntVar(&rf.pid, "pid", 0, "only this process")
-	fs.Float64Var(&rf.freq, "frequency-ghz", 0, "clock `GHz` (default: the profile's, else 1)")
+	var a chartArgs
+	metric, kind := a.add(fs)
 	compare := fs.String("compare", "", "compare `RUN[:PID],RUN[:PID],...` instead of one run (with --by image: image by image)")
-	metric := fs.String("metric", "cycles", "`cycles|time|energy|instructions`")
-	kind := fs.String("kind", "bar", "`bar|column|pie`")
-	out := fs.String("out", "", "output `FILE.png|FILE.svg`")
+	out := fs.String("out", "", "output `FILE.png|FILE.svg|FILE.csv` (CSV: the numbers drawn)")
 	width := fs.Int("width", 1200, "width in pixels")
 	height := fs.Int("height", 700, "height in pixels")
 	asJSON := fs.Bool("json", false, "write JSON for scripts")
-	var hf heapFlags
-	hf.add(fs)
-	figure := fs.String("figure", "", "heap runs: the seed figure `5.1..5.23|NAME` (dumps: dump-classes|dump-packages|dump-sizes|dump-pointers)")
-	var sf sampleFlags
-	sf.add(fs, false)
-	buckets := fs.Int("buckets", 100, "sampled runs, --by layer-time: columns `N`")
-	counts := fs.Bool("counts", false, "sampled runs, --by layer-time: stack sample counts, not each column's shares")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
 	if *out == "" {
-		return fmt.Errorf("%w: chart needs --out FILE.png|FILE.svg", errUsage)
+		return fmt.Errorf("%w: chart needs --out FILE.png|FILE.svg|FILE.csv", errUsage)
 	}
-	format, err := chart.FormatFor(*out)
+	format, err := render.FormatFor(*out)
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	m, err := chart.ParseMetric(*metric)
-	if err != nil {
+	if a.metric, err = chart.ParseMetric(*metric); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	k, err := chart.ParseKind(*kind)
-	if err != nil {
+	if a.kind, err = chart.ParseKind(*kind); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	db, profiles, err := openDB(*dbPath, false)
+	ws, err := openDB(env, *dbPath, false)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	analysis := controller.NewWorkspace(db).Costs
-	var c chart.Chart
-	if *compare == "" && rf.run != "" {
-		if kind, err := runKind(ctx, db, rf.run); err != nil {
-			return err
-		} else if kind == model.RunKindHeap || kind == model.RunKindHeapDump {
-			d, err := heapDrawing(ctx, db, kind, rf.run, *figure, hf)
-			if err != nil {
-				return err
-			}
-			return writeDrawing(d, *out, format, *width, *height, *asJSON, env)
-		} else if kind == model.RunKindSamples {
-			d, err := sampleDrawing(ctx, db, rf.run, rf.by, sf.target, *buckets, !*counts)
-			if err != nil {
-				return err
-			}
-			return writeDrawing(d, *out, format, *width, *height, *asJSON, env)
-		}
-	}
-	if *compare != "" {
-		items, kind, err := compareList(ctx, db, *compare)
-		if err != nil {
-			return err
-		}
-		if kind != model.RunKindEmulator {
-			return fmt.Errorf("run %q is %s: chart --compare draws emulator runs (report --compare puts two heap dumps side by side)", items[0].Run, model.RunKindText(kind))
-		}
-		forISA, err := compareProfiles(ctx, profiles, rf, true)
-		if err != nil {
-			return err
-		}
-		if rf.by == string(model.ByImage) {
-			rows, err := analysis.CompareImages(ctx, items, forISA, rf.freq)
-			if err != nil {
-				return err
-			}
-			c = chart.FromImageComparison(compareNames(items), rows, m)
-		} else {
-			rows, err := analysis.Compare(ctx, items, forISA, rf.freq)
-			if err != nil {
-				return err
-			}
-			c = chart.FromComparison(rows, m, k)
-		}
-	} else if kind, err := runKind(ctx, db, rf.run); err != nil {
+	defer ws.Close()
+	d, err := drawChart(ctx, ws, *compare, a)
+	if err != nil {
 		return err
-	} else if kind == "methods" {
-		if rf.top == 0 && k != chart.Pie {
-			rf.top = 15 // DPA figure 6: the top methods
-		}
-		rep, err := methodReport(ctx, db, rf, "")
-		if err != nil {
-			return err
-		}
-		c = methodChart(rep, *metric, k)
-	} else if rf.by == "syscall" {
-		calls, err := analysis.Syscalls(ctx, rf.run, rf.pid, false)
-		if err != nil {
-			return err
-		}
-		c = chart.FromSyscalls(rf.run, calls)
-	} else {
-		opts, err := rf.options(ctx, profiles, analysis)
-		if err != nil {
-			return err
-		}
-		if opts.By == model.ByLayer {
-			if c, err = layerChart(ctx, analysis, opts, m); err != nil {
-				return err
-			}
-		} else {
-			rep, err := analysis.Report(ctx, opts)
-			if err != nil {
-				return err
-			}
-			c = chart.FromReport(rep, m, k, nil)
-		}
 	}
-	return writeDrawing(c, *out, format, *width, *height, *asJSON, env)
+	return writeDrawing(d, *out, format, *width, *height, *asJSON, env)
 }
 
-// layerChart is the analysis window's layer chart: each process (or opts.PID's) split by the
-// kind of image its code ran in, with its system calls beside it.
-func layerChart(ctx context.Context, a *controller.Analysis, opts model.ReportOptions, m chart.Metric) (chart.Chart, error) {
-	d, err := a.Load(ctx, opts.Run)
-	if err != nil {
-		return chart.Chart{}, err
-	}
-	var rows []model.ReportRow
-	names := map[string]string{}
-	for _, p := range d.Processes {
-		if opts.PID != 0 && p.PID != opts.PID {
-			continue
-		}
-		o := opts
-		o.By, o.PID, o.Top = model.ByImage, p.PID, 0 // rows of one process carry its pid
-		rep, err := a.Report(ctx, o)
+// drawChart draws what chart's flags ask: a comparison of the runs in compare, else a chart
+// of the run --run names, by its kind.
+func drawChart(ctx context.Context, ws *controller.Workspace, compare string, a chartArgs) (chart.Drawing, error) {
+	if compare != "" {
+		items, kind, err := compareList(ctx, ws, compare, chartCompares)
 		if err != nil {
-			return chart.Chart{}, err
+			return nil, err
 		}
-		rows = append(rows, rep.Rows...)
-		names[strconv.Itoa(p.PID)] = strings.TrimSpace(fmt.Sprintf("%d %s", p.PID, p.Name))
+		return runKinds[kind].chartCompare(ctx, ws, items, a)
 	}
-	calls, err := a.Syscalls(ctx, opts.Run, opts.PID, false)
+	if a.rf.run == "" {
+		return nil, fmt.Errorf("%w: --run NAME is required", errUsage)
+	}
+	kind, err := ws.RunKind(ctx, a.rf.run)
 	if err != nil {
-		return chart.Chart{}, err
+		return nil, err
 	}
-	if len(calls) == 0 {
-		calls = nil // a trace without system calls: no "0 system calls" notes
+	k, err := kindOf(a.rf.run, kind)
+	if err != nil {
+		return nil, err
 	}
-	return chart.FromLayers(opts.Run, opts.Profile.Name, rows, calls, names, m), nil
+	return k.chart(ctx, ws, a)
+}
+
+// chartCompares is what chart --compare takes, and says what it does not.
+var chartCompares = compareKinds{
+	takes: func(kind model.RunKind) bool { return runKinds[kind].chartCompare != nil },
+	what:  "chart --compare draws emulator runs or two method traces (report --compare puts two heap dumps side by side)",
+}
+
+// costChart is an emulator run's chart as the analysis window's tabs draw it: its report's
+// rows (--by), its layers (--by layer, the Images tab) or its system calls (--by syscall).
+func costChart(ctx context.Context, ws *controller.Workspace, a chartArgs) (chart.Drawing, error) {
+	if a.rf.by == "syscall" {
+		calls, err := ws.Costs.Syscalls(ctx, a.rf.run, a.rf.pid, false)
+		if err != nil {
+			return nil, err
+		}
+		return chart.FromSyscalls(a.rf.run, calls), nil
+	}
+	opts, err := a.rf.options(ctx, ws.Profiles, ws.Costs)
+	if err != nil {
+		return nil, err
+	}
+	if opts.By == model.ByLayer {
+		return ws.Costs.LayerChart(ctx, opts, a.metric)
+	}
+	return ws.Costs.ReportChart(ctx, opts, a.metric, a.kind)
+}
+
+// costComparisonChart is the window's Compare tab's chart: emulator runs or processes side
+// by side, or image by image (--by image).
+func costComparisonChart(ctx context.Context, ws *controller.Workspace, items []model.CompareItem, a chartArgs) (chart.Drawing, error) {
+	forISA, err := compareProfiles(ctx, ws.Profiles, a.rf, true)
+	if err != nil {
+		return nil, err
+	}
+	if a.rf.by == string(model.ByImage) {
+		rows, err := ws.Costs.CompareImages(ctx, items, forISA, a.rf.freq)
+		if err != nil {
+			return nil, err
+		}
+		return chart.FromImageComparison(compareNames(items), rows, a.metric), nil
+	}
+	rows, err := ws.Costs.Compare(ctx, items, forISA, a.rf.freq)
+	if err != nil {
+		return nil, err
+	}
+	return chart.FromComparison(rows, a.metric, a.kind), nil
 }
 
 // writeDrawing writes a chart to path; a chart that cannot be drawn leaves path as it was.
-func writeDrawing(d chart.Drawing, path string, format chart.Format, width, height int, asJSON bool, env Env) error {
-	if err := writeOut(path, env, func(w io.Writer) error { return d.Render(w, format, width, height) }); err != nil {
+func writeDrawing(d chart.Drawing, path string, format render.Format, width, height int, asJSON bool, env Env) error {
+	if err := writeOut(path, env, func(w io.Writer) error { return render.Render(w, d, format, width, height) }); err != nil {
 		return err
 	}
 	if asJSON {

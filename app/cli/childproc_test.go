@@ -2,6 +2,7 @@ package cli
 
 import (
 	"androprof/internal/testio"
+	"androprof/store/workspacedb"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -31,7 +32,7 @@ const peakEnv = "ANDROPROF_CLI_PEAK_FILE"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
-		code := Main(os.Args[1:], Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, GUI: noGUI{}})
+		code := Main(os.Args[1:], Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, GUI: noGUI{}, Databases: workspacedb.Databases()})
 		if p := os.Getenv(peakEnv); p != "" {
 			writePeak(p)
 		}

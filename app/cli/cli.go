@@ -9,18 +9,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"androprof/controller"
 	"androprof/internal/termtext"
-	"androprof/store"
 )
 
 // GUI is what only the app package can do, because it needs Fyne's driver.
 type GUI interface {
 	Run(ws *controller.Workspace) error
-	Screenshot(ws *controller.Workspace, dir string) ([]string, error)
 }
 
 // exitError carries an exit status other than 1.
@@ -40,6 +37,7 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	GUI            GUI
 	Demos          map[string]controller.DemoRun // the demo runs the binary carries
+	Databases      controller.Databases          // how workspace files are opened (store/workspacedb)
 }
 
 const usage = `androprof — estimate and explain what a mobile program costs
@@ -109,17 +107,16 @@ usage:
                    [--memory-energy-nj E] [--base-instructions N] [--base-misses N] [--json]
                                                         the calculator of seed figure 5.2
   androprof chart (--run NAME [--by G] [--pid N] | --compare RUN[:PID],...) [--profile P]
-                  [--metric cycles|time|energy|instructions] [--kind bar|column|pie] --out FILE.png|.svg
+                  [--metric cycles|time|energy|instructions] [--kind bar|column|pie] --out FILE.png|.svg|.csv
                                                         the analysis window's charts as files
-  androprof chart --run HEAP --figure 5.1..5.23|NAME [--cohort SIZE] --out FILE.png|.svg
+  androprof chart --run HEAP --figure 5.1..5.23|NAME [--cohort SIZE] --out FILE.png|.svg|.csv
   androprof chart --run DUMP --figure dump-classes|dump-packages|dump-sizes|dump-pointers [--heap NAME] --out F
                                                         the heap figures of seed 001 chapter 5
   androprof chart --run SAMPLES --by layer-time|layer|image|symbol|component|thread|flame [targets]
-                  [--buckets N] [--counts] --out FILE.png|.svg
+                  [--buckets N] [--counts] --out FILE.png|.svg|.csv
                                                         a sampled run's layers over time, tables
                                                         as bars, or its mixed-mode flame graph
   androprof export --run NAME --format pprof --out FILE a method trace for go tool pprof
-  androprof screenshot --out DIR                        write a PNG of each window and exit
 
 Every command takes --db FILE (default: ` + "%s" + `).
 `
@@ -157,7 +154,7 @@ func run(ctx context.Context, args []string, env Env) error {
 		pos, err := parse(fs, args)
 		var help *flagHelp
 		if errors.As(err, &help) { // androprof -h: every command, not the one flag of the window
-			fmt.Fprintf(env.Stdout, usage, controller.DefaultWorkspacePath())
+			fmt.Fprintf(env.Stdout, usage, env.Databases.DefaultPath)
 			return nil
 		}
 		if err != nil {
@@ -166,7 +163,7 @@ func run(ctx context.Context, args []string, env Env) error {
 		if len(pos) > 0 {
 			return fmt.Errorf("%w: unexpected %q", errUsage, pos[0])
 		}
-		ws, err := controller.OpenWorkspace(*dbPath, true)
+		ws, err := openDB(env, *dbPath, true)
 		if err != nil {
 			return err
 		}
@@ -199,10 +196,8 @@ func run(ctx context.Context, args []string, env Env) error {
 		return runChart(ctx, args[1:], env)
 	case "export":
 		return runExport(ctx, args[1:], env)
-	case "screenshot":
-		return runScreenshot(args[1:], env)
 	case "help", "-h", "--help":
-		fmt.Fprintf(env.Stdout, usage, controller.DefaultWorkspacePath())
+		fmt.Fprintf(env.Stdout, usage, env.Databases.DefaultPath)
 		return nil
 	}
 	return fmt.Errorf("%w: unknown command %q", errUsage, args[0])
@@ -214,7 +209,7 @@ func newFlags(name string, env Env) (*flag.FlagSet, *string) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	db := fs.String("db", controller.DefaultWorkspacePath(), "workspace database `file`")
+	db := fs.String("db", env.Databases.DefaultPath, "workspace database `file`")
 	return fs, db
 }
 
@@ -264,46 +259,14 @@ func parseCommand(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 // openDB opens the workspace of a command; write says the command may create it.
-func openDB(path string, write bool) (*store.DB, controller.Profiles, error) {
-	open := store.OpenExisting
-	if write {
-		open = store.Open
-	}
-	db, err := open(path)
-	if err != nil {
-		return nil, controller.Profiles{}, controller.ExplainWorkspace(path, err)
-	}
-	return db, controller.NewWorkspace(db).Profiles, nil
+func openDB(env Env, path string, write bool) (*controller.Workspace, error) {
+	return controller.OpenWorkspace(env.Databases, path, write)
 }
 
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
-}
-
-func runScreenshot(args []string, env Env) error {
-	fs, dbPath := newFlags("screenshot", env)
-	out := fs.String("out", "", "directory for the PNG files")
-	if _, err := parse(fs, args); err != nil {
-		return err
-	}
-	if *out == "" {
-		return fmt.Errorf("%w: screenshot needs --out DIR", errUsage)
-	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
-		return err
-	}
-	ws, err := controller.OpenWorkspace(*dbPath, true)
-	if err != nil {
-		return err
-	}
-	defer ws.Close()
-	files, err := env.GUI.Screenshot(ws, *out)
-	for _, f := range files {
-		fmt.Fprintln(env.Stdout, f)
-	}
-	return err
 }
 
 // printable shows s on a terminal as it is, but for control characters other than those in

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"androprof/store/workspacedb"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -16,8 +17,7 @@ import (
 
 type noGUI struct{}
 
-func (noGUI) Run(*controller.Workspace) error                            { return nil }
-func (noGUI) Screenshot(*controller.Workspace, string) ([]string, error) { return nil, nil }
+func (noGUI) Run(*controller.Workspace) error { return nil }
 
 // run executes a command line against a fresh workspace and returns exit code and output.
 func runCLI(t *testing.T, db string, args ...string) (int, string, string) {
@@ -30,7 +30,7 @@ func runCLI(t *testing.T, db string, args ...string) (int, string, string) {
 	} else {
 		withDB = append(withDB, "--db", db)
 	}
-	code := Run(context.Background(), withDB, Env{Stdout: &out, Stderr: &errOut, GUI: noGUI{}})
+	code := Run(context.Background(), withDB, Env{Stdout: &out, Stderr: &errOut, GUI: noGUI{}, Databases: workspacedb.Databases()})
 	return code, out.String(), errOut.String()
 }
 
@@ -115,7 +115,7 @@ func TestCategorizeFixture(t *testing.T) {
   <category name="Branch" cycles="3" power-mw="113"><instruction isa="Thumb">BNE</instruction></category>
   <category name="Load" cycles="1" power-mw="1"><instruction isa="ARM">LDR</instruction></category>
 </profile>`), 0o644)
-	code, out, errOut := runCLI(t, db, "profile", "categorize", "--profile", prof, "--json", "../../emulator/testdata/arm-7.2.log")
+	code, out, errOut := runCLI(t, db, "profile", "categorize", "--profile", prof, "--json", "../../formats/qemulog/testdata/arm-7.2.log")
 	if code != 0 {
 		t.Fatal(errOut)
 	}

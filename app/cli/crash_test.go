@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"androprof/emulator"
+	"androprof/formats/bbprofile"
 	"androprof/formats/heaplog/heaplogtest"
 	"androprof/model"
 )
@@ -223,8 +223,8 @@ func writeBuffered(path string, write func(w *bufio.Writer) error) error {
 // syntheticBBProfile writes a basic-block profile of one process with blocks distinct blocks
 // of eight ARM instructions each, run by two threads: an import of it is mostly writes.
 func syntheticBBProfile(w *bufio.Writer, blocks int) error {
-	bw := emulator.NewBBWriter(w)
-	if err := bw.Process(emulator.BBProcess{Process: model.Process{PID: 1, Name: "big"}, Arch: "arm", Path: "./big"}); err != nil {
+	bw := bbprofile.NewWriter(w)
+	if err := bw.Process(bbprofile.Process{Process: model.Process{PID: 1, Name: "big"}, Arch: "arm", Path: "./big"}); err != nil {
 		return err
 	}
 	bw.Thread(1, "main")
@@ -235,7 +235,7 @@ func syntheticBBProfile(w *bufio.Writer, blocks int) error {
 		for k := range 8 {
 			b.Insns = append(b.Insns, model.Insn{Addr: b.PC + uint64(4*k), Encoding: "e1a00000", Mnemonic: mnemonics[(i+k)%8], Operands: "r0, r0"})
 		}
-		if err := bw.Block(uint64(i), b, []emulator.ThreadCount{{TID: 1, Executions: int64(i + 1)}, {TID: 2, Executions: 3}}); err != nil {
+		if err := bw.Block(uint64(i), b, []bbprofile.ThreadCount{{TID: 1, Executions: int64(i + 1)}, {TID: 2, Executions: 3}}); err != nil {
 			return err
 		}
 	}

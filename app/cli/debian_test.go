@@ -150,7 +150,7 @@ func readJSON(t *testing.T, res childResult, v any) {
 func TestImagesReportsAndCharts(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "w.db")
-	fixture := filepath.Join("..", "..", "emulator", "testdata", "dyn-arm.bbprofile.gz")
+	fixture := filepath.Join("..", "..", "formats", "bbprofile", "testdata", "dyn-arm.bbprofile.gz")
 	for _, run := range []string{"a", "b"} {
 		if code, _, errOut := runCLI(t, db, "import", "--run", run, fixture); code != 0 {
 			t.Fatalf("import: %s", errOut)

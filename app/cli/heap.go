@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"androprof/controller"
 	"androprof/internal/proc"
 )
 
@@ -64,12 +63,12 @@ func runHeap(ctx context.Context, args []string, env Env) error {
 	if *run == "" {
 		*run = javaRunName(argv)
 	}
-	db, _, err := openDB(*dbPath, true)
+	ws, err := openDB(env, *dbPath, true)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	im := controller.NewWorkspace(db).Importer()
+	defer ws.Close()
+	im := ws.Importer()
 	im.KeepDir = *keep
 	im.Cohort = cohort.bytes
 	im.Mutations = *mutations
@@ -80,7 +79,7 @@ func runHeap(ctx context.Context, args []string, env Env) error {
 	if err != nil && !errors.As(err, &exitErr) {
 		return err
 	}
-	if perr := printStored(ctx, db, *run, *asJSON, env); perr != nil {
+	if perr := printStored(ctx, ws, *run, *asJSON, env); perr != nil {
 		return perr
 	}
 	if err != nil {

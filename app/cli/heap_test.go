@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"androprof/internal/corpus"
+	"androprof/store/workspacedb"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,10 +12,12 @@ import (
 	"strings"
 	"testing"
 
+	"androprof/controller"
 	"androprof/formats/heaplog"
+	"androprof/internal/corpus"
+	"androprof/internal/fastlane"
 	"androprof/jvm"
 	"androprof/model"
-	"androprof/store"
 )
 
 // logTally is an independent count of a raw heap log, to check what the import stored.
@@ -73,8 +75,11 @@ func tallyLog(t *testing.T, path string, cohort uint64) *logTally {
 	return s
 }
 
+// requireJava skips a test that runs Java programs in the fast lane (-short), and where java,
+// javac or gcc (the agents' compiler) is missing.
 func requireJava(t *testing.T) {
 	t.Helper()
+	fastlane.Needs(t, "Java")
 	for _, tool := range []string{"java", "javac", "gcc"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is not installed (scripts/deps.sh installs openjdk-17-jdk-headless and gcc)", tool)
@@ -109,12 +114,12 @@ func TestHeapCommandTotalsAddUp(t *testing.T) {
 	}
 	raw := tallyLog(t, filepath.Join(keep, "heap.heaplog"), cohort)
 
-	w, err := store.Open(db)
+	ws, err := controller.OpenWorkspace(workspacedb.Databases(), db, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.Close()
-	p, err := w.HeapProfile(context.Background(), "threads")
+	defer ws.Close()
+	p, err := ws.HeapLogs.Profile(context.Background(), "threads", 1)
 	if err != nil {
 		t.Fatal(err)
 	}

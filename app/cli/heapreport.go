@@ -9,9 +9,9 @@ import (
 
 	"androprof/chart"
 	"androprof/controller"
+	"androprof/internal/human"
 	"androprof/internal/termtext"
 	"androprof/model"
-	"androprof/store"
 )
 
 // heapFlags are report's and chart's flags for heap runs.
@@ -29,70 +29,68 @@ func (h *heapFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&h.pathTo, "path-to", "", "heap dumps: the shortest path from a GC root to `OBJECT|CLASS` (an id, or a class's instance nearest a root)")
 }
 
-// heapProfile loads a heap run at the cohort size asked for.
-func heapProfile(ctx context.Context, db *store.DB, run string, h heapFlags) (*model.HeapProfile, error) {
-	a := controller.NewWorkspace(db).Heap
-	p, err := a.Profile(ctx, run, 1)
+// cohortFactor is the multiple of a heap run's imported cohort that --cohort asks for.
+func cohortFactor(ctx context.Context, ws *controller.Workspace, run string, h heapFlags) (int, error) {
+	p, err := ws.HeapLogs.Profile(ctx, run, 1)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	factor, err := controller.CohortFactor(p.Cohort, h.cohort.bytes)
 	if err != nil {
-		return nil, fmt.Errorf("%w: --cohort: %v", errUsage, err)
+		return 0, fmt.Errorf("%w: --cohort: %v", errUsage, err)
 	}
-	return p.Regroup(factor), nil
+	return factor, nil
 }
 
-// heapDrawing draws one figure of a heap run or dump.
-func heapDrawing(ctx context.Context, db *store.DB, kind model.RunKind, run, figure string, h heapFlags) (chart.Drawing, error) {
-	if figure == "" {
-		return nil, fmt.Errorf("%w: a heap run's chart needs --figure (5.1 … 5.23, or a dump figure)", errUsage)
+// heapProfile loads a heap run at the cohort size asked for.
+func heapProfile(ctx context.Context, ws *controller.Workspace, run string, h heapFlags) (*model.HeapProfile, error) {
+	factor, err := cohortFactor(ctx, ws, run, h)
+	if err != nil {
+		return nil, err
 	}
-	if kind == model.RunKindHeapDump {
-		f, err := chart.FindDumpFigure(figure)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v", errUsage, err)
-		}
-		d, err := db.HeapDump(ctx, run)
-		if err != nil {
-			return nil, err
-		}
-		return f.Draw(d, h.heap, run), nil
+	return ws.HeapLogs.Profile(ctx, run, factor)
+}
+
+// errNoFigure says that a heap run's or dump's chart needs --figure.
+var errNoFigure = fmt.Errorf("%w: a heap run's chart needs --figure (5.1 … 5.23, or a dump figure)", errUsage)
+
+// heapLogDrawing draws one figure of a heap run, as the window's heap tabs do.
+func heapLogDrawing(ctx context.Context, ws *controller.Workspace, run, figure string, h heapFlags) (chart.Drawing, error) {
+	if figure == "" {
+		return nil, errNoFigure
 	}
 	f, err := chart.FindHeapFigure(figure)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
-	p, err := heapProfile(ctx, db, run, h)
+	factor, err := cohortFactor(ctx, ws, run, h)
 	if err != nil {
 		return nil, err
 	}
-	return f.Draw(p, run), nil
+	return ws.HeapLogs.Figure(ctx, run, factor, f)
+}
+
+// dumpDrawing draws one figure of a heap dump, as the window's dump tabs do.
+func dumpDrawing(ctx context.Context, ws *controller.Workspace, run, figure string, h heapFlags) (chart.Drawing, error) {
+	if figure == "" {
+		return nil, errNoFigure
+	}
+	f, err := chart.FindDumpFigure(figure)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return ws.HeapDumps.Figure(ctx, run, h.heap, f)
 }
 
 // heapScopes are report --by's groupings of a heap run.
 var heapScopes = map[string]model.HeapScope{"cohort": model.ScopeCohort, "thread": model.ScopeThread,
 	"class": model.ScopeClass, "size": model.ScopeSize}
 
-// heapReport prints a heap run's characteristics (--by summary, the default) or one of its
-// tables, or a heap dump's.
-func heapReport(ctx context.Context, db *store.DB, kind model.RunKind, rf reportFlags, find string, h heapFlags, asJSON bool, env Env) error {
-	by := rf.by
-	if by == "" || by == "pid" {
-		by = "summary"
-	}
-	if kind == model.RunKindHeapDump {
-		switch {
-		case h.pathTo != "":
-			return pathReport(ctx, db, rf.run, h.pathTo, asJSON, env)
-		case by == "retained":
-			return retainedReport(ctx, db, rf.run, find, rf.top, asJSON, env)
-		case by == "dominators":
-			return dominatorReport(ctx, db, rf.run, h.of, rf.top, asJSON, env)
-		}
-		return dumpReport(ctx, db, rf.run, by, find, rf.top, h.heap, asJSON, env)
-	}
-	p, err := heapProfile(ctx, db, rf.run, h)
+// heapLogReport prints a heap run's characteristics (--by summary, the default) or one of
+// its tables.
+func heapLogReport(ctx context.Context, ws *controller.Workspace, rf reportFlags, find string, h heapFlags, asJSON bool, env Env) error {
+	by := reportBy(rf)
+	p, err := heapProfile(ctx, ws, rf.run, h)
 	if err != nil {
 		return err
 	}
@@ -123,7 +121,7 @@ func heapReport(ctx context.Context, db *store.DB, kind model.RunKind, rf report
 		"cohort": "COHORT", "thread": "THREAD", "class": "CLASS NAME", "package": "PACKAGE NAME", "size": "SIZE (UP TO)"}[by])
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%d\t%.2f\t%d\t%s\t%s\t%d\t%s\t\n", printable(r.Name, ""), r.Live.Objects, r.LivePercent, r.Total.Objects,
-			model.HumanBytes(r.Total.Bytes), model.HumanBytes(r.Live.Bytes), r.Total.ArrayObjects, lifetimeText(r))
+			human.Bytes(r.Total.Bytes), human.Bytes(r.Live.Bytes), r.Total.ArrayObjects, lifetimeText(r))
 	}
 	return tw.Flush()
 }
@@ -132,7 +130,7 @@ func lifetimeText(r model.HeapRow) string {
 	if r.Died.Objects == 0 {
 		return "-"
 	}
-	return model.HumanBytes(uint64(r.AvgLifetime))
+	return human.Bytes(uint64(r.AvgLifetime))
 }
 
 type heapRowJSON struct {
@@ -172,12 +170,12 @@ func heapSummaryJSON(run string, p *model.HeapProfile, ch model.HeapCharacterist
 
 // writeHeapSummary prints the seed's tables 4.1–4.3 for a run, and what the log lacks.
 func writeHeapSummary(w io.Writer, run string, p *model.HeapProfile, ch model.HeapCharacteristics) error {
-	fmt.Fprintf(w, "heap run %q (%s), cohorts of %s\n\n", run, printable(p.Header.VM, ""), model.HumanBytes(p.Cohort))
+	fmt.Fprintf(w, "heap run %q (%s), cohorts of %s\n\n", run, printable(p.Header.VM, ""), human.Bytes(p.Cohort))
 	tw := termtext.NewTable(w)
 	fmt.Fprintln(tw, "CHARACTERISTIC\tVALUE")
-	fmt.Fprintf(tw, "Total allocation\t%s (%s)\n", model.HumanBytes(ch.TotalAllocation), chart.Count(ch.TotalObjects, "object", "objects"))
-	fmt.Fprintf(tw, "Maximum live\t%s (%s, at %s)\n", model.HumanBytes(ch.MaxLive), chart.Count(ch.MaxLiveObjects, "object", "objects"), model.HumanBytes(ch.MaxLiveAt))
-	fmt.Fprintf(tw, "Live objects (end)\t%d (%s)\n", ch.LiveObjects, model.HumanBytes(ch.LiveBytes))
+	fmt.Fprintf(tw, "Total allocation\t%s (%s)\n", human.Bytes(ch.TotalAllocation), human.Count(ch.TotalObjects, "object", "objects"))
+	fmt.Fprintf(tw, "Maximum live\t%s (%s, at %s)\n", human.Bytes(ch.MaxLive), human.Count(ch.MaxLiveObjects, "object", "objects"), human.Bytes(ch.MaxLiveAt))
+	fmt.Fprintf(tw, "Live objects (end)\t%d (%s)\n", ch.LiveObjects, human.Bytes(ch.LiveBytes))
 	fmt.Fprintf(tw, "Loaded classes\t%d\n", ch.LoadedClasses)
 	fmt.Fprintf(tw, "Array classes\t%d\n", ch.ArrayClasses)
 	fmt.Fprintf(tw, "Threads\t%d\n", ch.Threads)
@@ -190,14 +188,37 @@ func writeHeapSummary(w io.Writer, run string, p *model.HeapProfile, ch model.He
 		fmt.Fprintln(w, "\nThe log has no pointer mutations (`androprof heap --mutations` records them), so figure 5.22 is empty.")
 	}
 	if ch.UnknownFrees > 0 {
-		fmt.Fprintf(w, "%s named objects the log never allocated; they were skipped.\n", chart.Count(ch.UnknownFrees, "death", "deaths"))
+		fmt.Fprintf(w, "%s named objects the log never allocated; they were skipped.\n", human.Count(ch.UnknownFrees, "death", "deaths"))
 	}
 	return nil
 }
 
-// dumpReport prints a heap dump's summary, classes or packages.
-func dumpReport(ctx context.Context, db *store.DB, run, by, find string, top int, heap string, asJSON bool, env Env) error {
-	d, err := db.HeapDump(ctx, run)
+// reportBy is report --by for heap runs and dumps: summary unless asked.
+func reportBy(rf reportFlags) string {
+	if rf.by == "" || rf.by == "pid" {
+		return "summary"
+	}
+	return rf.by
+}
+
+// dumpReport prints a heap dump's summary or classes or packages (--by), what keeps its memory
+// alive (--by retained, --by dominators), or the path to an object (--path-to).
+func dumpReport(ctx context.Context, ws *controller.Workspace, rf reportFlags, find string, h heapFlags, asJSON bool, env Env) error {
+	switch by := reportBy(rf); {
+	case h.pathTo != "":
+		return pathReport(ctx, ws, rf.run, h.pathTo, asJSON, env)
+	case by == "retained":
+		return retainedReport(ctx, ws, rf.run, find, rf.top, asJSON, env)
+	case by == "dominators":
+		return dominatorReport(ctx, ws, rf.run, h.of, rf.top, asJSON, env)
+	default:
+		return dumpRowsReport(ctx, ws, rf.run, by, find, rf.top, h.heap, asJSON, env)
+	}
+}
+
+// dumpRowsReport prints a heap dump's summary, classes or packages.
+func dumpRowsReport(ctx context.Context, ws *controller.Workspace, run, by, find string, top int, heap string, asJSON bool, env Env) error {
+	d, err := ws.HeapDumps.Dump(ctx, run)
 	if err != nil {
 		return err
 	}
@@ -212,8 +233,8 @@ func dumpReport(ctx context.Context, db *store.DB, run, by, find string, top int
 		}
 		fmt.Fprintf(env.Stdout, "heap dump %q (%s, id size %d), heaps %s\n", run, printable(d.Version, ""), d.IDSize, printable(fmt.Sprint(d.Heaps), ""))
 		fmt.Fprintf(env.Stdout, "objects %d (%s): %s (%s), %s (%s); class objects are not counted\nloaded classes %d, array classes %d, GC roots %d\n",
-			ch.Objects, model.HumanBytes(ch.Bytes), chart.Count(ch.Instances.Objects, "instance", "instances"), model.HumanBytes(ch.Instances.Bytes),
-			chart.Count(ch.Arrays.Objects, "array", "arrays"), model.HumanBytes(ch.Arrays.Bytes), ch.LoadedClasses, ch.ArrayClasses, d.Roots)
+			ch.Objects, human.Bytes(ch.Bytes), human.Count(ch.Instances.Objects, "instance", "instances"), human.Bytes(ch.Instances.Bytes),
+			human.Count(ch.Arrays.Objects, "array", "arrays"), human.Bytes(ch.Arrays.Bytes), ch.LoadedClasses, ch.ArrayClasses, d.Roots)
 		return nil
 	}
 	if by != "class" && by != "package" {
@@ -257,41 +278,46 @@ func containsFold(s, sub string) bool {
 	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
 }
 
-// printHeapRun says what an imported heap run or dump holds, in a line.
-func printHeapRun(ctx context.Context, db *store.DB, r model.RunInfo, env Env) error {
-	if r.Kind == model.RunKindHeapDump {
-		d, err := db.HeapDump(ctx, r.Name)
-		if err != nil {
-			return err
-		}
-		ch := d.Characteristics()
-		fmt.Fprintf(env.Stdout, "run %q: a heap dump, %s in %s, heaps %s (%s)\n",
-			r.Name, chart.Count(ch.Objects, "object", "objects"), model.HumanBytes(ch.Bytes), printable(fmt.Sprint(d.Heaps), ""), reportHint(r.Name, "--by", "class"))
-		return nil
-	}
-	p, err := db.HeapProfile(ctx, r.Name)
+// printHeapLogRun says what an imported heap run holds, in a line.
+func printHeapLogRun(ctx context.Context, ws *controller.Workspace, r model.RunInfo, env Env) error {
+	p, err := ws.HeapLogs.Profile(ctx, r.Name, 1)
 	if err != nil {
 		return err
 	}
 	ch := p.Characteristics()
 	fmt.Fprintf(env.Stdout, "run %q: a heap log, %s allocated in %s, maximum live %s, %s, %s (%s)\n",
-		r.Name, model.HumanBytes(ch.TotalAllocation), chart.Count(ch.TotalObjects, "object", "objects"), model.HumanBytes(ch.MaxLive),
-		chart.Count(ch.LoadedClasses, "class", "classes"), chart.Count(ch.Threads, "thread", "threads"), reportHint(r.Name))
+		r.Name, human.Bytes(ch.TotalAllocation), human.Count(ch.TotalObjects, "object", "objects"), human.Bytes(ch.MaxLive),
+		human.Count(ch.LoadedClasses, "class", "classes"), human.Count(ch.Threads, "thread", "threads"), reportHint(r.Name))
 	return nil
 }
 
-// heapRunJSON is --json's description of an imported heap run or dump.
-func heapRunJSON(ctx context.Context, db *store.DB, r model.RunInfo) any {
-	if r.Kind == model.RunKindHeapDump {
-		if d, err := db.HeapDump(ctx, r.Name); err == nil {
-			ch := d.Characteristics()
-			return map[string]any{"run": r.Name, "kind": r.Kind, "objects": ch.Objects, "bytes": ch.Bytes, "heaps": d.Heaps}
-		}
-		return map[string]any{"run": r.Name, "kind": r.Kind}
+// printDumpRun says what an imported heap dump holds, in a line.
+func printDumpRun(ctx context.Context, ws *controller.Workspace, r model.RunInfo, env Env) error {
+	d, err := ws.HeapDumps.Dump(ctx, r.Name)
+	if err != nil {
+		return err
 	}
-	p, err := db.HeapProfile(ctx, r.Name)
+	ch := d.Characteristics()
+	fmt.Fprintf(env.Stdout, "run %q: a heap dump, %s in %s, heaps %s (%s)\n",
+		r.Name, human.Count(ch.Objects, "object", "objects"), human.Bytes(ch.Bytes), printable(fmt.Sprint(d.Heaps), ""), reportHint(r.Name, "--by", "class"))
+	return nil
+}
+
+// heapLogRunJSON is --json's description of an imported heap run.
+func heapLogRunJSON(ctx context.Context, ws *controller.Workspace, r model.RunInfo) any {
+	p, err := ws.HeapLogs.Profile(ctx, r.Name, 1)
 	if err != nil {
 		return map[string]any{"run": r.Name, "kind": r.Kind}
 	}
 	return heapSummaryJSON(r.Name, p, p.Characteristics())
+}
+
+// dumpRunJSON is --json's description of an imported heap dump.
+func dumpRunJSON(ctx context.Context, ws *controller.Workspace, r model.RunInfo) any {
+	d, err := ws.HeapDumps.Dump(ctx, r.Name)
+	if err != nil {
+		return map[string]any{"run": r.Name, "kind": r.Kind}
+	}
+	ch := d.Characteristics()
+	return map[string]any{"run": r.Name, "kind": r.Kind, "objects": ch.Objects, "bytes": ch.Bytes, "heaps": d.Heaps}
 }

@@ -11,12 +11,11 @@ import (
 	"strings"
 	"time"
 
-	"androprof/chart"
 	"androprof/controller"
+	"androprof/internal/human"
 	"androprof/internal/proc"
 	"androprof/internal/termtext"
 	"androprof/model"
-	"androprof/store"
 )
 
 // progressPrinter prints "what: N%" to stderr at most every half second, so a long import on a
@@ -91,12 +90,12 @@ func runImport(ctx context.Context, args []string, env Env) error {
 	if *run == "" {
 		*run = controller.RunNameOf(paths[0])
 	}
-	db, _, err := openDB(*dbPath, true)
+	ws, err := openDB(env, *dbPath, true)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	im := controller.NewWorkspace(db).Importer()
+	defer ws.Close()
+	im := ws.Importer()
 	im.ISAs = isas
 	im.MethodLog = mlog
 	im.Cohort = cohort.bytes
@@ -109,14 +108,14 @@ func runImport(ctx context.Context, args []string, env Env) error {
 		}
 		return fmt.Errorf("import into run %s failed, the workspace is unchanged: %w", runText(*run), err)
 	}
-	return printStored(ctx, db, *run, *asJSON, env)
+	return printStored(ctx, ws, *run, *asJSON, env)
 }
 
 // printStored says what a run holds once its import is committed.
-func printStored(ctx context.Context, db *store.DB, run string, asJSON bool, env Env) error {
+func printStored(ctx context.Context, ws *controller.Workspace, run string, asJSON bool, env Env) error {
 	after, said := stored(ctx, run, env)
 	defer said()
-	return printRun(after, db, run, asJSON, env)
+	return printRun(after, ws, run, asJSON, env)
 }
 
 // stored is the context for what a command does after its run was committed, and what it says
@@ -142,8 +141,8 @@ func reportHint(run string, args ...string) string {
 func runText(run string) string { return strconv.Quote(termtext.Cut(run, 80)) }
 
 // printRun says what a run now holds.
-func printRun(ctx context.Context, db *store.DB, run string, asJSON bool, env Env) error {
-	runs, err := db.Runs(ctx)
+func printRun(ctx context.Context, ws *controller.Workspace, run string, asJSON bool, env Env) error {
+	runs, err := ws.Runs(ctx)
 	if err != nil {
 		return err
 	}
@@ -151,26 +150,37 @@ func printRun(ctx context.Context, db *store.DB, run string, asJSON bool, env En
 		if r.Name != run {
 			continue
 		}
-		if r.Kind == model.RunKindSamples {
-			return printSampleRun(ctx, db, r, asJSON, env)
+		k, err := kindOf(run, r.Kind)
+		if err != nil {
+			return err
 		}
-		if asJSON && (r.Kind == model.RunKindHeap || r.Kind == model.RunKindHeapDump) {
-			return writeJSON(env.Stdout, heapRunJSON(ctx, db, r))
-		}
-		if asJSON {
-			return writeJSON(env.Stdout, map[string]any{"run": r.Name, "kind": r.Kind, "processes": r.Processes, "blocks": r.Blocks, "instructions": r.Instructions})
-		}
-		switch r.Kind {
-		case model.RunKindMethods:
-			fmt.Fprintf(env.Stdout, "run %q: a method trace (%s)\n", r.Name, reportHint(r.Name, "--by", "method"))
-			return nil
-		case model.RunKindHeap, model.RunKindHeapDump:
-			return printHeapRun(ctx, db, r, env)
-		}
-		fmt.Fprintf(env.Stdout, "run %q: %s, %s, %s executed\n", r.Name, chart.Count(r.Processes, "process", "processes"), chart.Count(r.Blocks, "block", "blocks"), chart.Count(r.Instructions, "instruction", "instructions"))
-		return nil
+		return k.stored(ctx, ws, r, asJSON, env)
 	}
 	return fmt.Errorf("run %q: %w", run, model.ErrNotFound)
+}
+
+// printEmulatorRun says what an emulator run holds once stored.
+func printEmulatorRun(ctx context.Context, ws *controller.Workspace, r model.RunInfo, asJSON bool, env Env) error {
+	if asJSON {
+		return writeRunInfoJSON(r, env)
+	}
+	_, err := fmt.Fprintf(env.Stdout, "run %q: %s, %s, %s executed\n", r.Name, human.Count(r.Processes, "process", "processes"),
+		human.Count(r.Blocks, "block", "blocks"), human.Count(r.Instructions, "instruction", "instructions"))
+	return err
+}
+
+// printMethodRun says that a method trace was stored, and how to report it.
+func printMethodRun(ctx context.Context, ws *controller.Workspace, r model.RunInfo, asJSON bool, env Env) error {
+	if asJSON {
+		return writeRunInfoJSON(r, env)
+	}
+	_, err := fmt.Fprintf(env.Stdout, "run %q: a method trace (%s)\n", r.Name, reportHint(r.Name, "--by", "method"))
+	return err
+}
+
+// writeRunInfoJSON is what import --json says of a run whose kind adds nothing to its counts.
+func writeRunInfoJSON(r model.RunInfo, env Env) error {
+	return writeJSON(env.Stdout, map[string]any{"run": r.Name, "kind": r.Kind, "processes": r.Processes, "blocks": r.Blocks, "instructions": r.Instructions})
 }
 
 func runProgram(ctx context.Context, args []string, env Env) error {
@@ -197,14 +207,14 @@ func runProgram(ctx context.Context, args []string, env Env) error {
 	if *run == "" {
 		*run = filepath.Base(prog[0])
 	}
-	db, profiles, err := openDB(*dbPath, true)
+	ws, err := openDB(env, *dbPath, true)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer ws.Close()
 	// A wrapper, as time and perf record are: the program has the user's standard input, output
 	// and error, and its exit status is the command's; the workbench speaks on standard error.
-	im := controller.NewWorkspace(db).Importer()
+	im := ws.Importer()
 	im.KeepDir, im.Arch, im.Sysroot = *keep, *arch, *sysroot
 	im.Stdin, im.Stdout, im.Stderr = env.Stdin, env.Stdout, env.Stderr
 	say := func(msg string) { fmt.Fprintln(env.Stderr, "androprof:", msg) }
@@ -228,7 +238,7 @@ func runProgram(ctx context.Context, args []string, env Env) error {
 	}
 	ctx, said := stored(ctx, *run, env)
 	defer said()
-	if err := writeRunSummary(ctx, db, profiles, *run, *profile, wf.summary, wf.asJSON, env); err != nil {
+	if err := writeRunSummary(ctx, ws, *run, *profile, wf.summary, wf.asJSON, env); err != nil {
 		return err
 	}
 	return exitStatus(status)
@@ -243,9 +253,9 @@ func exitStatus(status int) error {
 }
 
 // writeRunSummary prices the run per process and writes it to file, or to standard error.
-func writeRunSummary(ctx context.Context, db *store.DB, profiles controller.Profiles, run, profile, file string, asJSON bool, env Env) error {
-	costs := controller.NewWorkspace(db).Costs
-	p, err := pricingProfile(ctx, profiles, costs, profile, run, 0)
+func writeRunSummary(ctx context.Context, ws *controller.Workspace, run, profile, file string, asJSON bool, env Env) error {
+	costs := ws.Costs
+	p, err := pricingProfile(ctx, ws.Profiles, costs, profile, run, 0)
 	if err != nil {
 		return err
 	}
@@ -310,12 +320,12 @@ func runDemo(ctx context.Context, args []string, env Env) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	db, _, err := openDB(*dbPath, true)
+	ws, err := openDB(env, *dbPath, true)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	names, err := controller.NewWorkspace(db).Importer().ImportDemo(ctx, env.Demos)
+	defer ws.Close()
+	names, err := ws.Importer().ImportDemo(ctx, env.Demos)
 	if err != nil {
 		return err
 	}
@@ -323,7 +333,7 @@ func runDemo(ctx context.Context, args []string, env Env) error {
 		fmt.Fprintln(env.Stdout, "the workspace has the demo runs already")
 	}
 	for _, n := range names {
-		if err := printRun(ctx, db, n, false, env); err != nil {
+		if err := printRun(ctx, ws, n, false, env); err != nil {
 			return err
 		}
 	}

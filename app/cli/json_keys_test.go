@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"androprof/store/workspacedb"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,7 +12,6 @@ import (
 
 	"androprof/assets"
 	"androprof/controller"
-	"androprof/store"
 )
 
 // demoDB is a workspace file holding every demo run, as `androprof demo` makes it.
@@ -23,18 +23,18 @@ func demoDB(t *testing.T) string {
 func demoRunsDB(t *testing.T, keep func(run string) bool) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "w.db")
-	db, err := store.Open(path)
+	ws, err := controller.OpenWorkspace(workspacedb.Databases(), path, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	defer ws.Close()
 	demos := map[string]controller.DemoRun{}
 	for _, d := range assets.DemoRuns() {
 		if keep(d.Name) {
 			demos[d.Name] = d
 		}
 	}
-	if _, err := controller.NewWorkspace(db).Importer().ImportDemo(context.Background(), demos); err != nil {
+	if _, err := ws.Importer().ImportDemo(context.Background(), demos); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -103,11 +103,11 @@ func TestEveryCommandsJSONKeysAreSnakeCase(t *testing.T) {
 	walk("profile", "list")
 	walk("profile", "show", "cortex-a8")
 	walk("profile", "check", "../../isaprofiles/testdata/valid.xml")
-	walk("profile", "categorize", "--profile", "cortex-a8", "../../emulator/testdata/arm-7.2.log")
+	walk("profile", "categorize", "--profile", "cortex-a8", "../../formats/qemulog/testdata/arm-7.2.log")
 	walk("profile", "import", "../../isaprofiles/testdata/valid.xml")
 	walk("profile", "export", "cortex-a8", "--out", filepath.Join(dir, "a8.xml"))
 	walk("estimate", "--instructions", "1000", "--cpi", "2", "--power-w", "1")
-	for _, f := range []string{"../../emulator/testdata/arm-7.2.log", demo("demo-methods.trace.gz"),
+	for _, f := range []string{"../../formats/qemulog/testdata/arm-7.2.log", demo("demo-methods.trace.gz"),
 		demo("demo-heap-threads.heaplog.gz"), demo("demo-heap-dump.hprof.gz"), demo("demo-vertical-phases.perfscript.gz")} {
 		walk("import", "--run", "imported-"+filepath.Base(f), f)
 	}

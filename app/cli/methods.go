@@ -2,42 +2,36 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 
 	"androprof/chart"
 	"androprof/controller"
+	"androprof/internal/human"
 	"androprof/internal/termtext"
 	"androprof/model"
-	"androprof/store"
 )
 
-// runKind tells whether a run is an emulator run or a method trace.
-func runKind(ctx context.Context, db *store.DB, run string) (model.RunKind, error) {
-	runs, err := db.Runs(ctx)
-	if err != nil {
-		return "", err
-	}
-	for _, r := range runs {
-		if r.Name == run {
-			return r.Kind, nil
-		}
-	}
-	return "", fmt.Errorf("run %s is not in %s", runText(run), db.Path())
-}
-
-// methodReport answers `report` for a method run; by defaults to method.
-func methodReport(ctx context.Context, db *store.DB, rf reportFlags, find string) (*model.MethodReport, error) {
-	by := rf.by
+// methodGrouping reads --by for a method trace; the emulator's default (pid) means method.
+func methodGrouping(by string) (model.MethodGrouping, error) {
 	if by == "" || by == "pid" {
-		by = "method"
+		by = string(model.ByMethod)
 	}
 	g, err := model.ParseMethodGrouping(by)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errUsage, err)
+		return "", fmt.Errorf("%w: %v", errUsage, err)
 	}
-	ma := controller.NewWorkspace(db).Methods
-	return ma.Report(ctx, model.MethodReportOptions{Run: rf.run, By: g, TID: rf.pid, Find: find, Top: rf.top})
+	return g, nil
+}
+
+// methodReport answers `report` for a method run; by defaults to method.
+func methodReport(ctx context.Context, ws *controller.Workspace, rf reportFlags, find string) (*model.MethodReport, error) {
+	g, err := methodGrouping(rf.by)
+	if err != nil {
+		return nil, err
+	}
+	return ws.Methods.Report(ctx, model.MethodReportOptions{Run: rf.run, By: g, TID: rf.pid, Find: find, Top: rf.top})
 }
 
 type methodRowJSON struct {
@@ -82,24 +76,73 @@ func writeMethodReport(w io.Writer, rep *model.MethodReport, asJSON bool) error 
 	return tw.Flush()
 }
 
-// methodChart draws a method report: the hotspots (exclusive time, DPA figure 6) as bars, or
-// a pie of packages or classes (RMP figure 8). Exclusive times add up to the whole, inclusive
-// times do not, so a pie always shows exclusive time.
-func methodChart(rep *model.MethodReport, metric string, kind chart.Kind) chart.Chart {
-	cpu := rep.Clock.HasCPU() && metric != "time-real"
-	label := "exclusive thread-CPU time"
-	if !cpu {
-		label = "exclusive real time"
+// methodChartFlags are `androprof chart`'s flags that only method traces read; --by, --pid
+// and --kind are the window's other choices.
+type methodChartFlags struct {
+	clock string
+}
+
+func (f *methodChartFlags) add(fs *flag.FlagSet) {
+	fs.StringVar(&f.clock, "clock", "", "method traces: `cpu|real` time (default: thread-CPU when the trace has it, as the window opens)")
+}
+
+// choose reads --by and --clock for run's trace: the grouping, and whether to chart
+// thread-CPU time (else real time).
+func (f methodChartFlags) choose(ctx context.Context, ws *controller.Workspace, run, by string) (model.MethodGrouping, bool, error) {
+	g, err := methodGrouping(by)
+	if err != nil {
+		return "", false, err
 	}
-	c := chart.Chart{Kind: kind, YLabel: label, Unit: "µs", Title: fmt.Sprintf("Exclusive time by %s — %s", rep.By, rep.Run)}
-	for _, r := range rep.Rows {
-		v := r.Times.ExclusiveCPU
-		if !cpu {
-			v = r.Times.ExclusiveWall
+	t, err := ws.Methods.Load(ctx, run)
+	if err != nil {
+		return "", false, err
+	}
+	cpu, err := f.cpu(t.Profile.Clock)
+	return g, cpu, err
+}
+
+// cpu says which clock to chart for a trace with clock c, as the window's Clock chooser
+// offers them: a clock the trace does not have is refused, not drawn as zeros.
+func (f methodChartFlags) cpu(c model.Clock) (bool, error) {
+	cpu, real := controller.ChartClocks(c)
+	switch f.clock {
+	case "":
+		return cpu, nil
+	case "cpu", "real":
+		if f.clock == "cpu" && !cpu || f.clock == "real" && !real {
+			return false, fmt.Errorf("%w: the trace has no %s clock (it has %s)", errUsage, f.clock, c)
 		}
-		c.Bars = append(c.Bars, chart.Bar{Label: r.Key, Value: float64(v)})
+		return f.clock == "cpu", nil
 	}
-	return c
+	return false, fmt.Errorf("%w: --clock is cpu or real, not %q", errUsage, f.clock)
+}
+
+// methodDrawing is the chart the window's Hotspots or Packages tab draws for a method trace
+// with these choices (--by, --pid, --kind, --clock): the same controller call draws both.
+func methodDrawing(ctx context.Context, ws *controller.Workspace, rf reportFlags, kind chart.Kind, mf methodChartFlags) (chart.Drawing, error) {
+	by, cpu, err := mf.choose(ctx, ws, rf.run, rf.by)
+	if err != nil {
+		return nil, err
+	}
+	return ws.Methods.Chart(ctx, controller.MethodChartOptions{Run: rf.run, By: by, TID: rf.pid, CPU: cpu, Kind: kind})
+}
+
+// methodComparisonDrawing is the window's Compare tab's chart for `chart --compare A,B` of two
+// method traces: B beside A by --by, on A's clock as --clock chooses it.
+func methodComparisonDrawing(ctx context.Context, ws *controller.Workspace, items []model.CompareItem, by string, mf methodChartFlags) (chart.Drawing, error) {
+	if len(items) != 2 || items[0].PID != 0 || items[1].PID != 0 {
+		return nil, fmt.Errorf("%w: --compare puts two method traces side by side: --compare RUN,RUN (no :PID)", errUsage)
+	}
+	a, b := items[0].Run, items[1].Run
+	g, cpu, err := mf.choose(ctx, ws, a, by)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := ws.Methods.CompareMethods(ctx, a, b, g)
+	if err != nil {
+		return nil, err
+	}
+	return chart.FromMethodComparison(rows, a, b, g, cpu), nil
 }
 
 func runExport(ctx context.Context, args []string, env Env) error {
@@ -114,15 +157,15 @@ func runExport(ctx context.Context, args []string, env Env) error {
 	if *run == "" || *out == "" || *format != "pprof" {
 		return fmt.Errorf("%w: export takes --run NAME --format pprof --out FILE", errUsage)
 	}
-	db, _, err := openDB(*dbPath, false)
+	ws, err := openDB(env, *dbPath, false)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	if _, err := runKind(ctx, db, *run); err != nil { // a mistyped name is said cut, as report says it
+	defer ws.Close()
+	if _, err := ws.RunKind(ctx, *run); err != nil { // a mistyped name is said cut, as report says it
 		return err
 	}
-	p, err := controller.NewWorkspace(db).Methods.Pprof(ctx, *run)
+	p, err := ws.Methods.Pprof(ctx, *run)
 	if err != nil {
 		return err
 	}
@@ -132,8 +175,8 @@ func runExport(ctx context.Context, args []string, env Env) error {
 	if *asJSON {
 		return writeJSON(env.Stdout, map[string]any{"out": *out, "samples": len(p.Sample), "functions": len(p.Function)})
 	}
-	fmt.Fprintf(env.Stdout, "%s: %s, %s (go tool pprof %s)\n", printable(*out, ""), chart.Count(len(p.Sample), "call path", "call paths"),
-		chart.Count(len(p.Function), "method", "methods"), termtext.Shell(*out))
+	fmt.Fprintf(env.Stdout, "%s: %s, %s (go tool pprof %s)\n", printable(*out, ""), human.Count(len(p.Sample), "call path", "call paths"),
+		human.Count(len(p.Function), "method", "methods"), termtext.Shell(*out))
 	return nil
 }
 
@@ -141,14 +184,14 @@ func runExport(ctx context.Context, args []string, env Env) error {
 // the method's parents or children as dmtracedump lists them, "count/total" calls and
 // inclusive time, with the recursive rows (its "+++++" part) apart. --pid chooses a thread,
 // --top keeps the first rows of each list.
-func methodRelatives(ctx context.Context, db *store.DB, rf reportFlags, sf sampleFlags, asJSON bool, env Env) error {
+func methodRelatives(ctx context.Context, ws *controller.Workspace, rf reportFlags, sf sampleFlags, asJSON bool, env Env) error {
 	name := sf.callers
 	if name == "" {
 		name = sf.callees
 	} else if sf.callees != "" && sf.callees != name {
 		return fmt.Errorf("%w: --callers and --callees name one method", errUsage)
 	}
-	ma := controller.NewWorkspace(db).Methods
+	ma := ws.Methods
 	t, err := ma.Load(ctx, rf.run)
 	if err != nil {
 		return err

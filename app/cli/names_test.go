@@ -77,7 +77,7 @@ func hostileDump(t *testing.T, dir, name string) string {
 // hostileQEMULog is a QEMU in_asm/exec log whose function symbol holds evil.
 func hostileQEMULog(t *testing.T, dir, name string) string {
 	t.Helper()
-	data := readFile(t, "../../emulator/testdata/arm-7.2.log")
+	data := readFile(t, "../../formats/qemulog/testdata/arm-7.2.log")
 	return writeFile(t, dir, name, bytes.ReplaceAll(data, []byte("IN: __libc_start_main_impl"), []byte("IN: __libc"+evil+"main")))
 }
 

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"androprof/store/workspacedb"
 	"bytes"
 	"context"
 	"database/sql"
@@ -12,10 +13,10 @@ import (
 	"syscall"
 	"testing"
 
+	"androprof/controller"
 	"androprof/internal/corpus"
 	"androprof/internal/testio"
 	"androprof/jvm"
-	"androprof/store"
 )
 
 // The cases of issue 12 that are about the workspace and the command line rather than one
@@ -98,15 +99,15 @@ func TestInterruptAfterCommitSaysComplete(t *testing.T) {
 	if code, _, errOut := runCLI(t, path, "import", "--run", "jag", corpus.File(t, "jag-dmtrace.trace")); code != 0 {
 		t.Fatal(errOut)
 	}
-	db, err := store.Open(path)
+	ws, err := controller.OpenWorkspace(workspacedb.Databases(), path, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	defer ws.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // as a Ctrl-C right after the commit
 	var out, errOut bytes.Buffer
-	if err := printStored(ctx, db, "jag", false, Env{Stdout: &out, Stderr: &errOut}); err != nil {
+	if err := printStored(ctx, ws, "jag", false, Env{Stdout: &out, Stderr: &errOut, Databases: workspacedb.Databases()}); err != nil {
 		t.Fatalf("summary after the commit: %v", err)
 	}
 	if !strings.Contains(errOut.String(), `run "jag" was stored; it is complete`) || !strings.Contains(out.String(), "a method trace") {

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"androprof/chart"
 	"androprof/controller"
+	"androprof/internal/human"
 	"androprof/internal/termtext"
 	"androprof/isaprofiles"
 	"androprof/model"
@@ -28,7 +28,7 @@ func runProfile(ctx context.Context, sub string, args []string, env Env) error {
 	if sub == "check" { // needs no database
 		return checkProfiles(pos, *asJSON, env)
 	}
-	profiles, closeDB, err := profileStore(*dbPath, sub == "import")
+	profiles, closeDB, err := profileStore(env, *dbPath, sub == "import")
 	if err != nil {
 		return err
 	}
@@ -143,7 +143,7 @@ func checkProfiles(paths []string, asJSON bool, env Env) error {
 				}
 			}
 		} else if !asJSON {
-			fmt.Fprintf(env.Stdout, "%s: ok (%q, %s)\n", path, p.Name, chart.Count(len(p.Categories), "category", "categories"))
+			fmt.Fprintf(env.Stdout, "%s: ok (%q, %s)\n", path, p.Name, human.Count(len(p.Categories), "category", "categories"))
 		}
 		results = append(results, r)
 	}
@@ -153,7 +153,7 @@ func checkProfiles(paths []string, asJSON bool, env Env) error {
 		}
 	}
 	if failed > 0 {
-		return &exitError{code: 1, err: fmt.Errorf("%d of %s %s errors", failed, chart.Count(len(paths), "file", "files"), chart.Noun(failed, "has", "have"))}
+		return &exitError{code: 1, err: fmt.Errorf("%d of %s %s errors", failed, human.Count(len(paths), "file", "files"), human.Noun(failed, "has", "have"))}
 	}
 	return nil
 }
@@ -315,13 +315,13 @@ func profileJSON(p *model.Profile) any {
 // profileStore opens the profiles of the workspace at path. Only import writes; the other
 // subcommands read, so they neither migrate a workspace nor make one: without a workspace
 // file they see the built-in profiles and profile files.
-func profileStore(path string, write bool) (controller.Profiles, func(), error) {
+func profileStore(env Env, path string, write bool) (controller.Profiles, func(), error) {
 	if _, err := os.Stat(path); !write && errors.Is(err, fs.ErrNotExist) {
 		return controller.Profiles{}, func() {}, nil
 	}
-	db, profiles, err := openDB(path, write)
+	ws, err := openDB(env, path, write)
 	if err != nil {
 		return controller.Profiles{}, nil, err
 	}
-	return profiles, func() { db.Close() }, nil
+	return ws.Profiles, func() { ws.Close() }, nil
 }

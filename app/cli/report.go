@@ -10,7 +10,6 @@ import (
 	"androprof/controller"
 	"androprof/internal/termtext"
 	"androprof/model"
-	"androprof/store"
 )
 
 func runRuns(ctx context.Context, args []string, env Env) error {
@@ -20,27 +19,27 @@ func runRuns(ctx context.Context, args []string, env Env) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	db, _, err := openDB(*dbPath, false)
+	ws, err := openDB(env, *dbPath, false)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer ws.Close()
 	if *del != "" {
-		return db.DeleteRun(ctx, *del)
+		return ws.DeleteRun(ctx, *del)
 	}
-	runs, err := db.Runs(ctx)
+	runs, err := ws.Runs(ctx)
 	if err != nil {
 		return err
 	}
 	if *asJSON {
 		type item struct {
-			Name         string `json:"name"`
+			Name         string        `json:"name"`
 			Kind         model.RunKind `json:"kind"`
-			CreatedAt    string `json:"created_at"`
-			Source       string `json:"source"`
-			Processes    int    `json:"processes"`
-			Blocks       int    `json:"blocks"`
-			Instructions int64  `json:"instructions"`
+			CreatedAt    string        `json:"created_at"`
+			Source       string        `json:"source"`
+			Processes    int           `json:"processes"`
+			Blocks       int           `json:"blocks"`
+			Instructions int64         `json:"instructions"`
 		}
 		items := []item{}
 		for _, r := range runs {
@@ -111,76 +110,74 @@ func compareProfiles(ctx context.Context, profiles controller.Profiles, rf repor
 	return controller.Only(p), nil
 }
 
+// reportArgs are report's flags: those every kind of run reads and each kind's own.
+type reportArgs struct {
+	rf        reportFlags
+	find      string
+	perThread bool
+	hf        heapFlags
+	sf        sampleFlags
+	asJSON    bool
+}
+
 func runReport(ctx context.Context, args []string, env Env) error {
 	fs, dbPath := newFlags("report", env)
-	var rf reportFlags
-	fs.StringVar(&rf.run, "run", "", "run `NAME`")
-	fs.StringVar(&rf.profile, "profile", "", "profile `NAME|FILE` (default: the window's for the run's instruction set: cortex-a8 for ARM and Thumb, mips-74k for MIPS)")
-	fs.StringVar(&rf.by, "by", "pid", "group by `pid|bb|insn|category|function|image|layer|syscall` (method traces: method|class|package|thread; sampled runs: layer|image|symbol|component|thread)")
+	var a reportArgs
+	fs.StringVar(&a.rf.run, "run", "", "run `NAME`")
+	fs.StringVar(&a.rf.profile, "profile", "", "profile `NAME|FILE` (default: the window's for the run's instruction set: cortex-a8 for ARM and Thumb, mips-74k for MIPS)")
+	fs.StringVar(&a.rf.by, "by", "pid", "group by `pid|bb|insn|category|function|image|layer|syscall` (method traces: method|class|package|thread; sampled runs: layer|image|symbol|component|thread)")
 	compare := fs.String("compare", "", "emulator runs: put `RUN[:PID],...` side by side (with --by image: image by image); heap dumps: BEFORE,AFTER class by class")
-	perThread := fs.Bool("per-thread", false, "--by syscall: one row per thread")
-	fs.IntVar(&rf.pid, "pid", 0, "only this process (method traces: this thread)")
-	find := fs.String("find", "", "method traces, heap runs, sampled runs: only rows whose name contains `TEXT`")
-	fs.IntVar(&rf.top, "top", 0, "only the `N` most costly rows (totals cover all)")
-	fs.Float64Var(&rf.freq, "frequency-ghz", 0, "clock `GHz` (default: the profile's, else 1)")
-	asJSON := fs.Bool("json", false, "write JSON for scripts")
-	var hf heapFlags
-	hf.add(fs)
-	var sf sampleFlags
-	sf.add(fs, true)
+	fs.BoolVar(&a.perThread, "per-thread", false, "--by syscall: one row per thread")
+	fs.IntVar(&a.rf.pid, "pid", 0, "only this process (method traces: this thread)")
+	fs.StringVar(&a.find, "find", "", "method traces, heap runs, sampled runs: only rows whose name contains `TEXT`")
+	fs.IntVar(&a.rf.top, "top", 0, "only the `N` most costly rows (totals cover all)")
+	fs.Float64Var(&a.rf.freq, "frequency-ghz", 0, "clock `GHz` (default: the profile's, else 1)")
+	fs.BoolVar(&a.asJSON, "json", false, "write JSON for scripts")
+	a.hf.add(fs)
+	a.sf.add(fs, true)
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	if rf.run == "" && *compare == "" {
+	if a.rf.run == "" && *compare == "" {
 		return fmt.Errorf("%w: report takes --run NAME or --compare RUN,...", errUsage)
 	}
-	db, profiles, err := openDB(*dbPath, false)
+	ws, err := openDB(env, *dbPath, false)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer ws.Close()
 	if *compare != "" {
-		items, kind, err := compareList(ctx, db, *compare)
+		items, kind, err := compareList(ctx, ws, *compare, reportCompares)
 		if err != nil {
 			return err
 		}
-		if kind == model.RunKindHeapDump {
-			if len(items) != 2 {
-				return fmt.Errorf("%w: --compare on heap dumps takes two: BEFORE,AFTER", errUsage)
-			}
-			return dumpDiff(ctx, db, items[0].Run, items[1].Run, *find, rf.top, *asJSON, env)
-		}
-		return compareReport(ctx, db, profiles, rf, items, *asJSON, env)
+		return runKinds[kind].compare(ctx, ws, items, a, env)
 	}
-	if kind, err := runKind(ctx, db, rf.run); err != nil {
-		return err
-	} else if kind == model.RunKindHeap || kind == model.RunKindHeapDump {
-		return heapReport(ctx, db, kind, rf, *find, hf, *asJSON, env)
-	} else if kind == model.RunKindSamples {
-		return sampleReport(ctx, db, rf, sf, *find, *asJSON, env)
-	} else if kind == "methods" {
-		if sf.callers != "" || sf.callees != "" {
-			return methodRelatives(ctx, db, rf, sf, *asJSON, env)
-		}
-		rep, err := methodReport(ctx, db, rf, *find)
-		if err != nil {
-			return err
-		}
-		return writeMethodReport(env.Stdout, rep, *asJSON)
-	}
-	analysis := controller.NewWorkspace(db).Costs
-	if rf.by == "syscall" {
-		return syscallReport(ctx, analysis, rf, *perThread, *asJSON, env)
-	}
-	opts, err := rf.options(ctx, profiles, analysis)
+	kind, err := ws.RunKind(ctx, a.rf.run)
 	if err != nil {
 		return err
 	}
-	rep, err := analysis.Report(ctx, opts)
+	k, err := kindOf(a.rf.run, kind)
 	if err != nil {
 		return err
 	}
-	return writeSummary(env.Stdout, rep, *asJSON)
+	return k.report(ctx, ws, a, env)
+}
+
+// costReport is report --run for an emulator run: its cost grouped by --by, or its system calls.
+func costReport(ctx context.Context, ws *controller.Workspace, a reportArgs, env Env) error {
+	if a.rf.by == "syscall" {
+		return syscallReport(ctx, ws.Costs, a.rf, a.perThread, a.asJSON, env)
+	}
+	opts, err := a.rf.options(ctx, ws.Profiles, ws.Costs)
+	if err != nil {
+		return err
+	}
+	rep, err := ws.Costs.Report(ctx, opts)
+	if err != nil {
+		return err
+	}
+	return writeSummary(env.Stdout, rep, a.asJSON)
 }
 
 type reportRowJSON struct {
@@ -386,12 +383,13 @@ func syscallReport(ctx context.Context, a *controller.Analysis, rf reportFlags, 
 // compareReport puts runs or processes side by side: the seed's tables 5.2/5.4/5.5, or with
 // --by image one row per image (ARM and MIPS builds of one program, layer by layer). Each item
 // says which profile priced it and, in warning lines, where that profile does not fit it.
-func compareReport(ctx context.Context, db *store.DB, profiles controller.Profiles, rf reportFlags, items []model.CompareItem, asJSON bool, env Env) error {
-	forISA, err := compareProfiles(ctx, profiles, rf, false)
+func compareReport(ctx context.Context, ws *controller.Workspace, items []model.CompareItem, ra reportArgs, env Env) error {
+	rf, asJSON := ra.rf, ra.asJSON
+	forISA, err := compareProfiles(ctx, ws.Profiles, rf, false)
 	if err != nil {
 		return err
 	}
-	a := controller.NewWorkspace(db).Costs
+	a := ws.Costs
 	if rf.by == "image" {
 		return compareImagesReport(ctx, a, forISA, rf.freq, items, asJSON, env)
 	}
@@ -481,38 +479,55 @@ func orUnknown(format string, v float64, ok bool) string {
 	return "unknown"
 }
 
-// compareList reads --compare's list and the one kind of its runs: emulator runs (or their
-// processes, RUN:PID), or heap dumps. Any other kind, or kinds mixed, is refused by name:
-// priced as an emulator run it would be a table of zeros that reads as a measurement.
-func compareList(ctx context.Context, db *store.DB, list string) ([]model.CompareItem, model.RunKind, error) {
+// compareKinds are the kinds of run a command's --compare takes (takes), and what it says of
+// the others (what).
+type compareKinds struct {
+	takes func(kind model.RunKind) bool
+	what  string
+}
+
+// reportCompares is what report --compare takes, and says what it does not.
+var reportCompares = compareKinds{
+	takes: func(kind model.RunKind) bool { return runKinds[kind].compare != nil },
+	what:  "--compare puts emulator runs (their cycles, time and energy) or two heap dumps side by side",
+}
+
+// compareList reads --compare's list and the one kind of its runs, a kind the command takes:
+// emulator runs (or their processes, RUN:PID), heap dumps or method traces. Any other kind, or
+// kinds mixed, is refused by name: priced as an emulator run it would be a table of zeros that
+// reads as a measurement.
+func compareList(ctx context.Context, ws *controller.Workspace, list string, kinds compareKinds) ([]model.CompareItem, model.RunKind, error) {
 	items, err := compareItems(list)
 	if err != nil {
 		return nil, "", err
 	}
-	runs, err := db.Runs(ctx)
+	runs, err := ws.Runs(ctx)
 	if err != nil {
 		return nil, "", err
 	}
-	kinds := map[string]model.RunKind{}
+	kindOf := map[string]model.RunKind{}
 	for _, r := range runs {
-		kinds[r.Name] = r.Kind
+		kindOf[r.Name] = r.Kind
 	}
 	first := items[0].Run
 	for _, it := range items {
-		kind, ok := kinds[it.Run]
+		kind, ok := kindOf[it.Run]
 		switch {
 		case !ok:
-			return nil, "", fmt.Errorf("run %s is not in %s", runText(it.Run), db.Path())
-		case kind != model.RunKindEmulator && kind != model.RunKindHeapDump:
-			return nil, "", fmt.Errorf("run %q is %s: --compare puts emulator runs (their cycles, time and energy) or two heap dumps side by side", it.Run, model.RunKindText(kind))
+			return nil, "", fmt.Errorf("run %s is not in %s", runText(it.Run), ws.Path())
+		case runKinds[kind].compare == nil && runKinds[kind].chartCompare == nil:
+			return nil, "", fmt.Errorf("run %q is %s: --compare puts emulator runs, two heap dumps or two method traces side by side", it.Run, model.RunKindText(kind))
 		case kind == model.RunKindHeapDump && it.PID != 0:
 			return nil, "", fmt.Errorf("run %q is a heap dump: it has no process to choose with :%d", it.Run, it.PID)
-		case kind != kinds[first]:
+		case kind != kindOf[first]:
 			return nil, "", fmt.Errorf("run %q is %s and run %q %s: --compare puts runs of one kind side by side",
-				first, model.RunKindText(kinds[first]), it.Run, model.RunKindText(kind))
+				first, model.RunKindText(kindOf[first]), it.Run, model.RunKindText(kind))
 		}
 	}
-	return items, kinds[first], nil
+	if kind := kindOf[first]; !kinds.takes(kind) {
+		return nil, "", fmt.Errorf("run %q is %s: %s", first, model.RunKindText(kind), kinds.what)
+	}
+	return items, kindOf[first], nil
 }
 
 // compareItems reads --compare's RUN[:PID],... list.

@@ -5,26 +5,24 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
-	"androprof/chart"
 	"androprof/controller"
+	"androprof/internal/human"
 	"androprof/internal/termtext"
 	"androprof/model"
-	"androprof/store"
 )
 
 // What keeps a heap dump's memory alive (docs/hprof.md): retained sizes per class, the
 // dominator tree, the shortest path from a GC root, and two dumps compared.
 
 // retainedReport prints the classes by the bytes their instances keep alive (--by retained).
-func retainedReport(ctx context.Context, db *store.DB, run, find string, top int, asJSON bool, env Env) error {
-	r, err := db.DumpRetention(ctx, run)
+func retainedReport(ctx context.Context, ws *controller.Workspace, run, find string, top int, asJSON bool, env Env) error {
+	r, err := ws.HeapDumps.Retention(ctx, run)
 	if err != nil {
 		return err
 	}
-	d, err := db.HeapDump(ctx, run)
+	d, err := ws.HeapDumps.Dump(ctx, run)
 	if err != nil {
 		return err
 	}
@@ -49,7 +47,7 @@ func retainedReport(ctx context.Context, db *store.DB, run, find string, top int
 			"reachable": r.Reachable, "reachable_objects": r.Objects.Len(), "reachable_class_objects": r.ClassObjects(),
 			"dump_objects": dumped, "rows": out})
 	}
-	fmt.Fprintf(env.Stdout, "%s reachable from the GC roots in %s%s\n", model.HumanBytes(r.Reachable), reachableObjects(r, dumped), weakNote(r.Weak))
+	fmt.Fprintf(env.Stdout, "%s reachable from the GC roots in %s%s\n", human.Bytes(r.Reachable), reachableObjects(r, dumped), weakNote(r.Weak))
 	tw := termtext.NewRightTable(env.Stdout)
 	fmt.Fprintf(tw, "CLASS\tINSTANCES\tSHALLOW\tRETAINED\tRETAINED %%\t\n")
 	for _, c := range rows {
@@ -88,15 +86,15 @@ func percentOf(part, whole uint64) float64 {
 
 // dominatorReport prints the dominator tree's top level, largest first, or what one object
 // dominates (--by dominators [--of OBJECT]).
-func dominatorReport(ctx context.Context, db *store.DB, run, of string, top int, asJSON bool, env Env) error {
-	r, err := db.DumpRetention(ctx, run)
+func dominatorReport(ctx context.Context, ws *controller.Workspace, run, of string, top int, asJSON bool, env Env) error {
+	r, err := ws.HeapDumps.Retention(ctx, run)
 	if err != nil {
 		return err
 	}
 	var parent *model.DumpObject
 	seq := int32(-1) // the top level
 	if of != "" {
-		o, err := findObject(r, run, of)
+		o, err := controller.FindDumpObject(r, run, of)
 		if err != nil {
 			return err
 		}
@@ -112,21 +110,21 @@ func dominatorReport(ctx context.Context, db *store.DB, run, of string, top int,
 		return writeJSON(env.Stdout, out)
 	}
 	if parent != nil {
-		fmt.Fprintf(env.Stdout, "%s %#x retains %s; it dominates:\n", termtext.Cell(parent.ClassOf), parent.ID, model.HumanBytes(parent.Retained))
+		fmt.Fprintf(env.Stdout, "%s %#x retains %s; it dominates:\n", termtext.Cell(parent.ClassOf), parent.ID, human.Bytes(parent.Retained))
 	} else {
-		fmt.Fprintf(env.Stdout, "the dominator tree's top level (%s reachable)%s\n", model.HumanBytes(r.Reachable), weakNote(r.Weak))
+		fmt.Fprintf(env.Stdout, "the dominator tree's top level (%s reachable)%s\n", human.Bytes(r.Reachable), weakNote(r.Weak))
 	}
 	return writeObjects(env, objs, r.Reachable, false)
 }
 
 // pathReport prints the shortest chain of references from a GC root to an object, or to the
 // instance of a class nearest a root (--path-to OBJECT|CLASS).
-func pathReport(ctx context.Context, db *store.DB, run, target string, asJSON bool, env Env) error {
-	r, err := db.DumpRetention(ctx, run)
+func pathReport(ctx context.Context, ws *controller.Workspace, run, target string, asJSON bool, env Env) error {
+	r, err := ws.HeapDumps.Retention(ctx, run)
 	if err != nil {
 		return err
 	}
-	o, err := findObject(r, run, target)
+	o, err := controller.FindDumpObject(r, run, target)
 	if err != nil {
 		return err
 	}
@@ -135,28 +133,8 @@ func pathReport(ctx context.Context, db *store.DB, run, target string, asJSON bo
 		return writeJSON(env.Stdout, map[string]any{"run": run, "path_to": objectJSON(o), "path": objectsJSON(chain)})
 	}
 	fmt.Fprintf(env.Stdout, "%s %#x is alive through %s from a GC root:\n", termtext.Cell(o.ClassOf), o.ID,
-		chart.Count(uint64(len(chain)-1), "reference", "references"))
+		human.Count(uint64(len(chain)-1), "reference", "references"))
 	return writeObjects(env, chain, r.Reachable, true)
-}
-
-// findObject finds an object by its id (0x… or decimal) or, for a class name, the instance of
-// that class nearest a GC root (the largest of those at that depth).
-func findObject(r *model.DumpRetention, run, what string) (model.DumpObject, error) {
-	if id, err := strconv.ParseUint(what, 0, 64); err == nil {
-		if o, ok := r.Find(id); ok {
-			return o, nil
-		}
-		return model.DumpObject{}, fmt.Errorf("run %q has no reachable object %#x", run, id)
-	}
-	for i, c := range r.Classes {
-		if c.Name != what && strings.ReplaceAll(c.Name, "/", ".") != what { // HotSpot names classes java/lang/String
-			continue
-		}
-		if o, ok := r.Nearest(int32(i)); ok {
-			return o, nil
-		}
-	}
-	return model.DumpObject{}, fmt.Errorf("run %q has no reachable object of a class named %q, nor an object with that id (0x… or a number)", run, what)
 }
 
 // writeObjects prints objects as a table: a path shows the field each one is reached through.
@@ -193,8 +171,8 @@ func objectsJSON(objs []model.DumpObject) []map[string]any {
 // dumpDiff compares two dumps class by class, the classes that grew most first
 // (report --compare BEFORE,AFTER on heap dumps): how many of how many classes it shows, and a
 // warning when the two look like different programs.
-func dumpDiff(ctx context.Context, db *store.DB, before, after, find string, top int, asJSON bool, env Env) error {
-	heap := controller.NewWorkspace(db).Heap
+func dumpDiff(ctx context.Context, ws *controller.Workspace, before, after, find string, top int, asJSON bool, env Env) error {
+	heap := ws.HeapDumps
 	a, err := heap.Retention(ctx, before)
 	if err != nil {
 		return err
@@ -237,7 +215,7 @@ func dumpDiff(ctx context.Context, db *store.DB, before, after, find string, top
 		shown = fmt.Sprintf("; shown: %d of the %d that changed", len(rows), len(diff.Rows))
 	}
 	fmt.Fprintf(env.Stdout, "%s → %s: reachable %s → %s; %d of %d classes changed (the unchanged left out), most grown first%s\n",
-		termtext.Cell(before), termtext.Cell(after), model.HumanBytes(a.Reachable), model.HumanBytes(b.Reachable), len(diff.Rows), diff.Classes, shown)
+		termtext.Cell(before), termtext.Cell(after), human.Bytes(a.Reachable), human.Bytes(b.Reachable), len(diff.Rows), diff.Classes, shown)
 	for _, w := range warnings {
 		fmt.Fprintf(env.Stdout, "warning: %s\n", w)
 	}

@@ -6,16 +6,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
-	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"androprof/chart"
 	"androprof/controller"
+	"androprof/internal/human"
 	"androprof/internal/termtext"
 	"androprof/model"
-	"androprof/store"
 )
 
 // listFlag is a comma-separated list flag that knows whether it was given: --app ” (every
@@ -82,16 +81,12 @@ func (t *targetFlags) selection() (model.SampleSelection, error) {
 		}
 		sel.TIDs = append(sel.TIDs, tid)
 	}
-	if !seconds(t.from) || !seconds(t.to) || t.to > 0 && t.to <= t.from {
-		return sel, fmt.Errorf("%w: --from %g --to %g: want 0 ≤ from < to (seconds after the first sample; --to 0 is the end)", errUsage, t.from, t.to)
+	var err error
+	if sel.FromNS, sel.ToNS, err = controller.SampleTimeWindow(t.from, t.to); err != nil {
+		return sel, fmt.Errorf("%w: --from %g --to %g: %v (--to 0 is the end)", errUsage, t.from, t.to, err)
 	}
-	sel.FromNS, sel.ToNS = int64(t.from*1e9), int64(t.to*1e9)
 	return sel, nil
 }
-
-// seconds says whether s is a time a recording can have: not negative, not NaN, and small
-// enough for nanoseconds in an int64 (about 292 years).
-func seconds(s float64) bool { return s >= 0 && s < math.MaxInt64/1e9 }
 
 // recording is the import's options for sampled recordings.
 func (t *targetFlags) recording() (controller.SampleOptions, error) {
@@ -119,42 +114,36 @@ func (s *sampleFlags) add(fs *flag.FlagSet, report bool) {
 }
 
 // sampleSet loads a sampled run and keeps what the targets select.
-func sampleSet(ctx context.Context, db *store.DB, run string, t targetFlags) (*model.SampleSet, error) {
+func sampleSet(ctx context.Context, ws *controller.Workspace, run string, t targetFlags) (*model.SampleSet, error) {
 	sel, err := t.selection()
 	if err != nil {
 		return nil, err
 	}
-	return controller.NewWorkspace(db).Samples.Select(ctx, run, sel, t.app.list())
-}
-
-// sampleBys are report --by's groupings of a sampled run.
-var sampleBys = map[string]func(*model.SampleSet) []model.SampleRow{
-	"layer": (*model.SampleSet).ByLayer, "image": (*model.SampleSet).ByImage,
-	"symbol": (*model.SampleSet).BySymbol, "component": (*model.SampleSet).ByComponent,
+	return ws.Samples.Select(ctx, run, sel, t.app.list())
 }
 
 // sampleReport prints a sampled run's samples by layer (the default), image, symbol (seed 004
 // table V), component or thread, or a symbol's callers and callees (figure 13).
-func sampleReport(ctx context.Context, db *store.DB, rf reportFlags, sf sampleFlags, find string, asJSON bool, env Env) error {
+func sampleReport(ctx context.Context, ws *controller.Workspace, rf reportFlags, sf sampleFlags, find string, asJSON bool, env Env) error {
 	if rf.pid != 0 {
 		return fmt.Errorf("%w: --pid: a sampled run takes --tid N,... or --threads NAME,...", errUsage)
 	}
 	if asJSON && sf.csv {
 		return fmt.Errorf("%w: --json or --csv, not both", errUsage)
 	}
-	set, err := sampleSet(ctx, db, rf.run, sf.target)
+	set, err := sampleSet(ctx, ws, rf.run, sf.target)
 	if err != nil {
 		return err
 	}
 	if sf.callers != "" || sf.callees != "" {
 		return neighbourReport(set, rf, sf, asJSON, env)
 	}
-	by := rf.by
-	if by == "" || by == "pid" {
-		by = "layer"
+	by := controller.SampleBy(rf.by)
+	if by == "" || rf.by == "pid" {
+		by = controller.SampleByLayer
 	}
-	h := sampleHeader(rf.run, by, set)
-	if by == "thread" {
+	h := sampleHeader(rf.run, string(by), set)
+	if by == controller.SampleByThread {
 		rows := set.ByThread()
 		if rf.top > 0 && len(rows) > rf.top {
 			rows = rows[:rf.top]
@@ -169,11 +158,10 @@ func sampleReport(ctx context.Context, db *store.DB, rf reportFlags, sf sampleFl
 		writeSampleTotals(env.Stdout, rf.run, set)
 		return writeThreadTable(env.Stdout, rows)
 	}
-	group, ok := sampleBys[by]
+	rows, ok := controller.SampleRows(set, by)
 	if !ok {
 		return fmt.Errorf("%w: --by %q: a sampled run is reported by layer, image, symbol, component or thread", errUsage, by)
 	}
-	rows := group(set)
 	if find != "" {
 		var kept []model.SampleRow
 		for _, r := range rows {
@@ -194,7 +182,7 @@ func sampleReport(ctx context.Context, db *store.DB, rf reportFlags, sf sampleFl
 		return writeSampleCSV(env.Stdout, rows, "")
 	}
 	writeSampleTotals(env.Stdout, rf.run, set)
-	return writeSampleTable(env.Stdout, by, rows)
+	return writeSampleTable(env.Stdout, string(by), rows)
 }
 
 // neighbourReport prints a symbol's callers and callees.
@@ -279,8 +267,8 @@ func sampleHeader(run, by string, set *model.SampleSet) map[string]any {
 	}
 }
 
-// writeSampleTotals says which run, and what the targets left out: "12345 of 20000 samples;
-// 7655 left out by focus com.example".
+// writeSampleTotals says which run, and what the targets left out: "12 345 of 20 000 samples;
+// 7 655 left out by focus com.example".
 func writeSampleTotals(w io.Writer, run string, set *model.SampleSet) {
 	h := set.Profile.Header
 	what := h.Format
@@ -298,23 +286,14 @@ func writeSampleTotals(w io.Writer, run string, set *model.SampleSet) {
 
 // sampleScope says how many samples a selection keeps, and what it and the recording left out.
 func sampleScope(set *model.SampleSet) string {
-	s := chart.Count(set.Total, "sample", "samples")
+	s := human.Count(set.Total, "sample", "samples")
 	if set.LeftOut > 0 {
-		s = fmt.Sprintf("%d of %s; %d left out by %s", set.Kept, s, set.LeftOut, set.LeftOutWhy)
+		s = fmt.Sprintf("%s of %s; %s left out by %s", human.Grouped(set.Kept), s, human.Grouped(set.LeftOut), set.LeftOutWhy)
 	}
 	if p := set.Profile; p.LeftOut > 0 {
-		s += fmt.Sprintf("; %d more left out when recorded (%s)", p.LeftOut, p.LeftOutWhy)
+		s += fmt.Sprintf("; %s more left out when recorded (%s)", human.Grouped(p.LeftOut), p.LeftOutWhy)
 	}
 	return s
-}
-
-// rowLabel is a row's name for people and scripts: a symbol's row is keyed by its id or by its
-// image and name joined with a NUL, which no terminal or chart shows.
-func rowLabel(r model.SampleRow) string {
-	if r.SymbolID >= 0 {
-		return r.Symbol + " (" + filepath.Base(r.Image) + ")"
-	}
-	return r.Key
 }
 
 type sampleRowJSON struct {
@@ -332,7 +311,7 @@ type sampleRowJSON struct {
 func sampleRowsJSON(rows []model.SampleRow) []sampleRowJSON {
 	out := make([]sampleRowJSON, len(rows))
 	for i, r := range rows {
-		out[i] = sampleRowJSON{Key: rowLabel(r), Layer: r.Layer.String(), Component: r.Component, Image: r.Image, Symbol: r.Symbol,
+		out[i] = sampleRowJSON{Key: controller.SampleRowLabel(r), Layer: r.Layer.String(), Component: r.Component, Image: r.Image, Symbol: r.Symbol,
 			Self: r.Self, SelfPct: r.SelfPct, Total: r.Total, TotalPct: r.TotalPct}
 	}
 	return out
@@ -406,7 +385,7 @@ func writeSampleCSV(w io.Writer, rows []model.SampleRow, relation string) error 
 	}
 	cw.Write(head)
 	for _, r := range rows {
-		rec := []string{rowLabel(r), r.Layer.String(), r.Component, r.Image, r.Symbol, strconv.Itoa(r.Self),
+		rec := []string{controller.SampleRowLabel(r), r.Layer.String(), r.Component, r.Image, r.Symbol, strconv.Itoa(r.Self),
 			strconv.FormatFloat(r.SelfPct, 'f', 4, 64), strconv.Itoa(r.Total), strconv.FormatFloat(r.TotalPct, 'f', 4, 64)}
 		if relation != "" {
 			rec = append([]string{relation}, rec...)
@@ -435,39 +414,26 @@ func writeThreadCSV(w io.Writer, rows []model.ThreadRow) error {
 	return cw.Error()
 }
 
-// sampleDrawing draws a chart of a sampled run: the layers over time (layer-time), samples by
-// layer, image, symbol, component or thread, or the flame graph.
-func sampleDrawing(ctx context.Context, db *store.DB, run, by string, t targetFlags, buckets int, shares bool) (chart.Drawing, error) {
-	set, err := sampleSet(ctx, db, run, t)
+// sampleDrawing draws a chart of a sampled run: the layers over time (layer-time, the default),
+// samples by layer, image, symbol, component or thread, or the flame graph.
+func sampleDrawing(ctx context.Context, ws *controller.Workspace, run, by string, t targetFlags, buckets int, shares bool) (chart.Drawing, error) {
+	spec := controller.SampleChartSpec{By: controller.SampleBy(by), Buckets: buckets, Counts: !shares}
+	if by == "" || by == "pid" {
+		spec.By = controller.SampleByLayerTime
+	}
+	if !slices.Contains(controller.SampleCharts, spec.By) {
+		return nil, fmt.Errorf("%w: --by %q: a sampled run's charts are layer-time, layer, image, symbol, component, thread or flame", errUsage, by)
+	}
+	sel, err := t.selection()
 	if err != nil {
 		return nil, err
 	}
-	if by == "" || by == "pid" {
-		by = "layer-time"
-	}
-	scope := sampleScope(set)
-	switch by {
-	case "layer-time":
-		return chart.FromLayerTimeline(set.Timeline(buckets), run, scope, shares), nil
-	case "flame":
-		return chart.FromFlame(set.Flame(), run, scope), nil
-	case "thread":
-		return chart.FromThreadRows(set.ByThread(), run, scope), nil
-	}
-	group, ok := sampleBys[by]
-	if !ok {
-		return nil, fmt.Errorf("%w: --by %q: a sampled run's charts are layer-time, layer, image, symbol, component, thread or flame", errUsage, by)
-	}
-	rows := group(set)
-	for i := range rows {
-		rows[i].Key = rowLabel(rows[i])
-	}
-	return chart.FromSampleRows(rows, by, run, scope), nil
+	return ws.Samples.Chart(ctx, run, sel, t.app.list(), spec)
 }
 
 // printSampleRun says what an imported sampled run holds, in a line.
-func printSampleRun(ctx context.Context, db *store.DB, r model.RunInfo, asJSON bool, env Env) error {
-	p, err := controller.NewWorkspace(db).Samples.Profile(ctx, r.Name)
+func printSampleRun(ctx context.Context, ws *controller.Workspace, r model.RunInfo, asJSON bool, env Env) error {
+	p, err := ws.Samples.Profile(ctx, r.Name)
 	if err != nil {
 		return err
 	}
@@ -478,10 +444,10 @@ func printSampleRun(ctx context.Context, db *store.DB, r model.RunInfo, asJSON b
 	}
 	left := ""
 	if p.LeftOut > 0 {
-		left = fmt.Sprintf(" (%d left out: %s)", p.LeftOut, printable(p.LeftOutWhy, ""))
+		left = fmt.Sprintf(" (%s left out: %s)", human.Grouped(p.LeftOut), printable(p.LeftOutWhy, ""))
 	}
 	fmt.Fprintf(env.Stdout, "run %q: a sampled profile, %s%s in %s, %s (%s)\n",
-		r.Name, chart.Count(len(p.Samples), "sample", "samples"), left, chart.Count(len(p.Threads), "thread", "threads"),
-		chart.Count(len(p.Symbols), "symbol", "symbols"), reportHint(r.Name, "--by", "layer"))
+		r.Name, human.Count(len(p.Samples), "sample", "samples"), left, human.Count(len(p.Threads), "thread", "threads"),
+		human.Count(len(p.Symbols), "symbol", "symbols"), reportHint(r.Name, "--by", "layer"))
 	return nil
 }

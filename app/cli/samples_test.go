@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"androprof/model"
 )
 
 // javaScript is `perf script` text of a Java program recorded on this machine with HotSpot's
@@ -75,13 +77,13 @@ func countScript(samples []scriptSample, keep func(s scriptSample) bool) int {
 
 // sampleReportJSON is `report --json` of a sampled run, as scripts read it.
 type sampleReportJSON struct {
-	Run         string   `json:"run"`
-	Kind        string   `json:"kind"`
-	By          string   `json:"by"`
-	Format      string   `json:"format"`
-	Event       string   `json:"event"`
-	RateHz      int      `json:"rate_hz"`
-	AppPackages []string `json:"app_packages"`
+	Run         string        `json:"run"`
+	Kind        model.RunKind `json:"kind"`
+	By          string        `json:"by"`
+	Format      string        `json:"format"`
+	Event       string        `json:"event"`
+	RateHz      int           `json:"rate_hz"`
+	AppPackages []string      `json:"app_packages"`
 	Samples     struct {
 		Stored              int    `json:"stored"`
 		Kept                int    `json:"kept"`
@@ -128,7 +130,7 @@ func TestSampleReports(t *testing.T) {
 	}
 	for _, by := range []string{"layer", "image", "symbol", "component"} {
 		rep := sampleJSON(t, db, "--run", "java", "--by", by)
-		if rep.Kind != "samples" || rep.By != by || rep.Format != "perf-script" || rep.Event != "cpu-clock" || rep.RateHz != 499 ||
+		if rep.Kind != model.RunKindSamples || rep.By != by || rep.Format != "perf-script" || rep.Event != "cpu-clock" || rep.RateHz != 499 ||
 			rep.Samples.Stored != len(samples) || rep.Samples.Kept != len(samples) || selfSum(rep.Rows) != len(samples) {
 			t.Errorf("--by %s: %+v, Σ self %d; want %d samples", by, rep, selfSum(rep.Rows), len(samples))
 		}
@@ -219,7 +221,8 @@ func TestSampleReports(t *testing.T) {
 		{[]string{"--by", "method"}, 2, "layer, image, symbol, component or thread"},
 		{[]string{"--pid", "3"}, 2, "--tid"},
 		{[]string{"--json", "--csv"}, 2, "not both"},
-		{[]string{"--from", "2", "--to", "1"}, 2, "from < to"},
+		{[]string{"--from", "2", "--to", "1"}, 2, "ends (1 s) before it starts (2 s)"},
+		{[]string{"--from", "NaN"}, 2, "NaN is not a time"},
 		{[]string{"--tid", "main"}, 2, "--tid"},
 		{[]string{"--callers", "Spin."}, 1, "symbols match"},
 		{[]string{"--callers", "nothing such"}, 1, "no symbol"},
@@ -238,12 +241,12 @@ func TestSampleImportTarget(t *testing.T) {
 	compilers := countScript(samples, func(s scriptSample) bool { return strings.HasPrefix(s.comm, "C") })
 	code, out, errOut := runCLI(t, db, "import", "--run", "jit", "--threads", "C*", "--app", "com.example", "--json", javaScript)
 	var imported struct {
-		Kind                string
+		Kind                model.RunKind
 		Samples             int
 		LeftOutRecording    int    `json:"left_out_recording"`
 		LeftOutRecordingWhy string `json:"left_out_recording_why"`
 	}
-	if code != 0 || json.Unmarshal([]byte(out), &imported) != nil || imported.Kind != "samples" || imported.Samples != compilers ||
+	if code != 0 || json.Unmarshal([]byte(out), &imported) != nil || imported.Kind != model.RunKindSamples || imported.Samples != compilers ||
 		imported.LeftOutRecording != len(samples)-compilers || imported.LeftOutRecordingWhy != "threads C*" {
 		t.Fatalf("import --threads C*: code %d, %+v, %s\n%s", code, imported, errOut, out)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 
-	"androprof/controller"
 	"androprof/jvm"
 )
 
@@ -49,12 +48,12 @@ func runVertical(ctx context.Context, args []string, env Env) error {
 	if *run == "" {
 		*run = javaRunName(argv)
 	}
-	db, _, err := openDB(*dbPath, true)
+	ws, err := openDB(env, *dbPath, true)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	im := controller.NewWorkspace(db).Importer()
+	defer ws.Close()
+	im := ws.Importer()
 	im.KeepDir, im.Samples = *keep, samples
 	im.Stdin, im.Stdout, im.Stderr = env.Stdin, env.Stdout, env.Stderr
 	say := func(msg string) { fmt.Fprintln(env.Stderr, "androprof:", printable(msg, "")) }
@@ -90,7 +89,7 @@ func runVertical(ctx context.Context, args []string, env Env) error {
 	err = toSummary(wf.summary, env, func(w io.Writer) error {
 		out := env
 		out.Stdout = w
-		return printRun(ctx, db, *run, wf.asJSON, out)
+		return printRun(ctx, ws, *run, wf.asJSON, out)
 	})
 	if err != nil {
 		return err

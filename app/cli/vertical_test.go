@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"androprof/store/workspacedb"
 	"context"
 	"os"
 	"os/exec"
@@ -13,7 +14,6 @@ import (
 	"androprof/controller"
 	"androprof/jvm"
 	"androprof/model"
-	"androprof/store"
 )
 
 // requirePerf skips where perf cannot sample the kernel: no perf, or a user whose
@@ -62,12 +62,12 @@ func TestVerticalPhases(t *testing.T) {
 	if !strings.Contains(errOut, `run "phases": a sampled profile`) || !strings.Contains(errOut, "perf map agent named") {
 		t.Errorf("summary:\n%s", errOut)
 	}
-	w, err := store.OpenExisting(db)
+	ws, err := controller.OpenWorkspace(workspacedb.Databases(), db, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.Close()
-	set, err := controller.NewWorkspace(w).Samples.Select(context.Background(), "phases", model.SampleSelection{}, nil)
+	defer ws.Close()
+	set, err := ws.Samples.Select(context.Background(), "phases", model.SampleSelection{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,12 +131,12 @@ func TestVerticalExitStatus(t *testing.T) {
 	if code != 3 || !strings.Contains(errOut, "exited with status 3") || !strings.Contains(errOut, `run "Fail": a sampled profile`) {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
-	w, err := store.OpenExisting(db)
+	ws, err := controller.OpenWorkspace(workspacedb.Databases(), db, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.Close()
-	p, err := controller.NewWorkspace(w).Samples.Profile(context.Background(), "Fail")
+	defer ws.Close()
+	p, err := ws.Samples.Profile(context.Background(), "Fail")
 	if err != nil {
 		t.Fatal(err)
 	}

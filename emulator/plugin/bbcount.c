@@ -10,7 +10,7 @@
  * Debian's qemu-user 7.2 ships no qemu-plugin.h, so the few prototypes used are declared
  * below from QEMU 7.2's include/qemu/qemu-plugin.h (plugin API version 1).
  *
- * Build: gcc -O2 -shared -fPIC -fvisibility=hidden -pthread -o bbcount.so bbcount.c
+ * Build: gcc -O2 -shared -fPIC -fvisibility=hidden -pthread -Wall -Wextra -Werror -o bbcount.so bbcount.c
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -11,8 +11,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 	"testing"
+
+	"androprof/internal/fastlane"
 )
 
 // Target is a guest configuration: how to compile for it and which qemu runs it.
@@ -24,16 +27,18 @@ type Target struct {
 }
 
 // Targets are the three builds the issues ask for. The ARM build still runs Thumb-2 code in
-// the static glibc (formats.md §1.3), so it exercises both instruction sets.
+// the static glibc (docs/formats.md#arm-and-thumb), so it exercises both instruction sets.
 var Targets = []Target{
 	{"arm", "arm-linux-gnueabihf-gcc", []string{"-marm"}, "qemu-arm"},
 	{"thumb", "arm-linux-gnueabihf-gcc", []string{"-mthumb"}, "qemu-arm"},
 	{"mips", "mipsel-linux-gnu-gcc", nil, "qemu-mipsel"},
 }
 
-// Require skips (or in CI fails) unless every tool is on PATH.
+// Require skips (or in CI fails) unless every tool is on PATH, and skips in the fast lane
+// (-short), which runs no QEMU, cross-compiler or apt.
 func Require(t testing.TB, tools ...string) {
 	t.Helper()
+	fastlane.Needs(t, strings.Join(tools, ", "))
 	for _, tool := range tools {
 		if _, err := exec.LookPath(tool); err != nil {
 			if os.Getenv("CI") != "" {
@@ -144,7 +149,7 @@ func SinglestepStream(t testing.TB, env []string, qemu string, qemuArgs ...strin
 	return n
 }
 
-// SinglestepCount is the ground truth of formats.md §1.2: under `-singlestep -d exec,nochain`
+// SinglestepCount is the ground truth of docs/formats.md#qemu-execution-lines: under `-singlestep -d exec,nochain`
 // every block is one instruction, so the blocks QEMU ran are the program's instruction count.
 func SinglestepCount(t testing.TB, tg Target, bin string, qemuOpts []string, args ...string) int64 {
 	t.Helper()

@@ -7,7 +7,7 @@
 // `go generate ./emulator/syscalls` after those packages change.
 package syscalls
 
-//go:generate go run gen.go
+//go:generate go run ./internal/gen
 
 import "strconv"
 

@@ -1,5 +1,5 @@
 // Package hprof reads HPROF heap dumps (Debug.dumpHprofData on Android, jmap and
-// -XX:+HeapDumpOnOutOfMemoryError on the JVM; ../shared/docs/formats.md §3, docs/hprof.md) and
+// -XX:+HeapDumpOnOutOfMemoryError on the JVM; docs/formats.md#hprof-heap-dumps, docs/hprof.md) and
 // summarises them into a model.HeapDump.
 //
 // Versions 1.0, 1.0.1, 1.0.2 and Android's 1.0.3 are read, with ids of 4 or 8 bytes, plain or

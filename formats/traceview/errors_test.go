@@ -187,7 +187,7 @@ func TestHugeClaims(t *testing.T) {
 	}
 }
 
-// TestMethodLineDialects covers every method-line form of formats.md §2.1.
+// TestMethodLineDialects covers every method-line form of docs/formats.md#traceview-key-section.
 func TestMethodLineDialects(t *testing.T) {
 	key := "*version\n3\nclock=dual\n*threads\n*methods\n" +
 		"0x4105b494\tjava/lang/Long\tdoubleValue\t()D\tLong.java\t168\n" + // Dalvik: six tokens

@@ -1,5 +1,5 @@
 // Package traceview reads and writes Android Traceview method traces (.trace files from
-// Debug.startMethodTracing, DDMS and Android Studio; docs: ../shared/docs/formats.md §2).
+// Debug.startMethodTracing, DDMS and Android Studio; docs: docs/formats.md#traceview-method-traces).
 //
 // Both layouts are read: the classic one (a text key section, then "SLOW" binary records) of
 // versions 1, 2 and 3, and ART's streaming one (the binary header first, with methods, threads
@@ -597,7 +597,7 @@ func (r *Reader) threadLine(ln []byte, at int64) (model.ThreadInfo, error) {
 	return model.ThreadInfo{TID: int(tid), Name: string(bytes.TrimSpace(name))}, nil
 }
 
-// methodLine parses a method line by perflib's token rule (formats.md §2.1): six tokens are id,
+// methodLine parses a method line by perflib's token rule (docs/formats.md#traceview-key-section): six tokens are id,
 // class, method, signature, file, line; with more than two, a fourth token starting with '('
 // makes the third and fourth method and signature (and a fifth the file), otherwise they are
 // file and line. Two tokens are id and a bare name (kept as the class, as dmtracedump does);

@@ -34,10 +34,8 @@ import (
 // cleanups run after every test of the package, for the workspaces its tests share.
 var cleanups []func()
 
-// Main runs a package's tests with the results of background work queued for Wait
-// (QueueResults), then removes the shared workspaces.
+// Main runs a package's tests, then removes the workspaces they share.
 func Main(m *testing.M) {
-	ui.QueueResults()
 	code := m.Run()
 	for _, f := range cleanups {
 		f()
@@ -349,7 +347,7 @@ type Host struct {
 
 // NewHost opens an empty window of WindowSize on ws.
 func NewHost(t testing.TB, ws *controller.Workspace) *Host {
-	h := &Host{Win: test.NewTempApp(t).NewWindow("host"), ws: ws, bg: ui.NewBackground()}
+	h := &Host{Win: test.NewTempApp(t).NewWindow("host"), ws: ws, bg: ui.NewQueuedBackground()}
 	h.MoveOn()
 	t.Cleanup(func() { h.cancel() })
 	h.Win.Resize(WindowSize)

@@ -122,12 +122,13 @@ func SetFirstRun(prefs fyne.Preferences, run string) { prefs.SetString(prefFirst
 var Size = fyne.NewSize(1200, 760)
 
 // New fills win with the analysis of ws's runs; it takes the window so tests can pass one from
-// test.NewTempApp. importer may be nil (Import and Run program are then disabled); openEditor and
-// edit open the editor window, empty or on a profile.
-func New(win fyne.Window, prefs fyne.Preferences, ws *controller.Workspace, importer RunImporter, openEditor func(),
-	edit func(*model.Profile)) *View {
+// test.NewTempApp, and bg, which runs its work (tests pass ui.NewQueuedBackground). importer may
+// be nil (Import and Run program are then disabled); openEditor and edit open the editor window,
+// empty or on a profile.
+func New(win fyne.Window, bg *ui.Background, prefs fyne.Preferences, ws *controller.Workspace, importer RunImporter,
+	openEditor func(), edit func(*model.Profile)) *View {
 	v := &View{Window: win, prefs: prefs, ws: ws, profiles: ws.Profiles, analysis: ws.Costs, importer: importer,
-		bg: ui.NewBackground(), metric: chart.Cycles}
+		bg: bg, metric: chart.Cycles}
 	v.moveOn()
 	v.sel.profile = prefs.String(prefProfile)
 	v.lastRun = prefRun + ws.Path()
@@ -170,8 +171,8 @@ func New(win fyne.Window, prefs fyne.Preferences, ws *controller.Workspace, impo
 	v.Browser = newProfileBrowser(win, v.bg, ws.Profiles, edit, v.ReloadProfiles)
 	host := tabHost{v}
 	v.Methods = methods.New(host, ws.Methods)
-	v.Heap = heap.New(host, ws.Heap)
-	v.Dump = heap.NewDump(host, ws.Heap)
+	v.Heap = heap.New(host, ws.HeapLogs)
+	v.Dump = heap.NewDump(host, ws.HeapDumps)
 	v.Samples = samples.New(host, ws.Samples)
 	v.Tabs = container.NewAppTabs(
 		container.NewTabItem("Processes", v.Processes.content),
@@ -420,12 +421,8 @@ func (v *View) showCharts() {
 	v.Compare.chart(v.metric)
 }
 
-func processLabel(p model.Process) string {
-	if p.Name == "" {
-		return strconv.Itoa(p.PID)
-	}
-	return fmt.Sprintf("%d %s", p.PID, p.Name)
-}
+// processLabel names a process as the charts do.
+func processLabel(p model.Process) string { return controller.ProcessLabel(p) }
 
 // topBarLayout is the window's: the shown tab set's bar (objects[0], a stack of bars) with the
 // Editor button (objects[1]) at its right, as tall as the bar needs at the window's width, and

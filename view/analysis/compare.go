@@ -15,6 +15,7 @@ import (
 
 	"androprof/chart"
 	"androprof/controller"
+	"androprof/internal/human"
 	"androprof/model"
 	"androprof/view/ui"
 )
@@ -238,7 +239,7 @@ func (t *compareTab) recompute() {
 			t.Images.Set(nil) // the rows shown are the last items', fewer cells than the new columns read
 			t.Images.SetColumns(t.imageCols())
 			t.Images.Set(images)
-			t.Images.Count.SetText(ui.Plural(len(images), "image", "images"))
+			t.Images.Count.SetText(human.Count(len(images), "image", "images"))
 			t.chart(v.metric)
 		}
 	})

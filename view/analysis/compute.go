@@ -1,15 +1,13 @@
 package analysis
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
-	"androprof/chart"
 	"androprof/controller"
+	"androprof/internal/human"
 	"androprof/model"
 	"androprof/view/ui"
 )
@@ -31,10 +29,10 @@ type results struct {
 	cats   *model.Report
 	funcs  *model.Report
 
-	images    []model.Image      // the run's, every process's; none for traces that name none
-	imageRows []model.ReportRow  // every process's report --by image, PID set, when images
-	calls     []model.SyscallRow // per process and name, every process; nil when the trace has none
-	thrCalls  []model.SyscallRow // per thread too
+	images   []model.Image      // the run's, every process's; none for traces that name none
+	layers   controller.Layers  // every process's images priced (Rows, Calls) when images
+	calls    []model.SyscallRow // per process and name, every process; nil when the trace has none
+	thrCalls []model.SyscallRow // per thread too
 
 	costing      model.Costing     // per-category estimate of the selection
 	instructions int64             // of the selection
@@ -50,7 +48,7 @@ func compute(ctx context.Context, a *controller.Analysis, profiles controller.Pr
 	if err != nil {
 		return nil, err
 	}
-	res := &results{data: d, isa: d.MainISA(0), names: map[string]string{}}
+	res := &results{data: d, isa: d.MainISA(0), names: controller.ProcessLabels(d)}
 	isa := res.isa
 	if sel.explicit {
 		isa = "" // the user's choice for this run stands
@@ -69,9 +67,6 @@ func compute(ctx context.Context, a *controller.Analysis, profiles controller.Pr
 		sel.pid = 0
 	}
 	res.sel = sel
-	for _, p := range d.Processes {
-		res.names[strconv.Itoa(p.PID)] = processLabel(p.Process)
-	}
 	opts := model.ReportOptions{Run: sel.run, Profile: res.profile, FrequencyGHz: sel.freq}
 	for _, r := range []struct {
 		out *(*model.Report)
@@ -132,18 +127,9 @@ func (res *results) imagesAndCalls(ctx context.Context, a *controller.Analysis, 
 		return nil
 	}
 	o := opts
-	o.By, o.PID = model.ByImage, 0
-	rep, err := a.Report(ctx, o)
-	if err != nil {
-		return err
-	}
-	// Rows carry their pid; the tab names an image by its name, and lists processes in pid order.
-	res.imageRows = rep.Rows
-	for i := range res.imageRows {
-		res.imageRows[i].Key = cmp.Or(res.imageRows[i].Image, model.NoImage)
-	}
-	slices.SortStableFunc(res.imageRows, func(a, b model.ReportRow) int { return cmp.Compare(a.PID, b.PID) })
-	return ctx.Err()
+	o.PID = 0
+	res.layers, err = a.Layers(ctx, o)
+	return err
 }
 
 // fitWarning says, for the window's problem area, what of the selection's numbers is a guess
@@ -160,7 +146,7 @@ func energyText(j float64, cov model.Coverage) string {
 	if cov.PowerUnknown() {
 		return "energy unknown (no power in the profile)"
 	}
-	return chart.Quantity(j, "J")
+	return human.Quantity(j, "J")
 }
 
 // fitNote is the coverage warnings made short for a line of totals: " · 100 % of instructions

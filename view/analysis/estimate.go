@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"androprof/chart"
+	"androprof/internal/human"
 	"androprof/model"
 	"androprof/view/ui"
 )
@@ -146,12 +146,12 @@ func (t *estimateTab) show(res *results) {
 	}
 	c := res.costing
 	t.Categories.Set(c.Categories)
-	energy := energyText(c.EnergyJ, c.Coverage) + " · " + chart.Quantity(c.PowerW, "W") + " on average"
+	energy := energyText(c.EnergyJ, c.Coverage) + " · " + human.Quantity(c.PowerW, "W") + " on average"
 	if c.Coverage.PowerUnknown() {
 		energy = "energy and power unknown (no power in the profile)"
 	}
-	t.Totals.SetText(fmt.Sprintf("%s · %s · %s · %s at %g GHz", ui.Plural(c.Instructions, "instruction", "instructions"),
-		chart.Quantity(c.Cycles, "cycles"), chart.Quantity(c.TimeS, "s"), energy, res.pids.FrequencyGHz))
+	t.Totals.SetText(fmt.Sprintf("%s · %s · %s · %s at %g GHz", human.Count(c.Instructions, "instruction", "instructions"),
+		human.Quantity(c.Cycles, "cycles"), human.Quantity(c.TimeS, "s"), energy, res.pids.FrequencyGHz))
 	t.setFit(c.Coverage.Warning())
 	note := res.pids.ClockNote()
 	if note != "" {
@@ -247,15 +247,15 @@ func (t *estimateTab) calculate() {
 	t.Error.SetText("")
 	t.exact = &e
 	t.CopyExact.Enable()
-	t.Cycles.SetText(chart.Quantity(e.Cycles, "cycles"))
-	t.TimeS.SetText(chart.Quantity(e.TimeS, "s"))
+	t.Cycles.SetText(human.Quantity(e.Cycles, "cycles"))
+	t.TimeS.SetText(human.Quantity(e.TimeS, "s"))
 	if in.ProcessorPowerW == 0 {
 		t.PowerW.SetText("unknown: enter the processor power")
 		t.EnergyJ.SetText("not estimated (power unknown)")
 		return
 	}
-	t.PowerW.SetText(chart.Quantity(e.PowerW, "W"))
-	t.EnergyJ.SetText(chart.Quantity(e.EnergyJ, "J"))
+	t.PowerW.SetText(human.Quantity(e.PowerW, "W"))
+	t.EnergyJ.SetText(human.Quantity(e.EnergyJ, "J"))
 }
 
 // ExactText is the last result at full precision, one "name<tab>value" line each, as Copy

@@ -17,6 +17,7 @@ import (
 
 	"androprof/assets"
 	"androprof/chart"
+	"androprof/chart/render"
 	"androprof/controller"
 	"androprof/model"
 	"androprof/store"
@@ -384,7 +385,7 @@ func TestSavedChartCarriesTheCaveat(t *testing.T) {
 	v := openSieves(t)
 	showRun(v, "demo-sieve-mips", "ARMv7-A Cortex-A8")
 	path := filepath.Join(t.TempDir(), "c.svg")
-	if err := ui.SaveChart(v.Processes.Chart.Drawing(), chart.SVG, path); err != nil {
+	if err := ui.SaveChart(v.Processes.Chart.Drawing(), render.SVG, path); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(path)

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/container"
 
 	"androprof/chart"
+	"androprof/internal/human"
 	"androprof/model"
 	"androprof/view/ui"
 )
@@ -62,7 +63,7 @@ func (t *functionsTab) show(res *results) {
 		t.Table.SetColumns(functionCols(w))
 	}
 	t.Table.Set(res.funcs.Rows)
-	t.Table.Count.SetText(ui.Plural(len(res.funcs.Rows), "function", "functions"))
+	t.Table.Count.SetText(human.Count(len(res.funcs.Rows), "function", "functions"))
 }
 
 func (t *functionsTab) chart(res *results, m chart.Metric) {

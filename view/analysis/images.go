@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/chart"
+	"androprof/internal/human"
 	"androprof/model"
 	"androprof/view/ui"
 )
@@ -145,7 +146,7 @@ func (t *imagesTab) show(res *results) {
 	procs := map[int]bool{}
 	t.pids = t.pids[:0]
 	t.cycles = 0
-	for _, r := range res.imageRows {
+	for _, r := range res.layers.Rows {
 		if !slices.Contains(t.pids, r.PID) {
 			t.pids = append(t.pids, r.PID) // as FromLayers orders its bars
 		}
@@ -167,8 +168,8 @@ func (t *imagesTab) show(res *results) {
 	for _, r := range rows {
 		insns += r.Instructions
 	}
-	t.Images.Count.SetText(fmt.Sprintf("%s · %s", ui.Plural(len(rows), "image", "images"),
-		ui.Plural(insns, "instruction", "instructions")))
+	t.Images.Count.SetText(fmt.Sprintf("%s · %s", human.Count(len(rows), "image", "images"),
+		human.Count(insns, "instruction", "instructions")))
 
 	image, function, level := t.image, t.function.Key, t.level
 	sameRun := t.run == res.sel.run
@@ -195,9 +196,7 @@ func (t *imagesTab) chart(res *results, m chart.Metric) {
 		t.Chart.Set(chart.Chart{})
 		return
 	}
-	c := chart.FromLayers(res.sel.run, res.profile.Name, res.imageRows, res.calls, res.names, m)
-	c.Caveat = m.Caveat(res.pids.Coverage) // the chart has every process, as res.pids
-	t.Chart.Set(c)
+	t.Chart.Set(res.layers.Chart(m))
 }
 
 // goTo shows a drill-down level, keeping the choices above it; its table's choice is dropped
@@ -279,7 +278,7 @@ func (t *imagesTab) drillImage(r imageRow, function string) {
 			return
 		}
 		t.Functions.Set(rows)
-		t.Functions.Count.SetText(ui.Plural(len(rows), "function", "functions") + " of " + r.Key)
+		t.Functions.Count.SetText(human.Count(len(rows), "function", "functions") + " of " + r.Key)
 		for _, f := range rows {
 			if function != "" && f.Key == function {
 				t.openFunction(f)
@@ -336,6 +335,6 @@ func (t *imagesTab) openFunction(f model.ReportRow) {
 			return
 		}
 		t.Blocks.set(rows)
-		t.Blocks.Table.Count.SetText(ui.Plural(len(rows), "block", "blocks") + " of " + f.Key + " in " + img.Key)
+		t.Blocks.Table.Count.SetText(human.Count(len(rows), "block", "blocks") + " of " + f.Key + " in " + img.Key)
 	})
 }

@@ -16,7 +16,8 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"androprof/controller"
-	"androprof/emulator"
+	"androprof/formats/bbprofile"
+	"androprof/internal/fastlane"
 	"androprof/internal/viewtest"
 	"androprof/model"
 	"androprof/store"
@@ -26,7 +27,7 @@ import (
 
 // dynProfile is a real plugin run of a dynamically linked ARM program (a sieve against glibc:
 // the program, libc.so.6 and ld-linux-armhf.so.3, with its system calls).
-const dynProfile = "../../emulator/testdata/dyn-arm.bbprofile.gz"
+const dynProfile = "../../formats/bbprofile/testdata/dyn-arm.bbprofile.gz"
 
 // importProfile imports a gzipped plugin profile as run, through the real reader and store.
 func importProfile(t *testing.T, db *store.DB, run, path string) {
@@ -41,7 +42,7 @@ func importProfile(t *testing.T, db *store.DB, run, path string) {
 		t.Fatal(err)
 	}
 	if err := db.ImportRun(context.Background(), run, path, func(s model.BlockSink) error {
-		return emulator.NewBBReader(zr, path).Feed(s)
+		return bbprofile.NewReader(zr, path).Feed(s)
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -344,6 +345,7 @@ func TestCompareImages(t *testing.T) {
 // control reachable in the smallest window; with ANALYSIS_SHOTS=DIR they are written there to
 // look at.
 func TestImageScreens(t *testing.T) {
+	fastlane.Slow(t, "paints the tabs and checks each at the smallest size")
 	v := openDyn(t)
 	w := v.Window
 	dir := os.Getenv("ANALYSIS_SHOTS")

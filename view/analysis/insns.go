@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/container"
 
 	"androprof/chart"
+	"androprof/internal/human"
 	"androprof/model"
 	"androprof/view/ui"
 )
@@ -71,8 +72,8 @@ func (t *insnsTab) show(res *results) {
 	t.total = res.insns.Total
 	t.Insns.Set(res.insns.Rows)
 	t.Categories.Set(res.cats.Rows)
-	t.Insns.Count.SetText(ui.Plural(len(res.insns.Rows), "distinct instruction", "distinct instructions") + " · " + ui.Grouped(res.insns.Total.Instructions) + " executed")
-	t.Categories.Count.SetText(ui.Plural(len(res.cats.Rows), "category", "categories"))
+	t.Insns.Count.SetText(human.Count(len(res.insns.Rows), "distinct instruction", "distinct instructions") + " · " + human.Grouped(res.insns.Total.Instructions) + " executed")
+	t.Categories.Count.SetText(human.Count(len(res.cats.Rows), "category", "categories"))
 }
 
 func (t *insnsTab) chart(res *results, m chart.Metric) {

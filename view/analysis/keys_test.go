@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/controller"
+	"androprof/internal/fastlane"
 	"androprof/internal/viewtest"
 	"androprof/store"
 	"androprof/store/storetest"
@@ -48,6 +49,7 @@ func dialogTexts(w fyne.Window) string {
 // Quit is the driver's (which asks about unsaved edits), Import and Run program open their
 // dialogs from the keyboard, and keys switch tabs.
 func TestAnalysisMenusAndShortcuts(t *testing.T) {
+	fastlane.Slow(t, "runs every menu item and shortcut")
 	editorOpened := false
 	v, _ := openAnalysisWith(t, func() { editorOpened = true })
 	menu := v.Window.MainMenu()

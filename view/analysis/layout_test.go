@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 
+	"androprof/internal/fastlane"
 	"androprof/internal/viewtest"
 	"androprof/model"
 )
@@ -27,6 +28,7 @@ func layOut(v *View, size fyne.Size) {
 // At 900×600 the analysis toolbar used to run off the window (Charts) and the Editor button
 // covered the frequency note.
 func TestAnalysisLayoutReachable(t *testing.T) {
+	fastlane.Slow(t, "every tab of every tab set at two window sizes")
 	v, _ := openHeapWindow(t) // an emulator run, a heap log, a heap dump, and a method trace when the corpus is here
 	sets := []struct {
 		name string

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/container"
 
 	"androprof/chart"
+	"androprof/internal/human"
 	"androprof/model"
 	"androprof/view/ui"
 )
@@ -65,9 +66,9 @@ func (t *processesTab) show(res *results) {
 	}
 	cov := res.pids.Coverage
 	t.Table.Set(rows)
-	t.Table.Count.SetText(fmt.Sprintf("%s · %s · %s · %s · %s%s", ui.Plural(len(rows), "process", "processes"),
-		ui.Plural(res.pids.Total.Instructions, "instruction", "instructions"), chart.Quantity(res.pids.Total.Cycles, "cycles"),
-		chart.Quantity(res.pids.Total.TimeS, "s"), energyText(res.pids.Total.EnergyJ, cov), fitNote(cov)))
+	t.Table.Count.SetText(fmt.Sprintf("%s · %s · %s · %s · %s%s", human.Count(len(rows), "process", "processes"),
+		human.Count(res.pids.Total.Instructions, "instruction", "instructions"), human.Quantity(res.pids.Total.Cycles, "cycles"),
+		human.Quantity(res.pids.Total.TimeS, "s"), energyText(res.pids.Total.EnergyJ, cov), fitNote(cov)))
 }
 
 func (t *processesTab) chart(res *results, m chart.Metric) {

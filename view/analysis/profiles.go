@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/controller"
+	"androprof/internal/human"
 	"androprof/model"
 	"androprof/view/ui"
 )
@@ -156,10 +156,7 @@ func profileSummary(in model.ProfileInfo) string {
 	for i, isa := range in.ISAs {
 		isas[i] = string(isa)
 	}
-	cats := fmt.Sprintf("%d categories", in.Categories)
-	if in.Categories == 1 {
-		cats = "1 category"
-	}
+	cats := human.Count(in.Categories, "category", "categories")
 	return strings.Join([]string{in.Origin, strings.Join(isas, ", "), cats}, " · ")
 }
 

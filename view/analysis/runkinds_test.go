@@ -13,6 +13,7 @@ import (
 
 	"androprof/controller"
 	"androprof/internal/corpus"
+	"androprof/internal/human"
 	"androprof/internal/viewtest"
 	"androprof/model"
 )
@@ -31,7 +32,7 @@ func openMethodsWindow(t *testing.T) (*View, *controller.MethodAnalysis) {
 }
 
 // openHeapWindow opens the analysis window on a copy of HeapWorkspace with the heap run selected.
-func openHeapWindow(t *testing.T) (*View, *controller.HeapAnalysis) {
+func openHeapWindow(t *testing.T) (*View, *controller.HeapLogs) {
 	t.Helper()
 	path, _, _ := viewtest.HeapWorkspace(t)
 	db := viewtest.OpenDB(t, path)
@@ -42,7 +43,7 @@ func openHeapWindow(t *testing.T) (*View, *controller.HeapAnalysis) {
 	v.Wait()
 	v.SelectRun(viewtest.HeapRun)
 	v.Wait()
-	return v, ws.Heap
+	return v, ws.HeapLogs
 }
 
 func TestMethodRunShowsMethodTabs(t *testing.T) {
@@ -154,8 +155,8 @@ func TestHeapImportDeleteAndCancel(t *testing.T) {
 	if got != nil || v.sel.run != viewtest.HeapRun || !v.Heap.Tabs.Visible() || v.Heap.Profile().Allocated != p.Allocated {
 		t.Fatalf("import: %v, selected %q", got, v.sel.run)
 	}
-	if total := viewtest.Fact(v.Heap.Summary.Table, "Total allocation"); !strings.HasPrefix(total, model.HumanBytes(p.Allocated.Bytes)+" (") {
-		t.Errorf("summary of the new log: %q, want %s", total, model.HumanBytes(p.Allocated.Bytes))
+	if total := viewtest.Fact(v.Heap.Summary.Table, "Total allocation"); !strings.HasPrefix(total, human.Bytes(p.Allocated.Bytes)+" (") {
+		t.Errorf("summary of the new log: %q, want %s", total, human.Bytes(p.Allocated.Bytes))
 	}
 	if v.Runs.suggest(filepath.Join(dir, "x.heaplog.gz")) != "x" {
 		t.Errorf("suggested %q", v.Runs.suggest(filepath.Join(dir, "x.heaplog.gz")))

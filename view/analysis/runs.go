@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/controller"
+	"androprof/internal/human"
 	"androprof/model"
 	"androprof/view/ui"
 )
@@ -76,22 +77,12 @@ func (p *runsPanel) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	cells[1].(*widget.Label).SetText(runSummary(r))
 }
 
+// runSummary is the line under a run's name in the runs list.
 func runSummary(r model.RunInfo) string {
-	switch r.Kind {
-	case model.RunKindMethods:
-		return "method trace"
-	case model.RunKindHeap:
-		return "heap log"
-	case model.RunKindHeapDump:
-		return "heap dump"
-	case model.RunKindSamples:
-		return "sampled profile"
+	if label, ok := kindLabels[r.Kind]; ok {
+		return label
 	}
-	procs := fmt.Sprintf("%d processes", r.Processes)
-	if r.Processes == 1 {
-		procs = "1 process"
-	}
-	return procs + " · " + ui.Grouped(r.Instructions) + " instructions"
+	return human.Count(r.Processes, "process", "processes") + " · " + human.Count(r.Instructions, "instruction", "instructions")
 }
 
 // Names are the runs listed, in order.
@@ -275,7 +266,7 @@ func (p *runsPanel) ImportFrom(name, source string, done func(error)) {
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	progress := ui.NewProgressDialog("Importing run "+name, "Reading "+filepath.Base(source)+"…", cancel, v.Window)
+	progress := ui.NewProgressDialog(v.bg, "Importing run "+name, "Reading "+filepath.Base(source)+"…", cancel, v.Window)
 	p.importing = progress
 	ctx = controller.SayWaits(ctx, progress.Say)
 	imp := v.importer

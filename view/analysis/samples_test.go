@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"androprof/controller"
+	"androprof/internal/fastlane"
 	"androprof/internal/viewtest"
 	"androprof/model"
 	"androprof/view/samples"
@@ -56,6 +57,7 @@ func TestSampledRunShowsSampleTabs(t *testing.T) {
 
 // Every tab of a sampled run, at 900×600 and 1920×1080: every control reachable, none covered.
 func TestSampledRunLayoutReachable(t *testing.T) {
+	fastlane.Slow(t, "every tab at two window sizes")
 	db := viewtest.OpenDB(t, viewtest.SamplesWorkspace(t))
 	ws := controller.NewWorkspace(db)
 	v := openWindow(test.NewTempApp(t), ws, ws.Importer())

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"androprof/controller"
+	"androprof/internal/fastlane"
 	"androprof/internal/viewtest"
 	"androprof/isaprofiles"
 	"androprof/model"
@@ -50,6 +51,7 @@ func feedWideRun(s model.BlockSink) error {
 // TestAnalysisScreens draws every tab with the software painter and checks it is not blank;
 // with ANALYSIS_SHOTS=DIR it also writes them there to look at.
 func TestAnalysisScreens(t *testing.T) {
+	fastlane.Slow(t, "paints every tab")
 	db, err := store.Open(filepath.Join(t.TempDir(), "w.db"))
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/chart"
+	"androprof/internal/human"
 	"androprof/model"
 	"androprof/view/ui"
 )
@@ -99,7 +100,7 @@ func (t *syscallsTab) show(res *results) {
 		}
 	}
 	t.Table.Set(rows)
-	t.Table.Count.SetText(fmt.Sprintf("%s · %s · %s before them", ui.Plural(len(rows), "row", "rows"),
-		ui.Plural(calls, "call", "calls"), ui.Plural(insns, "instruction", "instructions")))
+	t.Table.Count.SetText(fmt.Sprintf("%s · %s · %s before them", human.Count(len(rows), "row", "rows"),
+		human.Count(calls, "call", "calls"), human.Count(insns, "instruction", "instructions")))
 	t.Chart.Set(chart.FromSyscalls(res.sel.run, rows))
 }

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"fmt"
 
 	"fyne.io/fyne/v2"
 
@@ -44,57 +45,47 @@ func (v *View) RunsOfKind(kind model.RunKind) []string {
 	return out
 }
 
-// tabSetOf is the tab set that analyses a kind of run.
-func tabSetOf(kind model.RunKind) tabSet {
-	switch kind {
-	case model.RunKindMethods:
-		return methodTabs
-	case model.RunKindHeap:
-		return heapTabs
-	case model.RunKindHeapDump:
-		return dumpTabs
-	case model.RunKindSamples:
-		return samplesTabs
-	}
-	return emulatorTabs
+// kindTabSets is the tab set that analyses each kind of run; a kind not listed (a run not
+// listed, "") gets the emulator tabs, the zero tabSet.
+var kindTabSets = map[model.RunKind]tabSet{
+	model.RunKindEmulator: emulatorTabs,
+	model.RunKindMethods:  methodTabs,
+	model.RunKindHeap:     heapTabs,
+	model.RunKindHeapDump: dumpTabs,
+	model.RunKindSamples:  samplesTabs,
 }
+
+// kindLabels is what the runs list says of a run of each kind but emulator runs, whose
+// processes and instructions it counts.
+var kindLabels = map[model.RunKind]string{
+	model.RunKindMethods:  "method trace",
+	model.RunKindHeap:     "heap log",
+	model.RunKindHeapDump: "heap dump",
+	model.RunKindSamples:  "sampled profile",
+}
+
+// tabSetOf is the tab set that analyses a kind of run.
+func tabSetOf(kind model.RunKind) tabSet { return kindTabSets[kind] }
 
 // route shows the tab set of the selected run and, unless it is an emulator run, loads the run
 // into it; it reports whether it did, so the emulator computation is skipped.
 func (v *View) route() bool {
-	set := emulatorTabs
+	kind := model.RunKindEmulator
 	if v.sel.run != "" {
-		set = tabSetOf(v.runKind(v.sel.run))
+		kind = v.runKind(v.sel.run)
 	}
+	set := tabSetOf(kind)
 	v.showTabSet(set)
-	switch set {
-	case methodTabs:
-		if v.ws.Methods == nil {
-			v.setProblem("This session cannot read method traces.")
-			return true
-		}
-		v.Methods.Load(v.sel.run)
-	case heapTabs:
-		if v.ws.Heap == nil {
-			v.setProblem("This session cannot read heap logs.")
-			return true
-		}
-		v.Heap.Open(v.sel.run)
-	case dumpTabs:
-		if v.ws.Heap == nil {
-			v.setProblem("This session cannot read heap dumps.")
-			return true
-		}
-		v.Dump.Open(v.sel.run)
-	case samplesTabs:
-		if v.ws.Samples == nil {
-			v.setProblem("This session cannot read sampled runs.")
-			return true
-		}
-		v.Samples.Open(v.sel.run)
-	default:
+	if set == emulatorTabs {
 		return false
 	}
+	if v.ws.Service(kind) == nil {
+		v.setProblem(fmt.Sprintf("This session cannot read %s.", model.RunKindText(kind)))
+		return true
+	}
+	open := [tabSets]func(run string){methodTabs: v.Methods.Load, heapTabs: v.Heap.Open, dumpTabs: v.Dump.Open,
+		samplesTabs: v.Samples.Open}
+	open[set](v.sel.run)
 	return true
 }
 
@@ -123,10 +114,10 @@ func (v *View) forgetRun(run string) {
 // tabHost is the analysis window as the tabs of method and heap runs see it.
 type tabHost struct{ v *View }
 
-func (h tabHost) Window() fyne.Window             { return h.v.Window }
-func (h tabHost) Background() *ui.Background      { return h.v.bg }
-func (h tabHost) Context() context.Context        { return h.v.ctx }
-func (h tabHost) SetProblem(msg string)           { h.v.setProblem(msg) }
+func (h tabHost) Window() fyne.Window                    { return h.v.Window }
+func (h tabHost) Background() *ui.Background             { return h.v.bg }
+func (h tabHost) Context() context.Context               { return h.v.ctx }
+func (h tabHost) SetProblem(msg string)                  { h.v.setProblem(msg) }
 func (h tabHost) RunsOfKind(kind model.RunKind) []string { return h.v.RunsOfKind(kind) }
 
 // tabSetObjects are the tabs and the top bar of each tab set, in tabSet order.

@@ -14,7 +14,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"androprof/chart"
+	"androprof/chart/render"
 	"androprof/controller"
 	"androprof/internal/viewtest"
 	"androprof/isaprofiles"
@@ -63,7 +63,7 @@ func openWindow(a fyne.App, ws *controller.Workspace, importer RunImporter) *Vie
 func openWindowWith(a fyne.App, ws *controller.Workspace, importer RunImporter, openEditor func(), edit func(*model.Profile)) *View {
 	win := a.NewWindow("AndroProf — Analysis")
 	win.Resize(Size)
-	v := New(win, a.Preferences(), ws, importer, openEditor, edit)
+	v := New(win, ui.NewQueuedBackground(), a.Preferences(), ws, importer, openEditor, edit)
 	win.Show()
 	return v
 }
@@ -298,12 +298,12 @@ func TestAnalysisExportsCSVAndCharts(t *testing.T) {
 		recs[1][0] != "11" || recs[2][0] != "10" || recs[2][2] != "300" {
 		t.Errorf("CSV %v", recs)
 	}
-	for _, f := range []chart.Format{chart.PNG, chart.SVG} {
+	for _, f := range []render.Format{render.PNG, render.SVG} {
 		out := filepath.Join(dir, "c")
 		if err := ui.SaveChart(v.Processes.Chart.Chart(), f, out); err != nil {
 			t.Fatal(err)
 		}
-		if f != chart.PNG {
+		if f != render.PNG {
 			continue
 		}
 		r, _ := os.Open(out)
@@ -407,7 +407,7 @@ func TestImportThroughControllerImporter(t *testing.T) {
 	v := openWindow(test.NewTempApp(t), ws, ws.Importer())
 	v.Wait()
 	var got error = errors.New("never finished")
-	v.Runs.ImportFrom("forker", "../../emulator/testdata/forker-arm.bbprofile", func(err error) { got = err })
+	v.Runs.ImportFrom("forker", "../../formats/bbprofile/testdata/forker-arm.bbprofile", func(err error) { got = err })
 	v.Wait()
 	if got != nil || !slices.Equal(v.RunNames(), []string{"forker"}) || len(v.Processes.Table.Rows()) != 2 {
 		t.Fatalf("import: %v, runs %v, %d processes", got, v.RunNames(), len(v.Processes.Table.Rows()))

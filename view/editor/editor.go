@@ -5,7 +5,6 @@ package editor
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -17,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/controller"
+	"androprof/internal/human"
 	"androprof/model"
 	"androprof/view/ui"
 )
@@ -59,9 +59,10 @@ type View struct {
 // applied; tests call it on their goroutine.
 func (v *View) Wait() { v.bg.Wait() }
 
-// New fills win; it takes the window so tests can pass one from test.NewTempApp.
-func New(win fyne.Window, ed *controller.Editor, profiles controller.Profiles, openAnalysis, kept func()) *View {
-	v := &View{Window: win, ed: ed, profiles: profiles, bg: ui.NewBackground(), onOpenAnalysis: openAnalysis, onKept: kept}
+// New fills win; it takes the window so tests can pass one from test.NewTempApp, and bg, which
+// runs its work (tests pass ui.NewQueuedBackground).
+func New(win fyne.Window, bg *ui.Background, ed *controller.Editor, profiles controller.Profiles, openAnalysis, kept func()) *View {
+	v := &View{Window: win, ed: ed, profiles: profiles, bg: bg, onOpenAnalysis: openAnalysis, onKept: kept}
 	v.buildCategoryPanel()
 	v.Uncategorized = newInstructionList(ed.Uncategorized, func() string { return "uncategorised" })
 	v.Members = newInstructionList(func(f controller.Filter) []controller.Row {
@@ -358,10 +359,7 @@ func (v *View) moveTo(ins []model.Instruction, to string) {
 
 // describe says what a category holds, for confirmations.
 func describe(n int) string {
-	if n == 1 {
-		return "1 instruction"
-	}
-	return fmt.Sprintf("%d instructions", n)
+	return human.Count(n, "instruction", "instructions")
 }
 
 // askProfileName lets the user name (or rename) the profile; then, if not nil, runs once the

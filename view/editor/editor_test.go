@@ -41,7 +41,7 @@ func newTestEditor(t *testing.T) (*controller.Editor, *View) {
 func openEditor(t *testing.T, ed *controller.Editor, ws *controller.Workspace) *View {
 	win := test.NewTempApp(t).NewWindow("AndroProf")
 	win.Resize(Size)
-	v := New(win, ed, ws.Profiles, func() {}, func() {})
+	v := New(win, ui.NewQueuedBackground(), ed, ws.Profiles, func() {}, func() {})
 	win.Show()
 	return v
 }
@@ -269,7 +269,7 @@ func TestFindShortcutFocusesSearch(t *testing.T) {
 }
 
 func TestExecutionsFormat(t *testing.T) {
-	for n, want := range map[int64]string{0: "", 7: "7", 999: "999", 1000: "1,000", 257761: "257,761", 1234567: "1,234,567"} {
+	for n, want := range map[int64]string{0: "", 7: "7", 999: "999", 1000: "1 000", 257761: "257 761", 1234567: "1 234 567"} {
 		if got := executions(n); got != want {
 			t.Errorf("executions(%d) = %q, want %q", n, got, want)
 		}

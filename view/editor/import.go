@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 
 	"androprof/controller"
+	"androprof/internal/human"
 	"androprof/view/ui"
 )
 
@@ -41,7 +42,7 @@ func (v *View) ImportLog(path string, done func(error)) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	v.importing = cancel
-	progress := ui.NewProgressDialog("Importing QEMU log", "Reading "+filepath.Base(path)+"…", cancel, v.Window)
+	progress := ui.NewProgressDialog(v.bg, "Importing QEMU log", "Reading "+filepath.Base(path)+"…", cancel, v.Window)
 	isas := slices.Clone(v.ed.Profile().ISAs)
 	go func() {
 		counts, err := controller.CountLogs(ctx, []string{path}, isas, progress.Report)
@@ -73,14 +74,11 @@ func (v *View) importDone(path string, counts controller.LogCounts, err error) {
 // importedText says what a log import read, so a person can tell an empty or foreign log from
 // one whose instructions are all categorised already.
 func importedText(file string, s controller.CountSummary) string {
-	kinds := "kinds"
-	if s.Kinds == 1 {
-		kinds = "kind"
-	}
+	kinds := human.Noun(s.Kinds, "kind", "kinds")
 	text := fmt.Sprintf("Read %s executed instructions of %d %s from %s; %d of the %s are in no category.",
-		grouped(s.Executions), s.Kinds, kinds, file, s.Uncategorized, kinds)
+		human.Grouped(s.Executions), s.Kinds, kinds, file, s.Uncategorized, kinds)
 	if s.Dropped > 0 {
-		text += fmt.Sprintf(" %s more are of instruction sets this profile does not price.", grouped(s.Dropped))
+		text += fmt.Sprintf(" %s more are of instruction sets this profile does not price.", human.Grouped(s.Dropped))
 	}
 	return text
 }
@@ -90,12 +88,4 @@ func (v *View) cancelImport() {
 	if v.importing != nil {
 		v.importing()
 	}
-}
-
-// grouped writes n with its digits in threes, "0" for zero.
-func grouped(n int64) string {
-	if n == 0 {
-		return "0"
-	}
-	return executions(n)
 }

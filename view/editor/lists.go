@@ -3,7 +3,6 @@ package editor
 import (
 	"fmt"
 	"image/color"
-	"strconv"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -12,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/controller"
+	"androprof/internal/human"
 	"androprof/model"
 	"androprof/view/ui"
 )
@@ -246,15 +246,11 @@ func (r *instructionRow) show(row controller.Row, picked bool) {
 	}
 }
 
-// executions is blank for zero so rows never seen in a log stay quiet, and groups digits
-// in threes so counts in the millions can be compared at a glance.
+// executions is blank for zero so rows never seen in a log stay quiet, and grouped as every
+// window writes counts, so counts in the millions can be compared at a glance.
 func executions(n int64) string {
 	if n == 0 {
 		return ""
 	}
-	s := strconv.FormatInt(n, 10)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
+	return human.Grouped(n)
 }

@@ -13,6 +13,7 @@ import (
 
 	"androprof/chart"
 	"androprof/controller"
+	"androprof/internal/human"
 	"androprof/model"
 	"androprof/view/ui"
 )
@@ -38,7 +39,7 @@ type DumpView struct {
 	Compare  *dumpCompareTab
 
 	host ui.Host
-	a    *controller.HeapAnalysis
+	a    *controller.HeapDumps
 	run  string          // the run shown, or being loaded
 	dump *model.HeapDump // of run; nil until loaded
 	heap string          // "" for every heap
@@ -47,7 +48,7 @@ type DumpView struct {
 }
 
 // NewDump makes the dump tabs, shown by host, which read dumps through a.
-func NewDump(host ui.Host, a *controller.HeapAnalysis) *DumpView {
+func NewDump(host ui.Host, a *controller.HeapDumps) *DumpView {
 	d := &DumpView{host: host, a: a}
 	d.Heap = widget.NewSelect([]string{allHeaps}, func(opt string) {
 		heap := opt
@@ -147,20 +148,20 @@ func dumpFacts(d *model.HeapDump) []heapFact {
 		when = time.UnixMilli(int64(d.Timestamp)).UTC().Format("2006-01-02 15:04:05 UTC")
 	}
 	part := func(c model.DumpCount) string {
-		return ui.Plural(c.Objects, "object", "objects") + ", " + model.HumanBytes(c.Bytes)
+		return human.Count(c.Objects, "object", "objects") + ", " + human.Bytes(c.Bytes)
 	}
 	facts := []heapFact{
 		{Name: "Version", Value: d.Version},
 		{Name: "Identifier size", Value: fmt.Sprintf("%d bytes", d.IDSize)},
 		{Name: "Timestamp", Value: when, raw: fmt.Sprint(d.Timestamp)},
 		{Name: "Heaps", Value: strings.Join(d.Heaps, ", ")},
-		{Name: "Loaded classes", Value: ui.Grouped(int64(ch.LoadedClasses))},
-		{Name: "Array classes", Value: ui.Grouped(int64(ch.ArrayClasses))},
+		{Name: "Loaded classes", Value: human.Grouped(int64(ch.LoadedClasses))},
+		{Name: "Array classes", Value: human.Grouped(int64(ch.ArrayClasses))},
 		{Name: "Objects", Value: part(model.DumpCount{Objects: ch.Objects, Bytes: ch.Bytes}) + " (instances and arrays; class objects are not counted)",
 			raw: fmt.Sprint(ch.Objects)},
 		{Name: "Instances", Value: part(ch.Instances), raw: fmt.Sprint(ch.Instances.Objects)},
 		{Name: "Arrays", Value: part(ch.Arrays), raw: fmt.Sprint(ch.Arrays.Objects)},
-		{Name: "GC roots", Value: ui.Grouped(int64(d.Roots))},
+		{Name: "GC roots", Value: human.Grouped(int64(d.Roots))},
 	}
 	for _, h := range d.Heaps {
 		var in, ar model.DumpCount
@@ -176,7 +177,7 @@ func dumpFacts(d *model.HeapDump) []heapFact {
 			p.Bytes += c.Bytes
 		}
 		facts = append(facts, heapFact{Name: "Heap " + h, Value: fmt.Sprintf("%s (%s), %s (%s)",
-			ui.Plural(in.Objects, "instance", "instances"), model.HumanBytes(in.Bytes), ui.Plural(ar.Objects, "array", "arrays"), model.HumanBytes(ar.Bytes))})
+			human.Count(in.Objects, "instance", "instances"), human.Bytes(in.Bytes), human.Count(ar.Objects, "array", "arrays"), human.Bytes(ar.Bytes))})
 	}
 	return facts
 }
@@ -223,14 +224,18 @@ func (t *dumpRowsTab) recompute() {
 	d := t.d
 	t.gen++
 	gen, dump, heap, run, fig, byPackage := t.gen, d.dump, d.heap, d.run, t.fig, t.byPackage
+	a, ctx := d.a, d.host.Context()
 	d.host.Background().Run(func() func() {
 		rows := dump.DumpRows(heap, byPackage)
-		c := fig.Draw(dump, heap, run)
+		c, err := a.Figure(ctx, run, heap, fig)
+		if ctx.Err() != nil {
+			return nil // the user moved on
+		}
 		return func() {
 			if gen == t.gen {
 				t.rows = rows
 				t.filter()
-				t.Chart.SetDrawing(c, fig.Name+" "+run)
+				showFigure(d, t.Chart, c, err, fig, run)
 			}
 		}
 	})
@@ -249,7 +254,7 @@ func (t *dumpRowsTab) filter() {
 	}
 	t.Table.Set(rows)
 	if len(rows) != len(t.rows) {
-		t.Table.Count.SetText(fmt.Sprintf("%d of %s", len(rows), ui.Plural(len(t.rows), "row", "rows")))
+		t.Table.Count.SetText(fmt.Sprintf("%d of %s", len(rows), human.Count(len(t.rows), "row", "rows")))
 	}
 }
 
@@ -313,13 +318,26 @@ func newDumpFigureTab(d *DumpView, figure string) *dumpFigureTab {
 func (t *dumpFigureTab) recompute() {
 	d := t.d
 	t.gen++
-	gen, dump, heap, run, fig := t.gen, d.dump, d.heap, d.run, t.fig
+	gen, heap, run, fig, a, ctx := t.gen, d.heap, d.run, t.fig, d.a, d.host.Context()
 	d.host.Background().Run(func() func() {
-		c := fig.Draw(dump, heap, run)
+		c, err := a.Figure(ctx, run, heap, fig)
+		if ctx.Err() != nil {
+			return nil // the user moved on
+		}
 		return func() {
 			if gen == t.gen {
-				t.Chart.SetDrawing(c, fig.Name+" "+run)
+				showFigure(d, t.Chart, c, err, fig, run)
 			}
 		}
 	})
+}
+
+// showFigure puts a dump figure drawn through the controller (as `androprof chart --figure`
+// draws it) in its panel, or says why it could not be drawn.
+func showFigure(d *DumpView, p *ui.ChartPanel, c chart.Drawing, err error, fig chart.DumpFigure, run string) {
+	if err != nil {
+		d.host.SetProblem(ui.ProblemText("draw", fig.Title, err))
+		return
+	}
+	p.SetDrawing(c, fig.Name+" "+run)
 }

@@ -16,6 +16,7 @@ import (
 
 	"androprof/chart"
 	"androprof/controller"
+	"androprof/internal/human"
 	"androprof/model"
 	"androprof/view/ui"
 )
@@ -46,7 +47,7 @@ type View struct {
 	ClassTable  *heapTable
 
 	host     ui.Host
-	a        *controller.HeapAnalysis
+	a        *controller.HeapLogs
 	run      string             // the run shown, or being loaded
 	factor   int                // cohort multiple of the run's imported cohort
 	profile  *model.HeapProfile // of run at factor; nil until loaded
@@ -56,8 +57,8 @@ type View struct {
 	quiet    bool // set while the code, not the user, changes a chooser
 }
 
-// New makes the heap log tabs, shown by host, which read profiles through a.
-func New(host ui.Host, a *controller.HeapAnalysis) *View {
+// New makes the heap log tabs, shown by host, which read profiles and draw figures through a.
+func New(host ui.Host, a *controller.HeapLogs) *View {
 	h := &View{host: host, a: a, factor: 1}
 	h.Cohort = widget.NewSelect(nil, func(opt string) {
 		if f, ok := h.factors[opt]; ok && !h.quiet && f != h.factor {
@@ -97,7 +98,7 @@ func (h *View) figureTabs() []*heapFigureTab {
 }
 
 // FigureChooser is the figure chooser of tab i of Tabs, nil for a tab without one; for
-// `androprof screenshot`, which captures every figure.
+// the screenshot tour (cmd/tour), which captures every figure.
 func (h *View) FigureChooser(i int) *widget.Select {
 	if i < 0 || i >= len(h.Tabs.Items) {
 		return nil
@@ -153,7 +154,7 @@ func (h *View) setChoices() {
 	var opts []string
 	selected := ""
 	for _, f := range cohortSteps {
-		o := model.HumanBytes(h.imported * uint64(f))
+		o := human.Bytes(h.imported * uint64(f))
 		h.factors[o] = f
 		opts = append(opts, o)
 		if f == h.factor {
@@ -243,24 +244,24 @@ func (t *heapSummaryTab) recompute() {
 func heapFacts(p *model.HeapProfile, factor int) (facts []heapFact, notes []string) {
 	ch := p.Characteristics()
 	bytes := func(name string, n uint64, more string) {
-		facts = append(facts, heapFact{Name: name, Value: model.HumanBytes(n) + more, raw: fmt.Sprint(n)})
+		facts = append(facts, heapFact{Name: name, Value: human.Bytes(n) + more, raw: fmt.Sprint(n)})
 	}
 	count := func(name string, n uint64, more string) {
-		facts = append(facts, heapFact{Name: name, Value: ui.Grouped(int64(n)) + more, raw: fmt.Sprint(n)})
+		facts = append(facts, heapFact{Name: name, Value: human.Grouped(int64(n)) + more, raw: fmt.Sprint(n)})
 	}
-	bytes("Total allocation", ch.TotalAllocation, fmt.Sprintf(" (%s bytes)", ui.Grouped(int64(ch.TotalAllocation))))
-	bytes("Maximum live", ch.MaxLive, fmt.Sprintf(" (%s objects, at %s of allocation)", ui.Grouped(int64(ch.MaxLiveObjects)), model.HumanBytes(ch.MaxLiveAt)))
-	count("Live objects (at end)", ch.LiveObjects, " ("+model.HumanBytes(ch.LiveBytes)+")")
+	bytes("Total allocation", ch.TotalAllocation, fmt.Sprintf(" (%s bytes)", human.Grouped(int64(ch.TotalAllocation))))
+	bytes("Maximum live", ch.MaxLive, fmt.Sprintf(" (%s objects, at %s of allocation)", human.Grouped(int64(ch.MaxLiveObjects)), human.Bytes(ch.MaxLiveAt)))
+	count("Live objects (at end)", ch.LiveObjects, " ("+human.Bytes(ch.LiveBytes)+")")
 	count("Loaded classes", uint64(ch.LoadedClasses), "")
 	count("Array classes", uint64(ch.ArrayClasses), "")
-	count("Objects allocated", ch.TotalObjects, fmt.Sprintf(" (%s arrays)", ui.Grouped(int64(p.Allocated.ArrayObjects))))
-	count("Objects freed", ch.FreedObjects, " ("+model.HumanBytes(p.Freed.Bytes)+")")
+	count("Objects allocated", ch.TotalObjects, fmt.Sprintf(" (%s arrays)", human.Grouped(int64(p.Allocated.ArrayObjects))))
+	count("Objects freed", ch.FreedObjects, " ("+human.Bytes(p.Freed.Bytes)+")")
 	count("Threads", uint64(ch.Threads), "")
 	count("GCs", uint64(ch.GCs), "")
 	count("Pointer mutations", ch.Mutations, "")
 	cohort := ""
 	if factor > 1 {
-		cohort = fmt.Sprintf(" (%d × the %s imported)", factor, model.HumanBytes(p.Cohort/uint64(factor)))
+		cohort = fmt.Sprintf(" (%d × the %s imported)", factor, human.Bytes(p.Cohort/uint64(factor)))
 	}
 	bytes("Cohort size", p.Cohort, cohort)
 	if ch.UnknownFrees > 0 {
@@ -291,7 +292,7 @@ func heapFacts(p *model.HeapProfile, factor int) (facts []heapFact, notes []stri
 		notes = append(notes, "No heap snapshots in this log (the VM did not walk the heap): figure 5.23 is empty.")
 	}
 	if ch.UnknownFrees > 0 {
-		notes = append(notes, ui.Plural(ch.UnknownFrees, "death", "deaths")+" of objects never allocated (or freed twice) "+chart.Noun(ch.UnknownFrees, "was", "were")+" skipped.")
+		notes = append(notes, human.Count(ch.UnknownFrees, "death", "deaths")+" of objects never allocated (or freed twice) "+human.Noun(ch.UnknownFrees, "was", "were")+" skipped.")
 	}
 	return facts, notes
 }

@@ -16,6 +16,7 @@ import (
 
 	"androprof/chart"
 	"androprof/controller"
+	"androprof/internal/human"
 	"androprof/internal/viewtest"
 	"androprof/model"
 	"androprof/view/ui"
@@ -44,22 +45,22 @@ func (w *heapWindow) SelectRun(run string) {
 }
 
 // openHeap opens the heap tabs on a copy of HeapWorkspace with the heap run selected.
-func openHeap(t *testing.T) (*heapWindow, *controller.HeapAnalysis) {
+func openHeap(t *testing.T) (*heapWindow, *controller.Workspace) {
 	t.Helper()
 	path, _, _ := viewtest.HeapWorkspace(t)
 	db := viewtest.OpenDB(t, path)
 	ws := controller.NewWorkspace(db)
 	h := viewtest.NewHost(t, ws)
-	v := &heapWindow{Host: h, Heap: New(h, ws.Heap), Dump: NewDump(h, ws.Heap)}
+	v := &heapWindow{Host: h, Heap: New(h, ws.HeapLogs), Dump: NewDump(h, ws.HeapDumps)}
 	v.SelectRun(viewtest.HeapRun)
 	v.Wait()
-	return v, ws.Heap
+	return v, ws
 }
 
 // loaded is a run's profile as the controller gives it, for the expected values.
-func loaded(t *testing.T, heap *controller.HeapAnalysis, run string, factor int) *model.HeapProfile {
+func loaded(t *testing.T, ws *controller.Workspace, run string, factor int) *model.HeapProfile {
 	t.Helper()
-	p, err := heap.Profile(context.Background(), run, factor)
+	p, err := ws.HeapLogs.Profile(context.Background(), run, factor)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,9 +74,9 @@ func showTabOf(v *heapWindow, tabs interface{ SelectIndex(int) }, i int) {
 }
 
 func TestHeapRunShowsHeapTabs(t *testing.T) {
-	v, heap := openHeap(t)
+	v, ws := openHeap(t)
 	h := v.Heap
-	p := loaded(t, heap, viewtest.HeapRun, 1)
+	p := loaded(t, ws, viewtest.HeapRun, 1)
 	if p.Cohort != viewtest.HeapCohort || h.profile == nil || h.profile.Allocated != p.Allocated {
 		t.Fatalf("heap tabs show %+v", h.profile)
 	}
@@ -94,9 +95,9 @@ func TestHeapRunShowsHeapTabs(t *testing.T) {
 
 // Every figure of every tab is offered by its seed number and title, and draws.
 func TestHeapFigureChoosersDrawEveryFigure(t *testing.T) {
-	v, heap := openHeap(t)
+	v, ws := openHeap(t)
 	h := v.Heap
-	p := loaded(t, heap, viewtest.HeapRun, 1)
+	p := loaded(t, ws, viewtest.HeapRun, 1)
 	seen := 0
 	for i, item := range h.Tabs.Items {
 		var tab *heapFigureTab
@@ -149,21 +150,21 @@ func TestHeapFigureChoosersDrawEveryFigure(t *testing.T) {
 }
 
 func TestHeapSummary(t *testing.T) {
-	v, heap := openHeap(t)
+	v, ws := openHeap(t)
 	s := v.Heap.Summary
-	p := loaded(t, heap, viewtest.HeapRun, 1)
+	p := loaded(t, ws, viewtest.HeapRun, 1)
 	ch := p.Characteristics()
-	if got := viewtest.Fact(s.Table, "Total allocation"); !strings.HasPrefix(got, model.HumanBytes(ch.TotalAllocation)+" (") ||
-		!strings.Contains(got, ui.Grouped(int64(ch.TotalAllocation))+" bytes") {
-		t.Errorf("total allocation %q, want %s", got, model.HumanBytes(ch.TotalAllocation))
+	if got := viewtest.Fact(s.Table, "Total allocation"); !strings.HasPrefix(got, human.Bytes(ch.TotalAllocation)+" (") ||
+		!strings.Contains(got, human.Grouped(int64(ch.TotalAllocation))+" bytes") {
+		t.Errorf("total allocation %q, want %s", got, human.Bytes(ch.TotalAllocation))
 	}
 	for name, want := range map[string]string{
-		"Maximum live":          model.HumanBytes(ch.MaxLive),
-		"Live objects (at end)": ui.Grouped(int64(ch.LiveObjects)),
+		"Maximum live":          human.Bytes(ch.MaxLive),
+		"Live objects (at end)": human.Grouped(int64(ch.LiveObjects)),
 		"Loaded classes":        fmt.Sprint(ch.LoadedClasses),
 		"Array classes":         fmt.Sprint(ch.ArrayClasses),
 		"Threads":               fmt.Sprint(ch.Threads),
-		"Pointer mutations":     ui.Grouped(int64(ch.Mutations)),
+		"Pointer mutations":     human.Grouped(int64(ch.Mutations)),
 		"Cohort size":           "32 KB",
 		"VM":                    p.Header.VM,
 		"Property synthetic":    "true",
@@ -196,17 +197,17 @@ func TestHeapSummary(t *testing.T) {
 }
 
 func TestHeapClassTableAndFind(t *testing.T) {
-	v, heap := openHeap(t)
+	v, ws := openHeap(t)
 	c := v.Heap.ClassTable
-	p := loaded(t, heap, viewtest.HeapRun, 1)
+	p := loaded(t, ws, viewtest.HeapRun, 1)
 	want := p.Table(model.ScopeClass)
 	if len(c.Table.Rows()) != len(want) || len(want) < 40 {
 		t.Fatalf("%d class rows, want %d", len(c.Table.Rows()), len(want))
 	}
 	i := slices.IndexFunc(c.Table.Rows(), func(r model.HeapRow) bool { return r.Name == "java/lang/String" })
 	j := slices.IndexFunc(want, func(r model.HeapRow) bool { return r.Name == "java/lang/String" })
-	if i < 0 || c.Table.Cell(i, viewtest.ColIndex(c.Table, "Live")) != ui.Grouped(int64(want[j].Live.Objects)) ||
-		c.Table.Cell(i, viewtest.ColIndex(c.Table, "Size")) != model.HumanBytes(want[j].Total.Bytes) {
+	if i < 0 || c.Table.Cell(i, viewtest.ColIndex(c.Table, "Live")) != human.Grouped(int64(want[j].Live.Objects)) ||
+		c.Table.Cell(i, viewtest.ColIndex(c.Table, "Size")) != human.Bytes(want[j].Total.Bytes) {
 		t.Errorf("String row %d: %+v", i, want[j])
 	}
 	if k := slices.IndexFunc(c.Table.Rows(), func(r model.HeapRow) bool { return r.Name == "[C" }); k < 0 || c.Table.Cell(k, viewtest.ColIndex(c.Table, "Array")) != "yes" {
@@ -236,9 +237,9 @@ func TestHeapClassTableAndFind(t *testing.T) {
 }
 
 func TestHeapThreadsAndPackages(t *testing.T) {
-	v, heap := openHeap(t)
+	v, ws := openHeap(t)
 	h := v.Heap
-	p := loaded(t, heap, viewtest.HeapRun, 1)
+	p := loaded(t, ws, viewtest.HeapRun, 1)
 	threads := p.Table(model.ScopeThread)
 	if len(h.ThreadTable.Table.Rows()) != len(threads) || !slices.ContainsFunc(h.ThreadTable.Table.Rows(), func(r model.HeapRow) bool { return r.Name == "main" }) {
 		t.Errorf("thread rows %+v", h.ThreadTable.Table.Rows())
@@ -263,12 +264,12 @@ func TestHeapThreadsAndPackages(t *testing.T) {
 
 // The Cohort chooser regroups every chart and table at twice the cohort.
 func TestHeapCohortChooserRegroups(t *testing.T) {
-	v, heap := openHeap(t)
+	v, ws := openHeap(t)
 	h := v.Heap
 	before := h.Cohorts.Chart.Drawing().(chart.Lines)
 	h.Cohort.SetSelected("64 KB")
 	v.Wait()
-	p2 := loaded(t, heap, viewtest.HeapRun, 2)
+	p2 := loaded(t, ws, viewtest.HeapRun, 2)
 	if h.factor != 2 || h.profile.Cohort != 2*viewtest.HeapCohort {
 		t.Fatalf("factor %d, cohort %d", h.factor, h.profile.Cohort)
 	}
@@ -294,11 +295,11 @@ func TestHeapCohortChooserRegroups(t *testing.T) {
 }
 
 func TestDumpTabs(t *testing.T) {
-	v, heap := openHeap(t)
+	v, ws := openHeap(t)
 	d := v.Dump
 	v.SelectRun(viewtest.DumpRun)
 	v.Wait()
-	dump, err := heap.Dump(context.Background(), viewtest.DumpRun)
+	dump, err := ws.HeapDumps.Dump(context.Background(), viewtest.DumpRun)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +312,7 @@ func TestDumpTabs(t *testing.T) {
 		t.Fatalf("%d class rows, want %d", len(d.Classes.Table.Rows()), len(all))
 	}
 	ch := dump.Characteristics()
-	if got := viewtest.Fact(d.Summary, "Objects"); !strings.HasPrefix(got, ui.Grouped(int64(ch.Objects))+" objects") || viewtest.Fact(d.Summary, "Heap app") == "" {
+	if got := viewtest.Fact(d.Summary, "Objects"); !strings.HasPrefix(got, human.Grouped(int64(ch.Objects))+" objects") || viewtest.Fact(d.Summary, "Heap app") == "" {
 		t.Errorf("summary objects %q", got)
 	}
 	for _, tab := range []*dumpFigureTab{d.Sizes, d.Pointers} {
@@ -362,7 +363,7 @@ func TestDumpTabs(t *testing.T) {
 	}
 	v.SelectRun("dialer")
 	v.Wait()
-	real, err := heap.Dump(context.Background(), "dialer")
+	real, err := ws.HeapDumps.Dump(context.Background(), "dialer")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -411,12 +412,12 @@ func TestHeapScreens(t *testing.T) {
 // path from a GC root to a class's nearest instance and to an object chosen in the tree; the
 // Compare tab against a second dump.
 func TestDumpRetainedTreePathAndCompare(t *testing.T) {
-	v, heap := openHeap(t)
+	v, ws := openHeap(t)
 	v.SelectRun(viewtest.DumpRun)
 	v.Wait()
 	d := v.Dump
 	rt := d.Retained
-	r, err := heap.Retention(context.Background(), viewtest.DumpRun)
+	r, err := ws.HeapDumps.Retention(context.Background(), viewtest.DumpRun)
 	if err != nil || rt.r == nil {
 		t.Fatalf("retention: %v (tab has %v)", err, rt.r != nil)
 	}
@@ -434,7 +435,7 @@ func TestDumpRetainedTreePathAndCompare(t *testing.T) {
 	if n, _ := r.DominatedAfter(-1, treeChildren); n > 0 {
 		var label widget.Label
 		rt.updateNode(top[len(top)-1], false, &label)
-		if len(top) != treeChildren+1 || !strings.HasPrefix(label.Text, fmt.Sprintf("… %s more", ui.Plural(n, "object", "objects"))) {
+		if len(top) != treeChildren+1 || !strings.HasPrefix(label.Text, fmt.Sprintf("… %s more", human.Count(n, "object", "objects"))) {
 			t.Errorf("%d top-level rows past %d: the tree lists %d, the last says %q", n, treeChildren, len(top), label.Text)
 		}
 	}

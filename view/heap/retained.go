@@ -10,6 +10,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"androprof/controller"
+	"androprof/internal/human"
 	"androprof/model"
 	"androprof/view/ui"
 )
@@ -164,8 +166,8 @@ func retainedNote(r *model.DumpRetention, dumped uint64) string {
 	}
 	classes := r.ClassObjects()
 	return fmt.Sprintf("%s reachable from the GC roots in %s: %s of the dump's %s instances and arrays, and %s; %s.",
-		model.HumanBytes(r.Reachable), ui.Plural(r.Objects.Len(), "object", "objects"), ui.Grouped(int64(r.Objects.Len()-classes)),
-		ui.Grouped(int64(dumped)), ui.Plural(classes, "class object", "class objects"), weak)
+		human.Bytes(r.Reachable), human.Count(r.Objects.Len(), "object", "objects"), human.Grouped(int64(r.Objects.Len()-classes)),
+		human.Grouped(int64(dumped)), human.Count(classes, "class object", "class objects"), weak)
 }
 
 func (t *retainedTab) childUIDs(uid widget.TreeNodeID) []widget.TreeNodeID {
@@ -206,7 +208,7 @@ func (t *retainedTab) updateNode(uid widget.TreeNodeID, _ bool, o fyne.CanvasObj
 			seq = int32(p)
 		}
 		n, retained := t.r.DominatedAfter(seq, treeChildren)
-		o.(*widget.Label).SetText(fmt.Sprintf("… %s more, retaining %s together", ui.Plural(n, "object", "objects"), model.HumanBytes(retained)))
+		o.(*widget.Label).SetText(fmt.Sprintf("… %s more, retaining %s together", human.Count(n, "object", "objects"), human.Bytes(retained)))
 		return
 	}
 	n, err := strconv.Atoi(uid)
@@ -214,7 +216,7 @@ func (t *retainedTab) updateNode(uid widget.TreeNodeID, _ bool, o fyne.CanvasObj
 		return
 	}
 	obj := t.r.Object(int32(n))
-	o.(*widget.Label).SetText(fmt.Sprintf("%s %#x · retains %s (%.1f%%)", obj.ClassOf, obj.ID, model.HumanBytes(obj.Retained),
+	o.(*widget.Label).SetText(fmt.Sprintf("%s %#x · retains %s (%.1f%%)", obj.ClassOf, obj.ID, human.Bytes(obj.Retained),
 		percent(obj.Retained, t.r.Reachable)))
 }
 
@@ -230,18 +232,15 @@ func (t *retainedTab) selectObject(seq int32) {
 	t.Tree.ScrollTo(strconv.Itoa(int(seq)))
 }
 
-// pathToClass shows the path to the class's instance nearest a GC root.
+// pathToClass shows the path to the class's instance nearest a GC root, found as
+// `androprof report --path-to CLASS` finds it.
 func (t *retainedTab) pathToClass(c model.RetainedClass) {
 	if t.r == nil {
 		return
 	}
-	for i, rc := range t.r.Classes {
-		if rc.Name == c.Name {
-			if o, ok := t.r.Nearest(int32(i)); ok {
-				t.showPath(o.Seq)
-				return
-			}
-		}
+	if o, err := controller.FindDumpObject(t.r, t.d.run, c.Name); err == nil {
+		t.showPath(o.Seq)
+		return
 	}
 	t.PathTo.SetText(fmt.Sprintf("No instance of %s is reachable from a GC root.", c.Name))
 	t.Path.Set(nil)
@@ -255,7 +254,7 @@ func (t *retainedTab) showPath(seq int32) {
 	chain := t.r.Path(seq)
 	o := chain[len(chain)-1]
 	t.PathTo.SetText(fmt.Sprintf("%s %#x is alive through %s from a GC root (%s):", o.ClassOf, o.ID,
-		ui.Plural(len(chain)-1, "reference", "references"), chain[0].Field))
+		human.Count(len(chain)-1, "reference", "references"), chain[0].Field))
 	t.Path.Set(chain)
 }
 
@@ -349,7 +348,7 @@ func (t *dumpCompareTab) show(diff model.DumpDiff) {
 	t.Table.Set(diff.Rows)
 	if diff.Classes > 0 {
 		t.Table.Count.SetText(fmt.Sprintf("%s of %s classes changed (the unchanged left out)",
-			ui.Grouped(int64(len(diff.Rows))), ui.Grouped(int64(diff.Classes))))
+			human.Grouped(int64(len(diff.Rows))), human.Grouped(int64(diff.Classes))))
 	}
 	if w := diff.Unrelated(); w != "" {
 		t.Warning.SetText("Warning: " + w + ".")

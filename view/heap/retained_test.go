@@ -11,9 +11,9 @@ import (
 
 	"androprof/controller"
 	"androprof/formats/hprof/hproftest"
+	"androprof/internal/human"
 	"androprof/internal/viewtest"
 	"androprof/model"
-	"androprof/view/ui"
 )
 
 // secondDump is the synthetic dump of the heap workspace again with other counts: a later
@@ -22,7 +22,7 @@ const secondDump = "dump-later"
 
 // openHeapWithSecondDump opens the heap tabs on a copy of the heap workspace to which a second
 // dump of the synthetic program was imported.
-func openHeapWithSecondDump(t *testing.T) (*heapWindow, *controller.HeapAnalysis) {
+func openHeapWithSecondDump(t *testing.T) (*heapWindow, *controller.Workspace) {
 	t.Helper()
 	path, _, _ := viewtest.HeapWorkspace(t)
 	db := viewtest.OpenDB(t, path)
@@ -35,17 +35,17 @@ func openHeapWithSecondDump(t *testing.T) (*heapWindow, *controller.HeapAnalysis
 	viewtest.Must(t, f.Close())
 	viewtest.Must(t, ws.Importer().ImportFiles(context.Background(), secondDump, []string{file}, nil))
 	h := viewtest.NewHost(t, ws)
-	v := &heapWindow{Host: h, Heap: New(h, ws.Heap), Dump: NewDump(h, ws.Heap)}
+	v := &heapWindow{Host: h, Heap: New(h, ws.HeapLogs), Dump: NewDump(h, ws.HeapDumps)}
 	v.SelectRun(viewtest.DumpRun)
 	v.Wait()
-	return v, ws.Heap
+	return v, ws
 }
 
 // Issue 23, finding 14: after a switch to another dump the Retained tab shows nothing of the
 // dump before (its path above all); the reachable objects say that class objects are among
 // them, and the Summary that its objects are not.
 func TestRetainedTabForgetsThePreviousDump(t *testing.T) {
-	v, heap := openHeapWithSecondDump(t)
+	v, ws := openHeapWithSecondDump(t)
 	rt := v.Dump.Retained
 	rt.Classes.Select(0)
 	if len(rt.Path.Rows()) == 0 {
@@ -59,7 +59,7 @@ func TestRetainedTabForgetsThePreviousDump(t *testing.T) {
 		t.Errorf("after the switch the path says %q over %d rows; the dump before's said %q", rt.PathTo.Text, len(rt.Path.Rows()), before)
 	}
 
-	r, err := heap.Retention(context.Background(), secondDump)
+	r, err := ws.HeapDumps.Retention(context.Background(), secondDump)
 	viewtest.Must(t, err)
 	classes := 0
 	for _, isClass := range r.Objects.IsClass {
@@ -67,10 +67,10 @@ func TestRetainedTabForgetsThePreviousDump(t *testing.T) {
 			classes++
 		}
 	}
-	dump, err := heap.Dump(context.Background(), secondDump)
+	dump, err := ws.HeapDumps.Dump(context.Background(), secondDump)
 	viewtest.Must(t, err)
-	want := fmt.Sprintf("in %s: %s of the dump's %s instances and arrays, and %s;", ui.Plural(r.Objects.Len(), "object", "objects"),
-		ui.Grouped(int64(r.Objects.Len()-classes)), ui.Grouped(int64(dump.Characteristics().Objects)), ui.Plural(classes, "class object", "class objects"))
+	want := fmt.Sprintf("in %s: %s of the dump's %s instances and arrays, and %s;", human.Count(r.Objects.Len(), "object", "objects"),
+		human.Grouped(int64(r.Objects.Len()-classes)), human.Grouped(int64(dump.Characteristics().Objects)), human.Count(classes, "class object", "class objects"))
 	if classes == 0 || !strings.Contains(rt.Note.Text, want) {
 		t.Errorf("retained note %q, want it to say %q", rt.Note.Text, want)
 	}
@@ -82,15 +82,15 @@ func TestRetainedTabForgetsThePreviousDump(t *testing.T) {
 // Issue 23, finding 14: the comparison says how many classes it shows of how many, and warns
 // when the two dumps look like different programs.
 func TestDumpCompareCountsAndWarns(t *testing.T) {
-	v, heap := openHeapWithSecondDump(t)
+	v, ws := openHeapWithSecondDump(t)
 	v.SelectRun(secondDump)
 	v.Wait()
 	c := v.Dump.Compare
 	c.Before.SetSelected(viewtest.DumpRun)
 	v.Wait()
-	diff, err := heap.Diff(context.Background(), viewtest.DumpRun, secondDump)
+	diff, err := ws.HeapDumps.Diff(context.Background(), viewtest.DumpRun, secondDump)
 	viewtest.Must(t, err)
-	want := fmt.Sprintf("%s of %s classes changed", ui.Grouped(int64(len(diff.Rows))), ui.Grouped(int64(diff.Classes)))
+	want := fmt.Sprintf("%s of %s classes changed", human.Grouped(int64(len(diff.Rows))), human.Grouped(int64(diff.Classes)))
 	if len(c.Table.Rows()) != len(diff.Rows) || !strings.HasPrefix(c.Table.Count.Text, want) {
 		t.Errorf("%d rows, count %q, want %q", len(c.Table.Rows()), c.Table.Count.Text, want)
 	}

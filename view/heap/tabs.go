@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/chart"
+	"androprof/internal/human"
 	"androprof/model"
 	"androprof/view/ui"
 )
@@ -64,17 +65,25 @@ func (t *heapFigureTab) Chosen() chart.HeapFigure {
 	return t.figs[max(t.Figure.SelectedIndex(), 0)]
 }
 
-// recompute draws the figure chosen for the profile loaded, in the background: the figure's
-// series are computed there, then the panel renders them there too.
+// recompute draws the figure chosen at the cohort size loaded, in the background, through
+// the controller (which `androprof chart --figure` asks too): the figure's series are
+// computed there, then the panel renders them there too.
 func (t *heapFigureTab) recompute() {
 	h := t.h
 	t.gen++
-	gen, p, run, fig := t.gen, h.profile, h.run, t.Chosen()
+	gen, p, run, factor, fig, a, ctx := t.gen, h.profile, h.run, h.factor, t.Chosen(), h.a, h.host.Context()
 	h.host.Background().Run(func() func() {
-		d := fig.Draw(p, run)
-		empty := d.Empty()
+		d, err := a.Figure(ctx, run, factor, fig)
+		if ctx.Err() != nil {
+			return nil // the user moved on
+		}
+		empty := err == nil && d.Empty()
 		return func() {
 			if gen != t.gen {
+				return
+			}
+			if err != nil {
+				h.host.SetProblem(ui.ProblemText("draw", fig.Title, err))
 				return
 			}
 			t.Chart.SetDrawing(d, fig.Title+" "+run)
@@ -158,7 +167,7 @@ func (t *heapTable) filter() {
 	}
 	t.Table.Set(rows)
 	if len(rows) != len(t.rows) {
-		t.Table.Count.SetText(fmt.Sprintf("%d of %s", len(rows), ui.Plural(len(t.rows), "row", "rows")))
+		t.Table.Count.SetText(fmt.Sprintf("%d of %s", len(rows), human.Count(len(t.rows), "row", "rows")))
 	}
 }
 
@@ -298,7 +307,7 @@ func countCol[T any](title string, width float32, v func(T) uint64) ui.Column[T]
 // bytesCol shows "1.5 MB", sorts and exports the exact number.
 func bytesCol[T any](title string, width float32, v func(T) uint64) ui.Column[T] {
 	return ui.Column[T]{Title: title, Width: width, Num: true,
-		Text: func(r T) string { return model.HumanBytes(v(r)) },
+		Text: func(r T) string { return human.Bytes(v(r)) },
 		Raw:  func(r T) string { return strconv.FormatUint(v(r), 10) },
 		Cmp:  func(a, b T) int { return cmp.Compare(v(a), v(b)) }}
 }
@@ -310,7 +319,7 @@ func lifetimeCol[T any](title string, v func(T) float64) ui.Column[T] {
 		if v(r) == 0 {
 			return ""
 		}
-		return model.HumanBytes(uint64(v(r) + 0.5))
+		return human.Bytes(uint64(v(r) + 0.5))
 	}
 	return c
 }

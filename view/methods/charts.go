@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/chart"
+	"androprof/controller"
 	"androprof/model"
 	"androprof/view/ui"
 )
@@ -35,14 +36,12 @@ func newHotspotsTab(m *View) *hotspotsTab {
 func (t *hotspotsTab) recompute() {
 	t.gen++
 	m := t.m
-	gen, sel, scope := t.gen, m.sel, m.scope()
-	methodChart(m, model.MethodReportOptions{Run: sel.run, By: sel.by, TID: sel.tid}, func(rep *model.MethodReport) {
-		if gen != t.gen {
-			return
+	gen := t.gen
+	methodChart(m, m.sel.chart(m.sel.by, chart.Bars), func(c chart.Chart) {
+		if gen == t.gen {
+			t.bars = c.Bars
+			t.Chart.Set(c)
 		}
-		c := chart.FromMethodReport(rep, sel.cpu, true, chart.Bars, scope)
-		t.bars = c.Bars
-		t.Chart.Set(c)
 	})
 }
 
@@ -84,25 +83,26 @@ func (t *packagesTab) recompute() {
 	if t.Level.Selected == levelClass {
 		by = model.ByClass
 	}
-	gen, sel, scope := t.gen, m.sel, m.scope()
-	methodChart(m, model.MethodReportOptions{Run: sel.run, By: by, TID: sel.tid}, func(rep *model.MethodReport) {
+	gen := t.gen
+	methodChart(m, m.sel.chart(by, chart.Pie), func(c chart.Chart) {
 		if gen == t.gen {
-			t.Chart.Set(chart.FromMethodReport(rep, sel.cpu, true, chart.Pie, scope))
+			t.Chart.Set(c)
 		}
 	})
 }
 
-// methodChart makes a report in the background and hands it to show on the UI goroutine.
-func methodChart(m *View, opts model.MethodReportOptions, show func(*model.MethodReport)) {
+// methodChart asks the controller for a chart in the background (the one `androprof chart`
+// draws for the same choices) and hands it to show on the UI goroutine.
+func methodChart(m *View, opts controller.MethodChartOptions, show func(chart.Chart)) {
 	a, ctx := m.a, m.host.Context()
 	m.host.Background().Run(func() func() {
-		rep, err := a.Report(ctx, opts)
+		c, err := a.Chart(ctx, opts)
 		return func() {
 			if err != nil {
 				m.host.SetProblem(ui.ProblemText("chart the run", opts.Run, err))
 				return
 			}
-			show(rep)
+			show(c)
 		}
 	})
 }

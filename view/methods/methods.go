@@ -5,13 +5,13 @@ package methods
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"androprof/chart"
 	"androprof/controller"
 	"androprof/model"
 	"androprof/view/ui"
@@ -142,7 +142,7 @@ func (m *View) setChoices() {
 		if th.Events == 0 {
 			continue
 		}
-		o := threadLabel(th)
+		o := controller.ThreadLabel(th)
 		m.threads[o] = th.TID
 		opts = append(opts, o)
 		if th.TID == m.sel.tid {
@@ -154,10 +154,11 @@ func (m *View) setChoices() {
 	m.sel.tid = m.threads[keep]
 
 	var clocks []string
-	if p.Clock.HasCPU() || !p.Clock.HasWall() {
+	cpu, real := controller.ChartClocks(p.Clock)
+	if cpu {
 		clocks = append(clocks, clockCPU)
 	}
-	if p.Clock.HasWall() {
+	if real {
 		clocks = append(clocks, clockReal)
 	}
 	m.Clock.Options = clocks
@@ -169,19 +170,10 @@ func (m *View) setChoices() {
 	m.sel.cpu = want == clockCPU
 }
 
-func threadLabel(th model.ThreadTimes) string {
-	if th.Name == "" {
-		return fmt.Sprint(th.TID)
-	}
-	return fmt.Sprintf("%d %s", th.TID, th.Name)
-}
-
-// scope names the threads shown, for chart titles.
-func (m *View) scope() string {
-	if m.sel.tid == 0 {
-		return "all threads"
-	}
-	return "thread " + m.Thread.Selected
+// chart is the selection's question for a chart grouped by by, drawn as kind until the user
+// picks another kind in the chart's panel.
+func (s methodSel) chart(by model.MethodGrouping, kind chart.Kind) controller.MethodChartOptions {
+	return controller.MethodChartOptions{Run: s.run, By: by, TID: s.tid, CPU: s.cpu, Kind: kind}
 }
 
 // refresh recomputes every tab for the selection; each tab works in the background.

@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"androprof/chart"
+	"androprof/chart/render"
 	"androprof/controller"
 	"androprof/internal/viewtest"
 	"androprof/model"
@@ -349,7 +350,7 @@ func TestTimelineDrawsBusiestThread(t *testing.T) {
 			t.Errorf("span %+v outside %d..%d", s, tl.from, tl.to)
 		}
 	}
-	if err := tl.spec.Render(io.Discard, ui.ExportWidth, ui.ExportHeight); err != nil { // Save PNG…
+	if err := render.Render(io.Discard, tl.spec, render.PNG, ui.ExportWidth, ui.ExportHeight); err != nil { // Save PNG…
 		t.Error(err)
 	}
 	test.Tap(tl.ZoomFit)

@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"androprof/chart"
+	"androprof/internal/human"
 	"androprof/model"
 	"androprof/view/ui"
 )
@@ -162,7 +162,7 @@ func (t *methodProfileTab) show(rep *model.MethodReport, clock model.Clock) {
 		t.Children.SetColumns(relativeColumns(clock, "Child"))
 	}
 	t.Table.Set(rep.Rows)
-	total := ui.Plural(len(rep.Rows), "row", "rows")
+	total := human.Count(len(rep.Rows), "row", "rows")
 	if clock.HasCPU() {
 		total += " · CPU " + micros(rep.TotalCPU)
 	}
@@ -227,4 +227,4 @@ func (t *methodProfileTab) jump(key string) {
 }
 
 // micros writes a duration in µs the way every other quantity is written: 850 µs, 12.3 ms.
-func micros(us uint64) string { return chart.Quantity(float64(us)/1e6, "s") }
+func micros(us uint64) string { return human.Quantity(float64(us)/1e6, "s") }

@@ -3,7 +3,6 @@ package methods
 import (
 	"fmt"
 	"image"
-	"io"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -13,6 +12,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/chart"
+	"androprof/chart/render"
+	"androprof/controller"
+	"androprof/internal/human"
 	"androprof/model"
 	"androprof/view/ui"
 )
@@ -119,7 +121,7 @@ func (t *timelineTab) show() {
 
 // note says which thread is drawn and what is left out.
 func (t *timelineTab) note(n int) string {
-	s := "Thread " + threadLabel(t.thread)
+	s := "Thread " + controller.ThreadLabel(t.thread)
 	if t.m.sel.tid == 0 {
 		s += " (the busiest; choose another thread above)"
 	}
@@ -128,7 +130,7 @@ func (t *timelineTab) note(n int) string {
 		s += " " + note
 	}
 	if n >= timelineLimit {
-		s += fmt.Sprintf(" Showing the first %s calls of this range: zoom in to see the rest.", ui.Grouped(timelineLimit))
+		s += fmt.Sprintf(" Showing the first %s calls of this range: zoom in to see the rest.", human.Grouped(timelineLimit))
 	}
 	return s
 }
@@ -202,10 +204,10 @@ func (t *timelineTab) render(query bool) {
 	}
 	scale := t.m.host.Window().Canvas().Scale()
 	w, h := int(t.size.Width*scale), int(t.size.Height*scale)
-	if w < chart.MinWidth || h < chart.MinHeight {
+	if w < render.MinWidth || h < render.MinHeight {
 		return // drawn when laid out
 	}
-	w, h = min(w, chart.MaxSide), min(h, chart.MaxSide)
+	w, h = min(w, render.MaxSide), min(h, render.MaxSide)
 	requery := t.requery
 	t.requery, t.drawing = false, true
 	t.gen++
@@ -220,7 +222,7 @@ func (t *timelineTab) render(query bool) {
 		}
 		var img *image.RGBA
 		if err == nil {
-			img, err = spec.Image(w, h)
+			img, err = render.Image(spec, w, h)
 		}
 		return func() {
 			t.drawing = false
@@ -241,7 +243,7 @@ func (t *timelineTab) render(query bool) {
 // timelineSpec turns calls into bars on the trace's timeline clock, coloured by method.
 func timelineSpec(tr *model.MethodTrace, th model.ThreadTimes, calls []model.Call, from, to uint64, note string) chart.Timeline {
 	wall := tr.Profile.Clock.HasWall()
-	spec := chart.Timeline{Title: "Calls of thread " + threadLabel(th), From: from, To: to, Note: note,
+	spec := chart.Timeline{Title: "Calls of thread " + controller.ThreadLabel(th), From: from, To: to, Note: note,
 		Spans: make([]chart.Span, len(calls))}
 	for i, c := range calls {
 		start, end := c.StartWall, c.EndWall
@@ -272,7 +274,7 @@ func (t *timelineTab) describe(pos fyne.Position) {
 		return
 	}
 	s, c := t.spec.Spans[i], t.calls[i]
-	at := func(us uint64) string { return chart.Micros(float64(us), max(1, float64(s.End-s.Start)/10)) }
+	at := func(us uint64) string { return human.MicrosStep(float64(us), max(1, float64(s.End-s.Start)/10)) }
 	text := fmt.Sprintf("%s — %s, depth %d, from %s to %s", s.Label, micros(s.End-s.Start), s.Depth, at(s.Start), at(s.End))
 	if t.trace.Profile.Clock.HasCPU() && t.trace.Profile.Clock.HasWall() {
 		text += fmt.Sprintf(" (CPU %s)", micros(c.EndCPU-c.StartCPU))
@@ -290,7 +292,7 @@ func (t *timelineTab) open(pos fyne.Position) {
 func (t *timelineTab) askSave() {
 	spec := t.spec
 	ui.AskSavePath(t.m.host.Window(), ui.Slug(spec.Title, "timeline")+".png", ".png", func(path string) error {
-		return ui.WriteFile(path, func(w io.Writer) error { return spec.Render(w, ui.ExportWidth, ui.ExportHeight) })
+		return ui.SaveChart(spec, render.PNG, path)
 	})
 }
 

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/chart"
+	"androprof/internal/human"
 	"androprof/model"
 	"androprof/view/ui"
 )
@@ -52,8 +53,7 @@ func newFlameTab(v *View) *flameTab {
 // show draws the selection's graph, zoomed as before where the same frames are there.
 func (t *flameTab) show(res *result) {
 	t.res = res
-	f := chart.FromFlame(res.flame, res.run, res.scope)
-	f.Note = keptText(res.set)
+	f := res.flame
 	at := f.Root
 	for _, name := range t.zoom {
 		next := (*model.FlameNode)(nil)
@@ -98,5 +98,5 @@ func (t *flameTab) describe(f chart.Flame) string {
 	}
 	n, all := f.Root, f.Top().Total
 	return fmt.Sprintf("%s (%s, %s): %s, %.1f%% of the selection; %s as leaf. Click a grey caller or Show all to zoom out.",
-		n.Name, n.Image, n.Layer, ui.Plural(n.Total, "sample", "samples"), 100*float64(n.Total)/float64(max(all, 1)), ui.Grouped(int64(n.Self)))
+		n.Name, n.Image, n.Layer, human.Count(n.Total, "sample", "samples"), 100*float64(n.Total)/float64(max(all, 1)), human.Grouped(int64(n.Self)))
 }

@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/chart"
+	"androprof/controller"
 	"androprof/model"
 	"androprof/view/ui"
 )
@@ -17,6 +18,14 @@ const (
 	chartLayers  = "By layer"
 	chartThreads = "By thread"
 )
+
+// layerCharts are the Layers tab's charts as the controller draws them, by Show option.
+var layerCharts = map[string]controller.SampleChartSpec{
+	chartShares:  {By: controller.SampleByLayerTime},
+	chartCounts:  {By: controller.SampleByLayerTime, Counts: true},
+	chartLayers:  {By: controller.SampleByLayer},
+	chartThreads: {By: controller.SampleByThread},
+}
 
 // layersTab is VARI's vertical profile: how the samples divide between the layers, over time
 // (a program's phases show as bands that change colour), per layer and per thread. A tap on a
@@ -99,17 +108,13 @@ func (t *layersTab) show(res *result) {
 
 // chart shows the chart chosen for the selection shown.
 func (t *layersTab) chart() {
-	res := t.res
-	if res == nil {
+	if t.res == nil {
 		return
 	}
-	switch t.Show.Selected {
-	case chartLayers:
-		t.Chart.Set(chart.FromSampleRows(res.layers, "layer", res.run, res.scope))
-	case chartThreads:
-		t.Chart.Set(chart.FromThreadRows(res.threads, res.run, res.scope))
-	default:
-		c := chart.FromLayerTimeline(res.timeline, res.run, res.scope, t.Show.Selected == chartShares)
-		t.Chart.SetDrawing(c, c.Title)
+	d := t.res.charts[t.Show.Selected]
+	title := ""
+	if c, ok := d.(chart.LayerShares); ok {
+		title = c.Title // a bar chart carries its own
 	}
+	t.Chart.SetDrawing(d, title)
 }

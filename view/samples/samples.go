@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,17 +16,15 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"androprof/chart"
 	"androprof/controller"
+	"androprof/internal/human"
 	"androprof/model"
 	"androprof/view/ui"
 )
 
 // allThreads is the Thread chooser's first option.
 const allThreads = "All threads"
-
-// timelineBuckets is how many slices of time the layer timeline has: enough to tell a
-// program's phases apart, few enough that each slice holds a readable share.
-const timelineBuckets = 100
 
 // The tabs, in order; their number keys are Ctrl+1 … Ctrl+4.
 const (
@@ -62,7 +59,6 @@ type View struct {
 	run     string               // the run shown, or being loaded
 	profile *model.SampleProfile // of run; nil until loaded
 	threads map[string]int       // Thread option → tid
-	names   map[int]string       // tid → "7 main", for titles
 	sel     model.SampleSelection
 	app     []string // nil: the run's own application packages
 	res     *result  // of the selection shown; nil until computed
@@ -76,20 +72,39 @@ type View struct {
 // result is everything the tabs show of one selection, computed together off the UI goroutine
 // so the tabs always agree.
 type result struct {
-	run      string
-	profile  *model.SampleProfile
-	set      *model.SampleSet
-	scope    string // the selection, for titles: "thread 7 main, 1 s to 3 s"
-	layers   []model.SampleRow
-	threads  []model.ThreadRow
-	timeline model.LayerTimeline
-	symbols  []model.SampleRow
-	flame    *model.FlameNode
+	run     string
+	profile *model.SampleProfile
+	set     *model.SampleSet
+	layers  []model.SampleRow
+	threads []model.ThreadRow
+	symbols []model.SampleRow
+	charts  map[string]chart.Drawing // the Layers tab's, by its Show option
+	flame   chart.Flame              // not zoomed
+}
+
+// newResult computes a selection's tables and charts. The charts are the controller's
+// (controller.SampleDrawing), so they are the ones `androprof chart` writes.
+func newResult(run string, p *model.SampleProfile, set *model.SampleSet) (*result, error) {
+	res := &result{run: run, profile: p, set: set, layers: set.ByLayer(), threads: set.ByThread(), symbols: set.BySymbol(),
+		charts: map[string]chart.Drawing{}}
+	for show, spec := range layerCharts {
+		d, err := controller.SampleDrawing(set, run, spec)
+		if err != nil {
+			return nil, err
+		}
+		res.charts[show] = d
+	}
+	d, err := controller.SampleDrawing(set, run, controller.SampleChartSpec{By: controller.SampleByFlame})
+	if err != nil {
+		return nil, err
+	}
+	res.flame = d.(chart.Flame)
+	return res, nil
 }
 
 // New makes the sampled-run tabs, shown by host, which read runs through a.
 func New(host ui.Host, a *controller.SampleAnalysis) *View {
-	v := &View{host: host, a: a, threads: map[string]int{allThreads: 0}, names: map[int]string{}}
+	v := &View{host: host, a: a, threads: map[string]int{allThreads: 0}}
 	v.quiet = true // nothing to select until a run is open
 	defer func() { v.quiet = false }()
 	v.Thread = widget.NewSelect([]string{allThreads}, func(string) { v.changed() })
@@ -179,15 +194,14 @@ func (v *View) reset() {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(counts[b], counts[a]) })
-	v.threads, v.names = map[string]int{allThreads: 0}, map[int]string{}
+	v.threads = map[string]int{allThreads: 0}
 	opts := []string{allThreads}
 	for _, i := range order {
 		if counts[i] == 0 {
 			continue
 		}
 		t := p.Threads[i]
-		v.names[t.TID] = threadLabel(t.TID, t.Comm)
-		o := v.names[t.TID] + " (" + ui.Plural(counts[i], "sample", "samples") + ")"
+		o := chart.ThreadLabel(t.TID, t.Comm) + " (" + human.Count(counts[i], "sample", "samples") + ")"
 		v.threads[o] = t.TID
 		opts = append(opts, o)
 	}
@@ -199,13 +213,6 @@ func (v *View) reset() {
 	v.App.SetText(strings.Join(p.AppPackages, ", "))
 	v.sel, v.app, v.warning = model.SampleSelection{}, nil, ""
 	v.Flame.zoom = nil
-}
-
-func threadLabel(tid int, comm string) string {
-	if comm == "" {
-		return strconv.Itoa(tid)
-	}
-	return fmt.Sprintf("%d %s", tid, comm)
 }
 
 // SelectThread chooses a thread by id (0: all), as the Thread chooser does.
@@ -228,15 +235,14 @@ func (v *View) changed() {
 	if tid := v.threads[v.Thread.Selected]; tid != 0 {
 		sel.TIDs = []int{tid}
 	}
-	var errFrom, errTo error
-	sel.FromNS, errFrom = parseSeconds(v.From.Text)
-	sel.ToNS, errTo = parseSeconds(v.To.Text)
-	if err := errors.Join(errFrom, errTo); err != nil {
-		v.warn(err.Error())
-		return
+	from, errFrom := parseSeconds(v.From.Text)
+	to, errTo := parseSeconds(v.To.Text)
+	err := errors.Join(errFrom, errTo)
+	if err == nil {
+		sel.FromNS, sel.ToNS, err = controller.SampleTimeWindow(from, to)
 	}
-	if sel.ToNS > 0 && sel.ToNS <= sel.FromNS {
-		v.warn("The time window ends before it starts.")
+	if err != nil {
+		v.warn(err.Error())
 		return
 	}
 	v.warning = ""
@@ -263,38 +269,17 @@ func splitList(s string) []string {
 }
 
 // parseSeconds reads a time in seconds ("1.5", "1.5 s"); empty is 0, the open end.
-func parseSeconds(s string) (int64, error) {
+// controller.SampleTimeWindow says whether it is a time a recording can have.
+func parseSeconds(s string) (float64, error) {
 	s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "s"))
 	if s == "" {
 		return 0, nil
 	}
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || !(f >= 0 && f < math.MaxInt64/1e9) { // NaN, infinities and times past the clock's end are not times
+	if err != nil {
 		return 0, fmt.Errorf("%q is not a time in seconds", s)
 	}
-	return int64(f * 1e9), nil
-}
-
-// scope names the selection for chart titles.
-func (v *View) scope() string {
-	parts := []string{"all threads"}
-	if len(v.sel.TIDs) > 0 {
-		parts[0] = "thread " + v.names[v.sel.TIDs[0]]
-	}
-	if v.sel.FromNS > 0 || v.sel.ToNS > 0 {
-		parts = append(parts, secondsText(v.sel.FromNS, "start")+" to "+secondsText(v.sel.ToNS, "end"))
-	}
-	if len(v.sel.Focus) > 0 {
-		parts = append(parts, "focus "+strings.Join(v.sel.Focus, ", "))
-	}
-	return strings.Join(parts, ", ")
-}
-
-func secondsText(ns int64, open string) string {
-	if ns == 0 {
-		return open
-	}
-	return strconv.FormatFloat(float64(ns)/1e9, 'f', -1, 64) + " s"
+	return f, nil
 }
 
 // recompute selects the samples and computes every tab's rows and charts in the background.
@@ -308,13 +293,12 @@ func (v *View) recompute() {
 		return
 	}
 	v.busy = true
-	a, ctx, run, p, sel, app, scope := v.a, v.host.Context(), v.run, v.profile, v.sel, v.app, v.scope()
+	a, ctx, run, p, sel, app := v.a, v.host.Context(), v.run, v.profile, v.sel, v.app
 	v.host.Background().Run(func() func() {
 		set, err := a.Select(ctx, run, sel, app)
 		var res *result
 		if err == nil {
-			res = &result{run: run, profile: p, set: set, scope: scope, layers: set.ByLayer(), threads: set.ByThread(),
-				timeline: set.Timeline(timelineBuckets), symbols: set.BySymbol(), flame: set.Flame()}
+			res, err = newResult(run, p, set)
 		}
 		return func() {
 			v.busy = false
@@ -361,12 +345,12 @@ func (v *View) show(res *result) {
 
 // keptText says how many samples the selection keeps and what it, and the recording, left out.
 func keptText(set *model.SampleSet) string {
-	s := fmt.Sprintf("%s of %s", ui.Grouped(int64(set.Kept)), ui.Plural(set.Total, "sample", "samples"))
+	s := fmt.Sprintf("%s of %s", human.Grouped(int64(set.Kept)), human.Count(set.Total, "sample", "samples"))
 	if set.LeftOut > 0 {
-		s += fmt.Sprintf("; %s left out (kept: %s)", ui.Grouped(int64(set.LeftOut)), set.LeftOutWhy)
+		s += fmt.Sprintf("; %s left out (kept: %s)", human.Grouped(int64(set.LeftOut)), set.LeftOutWhy)
 	}
 	if p := set.Profile; p.LeftOut > 0 {
-		s += fmt.Sprintf("; %s not recorded (recorded: %s)", ui.Grouped(int64(p.LeftOut)), p.LeftOutWhy)
+		s += fmt.Sprintf("; %s not recorded (recorded: %s)", human.Grouped(int64(p.LeftOut)), p.LeftOutWhy)
 	}
 	return s
 }

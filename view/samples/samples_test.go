@@ -14,7 +14,9 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"androprof/chart"
+	"androprof/chart/render"
 	"androprof/controller"
+	"androprof/internal/human"
 	"androprof/internal/viewtest"
 	"androprof/model"
 	"androprof/view/ui"
@@ -77,7 +79,7 @@ func TestTabsShowARealRecording(t *testing.T) {
 		t.Errorf("tabs %v", tabs)
 	}
 	want := w.selected(t, model.SampleSelection{})
-	if want.Total < 500 || !strings.HasPrefix(v.Kept.Text, ui.Grouped(int64(want.Total))+" of "+ui.Plural(want.Total, "sample", "samples")) {
+	if want.Total < 500 || !strings.HasPrefix(v.Kept.Text, human.Grouped(int64(want.Total))+" of "+human.Count(want.Total, "sample", "samples")) {
 		t.Errorf("Kept says %q for %d samples", v.Kept.Text, want.Total)
 	}
 	sum := 0
@@ -141,7 +143,7 @@ func TestThreadChooserChangesTheCounts(t *testing.T) {
 	if v.Set().Kept != c2.Samples || one.Kept != c2.Samples {
 		t.Fatalf("thread %d: kept %d, want %d", c2.TID, v.Set().Kept, c2.Samples)
 	}
-	if !strings.HasPrefix(v.Kept.Text, ui.Grouped(int64(c2.Samples))+" of ") || !strings.Contains(v.Kept.Text, "left out") {
+	if !strings.HasPrefix(v.Kept.Text, human.Grouped(int64(c2.Samples))+" of ") || !strings.Contains(v.Kept.Text, "left out") {
 		t.Errorf("Kept says %q", v.Kept.Text)
 	}
 	if rows := v.Layers.Threads.Rows(); len(rows) != 1 || rows[0].TID != c2.TID {
@@ -150,7 +152,7 @@ func TestThreadChooserChangesTheCounts(t *testing.T) {
 	if got, exp := len(v.Symbols.Table.Rows()), len(one.BySymbol()); got != exp || got >= len(all.BySymbol()) {
 		t.Errorf("one thread: %d symbols, want %d (all threads have %d)", got, exp, len(all.BySymbol()))
 	}
-	if f := v.Flame.flame; f.Top().Total != c2.Samples || !strings.Contains(f.Title, "thread "+threadLabel(c2.TID, c2.Comm)) {
+	if f := v.Flame.flame; f.Top().Total != c2.Samples || !strings.Contains(f.Title, "thread "+chart.ThreadLabel(c2.TID, c2.Comm)) {
 		t.Errorf("the flame graph counts %d samples, title %q", f.Top().Total, f.Title)
 	}
 
@@ -180,7 +182,7 @@ func TestTimeWindowAndFocus(t *testing.T) {
 	if v.Set().Kept != want.Kept || want.Kept == 0 || want.LeftOut == 0 {
 		t.Errorf("0.5–1 s: %d samples, want %d of %d", v.Set().Kept, want.Kept, want.Total)
 	}
-	tl := v.Layers.res.timeline
+	tl := v.Layers.res.charts[chartShares].(chart.LayerShares).Timeline
 	if tl.StartNS != 5e8 || tl.StartNS+tl.BucketNS*int64(len(tl.Counts)) < 1e9 {
 		t.Errorf("the timeline spans %d + %d × %d ns", tl.StartNS, len(tl.Counts), tl.BucketNS)
 	}
@@ -244,7 +246,7 @@ func TestFilterNarrowsTheSymbolTable(t *testing.T) {
 			t.Errorf("%q does not match", r.Symbol)
 		}
 	}
-	if !strings.HasPrefix(s.Table.Count.Text, ui.Grouped(int64(len(rows)))+" of ") {
+	if !strings.HasPrefix(s.Table.Count.Text, human.Grouped(int64(len(rows)))+" of ") {
 		t.Errorf("count %q", s.Table.Count.Text)
 	}
 	test.Type(s.Filter, "kernel") // typing goes on: "dualpivotkernel" names nothing
@@ -293,7 +295,7 @@ func TestCallersAndCallees(t *testing.T) {
 	if !slices.Equal(n.Callers.Rows(), callers) || !slices.Equal(n.Callees.Rows(), callees) || len(callers) == 0 || len(callees) == 0 {
 		t.Errorf("callers %d (want %d), callees %d (want %d)", len(n.Callers.Rows()), len(callers), len(n.Callees.Rows()), len(callees))
 	}
-	if !strings.Contains(n.Title.Text, sym.Symbol) || !strings.Contains(n.Title.Text, ui.Plural(sym.Total, "sample", "samples")+" on the stack") {
+	if !strings.Contains(n.Title.Text, sym.Symbol) || !strings.Contains(n.Title.Text, human.Count(sym.Total, "sample", "samples")+" on the stack") {
 		t.Errorf("title %q", n.Title.Text)
 	}
 	up := slices.IndexFunc(n.Callers.Rows(), func(r model.SampleRow) bool { return r.SymbolID != sym.SymbolID && r.SymbolID >= 0 })
@@ -383,7 +385,7 @@ func TestFlameClickZooms(t *testing.T) {
 	}
 }
 
-// Every chart saves as PNG and SVG, and every table as CSV, as their Save buttons write them.
+// Every chart saves as PNG, SVG and CSV, and every table as CSV, as their Save buttons write them.
 func TestExportWritesFiles(t *testing.T) {
 	w := openSamples(t)
 	v := w.Samples
@@ -393,15 +395,16 @@ func TestExportWritesFiles(t *testing.T) {
 	charts["threads"] = v.Layers.Chart.Drawing()
 	for name, d := range charts {
 		for _, f := range []struct {
-			format chart.Format
+			format render.Format
 			ext    string
-		}{{chart.PNG, ".png"}, {chart.SVG, ".svg"}} {
+			size   int // at least, in bytes
+		}{{render.PNG, ".png", 1000}, {render.SVG, ".svg", 1000}, {render.CSV, ".csv", 100}} {
 			path := filepath.Join(dir, name+f.ext)
 			if err := ui.SaveChart(d, f.format, path); err != nil {
 				t.Fatal(err)
 			}
 			data, err := os.ReadFile(path)
-			if err != nil || len(data) < 1000 {
+			if err != nil || len(data) < f.size {
 				t.Errorf("%s: %d bytes, %v", path, len(data), err)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"androprof/internal/human"
 	"androprof/model"
 	"androprof/view/ui"
 )
@@ -59,9 +60,9 @@ func (t *symbolsTab) show(res *result) {
 func (t *symbolsTab) filter() {
 	rows := matching(t.rows, t.Filter.Text)
 	t.Table.Set(rows)
-	count := ui.Plural(len(rows), "symbol", "symbols")
+	count := human.Count(len(rows), "symbol", "symbols")
 	if len(rows) != len(t.rows) {
-		count = fmt.Sprintf("%s of %s", ui.Grouped(int64(len(rows))), ui.Plural(len(t.rows), "symbol", "symbols"))
+		count = fmt.Sprintf("%s of %s", human.Grouped(int64(len(rows))), human.Count(len(t.rows), "symbol", "symbols"))
 	}
 	t.Table.Count.SetText(count + " · the 100% of the percentages is the samples kept")
 }
@@ -199,7 +200,7 @@ func (t *neighboursTab) describe(res *result, symbol int32) string {
 	text := fmt.Sprintf("%s in %s (%s)", model.DisplaySymbol(sym), sym.Image, res.set.Layer(symbol))
 	for _, r := range res.symbols {
 		if r.SymbolID == symbol {
-			return text + fmt.Sprintf(": %s on the stack, %s as leaf", ui.Plural(r.Total, "sample", "samples"), ui.Grouped(int64(r.Self)))
+			return text + fmt.Sprintf(": %s on the stack, %s as leaf", human.Count(r.Total, "sample", "samples"), human.Grouped(int64(r.Self)))
 		}
 	}
 	return text + ": no sample of the selection"

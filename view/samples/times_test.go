@@ -60,7 +60,8 @@ func TestLayersTabSamplesBeforeTheStart(t *testing.T) {
 }
 
 // A time too large for the clock, or not a number at all, is said in the Kept line like any
-// other bad time, not applied as a window that starts before the recording.
+// other bad time, not applied as a window that starts before the recording; so is a window
+// that ends before it starts.
 func TestTimeWindowOutOfRange(t *testing.T) {
 	w := openSamples(t)
 	v := w.Samples
@@ -72,6 +73,13 @@ func TestTimeWindowOutOfRange(t *testing.T) {
 		if !strings.Contains(v.Kept.Text, "not a time") {
 			t.Errorf("From %q: Kept says %q", s, v.Kept.Text)
 		}
+	}
+	// A window that ends before it starts is refused as the command line refuses it.
+	v.From.SetText("2")
+	v.To.SetText("1")
+	w.Wait()
+	if !strings.Contains(v.Kept.Text, "ends (1 s) before it starts (2 s)") {
+		t.Errorf("2 s to 1 s: Kept says %q", v.Kept.Text)
 	}
 }
 

@@ -6,31 +6,41 @@ import (
 	"fyne.io/fyne/v2"
 )
 
-// queueResults makes results wait in a queue for Wait instead of going through fyne.Do.
-// The view's tests set it: Fyne's test driver runs fyne.Do on the calling goroutine, so
-// results would overlap the test's own UI calls; queued, they run on the test's goroutine,
-// which plays the UI goroutine, as they run on the real one in the app.
-var queueResults = false
-
-// QueueResults makes every background's results wait for its Wait. Tests of windows call it
-// before they start (viewtest.Main does), for the reason queueResults gives.
-func QueueResults() { queueResults = true }
-
 // Background runs the analysis window's work (reports, queries, chart images, imports) off
 // the UI goroutine and hands each result to the UI goroutine. It counts what is under way so
-// tests and `androprof screenshot` can wait until the window has settled.
+// tests and the screenshot tour (cmd/tour) can wait until the window has settled. Whoever
+// makes a window gives it its Background: NewBackground in the app, NewQueuedBackground in
+// tests.
 type Background struct {
+	queued  bool // results wait for Wait instead of going through fyne.DoAndWait
 	mu      sync.Mutex
 	changed *sync.Cond
 	n       int      // jobs working or with a result not yet applied
-	queue   []func() // results waiting for Wait, with queueResults
+	queue   []func() // results waiting for Wait, when queued
 }
 
-// NewBackground has nothing under way.
-func NewBackground() *Background {
-	b := &Background{}
+// NewBackground hands each result to the UI goroutine (fyne.DoAndWait), as the app needs.
+func NewBackground() *Background { return newBackground(false) }
+
+// NewQueuedBackground keeps each result in a queue until Wait applies it on the goroutine that
+// calls Wait. Tests of windows use it: Fyne's test driver runs fyne.Do on the calling
+// goroutine, so results would overlap the test's own UI calls; queued, they run on the test's
+// goroutine, which plays the UI goroutine, as they run on the real one in the app.
+func NewQueuedBackground() *Background { return newBackground(true) }
+
+func newBackground(queued bool) *Background {
+	b := &Background{queued: queued}
 	b.changed = sync.NewCond(&b.mu)
 	return b
+}
+
+// Show hands f, a UI update nobody waits for (a progress bar's value), to the UI goroutine. A
+// queued Background drops it: the test driver would run it on the worker's goroutine (see
+// NewQueuedBackground), and tests check what the work did, not the bar.
+func (b *Background) Show(f func()) {
+	if !b.queued {
+		fyne.Do(f)
+	}
 }
 
 // Run calls work in a goroutine, then the function it returns (if any) on the UI goroutine.
@@ -43,7 +53,7 @@ func (b *Background) Run(work func() (apply func())) {
 		apply := work()
 		switch {
 		case apply == nil:
-		case queueResults:
+		case b.queued:
 			b.mu.Lock()
 			b.queue = append(b.queue, apply)
 			b.changed.Broadcast()

@@ -20,17 +20,17 @@ type testHost struct {
 	problem string
 }
 
-func (h *testHost) Window() fyne.Window        { return h.win }
-func (h *testHost) Background() *Background    { return h.bg }
-func (h *testHost) Context() context.Context   { return h.ctx }
-func (h *testHost) SetProblem(msg string)      { h.problem = msg }
+func (h *testHost) Window() fyne.Window               { return h.win }
+func (h *testHost) Background() *Background           { return h.bg }
+func (h *testHost) Context() context.Context          { return h.ctx }
+func (h *testHost) SetProblem(msg string)             { h.problem = msg }
 func (h *testHost) RunsOfKind(model.RunKind) []string { return nil }
 
 // TestLoadRunStopsWhenUserMovesOn: a load under way sees its context cancelled when the user moves
 // on, stops, and leaves neither its result nor a "Cancelled" problem in the tabs.
 func TestLoadRunStopsWhenUserMovesOn(t *testing.T) {
 	ctx, moveOn := context.WithCancel(context.Background())
-	h := &testHost{win: test.NewTempApp(t).NewWindow("t"), bg: NewBackground(), ctx: ctx}
+	h := &testHost{win: test.NewTempApp(t).NewWindow("t"), bg: NewQueuedBackground(), ctx: ctx}
 	started, stopped := make(chan struct{}), make(chan error, 1)
 	shown := false
 	var gen int

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/chart"
+	"androprof/chart/render"
 )
 
 // Export size of saved charts: the window's size would make every export different.
@@ -75,8 +76,8 @@ func NewChartPanel(win fyne.Window, bg *Background, kind chart.Kind, onBar func(
 			p.Kind.SetSelected(k.name)
 		}
 	}
-	p.SavePNG = widget.NewButtonWithIcon("Save PNG…", theme.DocumentSaveIcon(), func() { p.askSave(chart.PNG, ".png") })
-	p.SaveSVG = widget.NewButtonWithIcon("Save SVG…", theme.DocumentSaveIcon(), func() { p.askSave(chart.SVG, ".svg") })
+	p.SavePNG = widget.NewButtonWithIcon("Save PNG…", theme.DocumentSaveIcon(), func() { p.askSave(render.PNG, ".png") })
+	p.SaveSVG = widget.NewButtonWithIcon("Save SVG…", theme.DocumentSaveIcon(), func() { p.askSave(render.SVG, ".svg") })
 	p.Problem = widget.NewLabel("")
 	p.Problem.Wrapping = fyne.TextWrapWord
 	p.Problem.Importance = widget.DangerImportance
@@ -153,13 +154,13 @@ func (p *ChartPanel) render() {
 	spec := p.Drawing()
 	scale := p.win.Canvas().Scale()
 	w, h := int(p.size.Width*scale), int(p.size.Height*scale)
-	if !p.has || w < chart.MinWidth || h < chart.MinHeight {
+	if !p.has || w < render.MinWidth || h < render.MinHeight {
 		return
 	}
-	w, h = min(w, chart.MaxSide), min(h, chart.MaxSide)
+	w, h = min(w, render.MaxSide), min(h, render.MaxSide)
 	p.drawing = true
 	p.bg.Run(func() func() {
-		img, err := spec.Image(w, h)
+		img, err := render.Image(spec, w, h)
 		return func() {
 			p.drawing = false
 			if p.stale { // the chart or the size changed meanwhile
@@ -199,7 +200,7 @@ func (p *ChartPanel) tapped(pos fyne.Position) {
 	}
 }
 
-func (p *ChartPanel) askSave(f chart.Format, ext string) {
+func (p *ChartPanel) askSave(f render.Format, ext string) {
 	d := p.Drawing()
 	AskSavePath(p.win, p.FileName(ext), ext, func(path string) error { return SaveChart(d, f, path) })
 }
@@ -221,9 +222,9 @@ func (p *ChartPanel) FileName(ext string) string {
 // side), for the file it is saved as.
 func (p *ChartPanel) SetSubject(subject string) { p.subject = subject }
 
-// SaveChart writes a chart at the export size.
-func SaveChart(c chart.Drawing, f chart.Format, path string) error {
-	return WriteFile(path, func(w io.Writer) error { return c.Render(w, f, ExportWidth, ExportHeight) })
+// SaveChart writes a chart at the export size, through the door `androprof chart` uses.
+func SaveChart(c chart.Drawing, f render.Format, path string) error {
+	return WriteFile(path, func(w io.Writer) error { return render.Render(w, c, f, ExportWidth, ExportHeight) })
 }
 
 // ChartArea shows the chart image, reports its size to the panel and takes taps.

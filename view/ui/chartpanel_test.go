@@ -9,13 +9,14 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"androprof/chart"
+	"androprof/chart/render"
 )
 
 // A chart panel shows any drawing: lines hide the kind chooser and take no taps, bars bring
 // it back; Save writes either.
 func TestChartPanelShowsDrawings(t *testing.T) {
 	w := test.NewTempApp(t).NewWindow("chart")
-	bg := NewBackground()
+	bg := NewQueuedBackground()
 	p := NewChartPanel(w, bg, chart.Bars, nil)
 	w.SetContent(p.Content())
 	w.Resize(fyne.NewSize(600, 400))
@@ -36,9 +37,9 @@ func TestChartPanelShowsDrawings(t *testing.T) {
 	bg.Wait()
 	dir := t.TempDir()
 	for _, f := range []struct {
-		f   chart.Format
+		f   render.Format
 		ext string
-	}{{chart.PNG, ".png"}, {chart.SVG, ".svg"}} {
+	}{{render.PNG, ".png"}, {render.SVG, ".svg"}} {
 		out := filepath.Join(dir, "l"+f.ext)
 		if err := SaveChart(p.Drawing(), f.f, out); err != nil {
 			t.Fatal(err)
@@ -52,7 +53,7 @@ func TestChartPanelShowsDrawings(t *testing.T) {
 // A tap on a drawing that is not a bar chart reaches OnPoint in the image's pixels.
 func TestChartPanelPointsIntoDrawings(t *testing.T) {
 	w := test.NewTempApp(t).NewWindow("chart")
-	bg := NewBackground()
+	bg := NewQueuedBackground()
 	p := NewChartPanel(w, bg, chart.Bars, nil)
 	w.SetContent(p.Content())
 	w.Resize(fyne.NewSize(600, 400))

@@ -87,7 +87,9 @@ func TestEscapeClosesEveryDialog(t *testing.T) {
 // Escape in a progress dialog cancels the work, as its Cancel button does.
 func TestEscapeCancelsProgress(t *testing.T) {
 	for _, show := range []func(context.CancelFunc, fyne.Window){
-		func(stop context.CancelFunc, w fyne.Window) { ui.NewProgressDialog("Importing", "Reading…", stop, w) },
+		func(stop context.CancelFunc, w fyne.Window) {
+			ui.NewProgressDialog(ui.NewQueuedBackground(), "Importing", "Reading…", stop, w)
+		},
 		func(stop context.CancelFunc, w fyne.Window) { ui.NewActivityDialog("Running", "Starting…", stop, w) },
 	} {
 		w := escapeWindow(t)

@@ -63,17 +63,14 @@ func TestQuantityColumnPicksOneUnit(t *testing.T) {
 	}
 }
 
-// Identifiers are written as they are; counts are grouped and agree in number.
-func TestIDsUngroupedAndPlurals(t *testing.T) {
+// Identifiers are written as they are; fixed decimals are grouped (counts: human.Count).
+func TestIDsUngroupedAndFixedGrouped(t *testing.T) {
 	type row struct{ pid int64 }
 	id := IDCol("PID", 70, func(r row) int64 { return r.pid })
 	if got := id.Text(row{27464}); got != "27464" {
 		t.Errorf("PID %q", got)
 	}
 	for _, c := range []struct{ got, want string }{
-		{Plural(1, "row", "rows"), "1 row"},
-		{Plural(1131442, "instruction", "instructions"), "1 131 442 instructions"},
-		{Plural(uint64(0), "process", "processes"), "0 processes"},
 		{Fixed(-0.001, 2), "-0.00"},
 		{Fixed(1234567.891, 2), "1 234 567.89"},
 	} {

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"androprof/chart"
+	"androprof/chart/render"
 )
 
 // Issue 24 finding 1 in the window: Save CSV, PNG and SVG replace a link planted at the path
@@ -19,8 +20,8 @@ func TestSavesReplaceLinksNotTheirTargets(t *testing.T) {
 	bars := chart.Chart{Title: "bars", Bars: []chart.Bar{{Label: "a", Value: 1}}}
 	saves := map[string]func(path string) error{
 		"t.csv": tb.saveCSV,
-		"c.png": func(path string) error { return SaveChart(bars, chart.PNG, path) },
-		"c.svg": func(path string) error { return SaveChart(bars, chart.SVG, path) },
+		"c.png": func(path string) error { return SaveChart(bars, render.PNG, path) },
+		"c.svg": func(path string) error { return SaveChart(bars, render.SVG, path) },
 	}
 	dir := t.TempDir()
 	victim := filepath.Join(dir, "victim.txt")

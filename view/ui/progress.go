@@ -23,13 +23,15 @@ type ProgressDialog struct {
 	bar    *widget.ProgressBar
 	cancel *widget.Button
 	gate   throttle
+	bg     *Background // hands the updates to the UI goroutine
 	mu     sync.Mutex
 	said   string // the last Say, for Said
 }
 
-// NewProgressDialog shows a modal progress bar whose Cancel button calls stop.
-func NewProgressDialog(title, message string, stop context.CancelFunc, parent fyne.Window) *ProgressDialog {
-	p := &ProgressDialog{msg: widget.NewLabel(message), bar: widget.NewProgressBar(), gate: throttle{every: progressEvery}}
+// NewProgressDialog shows a modal progress bar whose Cancel button calls stop; the work it
+// follows runs on bg, which hands its updates to the UI goroutine.
+func NewProgressDialog(bg *Background, title, message string, stop context.CancelFunc, parent fyne.Window) *ProgressDialog {
+	p := &ProgressDialog{msg: widget.NewLabel(message), bar: widget.NewProgressBar(), gate: throttle{every: progressEvery}, bg: bg}
 	p.cancel = widget.NewButton("Cancel", func() {
 		stop()
 		p.cancel.SetText("Cancelling…")
@@ -51,12 +53,7 @@ func (p *ProgressDialog) Report(done, total int64) {
 		return
 	}
 	v := float64(done) / float64(total)
-	if queueResults {
-		// Fyne's test driver runs fyne.Do on this goroutine, where the bar would race with the
-		// test's own UI calls (see queueResults); tests check what an import did, not the bar.
-		return
-	}
-	fyne.Do(func() { p.bar.SetValue(v) })
+	p.bg.Show(func() { p.bar.SetValue(v) })
 }
 
 // Say replaces the dialog's line with msg (what the work waits for: "waiting for another
@@ -65,10 +62,7 @@ func (p *ProgressDialog) Say(msg string) {
 	p.mu.Lock()
 	p.said = msg
 	p.mu.Unlock()
-	if queueResults {
-		return // as in Report: the test driver would run this on the worker's goroutine
-	}
-	fyne.Do(func() { p.msg.SetText(msg) })
+	p.bg.Show(func() { p.msg.SetText(msg) })
 }
 
 // Said is the last thing Say said ("" for none).

@@ -14,7 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"androprof/chart"
+	"androprof/internal/human"
 )
 
 // Column describes one column of a SortTable.
@@ -130,7 +130,7 @@ func (t *SortTable[T]) Set(rows []T) {
 	t.Table.Refresh()
 	t.Table.ScrollToTop()
 	t.tip.hide()
-	t.Count.SetText(Plural(len(t.rows), "row", "rows"))
+	t.Count.SetText(human.Count(len(t.rows), "row", "rows"))
 }
 
 // setHeaders names the columns for the rows shown.
@@ -256,7 +256,7 @@ func TextCol[T any](title string, width float32, text func(T) string) Column[T] 
 // IntCol shows a count, grouped: 1 131 442.
 func IntCol[T any](title string, width float32, v func(T) int64) Column[T] {
 	return Column[T]{Title: title, Width: width, Num: true,
-		Text: func(r T) string { return Grouped(v(r)) },
+		Text: func(r T) string { return human.Grouped(v(r)) },
 		Raw:  func(r T) string { return strconv.FormatInt(v(r), 10) },
 		Cmp:  func(a, b T) int { return cmp.Compare(v(a), v(b)) }}
 }
@@ -289,7 +289,7 @@ func PctCol[T any](title string, v func(T) float64) Column[T] {
 // and 1.18 compares down the column as 0.00203643, 4.293e-05 and 1.18e-06 do not. The CSV
 // keeps the base unit at full precision under the title "name (unit)".
 func QuantityCol[T any](name, unit string, width float32, v func(T) float64) Column[T] {
-	scale := chart.SIPrefix{Factor: 1}
+	scale := human.SIPrefix{Factor: 1}
 	c := FloatCol(name+" ("+unit+")", width, 0, v)
 	c.Fit = func(rows []T) string {
 		vals := make([]float64, len(rows))
@@ -304,11 +304,11 @@ func QuantityCol[T any](name, unit string, width float32, v func(T) float64) Col
 }
 
 // siScales are the prefixes a column may take (not T: no cost column reaches 10^12).
-var siScales = chart.SIPrefixes[1:]
+var siScales = human.SIPrefixes[1:]
 
 // scaleFor picks the prefix a column of values reads best in: the largest that leaves the
 // smallest non-zero value at least 1, as long as the largest stays under a million.
-func scaleFor(vals []float64) chart.SIPrefix {
+func scaleFor(vals []float64) human.SIPrefix {
 	hi, lo := 0.0, math.Inf(1)
 	for _, v := range vals {
 		if a := math.Abs(v); a > 0 && !math.IsInf(a, 0) && !math.IsNaN(a) {
@@ -316,7 +316,7 @@ func scaleFor(vals []float64) chart.SIPrefix {
 		}
 	}
 	if hi == 0 {
-		return chart.SIPrefix{Factor: 1}
+		return human.SIPrefix{Factor: 1}
 	}
 	i := 0
 	for i < len(siScales)-1 && hi/siScales[i].Factor < 0.9995 {
@@ -336,7 +336,7 @@ func Fixed(f float64, decimals int) string {
 	if err != nil {
 		return s
 	}
-	g := Grouped(n)
+	g := human.Grouped(n)
 	if n == 0 && strings.HasPrefix(whole, "-") {
 		g = "-0"
 	}
@@ -350,7 +350,7 @@ func Fixed(f float64, decimals int) string {
 // 3.88e-05, or a whole number grouped when digits is 0 (cycles).
 func FormatFloat(f float64, digits int) string {
 	if digits == 0 {
-		return Grouped(int64(math.Round(f)))
+		return human.Grouped(int64(math.Round(f)))
 	}
 	if f == 0 || math.IsNaN(f) || math.IsInf(f, 0) {
 		return strconv.FormatFloat(f, 'f', -1, 64)
@@ -361,28 +361,4 @@ func FormatFloat(f float64, digits int) string {
 		s = strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
 	}
 	return s
-}
-
-// Grouped writes 56750218825 as 56 750 218 825: instruction counts run to eleven digits.
-func Grouped(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteRune(' ')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
-// Plural writes a count, grouped, with its noun in the right number: "1 row", "1 131 442
-// instructions".
-func Plural[N ~int | ~int64 | ~uint64](n N, one, many string) string {
-	return Grouped(int64(n)) + " " + chart.Noun(n, one, many)
 }

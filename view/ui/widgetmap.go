@@ -64,7 +64,8 @@ func (r Rect) empty() bool { return r.W < 1 || r.H < 1 }
 
 // WidgetMap lists every visible control and text of a canvas, its content first, then its
 // overlays, in drawing order. Call it on the UI goroutine (inside fyne.DoAndWait from elsewhere).
-// ANDROPROF_WIDGETS makes the program write it for each window (app/widgetmap.go).
+// ANDROPROF_WIDGETS makes the developer command cmd/tour write it for each window
+// (cmd/tour/widgetmap.go).
 //
 // Fyne 2.8 has no public tree walk (driver.WalkVisibleObjectTree is internal), so this walks
 // containers' objects and widgets' renderers itself, the way the driver does when it paints.

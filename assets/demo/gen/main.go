@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"androprof/emulator"
+	"androprof/formats/bbprofile"
 	"androprof/internal/debpkg"
 	"androprof/jvm"
 	"androprof/model"
@@ -73,7 +74,7 @@ func emulatorDemos(tmp string) {
 		if out, err := exec.Command(d.cc, append(args, filepath.Join("assets", "samples", d.source))...).CombinedOutput(); err != nil {
 			fail(fmt.Errorf("%s: %v\n%s", d.cc, err, out))
 		}
-		run(d.name, emulator.RunOptions{Program: bin, Args: d.args}, func(c *emulator.Collector) error {
+		run(d.name, emulator.RunOptions{Program: bin, Args: d.args}, func(c *bbprofile.Collector) error {
 			renameProcesses(c, d.name)
 			return nil
 		})
@@ -81,8 +82,8 @@ func emulatorDemos(tmp string) {
 }
 
 // run runs one demo program and writes its profile, after tidy has made it fit to travel.
-func run(name string, opts emulator.RunOptions, tidy func(*emulator.Collector) error) {
-	c := emulator.NewCollector()
+func run(name string, opts emulator.RunOptions, tidy func(*bbprofile.Collector) error) {
+	c := bbprofile.NewCollector()
 	if err := emulator.Run(context.Background(), opts, c, nil); err != nil {
 		fail(err)
 	}
@@ -137,7 +138,7 @@ func debianDemos() {
 		// Standard input rather than a file name: the count must not depend on the length of a
 		// temporary folder's name, which the program copies and measures.
 		opts := emulator.RunOptions{Program: filepath.Join(root, d.program), Args: d.args, Sysroot: root, Stdin: bytes.NewReader(input)}
-		run(d.name, opts, func(c *emulator.Collector) error {
+		run(d.name, opts, func(c *bbprofile.Collector) error {
 			// The process keeps the program's name: it is how a reader without the files tells
 			// the program's image from the libraries.
 			renameProcesses(c, path.Base(d.program))
@@ -148,7 +149,7 @@ func debianDemos() {
 
 // guestPaths rewrites image paths from the host's cache (ROOT/lib/…) to the guest's view
 // (/lib/…), in the images and in the blocks that name them.
-func guestPaths(c *emulator.Collector, root string) error {
+func guestPaths(c *bbprofile.Collector, root string) error {
 	resolved, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		return err
@@ -210,14 +211,14 @@ func text(size int) []byte {
 }
 
 // renameProcesses drops the temporary directory from program names.
-func renameProcesses(c *emulator.Collector, name string) {
+func renameProcesses(c *bbprofile.Collector, name string) {
 	for i := range c.Processes {
 		c.Processes[i] = model.Process{PID: c.Processes[i].PID, ParentPID: c.Processes[i].ParentPID, Name: name}
 	}
 }
 
-func write(path string, c *emulator.Collector, archs map[int]string) error {
-	return writeGzip(path, func(w io.Writer) error { return emulator.WriteBBProfile(w, c, archs) })
+func write(path string, c *bbprofile.Collector, archs map[int]string) error {
+	return writeGzip(path, func(w io.Writer) error { return bbprofile.Write(w, c, archs) })
 }
 
 // heapDemos are the Java samples' heap logs: a growing cache (stairs in figure 5.1), short-lived

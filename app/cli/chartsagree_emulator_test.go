@@ -1,0 +1,117 @@
+package cli
+
+import (
+	"androprof/store/workspacedb"
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"androprof/chart"
+	"androprof/chart/render"
+	"androprof/controller"
+	"androprof/model"
+)
+
+// One chart per question (issue 25): for an emulator run, `androprof chart` writes the chart
+// the analysis window draws (Processes, Functions, Instructions' categories, Images' layer
+// chart), built by the call the window makes with the choices the flags name. Compared as
+// files, SVG and CSV, byte for byte; under a profile that fits the run and one that does not
+// (the charts then carry a caveat).
+func TestEmulatorChartsAgree(t *testing.T) {
+	db := demoRunsDB(t, func(run string) bool { return run == "demo-forker-arm" || run == "demo-sieve-arm" })
+	ctx := context.Background()
+	ws, err := controller.OpenWorkspace(workspacedb.Databases(), db, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	// report is the window's report of run under profile (its compute), by one grouping.
+	report := func(run, profile string, by model.Grouping) (*model.Report, *model.RunData) {
+		t.Helper()
+		p, err := ws.Profiles.Resolve(ctx, profile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := ws.Costs.Report(ctx, model.ReportOptions{Run: run, Profile: p, By: by})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := ws.Costs.Load(ctx, run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep, d
+	}
+	// The window's charts, as its tabs draw them (view/analysis processes.go, functions.go,
+	// insns.go, images.go).
+	processes := func(run, profile string, m chart.Metric) chart.Chart {
+		rep, d := report(run, profile, model.ByPID)
+		return chart.FromReport(rep, m, chart.Bars, controller.ProcessLabels(d))
+	}
+	rows := func(by model.Grouping) func(run, profile string, m chart.Metric) chart.Chart {
+		return func(run, profile string, m chart.Metric) chart.Chart {
+			rep, _ := report(run, profile, by)
+			return chart.FromReport(rep, m, chart.Bars, nil)
+		}
+	}
+	layers := func(run, profile string, m chart.Metric) chart.Chart {
+		p, err := ws.Profiles.Resolve(ctx, profile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := ws.Costs.Layers(ctx, model.ReportOptions{Run: run, Profile: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l.Chart(m)
+	}
+	cases := []struct {
+		by     string
+		window func(run, profile string, m chart.Metric) chart.Chart
+	}{
+		{"pid", processes},
+		{"function", rows(model.ByFunction)},
+		{"category", rows(model.ByCategory)},
+		{"image", rows(model.ByImage)},
+		{"layer", layers},
+	}
+	const width, height = 900, 500
+	dir := t.TempDir()
+	for _, run := range []string{"demo-forker-arm", "demo-sieve-arm"} {
+		for _, profile := range []string{"cortex-a8", "mips-74k"} { // mips-74k prices no ARM: a caveat
+			for _, m := range []chart.Metric{chart.Cycles, chart.Energy} {
+				for _, c := range cases {
+					want := c.window(run, profile, m)
+					for _, ext := range []string{".svg", ".csv"} {
+						out := filepath.Join(dir, "chart"+ext)
+						args := []string{"chart", "--run", run, "--profile", profile, "--by", c.by, "--metric", string(m),
+							"--out", out, "--width", strconv.Itoa(width), "--height", strconv.Itoa(height)}
+						if code, _, errOut := runCLI(t, db, args...); code != 0 {
+							t.Fatalf("%v: exit %d: %s", args, code, errOut)
+						}
+						got, err := os.ReadFile(out)
+						if err != nil {
+							t.Fatal(err)
+						}
+						format, err := render.FormatFor(out)
+						if err != nil {
+							t.Fatal(err)
+						}
+						var drawn bytes.Buffer
+						if err := render.Render(&drawn, want, format, width, height); err != nil {
+							t.Fatal(err)
+						}
+						if !bytes.Equal(got, drawn.Bytes()) {
+							cli, window := whereDiffer(got, drawn.Bytes())
+							t.Errorf("%s under %s, %s by %s (%s): androprof chart wrote a chart other than the window's %q\nCLI:    …%s…\nwindow: …%s…",
+								run, profile, m, c.by, ext, want.Title, cli, window)
+						}
+					}
+				}
+			}
+		}
+	}
+}

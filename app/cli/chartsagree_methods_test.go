@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"androprof/store/workspacedb"
+	"context"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"androprof/chart"
+	"androprof/controller"
+	"androprof/internal/corpus"
+	"androprof/model"
+)
+
+// One chart per question (issue 25): for a method trace, `androprof chart` writes the chart the
+// window's method tabs draw (Hotspots, Packages, Compare), built by the function the window
+// calls with the choices the flags name. Compared as files, SVG and CSV, byte for byte (chartsDiffer).
+func TestMethodChartsAgree(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "w.db")
+	for run, file := range map[string]string{"jag": corpus.File(t, "jag-dmtrace.trace"), "basic": corpus.File(t, "perflib-basic.trace"),
+		"rmp": "../../formats/rmp/testdata/browser.rmp"} {
+		if code, _, errOut := runCLI(t, db, "import", "--run", run, file); code != 0 {
+			t.Fatal(errOut)
+		}
+	}
+	ctx := context.Background()
+	ws, err := controller.OpenWorkspace(workspacedb.Databases(), db, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	jag, err := ws.Methods.Load(ctx, "jag")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if jag.Profile.Clock != model.ClockDual {
+		t.Fatalf("jag-dmtrace's clock is %s: the cases below want both clocks", jag.Profile.Clock)
+	}
+	tid := busiestThread(jag.Profile)
+	// The window's Hotspots and Packages tabs with its choosers set as the flags say.
+	tab := func(run string, by model.MethodGrouping, tid int, cpu bool, kind chart.Kind) func() (chart.Chart, error) {
+		return func() (chart.Chart, error) {
+			return ws.Methods.Chart(ctx, controller.MethodChartOptions{Run: run, By: by, TID: tid, CPU: cpu, Kind: kind})
+		}
+	}
+	cases := []struct {
+		name   string
+		flags  []string
+		window func() (chart.Chart, error)
+	}{
+		{"hotspots by method", []string{"--run", "jag"}, tab("jag", model.ByMethod, 0, true, chart.Bars)},
+		{"hotspots by class as columns", []string{"--run", "jag", "--by", "class", "--kind", "column"}, tab("jag", model.ByClass, 0, true, chart.Columns)},
+		{"hotspots by thread", []string{"--run", "jag", "--by", "thread"}, tab("jag", model.ByThread, 0, true, chart.Bars)},
+		{"one thread", []string{"--run", "jag", "--pid", strconv.Itoa(tid)}, tab("jag", model.ByMethod, tid, true, chart.Bars)},
+		{"real time", []string{"--run", "jag", "--clock", "real"}, tab("jag", model.ByMethod, 0, false, chart.Bars)},
+		{"a trace with real time only", []string{"--run", "rmp"}, tab("rmp", model.ByMethod, 0, false, chart.Bars)},
+		{"packages", []string{"--run", "jag", "--by", "package", "--kind", "pie"}, tab("jag", model.ByPackage, 0, true, chart.Pie)},
+		{"classes", []string{"--run", "jag", "--by", "class", "--kind", "pie"}, tab("jag", model.ByClass, 0, true, chart.Pie)},
+		{"compare", []string{"--compare", "jag,basic", "--by", "method"}, func() (chart.Chart, error) {
+			rows, err := ws.Methods.CompareMethods(ctx, "jag", "basic", model.ByMethod)
+			return chart.FromMethodComparison(rows, "jag", "basic", model.ByMethod, true), err
+		}},
+	}
+	for _, c := range cases {
+		want, err := c.window()
+		if err != nil {
+			t.Fatalf("%s: the window's chart: %v", c.name, err)
+		}
+		if diff := chartsDiffer(t, db, want, c.flags...); diff != "" {
+			t.Errorf("%s: androprof chart %v is not the window's %q: %s", c.name, c.flags, want.Title, diff)
+		}
+	}
+	// What the window cannot be asked is refused, not drawn as zeros or as something else.
+	for _, args := range [][]string{{"--run", "rmp", "--clock", "cpu"}, {"--run", "jag", "--clock", "wall"}, {"--compare", "jag:12,basic"}} {
+		if code, _, errOut := runCLI(t, db, append([]string{"chart", "--out", filepath.Join(dir, "no.svg")}, args...)...); code != 2 {
+			t.Errorf("chart %v: exit %d (%s), want 2", args, code, errOut)
+		}
+	}
+}
+
+// whereDiffer cuts two files around their first difference, to show in a failure.
+func whereDiffer(a, b []byte) (string, string) {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	cut := func(s []byte) string { return strings.ToValidUTF8(string(s[max(i-80, 0):min(i+160, len(s))]), "") }
+	return cut(a), cut(b)
+}
+
+// busiestThread is the thread of a trace with the most events: one a person would choose.
+func busiestThread(p *model.CallProfile) int {
+	var best model.ThreadTimes
+	for _, th := range p.Threads {
+		if th.Events > best.Events {
+			best = th
+		}
+	}
+	return best.TID
+}

@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"androprof/store/workspacedb"
+	"context"
+	"path/filepath"
+	"testing"
+
+	"androprof/controller"
+	"androprof/model"
+)
+
+// One chart per question (issue 25): for a sampled run, every chart `androprof chart` writes is
+// the one controller.SampleDrawing draws, the function behind the window's Layers and Flame
+// tabs (view/samples checks that the tabs show it), for the selection the flags name.
+// Compared as files, byte for byte.
+func TestSampleChartsAgree(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "w.db")
+	if code, _, errOut := runCLI(t, db, "import", "--run", "java", javaScript); code != 0 {
+		t.Fatal(errOut)
+	}
+	ctx := context.Background()
+	ws, err := controller.OpenWorkspace(workspacedb.Databases(), db, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	type spec = controller.SampleChartSpec
+	cases := []struct {
+		flags []string
+		sel   model.SampleSelection
+		app   []string
+		spec  spec
+	}{
+		{nil, model.SampleSelection{}, nil, spec{By: controller.SampleByLayerTime}},
+		{[]string{"--by", "layer-time", "--counts", "--buckets", "20", "--threads", "java"},
+			model.SampleSelection{ThreadNames: []string{"java"}}, nil, spec{By: controller.SampleByLayerTime, Buckets: 20, Counts: true}},
+		{[]string{"--by", "layer", "--tid", "32765"}, model.SampleSelection{TIDs: []int{32765}}, nil, spec{By: controller.SampleByLayer}},
+		{[]string{"--by", "image", "--app", "Spin"}, model.SampleSelection{}, []string{"Spin"}, spec{By: controller.SampleByImage}},
+		{[]string{"--by", "symbol", "--focus", "Spin"}, model.SampleSelection{Focus: []string{"Spin"}}, nil, spec{By: controller.SampleBySymbol}},
+		{[]string{"--by", "component", "--from", "0.5", "--to", "1"}, model.SampleSelection{FromNS: 5e8, ToNS: 1e9}, nil, spec{By: controller.SampleByComponent}},
+		{[]string{"--by", "thread"}, model.SampleSelection{}, nil, spec{By: controller.SampleByThread}},
+		{[]string{"--by", "flame", "--threads", "C*"}, model.SampleSelection{ThreadNames: []string{"C*"}}, nil, spec{By: controller.SampleByFlame}},
+	}
+	for _, c := range cases {
+		set, err := ws.Samples.Select(ctx, "java", c.sel, c.app)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := controller.SampleDrawing(set, "java", c.spec)
+		if err != nil {
+			t.Fatalf("%v: the window's chart: %v", c.flags, err)
+		}
+		if diff := chartsDiffer(t, db, want, append([]string{"--run", "java"}, c.flags...)...); diff != "" {
+			t.Errorf("androprof chart %v is not the window's %+v chart: %s", c.flags, c.spec, diff)
+		}
+	}
+}

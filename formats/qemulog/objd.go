@@ -1,0 +1,85 @@
+package qemulog
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+
+	"golang.org/x/arch/arm/armasm"
+
+	"androprof/formats/internal/blocks"
+	"androprof/model"
+)
+
+// A QEMU built without a disassembler for the guest (7.1+ without capstone for ARM, any
+// version for some targets) logs each translated block as its first address and then the
+// block's bytes in memory order, 32 to a line (QEMU disas/objdump.c, print_insn_objdump):
+//
+//	0x00010340:  ␠␠
+//	OBJD-T: f04f2de9000050e3…
+//	OBJD-T: …
+//	<blank line>
+//
+// decodeBlock splits those bytes into instructions. ARM words are decoded with armasm into
+// GNU syntax (what objdump prints, close to capstone's text); words armasm does not know
+// (NEON loads and stores, about 4% of distinct words) and all Thumb and MIPS instructions
+// get blocks.Undecoded: x/arch has no Thumb or MIPS decoder (docs/formats.md#qemu-blocks-given-as-bytes). Lengths are
+// exact in every case, so dynamic instruction counts are too. Guests are little-endian, as
+// every Android ARM and MIPS target is.
+func (lr *Reader) decodeBlock(b *model.Block, runs []objdRun, mode isaCode) error {
+	b.ISA = isaByCode[mode]
+	if mode == isaOther {
+		b.ISA = lr.hint[0]
+	}
+	b.Insns = b.Insns[:0]
+	for _, r := range runs {
+		unit := 4
+		if mode == isaThumb {
+			unit = 2
+		}
+		if mode != isaARM && mode != isaThumb && mode != isaMIPS {
+			return lr.errorAt(r.line, "OBJD-T bytes of a %s block cannot be split into instructions", b.ISA)
+		}
+		if len(r.bytes) == 0 || len(r.bytes)%unit != 0 {
+			return lr.errorAt(r.line, "%d OBJD-T bytes at 0x%x are not whole %s instructions (truncated?)", len(r.bytes), r.addr, b.ISA)
+		}
+		for i := 0; i < len(r.bytes); {
+			if len(b.Insns) >= blocks.MaxInsns {
+				return lr.errorAt(r.line, "block at 0x%x has more than %d instructions; QEMU translates at most 512", b.PC, blocks.MaxInsns)
+			}
+			in := model.Insn{Addr: r.addr + uint64(i), Mnemonic: blocks.Undecoded}
+			switch mode {
+			case isaARM:
+				w := binary.LittleEndian.Uint32(r.bytes[i:])
+				in.Encoding = fmt.Sprintf("%08x", w)
+				if inst, err := armasm.Decode(r.bytes[i:i+4], armasm.ModeARM); err == nil {
+					mn, ops, _ := strings.Cut(armasm.GNUSyntax(inst), " ")
+					if rel, ok := inst.Args[0].(armasm.PCRel); ok && inst.Args[1] == nil {
+						// A branch: the absolute target, as capstone prints it (ARM reads pc as +8).
+						ops = fmt.Sprintf("#0x%x", uint32(in.Addr)+8+uint32(rel))
+					}
+					in.Mnemonic, in.Operands = lr.str([]byte(mn)), ops
+				}
+				i += 4
+			case isaThumb:
+				h := binary.LittleEndian.Uint16(r.bytes[i:])
+				i += 2
+				// 0b11101, 0b11110 and 0b11111 in the top bits open a 32-bit instruction.
+				if h>>11 >= 0x1d {
+					if i+2 > len(r.bytes) {
+						return lr.errorAt(r.line, "OBJD-T bytes at 0x%x end inside a 32-bit Thumb instruction", r.addr)
+					}
+					in.Encoding = fmt.Sprintf("%04x %04x", h, binary.LittleEndian.Uint16(r.bytes[i:]))
+					i += 2
+				} else {
+					in.Encoding = fmt.Sprintf("%04x", h)
+				}
+			case isaMIPS:
+				in.Encoding = fmt.Sprintf("%08x", binary.LittleEndian.Uint32(r.bytes[i:]))
+				i += 4
+			}
+			b.Insns = append(b.Insns, in)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,784 @@
+// Package qemulog reads what QEMU's own logging writes about a guest program: `-d in_asm`
+// translation logs and `-d exec` execution logs, in every layout QEMU has printed them
+// (docs/formats.md#qemu-logs). A Reader streams one log's records; ReadLogs and ImportLogs read
+// the logs of one program together into a model.BlockSink.
+package qemulog
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	"androprof/formats/internal/blocks"
+	"androprof/formats/internal/lines"
+	"androprof/internal/cutline"
+	"androprof/internal/inputerr"
+	"androprof/model"
+)
+
+// ErrNotQEMULog says a file holds neither translation blocks nor Trace lines, so format
+// detection can try another reader.
+var ErrNotQEMULog = errors.New("not a QEMU -d in_asm/exec log")
+
+// Exec is one executed-block line of a `-d exec` log.
+type Exec struct {
+	PC  uint64
+	CPU int       // vCPU index; each user-mode guest thread is its own vCPU; -1 when not printed
+	ISA model.ISA // from the flags where the layout tells ARM from Thumb; "" when unknown
+}
+
+// Record is a Block, an Exec, or a Stopped execution.
+type Record struct {
+	Block *model.Block
+	Exec  *Exec
+	// Stopped is a block QEMU logged a Trace line for and then did not run: another thread
+	// asked the vCPU to stop at the block's entry ("Stopped execution of TB chain before …").
+	// It cancels one execution of that Trace line's block, as in Exec.
+	Stopped *Exec
+}
+
+const thumbFlag = 0x00800000 // set in the first bracketed field of ARM Trace lines on QEMU 6.1+
+
+type recKind uint8
+
+const (
+	kindNone recKind = iota
+	kindBlock
+	kindExec
+	kindStopped
+)
+
+// isaCode is a model.ISA as a small number, so hot maps hash one byte instead of a string.
+type isaCode uint8
+
+const (
+	isaUnknown isaCode = iota
+	isaARM
+	isaThumb
+	isaMIPS
+	isaX86
+	isaOther // an instruction set this package has no code for; its blocks keep their ISA string
+)
+
+var isaByCode = [...]model.ISA{isaUnknown: "", isaARM: model.ARM, isaThumb: model.Thumb, isaMIPS: model.MIPS, isaX86: model.X86}
+
+func codeOf(isa model.ISA) isaCode {
+	switch isa {
+	case "":
+		return isaUnknown
+	case model.ARM:
+		return isaARM
+	case model.Thumb:
+		return isaThumb
+	case model.MIPS:
+		return isaMIPS
+	case model.X86:
+		return isaX86
+	}
+	return isaOther
+}
+
+// objdRun is one `0x…:` line followed by OBJD-T byte lines: QEMU without a disassembler
+// dumps a whole block's bytes after its first address.
+type objdRun struct {
+	addr  uint64
+	line  int64
+	bytes []byte
+}
+
+// queued is a record read ahead while an OBJD-T block waited for the Trace line telling its mode.
+type queued struct {
+	kind recKind
+	blk  *model.Block
+	ex   Exec
+}
+
+// Reader streams the records of one QEMU log. Memory is bounded by the largest block.
+//
+// The hot path (one Trace line per executed block, ~67 bytes each, billions of them) reads
+// lines in place from a bufio.Reader, parses hex by hand and allocates nothing; ImportLogs
+// uses it through scan. Next wraps the same path for callers that want Records.
+type Reader struct {
+	br   *bufio.Reader
+	file string
+	hint []model.ISA
+	// one is the only instruction set the guest may run (isaUnknown when there are several);
+	// flagsTell says Trace flags may tell ARM from Thumb.
+	one       isaCode
+	flagsTell bool
+	line      int64
+	off       int64 // bytes consumed, for progress
+	long      []byte
+	any       bool // saw at least one record
+
+	inBlock   bool
+	blk       *model.Block
+	objd      []objdRun
+	objdBytes int
+	over      int   // instruction lines of the open block past blocks.MaxInsns: counted, not kept
+	overLine  int64 // the first of them
+
+	ex     Exec     // the Exec (or Stopped) scan found
+	exCode isaCode  // ex.ISA as a code
+	recent [16]Exec // the latest Trace lines, for the Stopped line that cancels one
+	nrec   int
+	out    *model.Block // the Block scan found
+
+	outRuns  []objdRun    // lr.out's OBJD-T bytes, not yet decoded
+	held     *model.Block // an OBJD-T block whose mode waits for the next Trace line
+	heldRuns []objdRun
+	queue    []queued
+	errAt    error // an error found while a held block was still to be returned
+
+	intern map[string]string
+}
+
+// NewReader reads r; name is used in errors. isas is what the guest may run: it decides
+// the instruction set of log text that carries no encoding (QEMU 0.x, MIPS).
+func NewReader(r io.Reader, name string, isas []model.ISA) *Reader {
+	lr := &Reader{br: bufio.NewReaderSize(r, 256<<10), file: name, hint: isas, intern: map[string]string{}}
+	if len(isas) == 1 {
+		lr.one = codeOf(isas[0])
+	}
+	lr.flagsTell = lr.one == isaUnknown && lr.mayBe(model.ARM, model.Thumb)
+	return lr
+}
+
+// sniffLimit is how far into a file a QEMU log must show its first record. QEMU logs the
+// first block's translation and execution before anything else of size.
+const sniffLimit = 4 << 20
+
+// Sniff answers format detection from a file's first bytes: nil when the file starts as
+// QEMU logs do (startsRecord) or its first record, within sniffLimit bytes, parses;
+// ErrNotQEMULog otherwise, since a QEMU log garbled before its first record is no longer
+// recognisable as one. What is wrong with a log it claims is the import's to report, with a
+// line: a block too long or a line too long is not "another format".
+func Sniff(head []byte) error {
+	if startsRecord(head) {
+		return nil
+	}
+	lr := NewReader(bytes.NewReader(head[:min(len(head), sniffLimit)]), "", []model.ISA{})
+	if _, err := lr.scanRaw(); err != nil { // scanRaw: an OBJD-T block needs no Trace line here
+		return ErrNotQEMULog
+	}
+	return nil
+}
+
+// startsRecord tells a file whose first line, after QEMU's blank and "----" separator lines,
+// opens a translation ("IN:") or is an execution ("Trace 0: 0x…", "Trace 0x…", "Trace (nil)"):
+// plainly a QEMU log, even when that record is broken.
+func startsRecord(head []byte) bool {
+	for len(head) > 0 {
+		ln, rest, _ := bytes.Cut(head, []byte("\n"))
+		ln = bytes.TrimSuffix(ln, []byte("\r"))
+		switch {
+		case len(bytes.Trim(ln, "-")) == 0:
+			head = rest
+			continue
+		case bytes.HasPrefix(ln, []byte("IN:")):
+			return true
+		case len(ln) > 6 && string(ln[:6]) == "Trace " && (isDigit(ln[6]) || ln[6] == '('):
+			return true
+		}
+		return false
+	}
+	return false
+}
+
+// Line is the number of the last line read.
+func (lr *Reader) Line() int64 { return lr.line }
+
+// Offset is the number of bytes read so far, for progress.
+func (lr *Reader) Offset() int64 { return lr.off }
+
+func (lr *Reader) errorf(format string, args ...any) error {
+	return &inputerr.Error{File: lr.file, Line: lr.line, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (lr *Reader) errorAt(line int64, format string, args ...any) error {
+	return &inputerr.Error{File: lr.file, Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (lr *Reader) notQEMU() error { return fmt.Errorf("%s: %w", lr.file, ErrNotQEMULog) }
+
+// Next returns the next record, io.EOF at the end, or ErrNotQEMULog (wrapped with the file
+// name) when the file ended without any record.
+func (lr *Reader) Next() (Record, error) {
+	k, err := lr.scan()
+	if err != nil {
+		return Record{}, err
+	}
+	if k == kindBlock {
+		return Record{Block: lr.out}, nil
+	}
+	e := lr.ex
+	if k == kindStopped {
+		return Record{Stopped: &e}, nil
+	}
+	return Record{Exec: &e}, nil
+}
+
+// scan finds the next record: a Block in lr.out or an Exec in lr.ex. An OBJD-T block whose
+// mode (ARM or Thumb) the bytes cannot tell is held back until the next record: QEMU logs a
+// block's translation right before its first execution, whose Trace flags tell the mode.
+func (lr *Reader) scan() (recKind, error) {
+	if len(lr.queue) > 0 {
+		q := lr.queue[0]
+		lr.queue = lr.queue[1:]
+		lr.out, lr.ex, lr.exCode = q.blk, q.ex, codeOf(q.ex.ISA)
+		return q.kind, nil
+	}
+	if lr.errAt != nil {
+		return kindNone, lr.errAt
+	}
+	for {
+		k, err := lr.scanRaw()
+		if lr.held == nil {
+			if err == nil && k == kindBlock && lr.outRuns != nil {
+				lr.held, lr.heldRuns = lr.out, lr.outRuns
+				continue
+			}
+			return k, err
+		}
+		h, runs := lr.held, lr.heldRuns
+		lr.held, lr.heldRuns = nil, nil
+		mode := isaARM
+		if len(lr.hint) > 0 && !lr.mayBe(model.ARM) {
+			mode = isaThumb
+		}
+		if err == nil && k == kindExec && lr.ex.PC == h.PC && (lr.exCode == isaARM || lr.exCode == isaThumb) {
+			mode = lr.exCode
+		}
+		if derr := lr.decodeBlock(h, runs, mode); derr != nil {
+			return kindNone, derr
+		}
+		switch {
+		case err != nil:
+			lr.errAt = err
+		case k == kindExec || k == kindStopped:
+			lr.queue = append(lr.queue[:0], queued{kind: k, ex: lr.ex})
+		case k == kindBlock && lr.outRuns != nil:
+			lr.held, lr.heldRuns = lr.out, lr.outRuns
+		case k == kindBlock:
+			lr.queue = append(lr.queue[:0], queued{kind: kindBlock, blk: lr.out})
+		}
+		lr.out = h
+		return kindBlock, nil
+	}
+}
+
+// scanRaw reads lines until one record is complete. A block whose OBJD-T bytes wait for
+// their mode comes back undecoded, with lr.outRuns set.
+func (lr *Reader) scanRaw() (recKind, error) {
+	for {
+		ln, err := lr.nextLine()
+		if err != nil {
+			return kindNone, err
+		}
+		if lr.inBlock {
+			done, err := lr.blockLine(ln)
+			if err != nil {
+				return kindNone, err
+			}
+			if done {
+				return kindBlock, lr.finishBlock()
+			}
+			continue
+		}
+		if len(ln) >= 6 && ln[0] == 'T' && string(ln[:6]) == "Trace " {
+			if err := lr.parseTrace(ln); err != nil {
+				return kindNone, err
+			}
+			lr.any = true
+			lr.recent[lr.nrec%len(lr.recent)] = lr.ex
+			lr.nrec++
+			return kindExec, nil
+		}
+		if bytes.HasPrefix(ln, []byte("Stopped execution of TB chain before ")) {
+			if err := lr.stopped(ln); err != nil {
+				return kindNone, err
+			}
+			return kindStopped, nil
+		}
+		if bytes.HasPrefix(ln, []byte("Linking TBs ")) {
+			return kindNone, lr.errorf("QEMU chained blocks here (a \"Linking TBs\" line), and chained blocks get no Trace line: log with -d in_asm,exec,nochain")
+		}
+		if len(ln) >= 3 && string(ln[:3]) == "IN:" {
+			lr.inBlock = true
+			lr.blk = &model.Block{Symbol: string(bytes.TrimSpace(ln[3:]))}
+			lr.objd, lr.objdBytes, lr.over = lr.objd[:0], 0, 0
+			continue
+		}
+		// Anything else is another -d item (cpu, page, strace, out_asm ...) and is skipped;
+		// control bytes mean the file is not text, or the log was garbled.
+		if binaryLine(ln) {
+			if !lr.any {
+				return kindNone, lr.notQEMU()
+			}
+			return kindNone, lr.errorf("binary data in a text log (garbled?): %q", clip(ln))
+		}
+	}
+}
+
+// nextLine returns the next line without its line end, valid until the next call. A line is
+// at most lines.MaxLine: QEMU's longest lines are an IN: line's symbol (a C++ name runs to a
+// few KiB) and -d cpu register dumps (a few hundred bytes); a line of a MiB is no log line.
+func (lr *Reader) nextLine() ([]byte, error) {
+	ln, err := lr.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		lr.long = append(lr.long[:0], ln...)
+		for err == bufio.ErrBufferFull && len(lr.long) <= lines.MaxLine {
+			ln, err = lr.br.ReadSlice('\n')
+			lr.long = append(lr.long, ln...)
+		}
+		ln = lr.long
+		if len(ln) > lines.MaxLine {
+			lr.line++
+			return nil, lr.errorf("a line longer than 1 MiB: no QEMU log line comes near it")
+		}
+	}
+	lr.off += int64(len(ln))
+	switch {
+	case err == io.EOF && len(ln) == 0:
+		return nil, lr.atEOF()
+	case err == io.EOF:
+		lr.line++
+		if !lr.any && !lr.inBlock {
+			return nil, lr.notQEMU()
+		}
+		return nil, lr.errorf("%v", cutline.ErrCut)
+	case err != nil:
+		return nil, &inputerr.Error{File: lr.file, Line: lr.line + 1, Msg: "read: " + err.Error(), Err: err}
+	}
+	lr.line++
+	ln = ln[:len(ln)-1]
+	if len(ln) > 0 && ln[len(ln)-1] == '\r' {
+		ln = ln[:len(ln)-1]
+	}
+	return ln, nil
+}
+
+func (lr *Reader) atEOF() error {
+	if lr.over > 0 {
+		return lr.blockTooLong()
+	}
+	if lr.inBlock {
+		if len(lr.blk.Insns) == 0 && len(lr.objd) == 0 {
+			return lr.errorf("the file ends right after an IN: line: truncated?")
+		}
+		return lr.errorf("the file ends inside the block at 0x%x, before its blank line: truncated?", lr.blk.PC)
+	}
+	if !lr.any {
+		return lr.notQEMU()
+	}
+	return io.EOF
+}
+
+// binaryLine tells text from bytes no QEMU log prints: control characters other than tab.
+func binaryLine(ln []byte) bool {
+	for _, c := range ln {
+		if c < 0x20 && c != '\t' || c == 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
+// blockLine takes one line inside an IN: block; done reports the blank line that ends it.
+func (lr *Reader) blockLine(ln []byte) (done bool, err error) {
+	switch {
+	case len(ln) == 0:
+		return true, nil
+	case len(ln) > 2 && ln[0] == '0' && ln[1] == 'x':
+		return false, lr.insnLine(ln)
+	case bytes.HasPrefix(ln, []byte("OBJD-T:")) && lr.over > 0:
+		return false, nil
+	case bytes.HasPrefix(ln, []byte("OBJD-T:")):
+		if len(lr.objd) == 0 {
+			return false, lr.errorf("OBJD-T line without the address line before it")
+		}
+		return false, lr.objdLine(ln[len("OBJD-T:"):])
+	case bytes.HasPrefix(ln, []byte("Disassembler disagrees")), bytes.HasPrefix(ln, []byte("Please report this")):
+		return false, nil // QEMU's own note after a disassembler bug; the block is still whole
+	}
+	if binaryLine(ln) {
+		return false, lr.errorf("binary data inside the block at 0x%x (garbled?): %q", lr.blk.PC, clip(ln))
+	}
+	return false, lr.errorf("unexpected line inside the block at 0x%x, which should end with a blank line: %q", lr.blk.PC, clip(ln))
+}
+
+// insnLine reads "0x00010344:  2801       cmp      r0, #1" and the older layouts, or the bare
+// "0x00010344:  " that precedes OBJD-T lines.
+func (lr *Reader) insnLine(ln []byte) error {
+	colon := bytes.IndexByte(ln, ':')
+	if colon < 3 {
+		return lr.errorf("instruction line without an address: %q", clip(ln))
+	}
+	addr, ok := parseHex(ln[2:colon])
+	if !ok {
+		return lr.errorf("bad instruction address %q", clip(ln[:colon]))
+	}
+	rest := trimLeft(ln[colon+1:])
+	if lr.over > 0 || len(lr.blk.Insns)+len(lr.objd) >= blocks.MaxInsns {
+		if lr.over == 0 {
+			lr.overLine = lr.line
+		}
+		lr.over++
+		return nil
+	}
+	if len(lr.blk.Insns) == 0 && len(lr.objd) == 0 {
+		lr.blk.PC, lr.blk.Line = addr, lr.line
+	}
+	if len(rest) == 0 {
+		lr.objd = append(lr.objd, objdRun{addr: addr, line: lr.line})
+		return nil
+	}
+	if len(lr.objd) > 0 {
+		return lr.errorf("instruction text after OBJD-T bytes in the block at 0x%x", lr.blk.PC)
+	}
+	if string(rest) == "unable to read memory" {
+		return lr.errorf("QEMU could not read the code at 0x%x, so the block's length is unknown", addr)
+	}
+	var units [2][]byte
+	nu := 0
+	for {
+		tok, after := cutToken(rest)
+		// Encodings are followed by spaces; a tab follows a mnemonic (MIPS "cfc1\tv1,$31").
+		if !isHexUnit(tok) || len(after) == 0 || after[0] != ' ' || nu == len(units) {
+			break
+		}
+		units[nu] = tok
+		nu++
+		rest = trimLeft(after)
+	}
+	mn, ops := cutToken(rest)
+	if len(mn) == 0 {
+		return lr.errorf("instruction at 0x%x has no mnemonic", addr)
+	}
+	in := model.Insn{Addr: addr, Mnemonic: lr.str(mn), Operands: string(bytes.TrimSpace(ops))}
+	switch nu {
+	case 1:
+		in.Encoding = string(units[0])
+	case 2:
+		in.Encoding = string(units[0]) + " " + string(units[1])
+	}
+	lr.blk.Insns = append(lr.blk.Insns, in)
+	return nil
+}
+
+// objdLine appends the bytes of one "OBJD-T: 0040a0e3…" line (QEMU prints 32 per line).
+func (lr *Reader) objdLine(hex []byte) error {
+	hex = bytes.TrimSpace(hex)
+	if len(hex)%2 != 0 {
+		return lr.errorf("OBJD-T line with an odd number of hex digits")
+	}
+	r := &lr.objd[len(lr.objd)-1]
+	if lr.objdBytes += len(hex) / 2; lr.objdBytes > blocks.MaxInsns*4 {
+		return lr.errorf("block at 0x%x has more than %d bytes of code; QEMU translates at most 512 instructions", lr.blk.PC, blocks.MaxInsns*4)
+	}
+	for i := 0; i < len(hex); i += 2 {
+		hi, lo := hexVal[hex[i]], hexVal[hex[i+1]]
+		if hi > 15 || lo > 15 {
+			return lr.errorf("bad hex %q in an OBJD-T line", clip(hex[i:]))
+		}
+		r.bytes = append(r.bytes, hi<<4|lo)
+	}
+	return nil
+}
+
+// finishBlock closes the block at its blank line and puts it in lr.out; OBJD-T bytes are
+// decoded now when the mode is known, else left in lr.outRuns for scan.
+func (lr *Reader) finishBlock() error {
+	if lr.over > 0 {
+		return lr.blockTooLong()
+	}
+	b := lr.blk
+	lr.inBlock, lr.blk, lr.out, lr.outRuns = false, nil, nil, nil
+	if len(b.Insns) == 0 && len(lr.objd) == 0 {
+		return lr.errorf("block without instructions")
+	}
+	lr.any = true
+	lr.out = b
+	if len(lr.objd) == 0 {
+		b.ISA = lr.blockISA(b)
+		return nil
+	}
+	// Copy the runs out: lr.objd is reused for the next block.
+	runs := make([]objdRun, len(lr.objd))
+	for i, r := range lr.objd {
+		runs[i] = objdRun{addr: r.addr, line: r.line, bytes: append([]byte(nil), r.bytes...)}
+		lr.objd[i].bytes = r.bytes[:0]
+	}
+	switch {
+	case lr.one != isaUnknown:
+		return lr.decodeBlock(b, runs, lr.one)
+	case lr.flagsTell:
+		lr.outRuns = runs
+		return nil
+	case len(lr.hint) > 0:
+		return lr.decodeBlock(b, runs, codeOf(lr.hint[0]))
+	}
+	return lr.decodeBlock(b, runs, isaARM)
+}
+
+// blockTooLong reports a block of more instructions than QEMU translates into one, with its
+// size, at the first instruction line past blocks.MaxInsns.
+func (lr *Reader) blockTooLong() error {
+	n := len(lr.blk.Insns) + len(lr.objd) + lr.over
+	lr.over = 0
+	return lr.errorAt(lr.overLine, "a block of %d instructions (at 0x%x): more than QEMU translates into one (512; this reader takes up to %d)", n, lr.blk.PC, blocks.MaxInsns)
+}
+
+// blockISA tells ARM from Thumb by the encoding units (docs/formats.md#qemu-translation-blocks): one 8-digit word is
+// ARM, 4-digit halves are Thumb. Without units the caller's hint decides.
+func (lr *Reader) blockISA(b *model.Block) model.ISA {
+	if len(lr.hint) == 1 {
+		return lr.hint[0]
+	}
+	enc := b.Insns[0].Encoding
+	switch {
+	case len(enc) == 8:
+		return model.ARM
+	case len(enc) == 4 || len(enc) == 9:
+		return model.Thumb
+	case len(lr.hint) > 0:
+		return lr.hint[0]
+	}
+	return model.ARM
+}
+
+// parseTrace parses every layout of docs/formats.md#qemu-execution-lines into lr.ex without allocating:
+//
+//	Trace 0x%08lx [%08x] sym                      (QEMU 0.9–0.15)
+//	Trace 0x7f.. [%08x] sym                       (AOSP 1.x–2.8: host pointer, then pc)
+//	Trace 0: 0x7f.. [cs_base/pc/%#x flags] sym    (2.11–6.0)
+//	Trace 0: 0x7f.. [cs_base/pc/flags/cflags] sym (6.1+; unpadded hex from 8.1)
+func (lr *Reader) parseTrace(ln []byte) error {
+	i := len("Trace ")
+	cpu := -1
+	// "Trace 0: …" carries a vCPU index; "Trace 0x…" and "Trace (nil)" carry a host pointer.
+	j := i
+	for j < len(ln) && ln[j] != ' ' && ln[j] != '[' {
+		j++
+	}
+	if j > i && ln[j-1] == ':' {
+		v, ok := parseDec(ln[i : j-1])
+		if !ok {
+			return lr.errorf("bad vCPU index in %q", clip(ln))
+		}
+		cpu = v
+	}
+	open := bytes.IndexByte(ln[j:], '[')
+	if open < 0 {
+		return lr.errorf("Trace line without [..] fields: %q", clip(ln))
+	}
+	var f [4]uint64
+	nf := 0
+	p := j + open + 1
+	// Fast path for QEMU 6.1–8.0, the layout of nearly every log: four 8-digit fields.
+	if b := ln[p:]; len(b) >= 36 && b[8] == '/' && b[17] == '/' && b[26] == '/' && b[35] == ']' {
+		cs, ok0 := hex8(b[0:])
+		pc, ok1 := hex8(b[9:])
+		_, ok2 := hex8(b[18:])
+		_, ok3 := hex8(b[27:])
+		if ok0 && ok1 && ok2 && ok3 {
+			f[0], f[1], nf = uint64(cs), uint64(pc), 4
+			p = len(ln)
+		}
+	}
+	for parsed := nf > 0; !parsed; {
+		q := p
+		if q+1 < len(ln) && ln[q] == '0' && ln[q+1] == 'x' { // %#x flags (QEMU 2.11–6.0)
+			q += 2
+		}
+		var v uint64
+		start := q
+		for q < len(ln) {
+			d := hexVal[ln[q]]
+			if d > 15 {
+				break
+			}
+			v = v<<4 | uint64(d)
+			q++
+		}
+		if q == start || q-start > 16 || q >= len(ln) || (ln[q] != '/' && ln[q] != ']') {
+			if bytes.IndexByte(ln[p:], ']') < 0 {
+				return lr.errorf("Trace line without [..] fields: %q", clip(ln))
+			}
+			return lr.errorf("bad field %q in a Trace line", clip(ln[p:]))
+		}
+		if nf == len(f) {
+			return lr.errorf("more than 4 fields in a Trace line: %q", clip(ln))
+		}
+		f[nf] = v
+		nf++
+		p = q + 1
+		parsed = ln[q] == ']'
+	}
+	e := &lr.ex
+	e.CPU = cpu
+	switch nf {
+	case 1:
+		e.PC = f[0]
+	case 3, 4:
+		e.PC = f[1]
+	default:
+		return lr.errorf("a Trace line with %d fields is no known QEMU layout: %q", nf, clip(ln))
+	}
+	code := lr.one
+	if nf == 4 && lr.flagsTell {
+		code = isaARM
+		if f[0]&thumbFlag != 0 {
+			code = isaThumb
+		}
+	}
+	lr.exCode = code
+	e.ISA = isaByCode[code]
+	if code == isaOther {
+		e.ISA = lr.hint[0]
+	}
+	return nil
+}
+
+// stopped reads "Stopped execution of TB chain before 0x7f.. [0001045c] sym": QEMU logged the
+// block's Trace line, then found an exit request at its entry and did not run it (cpu-exec.c,
+// cpu_tb_exec). The Trace line is the latest one for that pc; with several vCPUs writing to
+// one log, other vCPUs' lines may come between.
+func (lr *Reader) stopped(ln []byte) error {
+	open := bytes.IndexByte(ln, '[')
+	end := bytes.IndexByte(ln, ']')
+	if open < 0 || end < open {
+		return lr.errorf("Stopped line without [pc]: %q", clip(ln))
+	}
+	pc, ok := parseHex(ln[open+1 : end])
+	if !ok {
+		return lr.errorf("bad pc in %q", clip(ln))
+	}
+	for i := 1; i <= len(lr.recent) && i <= lr.nrec; i++ {
+		if e := lr.recent[(lr.nrec-i)%len(lr.recent)]; e.PC == pc {
+			lr.ex, lr.exCode = e, codeOf(e.ISA)
+			return nil
+		}
+	}
+	return lr.errorf("QEMU stopped before the block at 0x%x, but none of the last %d Trace lines is for it", pc, len(lr.recent))
+}
+
+// mayBe tells whether the guest may run one of the given instruction sets; no hint means any.
+func (lr *Reader) mayBe(isas ...model.ISA) bool {
+	if len(lr.hint) == 0 {
+		return true
+	}
+	for _, h := range lr.hint {
+		for _, i := range isas {
+			if h == i {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// str interns a mnemonic: a log repeats a few hundred of them millions of times.
+func (lr *Reader) str(b []byte) string {
+	if s, ok := lr.intern[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	lr.intern[s] = s
+	return s
+}
+
+var hexVal = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0xff
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = byte(c - '0')
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		t[c] = byte(c-'a') + 10
+		t[c-'a'+'A'] = byte(c-'a') + 10
+	}
+	return t
+}()
+
+// hex8 reads exactly 8 hex digits; an invalid digit has hexVal 0xff, so one OR tells.
+func hex8(b []byte) (uint32, bool) {
+	_ = b[7]
+	d0, d1, d2, d3 := hexVal[b[0]], hexVal[b[1]], hexVal[b[2]], hexVal[b[3]]
+	d4, d5, d6, d7 := hexVal[b[4]], hexVal[b[5]], hexVal[b[6]], hexVal[b[7]]
+	if d0|d1|d2|d3|d4|d5|d6|d7 > 15 {
+		return 0, false
+	}
+	return uint32(d0)<<28 | uint32(d1)<<24 | uint32(d2)<<20 | uint32(d3)<<16 |
+		uint32(d4)<<12 | uint32(d5)<<8 | uint32(d6)<<4 | uint32(d7), true
+}
+
+// parseHex reads 1–16 hex digits.
+func parseHex(b []byte) (uint64, bool) {
+	if len(b) == 0 || len(b) > 16 {
+		return 0, false
+	}
+	var v uint64
+	for _, c := range b {
+		d := hexVal[c]
+		if d > 15 {
+			return 0, false
+		}
+		v = v<<4 | uint64(d)
+	}
+	return v, true
+}
+
+// parseDec reads 1–9 decimal digits.
+func parseDec(b []byte) (int, bool) {
+	if len(b) == 0 || len(b) > 9 {
+		return 0, false
+	}
+	v := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int(c-'0')
+	}
+	return v, true
+}
+
+func trimLeft(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	return b
+}
+
+func cutToken(b []byte) (tok, rest []byte) {
+	for i, c := range b {
+		if c == ' ' || c == '\t' {
+			return b[:i], b[i:]
+		}
+	}
+	return b, nil
+}
+
+// isHexUnit accepts the 4- or 8-digit lower-case hex groups QEMU prints as encodings.
+func isHexUnit(t []byte) bool {
+	if len(t) != 4 && len(t) != 8 {
+		return false
+	}
+	for _, c := range t {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+func clip(b []byte) string {
+	if len(b) > 60 {
+		return string(b[:60]) + "…"
+	}
+	return string(b)
+}
