@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"androprof/internal/human"
 )
 
 // Queries over a HeapProfile: the series, histograms and tables of seed 001 chapter 5 (and the
@@ -403,7 +405,7 @@ func (p *HeapProfile) keyNames(s HeapScope) func(uint64) string {
 			return "class " + strconv.FormatUint(k, 10)
 		}
 	case ScopeSize:
-		return sizeLabel
+		return human.Bytes
 	}
 	return func(k uint64) string { return strconv.FormatUint(k, 10) }
 }
@@ -441,38 +443,11 @@ func (p *HeapProfile) keyOrder(s HeapScope, names func(uint64) string) func(x, y
 	return cmp.Compare[uint64]
 }
 
-// sizeLabel names a size as human.Bytes writes it ("24 B", "256 KB", "1.5 MB"): model imports
-// no project package, so the size scope's series names keep this copy, pinned to human.Bytes by
-// TestSizeLabelsReadAsHumanBytes.
-func sizeLabel(n uint64) string {
-	v, unit := humanBytes(n)
-	return v + " " + unit
-}
-
-var byteUnits = [...]string{"B", "KB", "MB", "GB", "TB", "PB", "EB"}
-
-func humanBytes(n uint64) (value, unit string) {
-	if n < 1024 {
-		return strconv.FormatUint(n, 10), "B"
-	}
-	f := float64(n)
-	u := 0
-	for u+1 < len(byteUnits) && f >= 1024 {
-		f /= 1024
-		u++
-	}
-	s := strconv.FormatFloat(f, 'f', 1, 64)
-	if s == "1024.0" && u+1 < len(byteUnits) { // rounding reached the next unit
-		s, u = "1.0", u+1
-	}
-	return strings.TrimSuffix(s, ".0"), byteUnits[u]
-}
-
 // byteSpan writes a span of bytes with its unit once when both ends share it: "0–256 KB",
 // "256–512 KB", "768 KB–1 MB".
 func byteSpan(from, to uint64) string {
-	fv, fu := humanBytes(from)
-	tv, tu := humanBytes(to)
+	fv, fu := human.BytesParts(from)
+	tv, tu := human.BytesParts(to)
 	if fu == tu || from == 0 {
 		return fv + "–" + tv + " " + tu
 	}

@@ -4,8 +4,6 @@ import (
 	"math"
 	"reflect"
 	"testing"
-
-	"androprof/internal/human"
 )
 
 func TestHeapSeries(t *testing.T) {
@@ -323,13 +321,8 @@ func TestHeapPointers(t *testing.T) {
 	}
 }
 
-// The size scope names its series as every window and command writes sizes.
-func TestSizeLabelsReadAsHumanBytes(t *testing.T) {
-	for _, n := range []uint64{0, 24, 1023, 1024, 1536, 256 << 10, 828211, 1<<20 - 1, 3 << 19, 22 << 20, 10 << 30, math.MaxUint64} {
-		if got, want := sizeLabel(n), human.Bytes(n); got != want {
-			t.Errorf("sizeLabel(%d) = %q, human.Bytes %q", n, got, want)
-		}
-	}
+// A span of sizes writes a shared unit once, in human.Bytes's numbers.
+func TestByteSpans(t *testing.T) {
 	spans := []struct {
 		from, to uint64
 		want     string

@@ -57,8 +57,15 @@ var byteUnits = [...]string{"B", "KB", "MB", "GB", "TB", "PB", "EB"}
 // "1023 B", "808.8 KB", "1.5 MB". One decimal rather than three significant digits: a size
 // under a kilobyte stays exact, and 808.8 KB next to 809.2 KB still tells them apart.
 func Bytes(n uint64) string {
+	v, unit := BytesParts(n)
+	return v + " " + unit
+}
+
+// BytesParts is Bytes as its number and unit apart ("1.5", "MB"), so that a span of sizes can
+// write a shared unit once ("0–256 KB").
+func BytesParts(n uint64) (value, unit string) {
 	if n < 1024 {
-		return strconv.FormatUint(n, 10) + " B"
+		return strconv.FormatUint(n, 10), byteUnits[0]
 	}
 	f := float64(n)
 	u := 0
@@ -70,7 +77,7 @@ func Bytes(n uint64) string {
 	if s == "1024.0" && u+1 < len(byteUnits) { // rounding reached the next unit
 		s, u = "1.0", u+1
 	}
-	return strings.TrimSuffix(s, ".0") + " " + byteUnits[u]
+	return strings.TrimSuffix(s, ".0"), byteUnits[u]
 }
 
 // ByteUnits are the units Bytes writes, smallest first: charts' byte axes use the same.
