@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"androprof/chart/render"
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // svgText renders c as SVG at the export size.
@@ -22,13 +22,13 @@ func svgText(t *testing.T, c Chart) string {
 }
 
 // powerless is a report under a profile with no power for one of its two rows.
-func powerless() *model.Report {
-	rep := &model.Report{Run: "sieve-mips", Profile: "MIPS32 Release 2 24K", By: model.ByFunction,
-		Rows: []model.ReportRow{
+func powerless() *cost.Report {
+	rep := &cost.Report{Run: "sieve-mips", Profile: "MIPS32 Release 2 24K", By: cost.ByFunction,
+		Rows: []cost.ReportRow{
 			{Key: "main", Instructions: 100, Cycles: 300, EnergyJ: 2e-6, UnknownPower: 10},
 			{Key: "memset", Instructions: 50, Cycles: 80, UnknownPower: 50}, // no power for any of it
 		}}
-	rep.Coverage = model.Coverage{Profile: rep.Profile, ProfileISAs: []model.ISA{model.MIPS}, Instructions: 150,
+	rep.Coverage = cost.Coverage{Profile: rep.Profile, ProfileISAs: []cost.ISA{cost.MIPS}, Instructions: 150,
 		UnknownPower: 60, Undefined: 15, UndefinedCPI: 1}
 	return rep
 }
@@ -67,9 +67,9 @@ func TestChartCarriesTheCaveat(t *testing.T) {
 
 // In Compare, an item whose energy is unknown keeps its place in the energy chart.
 func TestComparisonShowsUnknownEnergy(t *testing.T) {
-	rows := []model.CompareRow{
-		{Item: "sieve-arm", Instructions: 10, Cycles: 20, EnergyJ: 1e-3, Coverage: model.Coverage{Instructions: 10}},
-		{Item: "sieve-mips", Instructions: 12, Cycles: 25, Coverage: model.Coverage{Profile: "MIPS32 Release 2 24K", Instructions: 12, UnknownPower: 12}},
+	rows := []cost.CompareRow{
+		{Item: "sieve-arm", Instructions: 10, Cycles: 20, EnergyJ: 1e-3, Coverage: cost.Coverage{Instructions: 10}},
+		{Item: "sieve-mips", Instructions: 12, Cycles: 25, Coverage: cost.Coverage{Profile: "MIPS32 Release 2 24K", Instructions: 12, UnknownPower: 12}},
 	}
 	c := FromComparison(rows, Energy, Bars)
 	svg := svgText(t, c)

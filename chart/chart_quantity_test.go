@@ -2,7 +2,7 @@ package chart
 
 import (
 	"androprof/chart/render"
-	"androprof/model"
+	"androprof/model/cost"
 	"strings"
 	"testing"
 )
@@ -41,7 +41,7 @@ func TestChartValuesCarryTheirUnit(t *testing.T) {
 	if top != 0.003 || strings.Join(labels, ", ") != "0 s, 1 ms, 2 ms, 3 ms" {
 		t.Errorf("ticks up to %g: %v", top, labels)
 	}
-	rep := &model.Report{Rows: []model.ReportRow{{Key: "1", TimeS: 1}}}
+	rep := &cost.Report{Rows: []cost.ReportRow{{Key: "1", TimeS: 1}}}
 	if c := FromReport(rep, Time, Bars, nil); c.Unit != "s" || c.YLabel != "time (s)" {
 		t.Errorf("report chart unit %q, label %q", c.Unit, c.YLabel)
 	}

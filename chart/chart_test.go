@@ -2,7 +2,7 @@ package chart
 
 import (
 	"androprof/chart/render"
-	"androprof/model"
+	"androprof/model/cost"
 	"bytes"
 	"encoding/xml"
 	"errors"
@@ -158,8 +158,8 @@ func TestBarAtFindsTheDrawnBar(t *testing.T) {
 }
 
 func TestFromReport(t *testing.T) {
-	rep := &model.Report{Run: "r", Profile: "p", By: model.ByPID,
-		Rows: []model.ReportRow{{Key: "1", Cycles: 10, EnergyJ: 2}, {Key: "2", Cycles: 5, EnergyJ: 4}}}
+	rep := &cost.Report{Run: "r", Profile: "p", By: cost.ByPID,
+		Rows: []cost.ReportRow{{Key: "1", Cycles: 10, EnergyJ: 2}, {Key: "2", Cycles: 5, EnergyJ: 4}}}
 	c := FromReport(rep, Energy, Pie, map[string]string{"1": "1 sieve"})
 	if c.Title != "Energy (J) by process — r, p" || c.Bars[0] != (Bar{Label: "1 sieve", Value: 2}) || c.Bars[1] != (Bar{Label: "2", Value: 4}) || c.Kind != Pie {
 		t.Errorf("%+v", c)
@@ -184,7 +184,7 @@ func TestOtherLargerThanLargestBarFits(t *testing.T) {
 }
 
 func TestFromComparison(t *testing.T) {
-	c := FromComparison([]model.CompareRow{{Item: "a", Cycles: 3, Instructions: 7}, {Item: "b:2", Cycles: 1}}, Instructions, Bars)
+	c := FromComparison([]cost.CompareRow{{Item: "a", Cycles: 3, Instructions: 7}, {Item: "b:2", Cycles: 1}}, Instructions, Bars)
 	if c.Title != "Instructions compared" || len(c.Bars) != 2 || c.Bars[0] != (Bar{Label: "a", Value: 7}) || c.Bars[1].Label != "b:2" {
 		t.Errorf("%+v", c)
 	}

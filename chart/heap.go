@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"androprof/internal/human"
-	"androprof/model"
+	heapmodel "androprof/model/heap"
 )
 
 // Heap charts keep this many lines or stacks of threads or classes; the rest are summed into
@@ -21,7 +21,7 @@ const (
 )
 
 // fitCohorts regroups a profile whose run spans more than heapMaxCohorts cohorts.
-func fitCohorts(p *model.HeapProfile) *model.HeapProfile {
+func fitCohorts(p *heapmodel.HeapProfile) *heapmodel.HeapProfile {
 	if p.Cohort == 0 {
 		return p
 	}
@@ -38,11 +38,11 @@ type HeapFigure struct {
 	Seed  string // seed 001's figure number: "5.1"
 	Tab   string // the analysis window tab that shows it
 	Title string
-	draw  func(p *model.HeapProfile) Drawing
+	draw  func(p *heapmodel.HeapProfile) Drawing
 }
 
 // Draw makes the figure for a run's profile; run names the run in the title.
-func (f HeapFigure) Draw(p *model.HeapProfile, run string) Drawing {
+func (f HeapFigure) Draw(p *heapmodel.HeapProfile, run string) Drawing {
 	d := f.draw(p)
 	title := fmt.Sprintf("%s — %s (seed fig. %s)", f.Title, run, f.Seed)
 	switch c := d.(type) {
@@ -67,27 +67,27 @@ const (
 
 // HeapFigures are the charts of seed 001 chapter 5, in its order.
 var HeapFigures = []HeapFigure{
-	{"cohort-volume", "5.1", TabCohorts, "Heap volume by cohort", scopeLines(model.ScopeCohort, model.LiveBytes)},
-	{"cohort-objects", "5.2", TabCohorts, "Live objects per cohort", scopeLines(model.ScopeCohort, model.LiveObjects)},
-	{"cohort-array-volume", "5.3", TabCohorts, "Arrays total volume by cohort", scopeLines(model.ScopeCohort, model.LiveArrayBytes)},
-	{"cohort-arrays", "5.4", TabCohorts, "Live arrays per cohort", scopeLines(model.ScopeCohort, model.LiveArrayObjects)},
-	{"cohort-lifetime", "5.5", TabCohorts, "Average lifetime per cohort", scopeLines(model.ScopeCohort, model.AvgLifetime)},
-	{"cohort-array-lifetime", "5.6", TabCohorts, "Average lifetime of arrays per cohort", scopeLines(model.ScopeCohort, model.AvgArrayLifetime)},
+	{"cohort-volume", "5.1", TabCohorts, "Heap volume by cohort", scopeLines(heapmodel.ScopeCohort, heapmodel.LiveBytes)},
+	{"cohort-objects", "5.2", TabCohorts, "Live objects per cohort", scopeLines(heapmodel.ScopeCohort, heapmodel.LiveObjects)},
+	{"cohort-array-volume", "5.3", TabCohorts, "Arrays total volume by cohort", scopeLines(heapmodel.ScopeCohort, heapmodel.LiveArrayBytes)},
+	{"cohort-arrays", "5.4", TabCohorts, "Live arrays per cohort", scopeLines(heapmodel.ScopeCohort, heapmodel.LiveArrayObjects)},
+	{"cohort-lifetime", "5.5", TabCohorts, "Average lifetime per cohort", scopeLines(heapmodel.ScopeCohort, heapmodel.AvgLifetime)},
+	{"cohort-array-lifetime", "5.6", TabCohorts, "Average lifetime of arrays per cohort", scopeLines(heapmodel.ScopeCohort, heapmodel.AvgArrayLifetime)},
 	{"size-allocated", "5.7", TabSizes, "Allocated objects by size (% of objects, by cohort)", sizeHistogram(false)},
 	{"size-live", "5.8", TabSizes, "Objects live at the end by size (% of objects, by cohort)", sizeHistogram(true)},
-	{"size-objects", "5.9", TabSizes, "Live objects by size", scopeLines(model.ScopeSize, model.LiveObjects)},
-	{"size-volume", "5.10", TabSizes, "Live volume by size", scopeLines(model.ScopeSize, model.LiveBytes)},
-	{"thread-volume", "5.11", TabThreads, "Heap volume by thread", scopeLines(model.ScopeThread, model.LiveBytes)},
-	{"thread-objects", "5.12", TabThreads, "Live objects per thread", scopeLines(model.ScopeThread, model.LiveObjects)},
-	{"thread-array-volume", "5.13", TabThreads, "Arrays total volume per thread", scopeLines(model.ScopeThread, model.LiveArrayBytes)},
-	{"thread-arrays", "5.14", TabThreads, "Live arrays per thread", scopeLines(model.ScopeThread, model.LiveArrayObjects)},
-	{"thread-lifetime", "5.15", TabThreads, "Average lifetime per thread", scopeLines(model.ScopeThread, model.AvgLifetime)},
-	{"thread-array-lifetime", "5.16", TabThreads, "Average lifetime of arrays per thread", scopeLines(model.ScopeThread, model.AvgArrayLifetime)},
-	{"class-volume", "5.17", TabClasses, "Heap volume by class", scopeLines(model.ScopeClass, model.LiveBytes)},
-	{"class-objects", "5.18", TabClasses, "Live objects per class", scopeLines(model.ScopeClass, model.LiveObjects)},
-	{"class-lifetime", "5.19", TabClasses, "Average lifetime per class", scopeLines(model.ScopeClass, model.AvgLifetime)},
-	{"array-class-volume", "5.20", TabClasses, "Heap volume by array class", scopeLines(model.ScopeClass, model.LiveArrayBytes)},
-	{"array-classes", "5.21", TabClasses, "Live arrays per array class", scopeLines(model.ScopeClass, model.LiveArrayObjects)},
+	{"size-objects", "5.9", TabSizes, "Live objects by size", scopeLines(heapmodel.ScopeSize, heapmodel.LiveObjects)},
+	{"size-volume", "5.10", TabSizes, "Live volume by size", scopeLines(heapmodel.ScopeSize, heapmodel.LiveBytes)},
+	{"thread-volume", "5.11", TabThreads, "Heap volume by thread", scopeLines(heapmodel.ScopeThread, heapmodel.LiveBytes)},
+	{"thread-objects", "5.12", TabThreads, "Live objects per thread", scopeLines(heapmodel.ScopeThread, heapmodel.LiveObjects)},
+	{"thread-array-volume", "5.13", TabThreads, "Arrays total volume per thread", scopeLines(heapmodel.ScopeThread, heapmodel.LiveArrayBytes)},
+	{"thread-arrays", "5.14", TabThreads, "Live arrays per thread", scopeLines(heapmodel.ScopeThread, heapmodel.LiveArrayObjects)},
+	{"thread-lifetime", "5.15", TabThreads, "Average lifetime per thread", scopeLines(heapmodel.ScopeThread, heapmodel.AvgLifetime)},
+	{"thread-array-lifetime", "5.16", TabThreads, "Average lifetime of arrays per thread", scopeLines(heapmodel.ScopeThread, heapmodel.AvgArrayLifetime)},
+	{"class-volume", "5.17", TabClasses, "Heap volume by class", scopeLines(heapmodel.ScopeClass, heapmodel.LiveBytes)},
+	{"class-objects", "5.18", TabClasses, "Live objects per class", scopeLines(heapmodel.ScopeClass, heapmodel.LiveObjects)},
+	{"class-lifetime", "5.19", TabClasses, "Average lifetime per class", scopeLines(heapmodel.ScopeClass, heapmodel.AvgLifetime)},
+	{"array-class-volume", "5.20", TabClasses, "Heap volume by array class", scopeLines(heapmodel.ScopeClass, heapmodel.LiveArrayBytes)},
+	{"array-classes", "5.21", TabClasses, "Live arrays per array class", scopeLines(heapmodel.ScopeClass, heapmodel.LiveArrayObjects)},
 	{"pointer-mutations", "5.22", TabPointers, "Pointer mutation distances over time", pointerLines(false)},
 	{"pointer-snapshots", "5.23", TabPointers, "Pointer distances in heap snapshots", pointerLines(true)},
 }
@@ -119,16 +119,16 @@ func FiguresOf(tab string) []HeapFigure {
 
 // scopeLines draws a metric by scope over allocation time: stacked bands for volumes and
 // counts (the top line is the whole heap), plain lines for averages, as the seed does.
-func scopeLines(scope model.HeapScope, m model.HeapMetric) func(*model.HeapProfile) Drawing {
-	return func(p *model.HeapProfile) Drawing {
+func scopeLines(scope heapmodel.HeapScope, m heapmodel.HeapMetric) func(*heapmodel.HeapProfile) Drawing {
+	return func(p *heapmodel.HeapProfile) Drawing {
 		limit := heapMaxSeries
-		if scope == model.ScopeCohort {
+		if scope == heapmodel.ScopeCohort {
 			p, limit = fitCohorts(p), 0
 		}
 		times, series := p.Series(scope, m, limit)
-		avg := m == model.AvgLifetime || m == model.AvgArrayLifetime
+		avg := m == heapmodel.AvgLifetime || m == heapmodel.AvgArrayLifetime
 		l := Lines{XLabel: "time (bytes allocated)", YLabel: m.String(), XBytes: true, Stacked: !avg,
-			YBytes: m == model.LiveBytes || m == model.LiveArrayBytes || avg}
+			YBytes: m == heapmodel.LiveBytes || m == heapmodel.LiveArrayBytes || avg}
 		l.X = make([]float64, len(times))
 		for i, t := range times {
 			l.X[i] = float64(t)
@@ -150,8 +150,8 @@ func scopeLines(scope model.HeapScope, m model.HeapMetric) func(*model.HeapProfi
 	}
 }
 
-func sizeHistogram(live bool) func(*model.HeapProfile) Drawing {
-	return func(p *model.HeapProfile) Drawing {
+func sizeHistogram(live bool) func(*heapmodel.HeapProfile) Drawing {
+	return func(p *heapmodel.HeapProfile) Drawing {
 		sizes, cohorts := fitCohorts(p).SizeHistogram(live, 0)
 		c := StackedColumns{XLabel: "object size (bytes, up to)", YLabel: "objects (%)", YPercent: true}
 		for _, s := range sizes {
@@ -166,8 +166,8 @@ func sizeHistogram(live bool) func(*model.HeapProfile) Drawing {
 
 // pointerLines draws the share of each distance bucket over time (figures 5.22, 5.23); with a
 // single time (one snapshot) it is a histogram.
-func pointerLines(snapshot bool) func(*model.HeapProfile) Drawing {
-	return func(p *model.HeapProfile) Drawing {
+func pointerLines(snapshot bool) func(*heapmodel.HeapProfile) Drawing {
+	return func(p *heapmodel.HeapProfile) Drawing {
 		times, buckets, percent := p.PointerSeries(snapshot)
 		if len(times) == 1 {
 			c := StackedColumns{XLabel: "distance (bytes of allocation, target − source)", YLabel: "pointers (%)", YPercent: true}
@@ -205,11 +205,11 @@ func DistanceLabel(bucket int) string {
 type DumpFigure struct {
 	Name  string // for the command line: "dump-sizes"
 	Title string
-	draw  func(d *model.HeapDump, heap string) Drawing
+	draw  func(d *heapmodel.HeapDump, heap string) Drawing
 }
 
 // Draw makes the figure; run names the run in the title.
-func (f DumpFigure) Draw(d *model.HeapDump, heap, run string) Drawing {
+func (f DumpFigure) Draw(d *heapmodel.HeapDump, heap, run string) Drawing {
 	title := fmt.Sprintf("%s — %s", f.Title, run)
 	if heap != "" {
 		title += ", heap " + heap
@@ -229,10 +229,10 @@ func (f DumpFigure) Draw(d *model.HeapDump, heap, run string) Drawing {
 // DumpFigures are the charts of a heap dump: the snapshot questions of seed 001 (classes,
 // packages, object sizes, figure 5.23's pointer distances by address).
 var DumpFigures = []DumpFigure{
-	{"dump-classes", "Bytes by class", func(d *model.HeapDump, heap string) Drawing {
+	{"dump-classes", "Bytes by class", func(d *heapmodel.HeapDump, heap string) Drawing {
 		return dumpBars(d.DumpRows(heap, false), Bars)
 	}},
-	{"dump-packages", "Bytes by package", func(d *model.HeapDump, heap string) Drawing {
+	{"dump-packages", "Bytes by package", func(d *heapmodel.HeapDump, heap string) Drawing {
 		return dumpBars(d.DumpRows(heap, true), Pie)
 	}},
 	{"dump-sizes", "Objects by size (% of objects)", dumpSizes},
@@ -251,7 +251,7 @@ func FindDumpFigure(s string) (DumpFigure, error) {
 	return DumpFigure{}, fmt.Errorf("unknown heap dump figure %q (want one of %s)", s, strings.Join(names, ", "))
 }
 
-func dumpBars(rows []model.DumpRow, kind Kind) Chart {
+func dumpBars(rows []heapmodel.DumpRow, kind Kind) Chart {
 	c := Chart{YLabel: "bytes", Unit: "B", Kind: kind}
 	for _, r := range rows {
 		c.Bars = append(c.Bars, Bar{Label: r.Name, Value: float64(r.Bytes())})
@@ -259,7 +259,7 @@ func dumpBars(rows []model.DumpRow, kind Kind) Chart {
 	return c
 }
 
-func dumpSizes(d *model.HeapDump, heap string) Drawing {
+func dumpSizes(d *heapmodel.HeapDump, heap string) Drawing {
 	type parts struct{ instances, arrays uint64 }
 	by := map[uint64]*parts{}
 	var sizes []uint64
@@ -289,7 +289,7 @@ func dumpSizes(d *model.HeapDump, heap string) Drawing {
 	return c
 }
 
-func dumpPointers(d *model.HeapDump, heap string) Drawing {
+func dumpPointers(d *heapmodel.HeapDump, heap string) Drawing {
 	var buckets []int
 	counts := map[string]map[int]uint64{}
 	var total uint64

@@ -6,7 +6,7 @@ import (
 
 	"github.com/wcharczuk/go-chart/v2/drawing"
 
-	"androprof/model"
+	"androprof/model/heap"
 )
 
 // Issue 23, finding 16: figure 5.22's neighbouring distance buckets must not look alike. Every
@@ -14,13 +14,13 @@ import (
 // the legend, and from every other series as long as the colours last.
 func TestPointerFigureColoursApart(t *testing.T) {
 	const neighbours, others = 40, 25 // ΔE: 2.3 is just noticeable; 25 reads as another colour
-	p := &model.HeapProfile{Cohort: 1 << 10}
+	p := &heap.HeapProfile{Cohort: 1 << 10}
 	for d := -20; d <= 20; d++ {
 		if d == 0 {
 			continue
 		}
 		for time := uint64(1); time <= 3; time++ {
-			p.Pointers = append(p.Pointers, model.HeapPointers{Bucket: time, Distance: d, Count: uint64(21 + d)})
+			p.Pointers = append(p.Pointers, heap.HeapPointers{Bucket: time, Distance: d, Count: uint64(21 + d)})
 		}
 	}
 	f, err := FindHeapFigure("5.22")

@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"androprof/internal/human"
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // stacked tells whether the bars are drawn as series end to end (Chart.Stacked).
@@ -24,11 +24,11 @@ func (d *drawer) note(it item) string {
 }
 
 // layerNames are the legend's names of the image kinds.
-var layerNames = map[model.ImageKind]string{model.ImageProgram: "program", model.ImageLibrary: "libraries",
-	model.ImageLoader: "loader", model.ImageNoFile: "no file", "": model.NoImage}
+var layerNames = map[cost.ImageKind]string{cost.ImageProgram: "program", cost.ImageLibrary: "libraries",
+	cost.ImageLoader: "loader", cost.ImageNoFile: "no file", "": cost.NoImage}
 
 // LayerName is what a layer chart's legend calls an image kind ("" is a trace that names no image).
-func LayerName(k model.ImageKind) string {
+func LayerName(k cost.ImageKind) string {
 	if n, ok := layerNames[k]; ok {
 		return n
 	}
@@ -41,10 +41,10 @@ func LayerName(k model.ImageKind) string {
 // emulator ran, so no part of the bar). rows are reports --by layer or --by image of single
 // processes (PID set); calls, nil for traces that count none, give the notes; names, when not
 // nil, relabels a pid ("27464" → "27464 sieve").
-func FromLayers(run, profile string, rows []model.ReportRow, calls []model.SyscallRow, names map[string]string, m Metric) Chart {
+func FromLayers(run, profile string, rows []cost.ReportRow, calls []cost.SyscallRow, names map[string]string, m Metric) Chart {
 	c := Chart{Stacked: true, Kind: Bars, YLabel: m.Label(), Unit: m.Unit(),
 		Title: fmt.Sprintf("%s by layer — %s, %s", titleCase(m.Label()), run, profile)}
-	kinds := map[model.ImageKind]bool{}
+	kinds := map[cost.ImageKind]bool{}
 	bar := map[int]int{} // pid → bar
 	var pids []int
 	for _, r := range rows {
@@ -54,8 +54,8 @@ func FromLayers(run, profile string, rows []model.ReportRow, calls []model.Sysca
 			pids = append(pids, r.PID)
 		}
 	}
-	var order []model.ImageKind
-	for _, k := range append(model.ImageKinds, "") {
+	var order []cost.ImageKind
+	for _, k := range append(cost.ImageKinds, "") {
 		if kinds[k] {
 			order = append(order, k)
 			c.Series = append(c.Series, LayerName(k))
@@ -97,7 +97,7 @@ func FromLayers(run, profile string, rows []model.ReportRow, calls []model.Sysca
 }
 
 // FromSyscalls charts how often each system call was made, summed over processes and threads.
-func FromSyscalls(run string, rows []model.SyscallRow) Chart {
+func FromSyscalls(run string, rows []cost.SyscallRow) Chart {
 	c := Chart{Kind: Bars, YLabel: "calls", Unit: "calls", Title: "System calls by name — " + run}
 	bar := map[string]int{}
 	for _, r := range rows {
@@ -114,7 +114,7 @@ func FromSyscalls(run string, rows []model.SyscallRow) Chart {
 
 // FromImageComparison charts one metric per image across compared items, one series per item:
 // the program, the libraries and the loader of an ARM and a MIPS build side by side.
-func FromImageComparison(items []string, rows []model.ImageCompareRow, m Metric) Chart {
+func FromImageComparison(items []string, rows []cost.ImageCompareRow, m Metric) Chart {
 	c := Chart{Kind: Bars, YLabel: m.Label(), Unit: m.Unit(), Title: titleCase(m.Label()) + " per image compared",
 		Top: 30, Series: items}
 	for _, r := range rows {

@@ -7,22 +7,22 @@ import (
 	"testing"
 
 	"androprof/chart/render"
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // layerRows are two processes' reports --by image: 10 runs a program, a library and the
 // loader; 11 only the program and code with no file.
-var layerRows = []model.ReportRow{
-	{PID: 10, Image: "sieve", ImageKind: model.ImageProgram, Cycles: 100},
-	{PID: 10, Image: "libc.so.6", ImageKind: model.ImageLibrary, Cycles: 30},
-	{PID: 10, Image: "libm.so.6", ImageKind: model.ImageLibrary, Cycles: 20},
-	{PID: 10, Image: "ld-linux-armhf.so.3", ImageKind: model.ImageLoader, Cycles: 50},
-	{PID: 11, Image: "sieve", ImageKind: model.ImageProgram, Cycles: 5},
-	{PID: 11, Image: "[vdso]", ImageKind: model.ImageNoFile, Cycles: 1},
+var layerRows = []cost.ReportRow{
+	{PID: 10, Image: "sieve", ImageKind: cost.ImageProgram, Cycles: 100},
+	{PID: 10, Image: "libc.so.6", ImageKind: cost.ImageLibrary, Cycles: 30},
+	{PID: 10, Image: "libm.so.6", ImageKind: cost.ImageLibrary, Cycles: 20},
+	{PID: 10, Image: "ld-linux-armhf.so.3", ImageKind: cost.ImageLoader, Cycles: 50},
+	{PID: 11, Image: "sieve", ImageKind: cost.ImageProgram, Cycles: 5},
+	{PID: 11, Image: "[vdso]", ImageKind: cost.ImageNoFile, Cycles: 1},
 }
 
 func TestFromLayers(t *testing.T) {
-	calls := []model.SyscallRow{{PID: 10, Name: "write", Count: 2}, {PID: 10, Name: "exit_group", Count: 1}}
+	calls := []cost.SyscallRow{{PID: 10, Name: "write", Count: 2}, {PID: 10, Name: "exit_group", Count: 1}}
 	c := FromLayers("r", "p", layerRows, calls, map[string]string{"10": "10 sieve"}, Cycles)
 	if !c.Stacked || c.Title != "Cycles by layer — r, p" {
 		t.Errorf("chart %+v", c)
@@ -43,8 +43,8 @@ func TestFromLayers(t *testing.T) {
 		t.Errorf("a trace without system calls gets notes %q", c.Notes)
 	}
 	// A trace that names no image: one layer, named so.
-	c = FromLayers("r", "p", []model.ReportRow{{PID: 1, Cycles: 3}}, nil, nil, Cycles)
-	if !slices.Equal(c.Series, []string{model.NoImage}) || c.Bars[0].Value != 3 {
+	c = FromLayers("r", "p", []cost.ReportRow{{PID: 1, Cycles: 3}}, nil, nil, Cycles)
+	if !slices.Equal(c.Series, []string{cost.NoImage}) || c.Bars[0].Value != 3 {
 		t.Errorf("no images: series %v, bars %v", c.Series, c.Bars)
 	}
 }
@@ -52,7 +52,7 @@ func TestFromLayers(t *testing.T) {
 // The layers are drawn end to end, each in its series' colour, whatever kind is asked for;
 // a tap on a process's bar finds it.
 func TestStackedBarsDraw(t *testing.T) {
-	c := FromLayers("r", "p", layerRows, []model.SyscallRow{{PID: 10, Count: 3}}, nil, Cycles)
+	c := FromLayers("r", "p", layerRows, []cost.SyscallRow{{PID: 10, Count: 3}}, nil, Cycles)
 	for _, kind := range []Kind{Bars, Columns, Pie} {
 		c.Kind = kind
 		var buf bytes.Buffer
@@ -93,7 +93,7 @@ func TestStackedBarsDraw(t *testing.T) {
 }
 
 func TestFromSyscalls(t *testing.T) {
-	c := FromSyscalls("r", []model.SyscallRow{{PID: 1, TID: 1, Name: "read", Count: 4}, {PID: 1, TID: 2, Name: "read", Count: 1},
+	c := FromSyscalls("r", []cost.SyscallRow{{PID: 1, TID: 1, Name: "read", Count: 4}, {PID: 1, TID: 2, Name: "read", Count: 1},
 		{PID: 2, Name: "exit_group", Count: 1}})
 	if len(c.Bars) != 2 || c.Bars[0] != (Bar{Label: "read", Value: 5}) || c.Bars[1] != (Bar{Label: "exit_group", Value: 1}) || c.Unit != "calls" {
 		t.Errorf("chart %+v", c)
@@ -101,8 +101,8 @@ func TestFromSyscalls(t *testing.T) {
 }
 
 func TestFromImageComparison(t *testing.T) {
-	rows := []model.ImageCompareRow{{Key: "(loader)", Kind: model.ImageLoader, Names: []string{"ld-linux-armhf.so.3", "ld.so.1"},
-		Cells: []model.ReportRow{{Instructions: 10}, {Instructions: 30}}}}
+	rows := []cost.ImageCompareRow{{Key: "(loader)", Kind: cost.ImageLoader, Names: []string{"ld-linux-armhf.so.3", "ld.so.1"},
+		Cells: []cost.ReportRow{{Instructions: 10}, {Instructions: 30}}}}
 	c := FromImageComparison([]string{"arm", "mips"}, rows, Instructions)
 	if !slices.Equal(c.Series, []string{"arm", "mips"}) || c.Bars[0] != (Bar{Label: "(loader)", Value: 40}) || !slices.Equal(c.Values[0], []float64{10, 30}) {
 		t.Errorf("chart %+v", c)

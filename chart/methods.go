@@ -1,7 +1,7 @@
 package chart
 
 import (
-	"androprof/model"
+	"androprof/model/calls"
 	"fmt"
 	"strings"
 )
@@ -21,7 +21,7 @@ func outsideCalls(key string) bool { return strings.HasPrefix(key, "(toplevel)")
 // FromMethodReport charts a method report on one clock, exclusive or inclusive time: the top
 // methods as bars are DPA figure 6's hotspots, packages as a pie RMP figure 8's time by module.
 // scope names the threads the report covers, for the title.
-func FromMethodReport(rep *model.MethodReport, cpu, exclusive bool, kind Kind, scope string) Chart {
+func FromMethodReport(rep *calls.MethodReport, cpu, exclusive bool, kind Kind, scope string) Chart {
 	which := "Inclusive"
 	if exclusive {
 		which = "Exclusive"
@@ -50,7 +50,7 @@ func FromMethodReport(rep *model.MethodReport, cpu, exclusive bool, kind Kind, s
 // FromMethodComparison charts two method runs side by side, one pair of bars per method (or
 // class, package) on one clock's inclusive time: DPA figure 7. The rows beyond the top are
 // left out rather than summed into "other": inclusive times nest.
-func FromMethodComparison(rows []model.MethodCompareRow, runA, runB string, by model.MethodGrouping, cpu bool) Chart {
+func FromMethodComparison(rows []calls.MethodCompareRow, runA, runB string, by calls.MethodGrouping, cpu bool) Chart {
 	c := Chart{Kind: Bars, Series: []string{runA, runB}, NoOther: true, YLabel: fmt.Sprintf("inclusive %s time", clockName(cpu)), Unit: "µs",
 		Title: fmt.Sprintf("Inclusive %s time by %s — %s vs %s", clockName(cpu), by, runA, runB)}
 	for _, r := range rows {

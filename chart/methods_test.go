@@ -6,13 +6,13 @@ import (
 	"testing"
 
 	"androprof/chart/render"
-	"androprof/model"
+	"androprof/model/calls"
 )
 
 func TestFromMethodReportLeavesOutTopLevel(t *testing.T) {
-	rep := &model.MethodReport{Run: "r", By: model.ByMethod, Rows: []model.MethodRow{
-		{Key: "(toplevel).", Times: model.MethodTimes{ExclusiveCPU: 900}},
-		{Key: "a.b ()V", Times: model.MethodTimes{ExclusiveCPU: 30, InclusiveCPU: 50, ExclusiveWall: 40, InclusiveWall: 70}},
+	rep := &calls.MethodReport{Run: "r", By: calls.ByMethod, Rows: []calls.MethodRow{
+		{Key: "(toplevel).", Times: calls.MethodTimes{ExclusiveCPU: 900}},
+		{Key: "a.b ()V", Times: calls.MethodTimes{ExclusiveCPU: 30, InclusiveCPU: 50, ExclusiveWall: 40, InclusiveWall: 70}},
 	}}
 	c := FromMethodReport(rep, true, true, Bars, "all threads")
 	if len(c.Bars) != 1 || c.Bars[0] != (Bar{Label: "a.b ()V", Value: 30}) || c.Title != "Exclusive thread-CPU time by method — r, all threads" {
@@ -25,13 +25,13 @@ func TestFromMethodReportLeavesOutTopLevel(t *testing.T) {
 
 // A grouped chart draws a thin bar per series, keeps the rows BarAt finds and sums "other" per series.
 func TestGroupedBars(t *testing.T) {
-	rows := []model.MethodCompareRow{
-		{Key: "(toplevel).", A: model.MethodTimes{InclusiveCPU: 1000}},
-		{Key: "slow", A: model.MethodTimes{InclusiveCPU: 100}, B: model.MethodTimes{InclusiveCPU: 150}},
-		{Key: "fast", A: model.MethodTimes{InclusiveCPU: 80}, B: model.MethodTimes{InclusiveCPU: 40}},
-		{Key: "gone", A: model.MethodTimes{InclusiveCPU: 20}},
+	rows := []calls.MethodCompareRow{
+		{Key: "(toplevel).", A: calls.MethodTimes{InclusiveCPU: 1000}},
+		{Key: "slow", A: calls.MethodTimes{InclusiveCPU: 100}, B: calls.MethodTimes{InclusiveCPU: 150}},
+		{Key: "fast", A: calls.MethodTimes{InclusiveCPU: 80}, B: calls.MethodTimes{InclusiveCPU: 40}},
+		{Key: "gone", A: calls.MethodTimes{InclusiveCPU: 20}},
 	}
-	c := FromMethodComparison(rows, "S3", "Xperia", model.ByMethod, true)
+	c := FromMethodComparison(rows, "S3", "Xperia", calls.ByMethod, true)
 	if len(c.Bars) != 3 || c.Values[0][1] != 150 || c.Bars[0].Value != 150 || c.Series[1] != "Xperia" {
 		t.Fatalf("%+v", c)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"androprof/chart/render"
-	"androprof/model"
+	"androprof/model/samples"
 )
 
 // hostile are names as input files may hold them: escape sequences, a bidi override, NUL,
@@ -54,10 +54,10 @@ func namedDrawings(names []string) map[string]func(*bytes.Buffer) error {
 	stacked.Stacked = true
 	out["stacked-lines"] = func(b *bytes.Buffer) error { return stacked.Paint(b, render.SVG, 800, 400) }
 	out["stacked-columns"] = func(b *bytes.Buffer) error { return cols.Paint(b, render.SVG, 800, 400) }
-	root := &model.FlameNode{Name: "all", Total: 10}
+	root := &samples.FlameNode{Name: "all", Total: 10}
 	at := root
 	for _, n := range names {
-		child := &model.FlameNode{Name: n, Image: n, Total: 10, Self: 1}
+		child := &samples.FlameNode{Name: n, Image: n, Total: 10, Self: 1}
 		at.Children = append(at.Children, child)
 		at = child
 	}

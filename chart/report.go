@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // Metric is the cost a chart of a report shows.
@@ -53,7 +53,7 @@ func (m Metric) Unit() string {
 }
 
 // Of reads the metric from a report row.
-func (m Metric) Of(r model.ReportRow) float64 {
+func (m Metric) Of(r cost.ReportRow) float64 {
 	switch m {
 	case Time:
 		return r.TimeS
@@ -65,14 +65,14 @@ func (m Metric) Of(r model.ReportRow) float64 {
 	return r.Cycles
 }
 
-var groupNames = map[model.Grouping]string{model.ByPID: "process", model.ByBlock: "basic block",
-	model.ByInstruction: "instruction", model.ByCategory: "category", model.ByFunction: "function",
-	model.ByImage: "image", model.ByLayer: "layer"}
+var groupNames = map[cost.Grouping]string{cost.ByPID: "process", cost.ByBlock: "basic block",
+	cost.ByInstruction: "instruction", cost.ByCategory: "category", cost.ByFunction: "function",
+	cost.ByImage: "image", cost.ByLayer: "layer"}
 
 // FromReport charts one metric of a report, one bar per row, so the window and
 // `androprof chart` draw the same picture. names, when not nil, relabels rows by key (e.g. a
 // pid with its process name).
-func FromReport(rep *model.Report, m Metric, kind Kind, names map[string]string) Chart {
+func FromReport(rep *cost.Report, m Metric, kind Kind, names map[string]string) Chart {
 	c := Chart{Kind: kind, YLabel: m.Label(), Unit: m.Unit(), Caveat: m.Caveat(rep.Coverage),
 		Title: fmt.Sprintf("%s by %s — %s, %s", titleCase(m.Label()), groupNames[rep.By], rep.Run, rep.Profile)}
 	for _, r := range rep.Rows {
@@ -87,7 +87,7 @@ func FromReport(rep *model.Report, m Metric, kind Kind, names map[string]string)
 
 // Caveat is what of the metric a profile that does not fit the run leaves a guess, for
 // Chart.Caveat: none for instruction counts, power only for energy.
-func (m Metric) Caveat(cov model.Coverage) string {
+func (m Metric) Caveat(cov cost.Coverage) string {
 	if m == Instructions {
 		return ""
 	}
@@ -98,11 +98,11 @@ func (m Metric) Caveat(cov model.Coverage) string {
 }
 
 // FromComparison charts one metric of runs or processes side by side (seed figure 5.1).
-func FromComparison(rows []model.CompareRow, m Metric, kind Kind) Chart {
+func FromComparison(rows []cost.CompareRow, m Metric, kind Kind) Chart {
 	c := Chart{Kind: kind, YLabel: m.Label(), Unit: m.Unit(), Title: titleCase(m.Label()) + " compared", Top: 30,
 		Caveat: ComparisonCaveat(rows, m)}
 	for _, r := range rows {
-		row := model.ReportRow{Instructions: r.Instructions, Cycles: r.Cycles, TimeS: r.TimeS, EnergyJ: r.EnergyJ}
+		row := cost.ReportRow{Instructions: r.Instructions, Cycles: r.Cycles, TimeS: r.TimeS, EnergyJ: r.EnergyJ}
 		c.Bars = append(c.Bars, Bar{Label: r.Item, Value: m.Of(row), Unknown: m == Energy && r.Coverage.PowerUnknown()})
 	}
 	return c
@@ -110,7 +110,7 @@ func FromComparison(rows []model.CompareRow, m Metric, kind Kind) Chart {
 
 // ComparisonCaveat is Metric.Caveat for items side by side, each named ("sieve-mips: Power
 // unknown: …"), for any chart of them (per item or per image).
-func ComparisonCaveat(rows []model.CompareRow, m Metric) string {
+func ComparisonCaveat(rows []cost.CompareRow, m Metric) string {
 	var caveats []string
 	for _, r := range rows {
 		if w := m.Caveat(r.Coverage); w != "" {

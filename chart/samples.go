@@ -20,21 +20,22 @@ import (
 
 	"androprof/chart/render"
 	"androprof/internal/human"
-	"androprof/model"
+	layersmodel "androprof/model/layers"
+	"androprof/model/samples"
 )
 
 // sampleLayerNames are the layers' names as series, in model.Layers order: series i is layer i+1.
 func sampleLayerNames() []string {
-	names := make([]string, len(model.Layers))
-	for i, l := range model.Layers {
+	names := make([]string, len(layersmodel.Layers))
+	for i, l := range layersmodel.Layers {
 		names[i] = l.String()
 	}
 	return names
 }
 
 // layerColour is a layer's colour in every chart of sampled runs; grey for none (the root).
-func layerColour(l model.Layer) drawing.Color {
-	if l < model.LayerApp || int(l) > len(model.Layers) {
+func layerColour(l layersmodel.Layer) drawing.Color {
+	if l < layersmodel.LayerApp || int(l) > len(layersmodel.Layers) {
 		return otherFill
 	}
 	return seriesColour(int(l) - 1)
@@ -43,7 +44,7 @@ func layerColour(l model.Layer) drawing.Color {
 // FromSampleRows charts rows of a sampled run (by layer, image, symbol or component) as bars of
 // their self samples, which add up to the samples kept; by names the rows for the title
 // ("layer"), scope the selection ("all threads, 1–3 s").
-func FromSampleRows(rows []model.SampleRow, by, run, scope string) Chart {
+func FromSampleRows(rows []samples.SampleRow, by, run, scope string) Chart {
 	c := Chart{Kind: Bars, YLabel: "samples", Unit: "samples", Title: fmt.Sprintf("Samples by %s — %s, %s", by, run, scope)}
 	for _, r := range rows {
 		c.Bars = append(c.Bars, Bar{Label: r.Key, Value: float64(r.Self)})
@@ -53,7 +54,7 @@ func FromSampleRows(rows []model.SampleRow, by, run, scope string) Chart {
 
 // FromThreadRows charts each thread's samples split by the layer of their leaf frame: which
 // thread runs the application, which the VM's compilers and collectors.
-func FromThreadRows(rows []model.ThreadRow, run, scope string) Chart {
+func FromThreadRows(rows []samples.ThreadRow, run, scope string) Chart {
 	c := Chart{Kind: Bars, Stacked: true, YLabel: "samples", Unit: "samples", Series: sampleLayerNames(),
 		Title: fmt.Sprintf("Samples by thread and layer — %s, %s", run, scope)}
 	for _, r := range rows {
@@ -82,14 +83,14 @@ func ThreadLabel(tid int, comm string) string {
 // profile, as it changes from one phase of a program to the next).
 type LayerShares struct {
 	Title    string
-	Timeline model.LayerTimeline
+	Timeline samples.LayerTimeline
 	// Shares draws each column as 100% of its samples, so phases compare whatever the rate.
 	Shares bool
 }
 
 // FromLayerTimeline titles a run's layer timeline; scope says which samples it counts, and the
 // title says how many of them the columns leave out for being dated before the first.
-func FromLayerTimeline(tl model.LayerTimeline, run, scope string, shares bool) LayerShares {
+func FromLayerTimeline(tl samples.LayerTimeline, run, scope string, shares bool) LayerShares {
 	title := fmt.Sprintf("Layers over time — %s, %s", run, scope)
 	switch {
 	case tl.Before == 1:
@@ -118,7 +119,7 @@ func (c LayerShares) peak() float64 {
 	p := 0.0
 	for i := range c.Timeline.Counts {
 		t := 0.0
-		for j := range model.Layers {
+		for j := range layersmodel.Layers {
 			t += c.height(i, j)
 		}
 		p = max(p, t)
@@ -168,7 +169,7 @@ func (c LayerShares) render(w io.Writer, format render.Format, width, height int
 		x0, x1 := f.px(start+bucket*float64(i)), f.px(start+bucket*float64(i+1))
 		x1 = max(x1, x0+1)
 		below, y0 := 0.0, f.bottom
-		for j := len(model.Layers) - 1; j >= 0; j-- { // bottom up: unknown, kernel, … application
+		for j := len(layersmodel.Layers) - 1; j >= 0; j-- { // bottom up: unknown, kernel, … application
 			v := c.height(i, j)
 			if v <= 0 {
 				continue
@@ -194,18 +195,18 @@ func (c LayerShares) render(w io.Writer, format render.Format, width, height int
 // it full width, with its nearest callers (Path) greyed below it.
 type Flame struct {
 	Title string
-	Root  *model.FlameNode   // drawn full width on the lowest row above Path
-	Path  []*model.FlameNode // Root's callers, outermost first (the tree's root "all" first)
-	Note  string             // a line under the graph, e.g. what the selection left out
+	Root  *samples.FlameNode   // drawn full width on the lowest row above Path
+	Path  []*samples.FlameNode // Root's callers, outermost first (the tree's root "all" first)
+	Note  string               // a line under the graph, e.g. what the selection left out
 }
 
 // FromFlame titles a run's flame graph; scope says which samples it counts.
-func FromFlame(root *model.FlameNode, run, scope string) Flame {
+func FromFlame(root *samples.FlameNode, run, scope string) Flame {
 	return Flame{Title: fmt.Sprintf("Flame graph — %s, %s", run, scope), Root: root}
 }
 
 // Top is the root of the whole tree: the zoomed graph's outermost caller, or Root.
-func (f Flame) Top() *model.FlameNode {
+func (f Flame) Top() *samples.FlameNode {
 	if len(f.Path) > 0 {
 		return f.Path[0]
 	}
@@ -214,10 +215,10 @@ func (f Flame) Top() *model.FlameNode {
 
 // Zoom is the graph with n drawn full width and its callers below it; a node that is not in
 // the tree leaves the graph as it is. Zooming to Top shows the whole graph again.
-func (f Flame) Zoom(n *model.FlameNode) Flame {
-	var path []*model.FlameNode
-	var find func(at *model.FlameNode) bool
-	find = func(at *model.FlameNode) bool {
+func (f Flame) Zoom(n *samples.FlameNode) Flame {
+	var path []*samples.FlameNode
+	var find func(at *samples.FlameNode) bool
+	find = func(at *samples.FlameNode) bool {
 		if at == n {
 			return true
 		}
@@ -242,7 +243,7 @@ func (f Flame) Empty() bool { return f.Root == nil || f.Root.Total <= 0 }
 
 // flameBox is a frame as drawn: x0 ≤ x < x1, on row (0: the bottom one).
 type flameBox struct {
-	n      *model.FlameNode
+	n      *samples.FlameNode
 	x0, x1 int
 	row    int
 	caller bool // one of Path, greyed
@@ -278,8 +279,8 @@ func (f Flame) layout(w, h int) flameLayout {
 		l.boxes = append(l.boxes, flameBox{n: n, x0: left, x1: right, row: i, caller: true})
 	}
 	scale := float64(right-left) / float64(f.Root.Total)
-	var walk func(n *model.FlameNode, x float64, row int)
-	walk = func(n *model.FlameNode, x float64, row int) {
+	var walk func(n *samples.FlameNode, x float64, row int)
+	walk = func(n *samples.FlameNode, x float64, row int) {
 		x0, x1 := int(math.Round(x)), int(math.Round(x+float64(n.Total)*scale))
 		if x1-x0 < 1 {
 			return // narrower than a pixel, with everything it called
@@ -355,7 +356,7 @@ func (f Flame) Paint(w io.Writer, format render.Format, width, height int) (err 
 	// and a graph has hundreds of labels.
 	p := &painter{font: d.font, faces: map[float64]font.Face{}}
 	size := min(labelSize, float64(l.rowH)*0.6)
-	present := map[model.Layer]bool{}
+	present := map[layersmodel.Layer]bool{}
 	for _, b := range l.boxes {
 		rc := l.rect(b)
 		d.fillRect(r, rc.Min.X, rc.Min.Y, rc.Max.X, rc.Max.Y, flameColour(b))
@@ -372,8 +373,8 @@ func (f Flame) Paint(w io.Writer, format render.Format, width, height int) (err 
 		}
 		d.text(r, label, size, textColour, rc.Min.X+3, rc.Min.Y+l.rowH/2+int(size*gochart.DefaultDPI/72)/2-1, left)
 	}
-	var layers []model.Layer
-	for _, ly := range model.Layers {
+	var layers []layersmodel.Layer
+	for _, ly := range layersmodel.Layers {
 		if present[ly] {
 			layers = append(layers, ly)
 		}
@@ -395,7 +396,7 @@ func (f Flame) Paint(w io.Writer, format render.Format, width, height int) (err 
 
 // layerLegend names layers on one line at y, centred, each after a swatch of its colour as
 // the flame graph fills it.
-func (d *drawer) layerLegend(r gochart.Renderer, layers []model.Layer, y int) {
+func (d *drawer) layerLegend(r gochart.Renderer, layers []layersmodel.Layer, y int) {
 	const sw, space = 10, 16
 	total := 0
 	for _, l := range layers {
@@ -413,7 +414,7 @@ func (d *drawer) layerLegend(r gochart.Renderer, layers []model.Layer, y int) {
 
 // FrameAt is the frame drawn at pixel (x, y) of a width×height graph, nil for none, so a
 // click can zoom to it (or, on a greyed caller, back out to it).
-func (f Flame) FrameAt(width, height, x, y int) *model.FlameNode {
+func (f Flame) FrameAt(width, height, x, y int) *samples.FlameNode {
 	if f.Empty() || checkSize(width, height) != nil {
 		return nil
 	}
@@ -431,7 +432,7 @@ func (f Flame) FrameAt(width, height, x, y int) *model.FlameNode {
 
 // FrameRect is where frame n is drawn in a width×height graph; ok is false when it is not
 // drawn (narrower than a pixel, deeper than the rows, or not in the graph).
-func (f Flame) FrameRect(width, height int, n *model.FlameNode) (r image.Rectangle, ok bool) {
+func (f Flame) FrameRect(width, height int, n *samples.FlameNode) (r image.Rectangle, ok bool) {
 	if f.Empty() || checkSize(width, height) != nil {
 		return r, false
 	}

@@ -9,12 +9,13 @@ import (
 	"testing"
 
 	"androprof/chart/render"
-	"androprof/model"
+	"androprof/model/layers"
+	"androprof/model/samples"
 )
 
 // phases is a timeline of four buckets of 1 s, each dominated by one layer as the Phases
 // sample's phases are: application, java library, native, kernel.
-var phases = model.LayerTimeline{StartNS: 0, BucketNS: 1e9, Counts: [][6]int{
+var phases = samples.LayerTimeline{StartNS: 0, BucketNS: 1e9, Counts: [][6]int{
 	{90, 5, 5, 0, 0, 0}, {5, 80, 5, 0, 10, 0}, {2, 0, 3, 95, 0, 0}, {0, 0, 5, 10, 85, 0}}}
 
 func rgb(c color.Color) [3]uint8 {
@@ -40,7 +41,7 @@ func dominant(img image.Image, x, y0, y1 int) [3]uint8 {
 // Each bucket is a column stacked by layer: its dominant layer's colour covers most of it, and
 // as shares every column reaches the top.
 func TestLayerSharesColumnsShowTheDominantLayer(t *testing.T) {
-	want := []model.Layer{model.LayerApp, model.LayerJavaLib, model.LayerNative, model.LayerKernel}
+	want := []layers.Layer{layers.LayerApp, layers.LayerJavaLib, layers.LayerNative, layers.LayerKernel}
 	for _, shares := range []bool{false, true} {
 		c := FromLayerTimeline(phases, "r", "all threads", shares)
 		var buf bytes.Buffer
@@ -73,23 +74,23 @@ func TestLayerSharesColumnsShowTheDominantLayer(t *testing.T) {
 			t.Errorf("the SVG lacks %q", s)
 		}
 	}
-	if !(LayerShares{Timeline: model.LayerTimeline{BucketNS: 1, Counts: make([][6]int, 3)}}).Empty() || FromLayerTimeline(phases, "r", "s", false).Empty() {
+	if !(LayerShares{Timeline: samples.LayerTimeline{BucketNS: 1, Counts: make([][6]int, 3)}}).Empty() || FromLayerTimeline(phases, "r", "s", false).Empty() {
 		t.Error("Empty is wrong")
 	}
 }
 
 // flameTree is all → main → {work (app) → write (native) → sys_write (kernel), sort (java
 // library)}, and a thin frame "tiny" of one sample in a thousand.
-func flameTree() (root, main, work, write, sort, tiny *model.FlameNode) {
-	sysWrite := &model.FlameNode{Name: "ksys_write", Image: "[kernel.kallsyms]", Layer: model.LayerKernel, Self: 200, Total: 200}
-	write = &model.FlameNode{Name: "__libc_write", Image: "libc.so.6", Layer: model.LayerNative, Total: 200, Children: []*model.FlameNode{sysWrite}}
-	work = &model.FlameNode{Name: "com.example.Phases.work(I)J", Image: "/tmp/perf-1.map", Layer: model.LayerApp, Self: 400, Total: 600,
-		Children: []*model.FlameNode{write}}
-	sort = &model.FlameNode{Name: "java.util.Arrays.sort([I)V", Image: "/tmp/perf-1.map", Layer: model.LayerJavaLib, Self: 399, Total: 399}
-	tiny = &model.FlameNode{Name: "tiny", Image: "libz.so", Layer: model.LayerNative, Self: 1, Total: 1}
-	main = &model.FlameNode{Name: "com.example.Phases.main([Ljava/lang/String;)V", Layer: model.LayerApp, Total: 1000,
-		Children: []*model.FlameNode{work, sort, tiny}}
-	root = &model.FlameNode{Name: "all", Total: 1000, Children: []*model.FlameNode{main}}
+func flameTree() (root, main, work, write, sort, tiny *samples.FlameNode) {
+	sysWrite := &samples.FlameNode{Name: "ksys_write", Image: "[kernel.kallsyms]", Layer: layers.LayerKernel, Self: 200, Total: 200}
+	write = &samples.FlameNode{Name: "__libc_write", Image: "libc.so.6", Layer: layers.LayerNative, Total: 200, Children: []*samples.FlameNode{sysWrite}}
+	work = &samples.FlameNode{Name: "com.example.Phases.work(I)J", Image: "/tmp/perf-1.map", Layer: layers.LayerApp, Self: 400, Total: 600,
+		Children: []*samples.FlameNode{write}}
+	sort = &samples.FlameNode{Name: "java.util.Arrays.sort([I)V", Image: "/tmp/perf-1.map", Layer: layers.LayerJavaLib, Self: 399, Total: 399}
+	tiny = &samples.FlameNode{Name: "tiny", Image: "libz.so", Layer: layers.LayerNative, Self: 1, Total: 1}
+	main = &samples.FlameNode{Name: "com.example.Phases.main([Ljava/lang/String;)V", Layer: layers.LayerApp, Total: 1000,
+		Children: []*samples.FlameNode{work, sort, tiny}}
+	root = &samples.FlameNode{Name: "all", Total: 1000, Children: []*samples.FlameNode{main}}
 	return
 }
 
@@ -104,7 +105,7 @@ func TestFlameLayoutHitAndColours(t *testing.T) {
 		t.Fatal(err)
 	}
 	rects := map[string]image.Rectangle{}
-	for _, n := range []*model.FlameNode{root, main, work, write, sort} {
+	for _, n := range []*samples.FlameNode{root, main, work, write, sort} {
 		r, ok := f.FrameRect(w, h, n)
 		if !ok {
 			t.Fatalf("%s is not drawn", n.Name)
@@ -164,7 +165,7 @@ func sameHue(got, want [3]uint8) bool {
 func TestFlameZoom(t *testing.T) {
 	root, main, work, write, _, _ := flameTree()
 	f := FromFlame(root, "r", "s").Zoom(work)
-	if f.Root != work || !slices.Equal(f.Path, []*model.FlameNode{root, main}) || f.Top() != root {
+	if f.Root != work || !slices.Equal(f.Path, []*samples.FlameNode{root, main}) || f.Top() != root {
 		t.Fatalf("zoomed to %s with path %v", f.Root.Name, f.Path)
 	}
 	const w, h = 800, 300
@@ -192,7 +193,7 @@ func TestFlameZoom(t *testing.T) {
 	if all := f.Zoom(f.Top()); all.Root != root || len(all.Path) != 0 {
 		t.Errorf("zoom to the top: %s, %d callers", all.Root.Name, len(all.Path))
 	}
-	if same := f.Zoom(&model.FlameNode{Name: "elsewhere"}); same.Root != work {
+	if same := f.Zoom(&samples.FlameNode{Name: "elsewhere"}); same.Root != work {
 		t.Error("zooming to a node of another tree changed the graph")
 	}
 }
@@ -218,11 +219,11 @@ func TestFlameLabelsLegendAndDepth(t *testing.T) {
 	}
 
 	// A stack 200 deep: the rows take what fits, the rest is counted.
-	deep := &model.FlameNode{Name: "all", Total: 10}
+	deep := &samples.FlameNode{Name: "all", Total: 10}
 	at := deep
 	for i := range 200 {
-		n := &model.FlameNode{Name: "f" + strings.Repeat("x", i%5), Layer: model.LayerNative, Total: 10}
-		at.Children = []*model.FlameNode{n}
+		n := &samples.FlameNode{Name: "f" + strings.Repeat("x", i%5), Layer: layers.LayerNative, Total: 10}
+		at.Children = []*samples.FlameNode{n}
 		at = n
 	}
 	f := FromFlame(deep, "r", "s")
@@ -267,12 +268,12 @@ func TestFlameLabelsLegendAndDepth(t *testing.T) {
 }
 
 func TestFromSampleAndThreadRows(t *testing.T) {
-	rows := []model.SampleRow{{Key: "application", Layer: model.LayerApp, Self: 70, Total: 100}, {Key: "kernel", Layer: model.LayerKernel, Self: 30, Total: 40}}
+	rows := []samples.SampleRow{{Key: "application", Layer: layers.LayerApp, Self: 70, Total: 100}, {Key: "kernel", Layer: layers.LayerKernel, Self: 30, Total: 40}}
 	c := FromSampleRows(rows, "layer", "r", "all threads")
 	if c.Title != "Samples by layer — r, all threads" || len(c.Bars) != 2 || c.Bars[0] != (Bar{Label: "application", Value: 70}) || c.Unit != "samples" {
 		t.Errorf("chart %+v", c)
 	}
-	threads := []model.ThreadRow{{PID: 1, TID: 2, Comm: "main", Samples: 10, Layers: [6]int{6, 0, 1, 0, 3, 0}}, {TID: 3, Samples: 1, Layers: [6]int{0, 0, 1}}}
+	threads := []samples.ThreadRow{{PID: 1, TID: 2, Comm: "main", Samples: 10, Layers: [6]int{6, 0, 1, 0, 3, 0}}, {TID: 3, Samples: 1, Layers: [6]int{0, 0, 1}}}
 	tc := FromThreadRows(threads, "r", "s")
 	if !tc.Stacked || len(tc.Series) != 6 || tc.Series[0] != "application" || tc.Bars[0] != (Bar{Label: "2 main", Value: 10}) || tc.Bars[1].Label != "3" ||
 		!slices.Equal(tc.Values[0], []float64{6, 0, 1, 0, 3, 0}) {
@@ -287,7 +288,7 @@ func TestFromSampleAndThreadRows(t *testing.T) {
 	y, thick := l.bar(0)
 	found := false
 	for x := range 800 {
-		if rgb(img.At(x, y+thick/2)) == rgb(layerColour(model.LayerApp)) {
+		if rgb(img.At(x, y+thick/2)) == rgb(layerColour(layers.LayerApp)) {
 			found = true
 		}
 	}

@@ -8,7 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"androprof/model"
+	"androprof/model/layers"
+	"androprof/model/samples"
 )
 
 // num writes a value at full precision, "" for NaN (no value).
@@ -97,7 +98,7 @@ func (c LayerShares) Table() [][]string {
 	tl := c.Timeline
 	for i := range tl.Counts {
 		row := []string{num(float64(tl.StartNS+int64(i)*tl.BucketNS) / 1e9)}
-		for j := range model.Layers {
+		for j := range layers.Layers {
 			row = append(row, num(c.height(i, j)))
 		}
 		rows = append(rows, row)
@@ -109,8 +110,8 @@ func (c LayerShares) Table() [][]string {
 // ";", as folded stacks write them), layer, samples as leaf and samples on the stack.
 func (f Flame) Table() [][]string {
 	rows := [][]string{{"stack", "layer", "self", "total"}}
-	var walk func(n *model.FlameNode, path []string)
-	walk = func(n *model.FlameNode, path []string) {
+	var walk func(n *samples.FlameNode, path []string)
+	walk = func(n *samples.FlameNode, path []string) {
 		path = append(path, n.Name)
 		rows = append(rows, []string{strings.Join(path, ";"), n.Layer.String(), strconv.Itoa(n.Self), strconv.Itoa(n.Total)})
 		for _, c := range n.Children {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"androprof/model"
+	"androprof/model/layers"
 )
 
 func csvOf(rows [][]string) string {
@@ -44,7 +44,7 @@ func TestFlameTableIsFoldedStacks(t *testing.T) {
 // The layers over time write a row per slice, at its start in seconds, one column per layer.
 func TestLayerSharesTable(t *testing.T) {
 	rows := FromLayerTimeline(phases, "r", "all", false).Table()
-	if len(rows) != len(phases.Counts)+1 || len(rows[0]) != len(model.Layers)+1 || rows[2][0] != "1" {
+	if len(rows) != len(phases.Counts)+1 || len(rows[0]) != len(layers.Layers)+1 || rows[2][0] != "1" {
 		t.Errorf("%v", rows)
 	}
 }

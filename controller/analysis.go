@@ -4,18 +4,19 @@ import (
 	"context"
 
 	"androprof/model"
+	"androprof/model/cost"
 )
 
 // RunStore is what the analysis needs from the database.
 type RunStore interface {
-	ImportRun(ctx context.Context, name, source string, feed func(model.BlockSink) error) error
+	ImportRun(ctx context.Context, name, source string, feed func(cost.BlockSink) error) error
 	Runs(ctx context.Context) ([]model.RunInfo, error)
 	DeleteRun(ctx context.Context, name string) error
-	Processes(ctx context.Context, run string) ([]model.ProcessSummary, error)
-	Blocks(ctx context.Context, run string) ([]model.BlockSummary, error)
-	BlockInstructions(ctx context.Context, blockID int64) ([]model.BlockInstruction, error)
-	Images(ctx context.Context, run string) ([]model.Image, error)
-	Syscalls(ctx context.Context, run string) ([]model.Syscall, error)
+	Processes(ctx context.Context, run string) ([]cost.ProcessSummary, error)
+	Blocks(ctx context.Context, run string) ([]cost.BlockSummary, error)
+	BlockInstructions(ctx context.Context, blockID int64) ([]cost.BlockInstruction, error)
+	Images(ctx context.Context, run string) ([]cost.Image, error)
+	Syscalls(ctx context.Context, run string) ([]cost.Syscall, error)
 }
 
 // Analysis answers the analysis window's and `androprof report`'s questions about emulator
@@ -24,12 +25,12 @@ type RunStore interface {
 type Analysis struct {
 	store RunStore
 
-	runs runCache[*model.RunData]
+	runs runCache[*cost.RunData]
 }
 
 // Load reads a run, or returns the cached copy.
-func (a *Analysis) Load(ctx context.Context, run string) (*model.RunData, error) {
-	return a.runs.get(run, func() (*model.RunData, error) {
+func (a *Analysis) Load(ctx context.Context, run string) (*cost.RunData, error) {
+	return a.runs.get(run, func() (*cost.RunData, error) {
 		procs, err := a.store.Processes(ctx, run)
 		if err != nil {
 			return nil, err
@@ -38,7 +39,7 @@ func (a *Analysis) Load(ctx context.Context, run string) (*model.RunData, error)
 		if err != nil {
 			return nil, err
 		}
-		d := model.NewRunData(run, procs, blocks)
+		d := cost.NewRunData(run, procs, blocks)
 		if d.Images, err = a.store.Images(ctx, run); err != nil {
 			return nil, err
 		}
@@ -56,7 +57,7 @@ func (a *Analysis) Kind() model.RunKind { return model.RunKindEmulator }
 func (a *Analysis) forget(run string) { a.runs.forget(run) }
 
 // Report groups a run's costs under a profile; see model.RunData.Report.
-func (a *Analysis) Report(ctx context.Context, opts model.ReportOptions) (*model.Report, error) {
+func (a *Analysis) Report(ctx context.Context, opts cost.ReportOptions) (*cost.Report, error) {
 	if err := opts.Check(); err != nil {
 		return nil, err
 	}
@@ -69,7 +70,7 @@ func (a *Analysis) Report(ctx context.Context, opts model.ReportOptions) (*model
 
 // InstructionCounts sums a run's (or one process's) dynamic instruction counts, for the
 // per-category estimate and the calculator.
-func (a *Analysis) InstructionCounts(ctx context.Context, run string, pid int) ([]model.InstructionCount, error) {
+func (a *Analysis) InstructionCounts(ctx context.Context, run string, pid int) ([]cost.InstructionCount, error) {
 	d, err := a.Load(ctx, run)
 	if err != nil {
 		return nil, err
@@ -80,27 +81,27 @@ func (a *Analysis) InstructionCounts(ctx context.Context, run string, pid int) (
 // Compare puts runs or processes side by side, each priced with the profile profileFor gives
 // for the instruction set it executed most: an ARM run and a MIPS run are each priced by a
 // core of their own architecture, and each row names its profile.
-func (a *Analysis) Compare(ctx context.Context, items []model.CompareItem, profileFor ProfileFor, frequencyGHz float64) ([]model.CompareRow, error) {
-	reps, err := a.compared(ctx, items, profileFor, frequencyGHz, model.ByCategory)
+func (a *Analysis) Compare(ctx context.Context, items []cost.CompareItem, profileFor ProfileFor, frequencyGHz float64) ([]cost.CompareRow, error) {
+	reps, err := a.compared(ctx, items, profileFor, frequencyGHz, cost.ByCategory)
 	if err != nil {
 		return nil, err
 	}
-	return model.CompareRows(items, reps), nil
+	return cost.CompareRows(items, reps), nil
 }
 
 // CompareImages is Compare image by image: the program, each library, the loader and code
 // with no file of each item side by side (model.CompareImages; a run's processes add up).
-func (a *Analysis) CompareImages(ctx context.Context, items []model.CompareItem, profileFor ProfileFor, frequencyGHz float64) ([]model.ImageCompareRow, error) {
-	reps, err := a.compared(ctx, items, profileFor, frequencyGHz, model.ByImage)
+func (a *Analysis) CompareImages(ctx context.Context, items []cost.CompareItem, profileFor ProfileFor, frequencyGHz float64) ([]cost.ImageCompareRow, error) {
+	reps, err := a.compared(ctx, items, profileFor, frequencyGHz, cost.ByImage)
 	if err != nil {
 		return nil, err
 	}
-	return model.CompareImages(reps), nil
+	return cost.CompareImages(reps), nil
 }
 
 // compared reports each item grouped by, priced by the profile of the instruction set it ran most.
-func (a *Analysis) compared(ctx context.Context, items []model.CompareItem, profileFor ProfileFor, frequencyGHz float64, by model.Grouping) ([]*model.Report, error) {
-	reps := make([]*model.Report, 0, len(items))
+func (a *Analysis) compared(ctx context.Context, items []cost.CompareItem, profileFor ProfileFor, frequencyGHz float64, by cost.Grouping) ([]*cost.Report, error) {
+	reps := make([]*cost.Report, 0, len(items))
 	for _, it := range items {
 		d, err := a.Load(ctx, it.Run)
 		if err != nil {
@@ -110,7 +111,7 @@ func (a *Analysis) compared(ctx context.Context, items []model.CompareItem, prof
 		if err != nil {
 			return nil, err
 		}
-		rep, err := d.Report(model.ReportOptions{Run: it.Run, Profile: p, By: by, PID: it.PID, FrequencyGHz: frequencyGHz})
+		rep, err := d.Report(cost.ReportOptions{Run: it.Run, Profile: p, By: by, PID: it.PID, FrequencyGHz: frequencyGHz})
 		if err != nil {
 			return nil, err
 		}
@@ -120,7 +121,7 @@ func (a *Analysis) compared(ctx context.Context, items []model.CompareItem, prof
 }
 
 // Images lists a run's images per process, with where their function names came from.
-func (a *Analysis) Images(ctx context.Context, run string) ([]model.Image, error) {
+func (a *Analysis) Images(ctx context.Context, run string) ([]cost.Image, error) {
 	d, err := a.Load(ctx, run)
 	if err != nil {
 		return nil, err
@@ -129,10 +130,10 @@ func (a *Analysis) Images(ctx context.Context, run string) ([]model.Image, error
 }
 
 // Syscalls sums a run's system calls per process (and thread, with byThread); pid 0 is every process.
-func (a *Analysis) Syscalls(ctx context.Context, run string, pid int, byThread bool) ([]model.SyscallRow, error) {
+func (a *Analysis) Syscalls(ctx context.Context, run string, pid int, byThread bool) ([]cost.SyscallRow, error) {
 	d, err := a.Load(ctx, run)
 	if err != nil {
 		return nil, err
 	}
-	return model.SummarizeSyscalls(d.Syscalls, pid, byThread), nil
+	return cost.SummarizeSyscalls(d.Syscalls, pid, byThread), nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"androprof/isaprofiles"
 	"androprof/model"
+	"androprof/model/cost"
 	"androprof/store"
 )
 
@@ -23,15 +24,15 @@ func openStore(t testing.TB) *store.DB {
 }
 
 // twoProcesses: pid 1 runs an ARM add/cmp/bne loop 1000 times; pid 2 a Thumb ldr/bx block 10 times.
-func twoProcesses(s model.BlockSink) error {
-	loop := &model.Block{PC: 0x8000, ISA: model.ARM, Symbol: "work", Insns: []model.Insn{
+func twoProcesses(s cost.BlockSink) error {
+	loop := &cost.Block{PC: 0x8000, ISA: cost.ARM, Symbol: "work", Insns: []cost.Insn{
 		{Addr: 0x8000, Mnemonic: "add", Class: "ADD"}, {Addr: 0x8004, Mnemonic: "cmp", Class: "CMP"}, {Addr: 0x8008, Mnemonic: "bne", Class: "BNE"}}}
-	leaf := &model.Block{PC: 0x9000, ISA: model.Thumb, Symbol: "leaf", Insns: []model.Insn{
+	leaf := &cost.Block{PC: 0x9000, ISA: cost.Thumb, Symbol: "leaf", Insns: []cost.Insn{
 		{Addr: 0x9000, Mnemonic: "ldr", Class: "LDR"}, {Addr: 0x9002, Mnemonic: "bx", Class: "BX"}}}
 	for _, err := range []error{
 		s.Process(model.Process{PID: 1, Name: "a"}), s.Process(model.Process{PID: 2, Name: "b"}),
 		s.Block(1, loop), s.Block(2, leaf),
-		s.Count(1, 0, 0x8000, model.ARM, 1000), s.Count(2, 0, 0x9000, model.Thumb, 10),
+		s.Count(1, 0, 0x8000, cost.ARM, 1000), s.Count(2, 0, 0x9000, cost.Thumb, 10),
 	} {
 		if err != nil {
 			return err
@@ -50,15 +51,15 @@ func TestReportGroupings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl := model.NewClassifier(a8)
-	cyc := func(isa model.ISA, m string) float64 {
-		return cl.Classify(model.Instruction{ISA: isa, Mnemonic: m}).Cycles
+	cl := cost.NewClassifier(a8)
+	cyc := func(isa cost.ISA, m string) float64 {
+		return cl.Classify(cost.Instruction{ISA: isa, Mnemonic: m}).Cycles
 	}
-	wantPID1 := 1000 * (cyc(model.ARM, "ADD") + cyc(model.ARM, "CMP") + cyc(model.ARM, "BNE"))
+	wantPID1 := 1000 * (cyc(cost.ARM, "ADD") + cyc(cost.ARM, "CMP") + cyc(cost.ARM, "BNE"))
 
 	a := &Analysis{store: db}
-	for _, by := range model.Groupings {
-		rep, err := a.Report(ctx, model.ReportOptions{Run: "r", Profile: a8, By: by})
+	for _, by := range cost.Groupings {
+		rep, err := a.Report(ctx, cost.ReportOptions{Run: "r", Profile: a8, By: by})
 		if err != nil {
 			t.Fatal(by, err)
 		}
@@ -73,19 +74,19 @@ func TestReportGroupings(t *testing.T) {
 			t.Errorf("%s: rows sum to %g cycles, total says %g", by, sum, rep.Total.Cycles)
 		}
 	}
-	rep, _ := a.Report(ctx, model.ReportOptions{Run: "r", Profile: a8, By: model.ByPID})
+	rep, _ := a.Report(ctx, cost.ReportOptions{Run: "r", Profile: a8, By: cost.ByPID})
 	if rep.Rows[0].Key != "1" || rep.Rows[0].Cycles != wantPID1 || rep.Rows[0].Blocks != 1000 || rep.Rows[0].TimeS != wantPID1/1e9 {
 		t.Errorf("pid rows = %+v", rep.Rows)
 	}
-	rep, _ = a.Report(ctx, model.ReportOptions{Run: "r", Profile: a8, By: model.ByInstruction, PID: 2})
+	rep, _ = a.Report(ctx, cost.ReportOptions{Run: "r", Profile: a8, By: cost.ByInstruction, PID: 2})
 	if len(rep.Rows) != 2 || rep.Total.Instructions != 20 || rep.Rows[0].Category == "" {
 		t.Errorf("insn rows for pid 2 = %+v", rep.Rows)
 	}
-	rep, _ = a.Report(ctx, model.ReportOptions{Run: "r", Profile: a8, By: model.ByFunction})
+	rep, _ = a.Report(ctx, cost.ReportOptions{Run: "r", Profile: a8, By: cost.ByFunction})
 	if rep.Rows[0].Key != "1:work" {
 		t.Errorf("function rows = %+v", rep.Rows)
 	}
-	cmp, err := a.Compare(ctx, []model.CompareItem{{Run: "r", PID: 1}, {Run: "r", PID: 2}}, Only(a8), 2)
+	cmp, err := a.Compare(ctx, []cost.CompareItem{{Run: "r", PID: 1}, {Run: "r", PID: 2}}, Only(a8), 2)
 	if err != nil || len(cmp) != 2 || cmp[0].InsnsPerBlock != 3 || cmp[1].InstructionRatio != 20.0/3000 || cmp[0].TimeS != wantPID1/2e9 {
 		t.Errorf("compare = %+v, %v", cmp, err)
 	}
@@ -93,18 +94,18 @@ func TestReportGroupings(t *testing.T) {
 
 // syntheticRun writes n blocks of 2–9 instructions drawn from the ARM catalogue, each executed,
 // for the report benchmark; it is test input, never shown as measured data.
-func syntheticRun(n int) func(model.BlockSink) error {
-	return func(s model.BlockSink) error {
-		cat := isaprofiles.CatalogFor(model.ARM).Entries
+func syntheticRun(n int) func(cost.BlockSink) error {
+	return func(s cost.BlockSink) error {
+		cat := isaprofiles.CatalogFor(cost.ARM).Entries
 		for i := 0; i < n; i++ {
-			b := &model.Block{PC: uint64(0x10000 + 64*i), ISA: model.ARM, Symbol: fmt.Sprintf("f%d", i/20)}
+			b := &cost.Block{PC: uint64(0x10000 + 64*i), ISA: cost.ARM, Symbol: fmt.Sprintf("f%d", i/20)}
 			for j := 0; j < 2+i%8; j++ {
-				b.Insns = append(b.Insns, model.Insn{Addr: b.PC + uint64(4*j), Mnemonic: cat[(i*7+j*13)%len(cat)].Mnemonic})
+				b.Insns = append(b.Insns, cost.Insn{Addr: b.PC + uint64(4*j), Mnemonic: cat[(i*7+j*13)%len(cat)].Mnemonic})
 			}
 			if err := s.Block(1, b); err != nil {
 				return err
 			}
-			if err := s.Count(1, 0, b.PC, model.ARM, int64(1+i%1000)); err != nil {
+			if err := s.Count(1, 0, b.PC, cost.ARM, int64(1+i%1000)); err != nil {
 				return err
 			}
 		}
@@ -125,7 +126,7 @@ func BenchmarkReport100kBlocks(b *testing.B) {
 	if _, err := a.Load(ctx, "big"); err != nil {
 		b.Fatal(err)
 	}
-	var profiles []*model.Profile
+	var profiles []*cost.Profile
 	for _, name := range []string{"cortex-a8", "cortex-a9", "cortex-a15"} {
 		p, err := isaprofiles.Builtin(name)
 		if err != nil {
@@ -135,12 +136,12 @@ func BenchmarkReport100kBlocks(b *testing.B) {
 	}
 	for _, c := range []struct {
 		name string
-		by   model.Grouping
+		by   cost.Grouping
 		top  int
-	}{{"pid", model.ByPID, 0}, {"category", model.ByCategory, 0}, {"function", model.ByFunction, 0}, {"bb-top200", model.ByBlock, 200}, {"bb", model.ByBlock, 0}} {
+	}{{"pid", cost.ByPID, 0}, {"category", cost.ByCategory, 0}, {"function", cost.ByFunction, 0}, {"bb-top200", cost.ByBlock, 200}, {"bb", cost.ByBlock, 0}} {
 		b.Run(c.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				if _, err := a.Report(ctx, model.ReportOptions{Run: "big", Profile: profiles[i%3], By: c.by, Top: c.top}); err != nil {
+				if _, err := a.Report(ctx, cost.ReportOptions{Run: "big", Profile: profiles[i%3], By: c.by, Top: c.top}); err != nil {
 					b.Fatal(err)
 				}
 			}

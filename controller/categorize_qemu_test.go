@@ -7,7 +7,7 @@ import (
 
 	"androprof/emulator/qemutest"
 	"androprof/isaprofiles"
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // On real programs under real QEMU, every executed instruction lands in a real category of
@@ -21,9 +21,9 @@ func TestCategorizeRealPrograms(t *testing.T) {
 			log := qemutest.Log(t, tg, bin, []string{"-d", "in_asm,exec,nochain"}, "3000")
 			want := qemutest.SinglestepCount(t, tg, bin, nil, "3000")
 
-			isa := model.ARM
+			isa := cost.ARM
 			if tg.Name == "mips" {
-				isa = model.MIPS
+				isa = cost.MIPS
 			}
 			profiles := 0
 			for _, name := range isaprofiles.BuiltinNames() {
@@ -42,7 +42,7 @@ func TestCategorizeRealPrograms(t *testing.T) {
 				var total int64
 				for _, r := range rows {
 					total += r.Executions
-					if r.Category == model.UndefinedCategory && r.Executions > 0 {
+					if r.Category == cost.UndefinedCategory && r.Executions > 0 {
 						t.Errorf("%s: %s executed %d times but is Undefined", p.Name, r.Instruction, r.Executions)
 					}
 				}

@@ -8,6 +8,7 @@ import (
 
 	"androprof/chart"
 	"androprof/model"
+	"androprof/model/cost"
 )
 
 // Layers is an emulator run's cost by image, process by process, with its system calls: what
@@ -15,30 +16,30 @@ import (
 // tab lists. The window and `androprof chart --by layer` both take it from Analysis.Layers.
 type Layers struct {
 	Run, Profile string
-	Rows         []model.ReportRow  // by image, each process's rows (PID set) in pid order; Key is the image's name
-	Calls        []model.SyscallRow // per process, the most frequent first; nil when the trace counts none
-	Names        map[string]string  // pid → "pid name", the bars' labels
-	Coverage     model.Coverage     // what of the cost the profile really prices (the chart's caveat)
+	Rows         []cost.ReportRow  // by image, each process's rows (PID set) in pid order; Key is the image's name
+	Calls        []cost.SyscallRow // per process, the most frequent first; nil when the trace counts none
+	Names        map[string]string // pid → "pid name", the bars' labels
+	Coverage     cost.Coverage     // what of the cost the profile really prices (the chart's caveat)
 }
 
 // Layers prices opts.Run's images per process (opts.PID's alone when set) under opts.Profile
 // at opts.FrequencyGHz; opts.By and opts.Top are its own.
-func (a *Analysis) Layers(ctx context.Context, opts model.ReportOptions) (Layers, error) {
+func (a *Analysis) Layers(ctx context.Context, opts cost.ReportOptions) (Layers, error) {
 	d, err := a.Load(ctx, opts.Run)
 	if err != nil {
 		return Layers{}, err
 	}
-	opts.By, opts.Top = model.ByImage, 0
+	opts.By, opts.Top = cost.ByImage, 0
 	rep, err := a.Report(ctx, opts) // rows carry their process's pid
 	if err != nil {
 		return Layers{}, err
 	}
 	l := Layers{Run: opts.Run, Profile: opts.Profile.Name, Rows: rep.Rows, Names: ProcessLabels(d), Coverage: rep.Coverage}
 	for i := range l.Rows {
-		l.Rows[i].Key = cmp.Or(l.Rows[i].Image, model.NoImage)
+		l.Rows[i].Key = cmp.Or(l.Rows[i].Image, cost.NoImage)
 	}
-	slices.SortStableFunc(l.Rows, func(a, b model.ReportRow) int { return cmp.Compare(a.PID, b.PID) })
-	if calls := model.SummarizeSyscalls(d.Syscalls, opts.PID, false); len(calls) > 0 {
+	slices.SortStableFunc(l.Rows, func(a, b cost.ReportRow) int { return cmp.Compare(a.PID, b.PID) })
+	if calls := cost.SummarizeSyscalls(d.Syscalls, opts.PID, false); len(calls) > 0 {
 		l.Calls = calls // a trace without system calls: no "0 system calls" notes
 	}
 	return l, ctx.Err()
@@ -53,7 +54,7 @@ func (l Layers) Chart(m chart.Metric) chart.Chart {
 }
 
 // LayerChart is the layer chart of opts's run (Layers, then Layers.Chart).
-func (a *Analysis) LayerChart(ctx context.Context, opts model.ReportOptions, m chart.Metric) (chart.Chart, error) {
+func (a *Analysis) LayerChart(ctx context.Context, opts cost.ReportOptions, m chart.Metric) (chart.Chart, error) {
 	l, err := a.Layers(ctx, opts)
 	if err != nil {
 		return chart.Chart{}, err
@@ -63,7 +64,7 @@ func (a *Analysis) LayerChart(ctx context.Context, opts model.ReportOptions, m c
 
 // ReportChart is a cost report's chart as the analysis window's tabs draw it: a bar of metric
 // m per row, a process labelled by its pid and name.
-func (a *Analysis) ReportChart(ctx context.Context, opts model.ReportOptions, m chart.Metric, kind chart.Kind) (chart.Chart, error) {
+func (a *Analysis) ReportChart(ctx context.Context, opts cost.ReportOptions, m chart.Metric, kind chart.Kind) (chart.Chart, error) {
 	d, err := a.Load(ctx, opts.Run)
 	if err != nil {
 		return chart.Chart{}, err
@@ -73,14 +74,14 @@ func (a *Analysis) ReportChart(ctx context.Context, opts model.ReportOptions, m 
 		return chart.Chart{}, err
 	}
 	var names map[string]string
-	if opts.By == model.ByPID { // other rows' keys are names, not pids
+	if opts.By == cost.ByPID { // other rows' keys are names, not pids
 		names = ProcessLabels(d)
 	}
 	return chart.FromReport(rep, m, kind, names), nil
 }
 
 // ProcessLabels is ProcessLabel of each process of a run, by pid: a chart's bar labels.
-func ProcessLabels(d *model.RunData) map[string]string {
+func ProcessLabels(d *cost.RunData) map[string]string {
 	names := map[string]string{}
 	for _, p := range d.Processes {
 		names[strconv.Itoa(p.PID)] = ProcessLabel(p.Process)

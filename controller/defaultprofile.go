@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // DefaultProfile is the one rule for the profile a run of isa is priced with until the user
@@ -14,14 +14,14 @@ import (
 // power: the Cortex-A8 for ARM and Thumb), else the first with a known power (the MIPS 74K:
 // energy rather than "unknown"), else the first. It gives an index into infos, -1 when no
 // profile prices isa.
-func (ps Profiles) DefaultProfile(ctx context.Context, infos []model.ProfileInfo, isa model.ISA) (int, error) {
+func (ps Profiles) DefaultProfile(ctx context.Context, infos []cost.ProfileInfo, isa cost.ISA) (int, error) {
 	return defaultIndex(ctx, infos, isa, ps.Open)
 }
 
 // defaultIndex is DefaultProfile reading the candidates with open.
-func defaultIndex(ctx context.Context, infos []model.ProfileInfo, isa model.ISA, open openFunc) (int, error) {
+func defaultIndex(ctx context.Context, infos []cost.ProfileInfo, isa cost.ISA, open openFunc) (int, error) {
 	var at []int
-	var read []*model.Profile
+	var read []*cost.Profile
 	for i, in := range infos {
 		if !infoPrices(in, isa) {
 			continue
@@ -39,12 +39,12 @@ func defaultIndex(ctx context.Context, infos []model.ProfileInfo, isa model.ISA,
 }
 
 // Default reads the DefaultProfile of isa; without one (no profile prices isa) it says so.
-func (ps Profiles) Default(ctx context.Context, infos []model.ProfileInfo, isa model.ISA) (*model.Profile, error) {
+func (ps Profiles) Default(ctx context.Context, infos []cost.ProfileInfo, isa cost.ISA) (*cost.Profile, error) {
 	return defaultOf(ctx, infos, isa, ps.opener())
 }
 
 // defaultOf is Default reading the profiles with open (each candidate once).
-func defaultOf(ctx context.Context, infos []model.ProfileInfo, isa model.ISA, open openFunc) (*model.Profile, error) {
+func defaultOf(ctx context.Context, infos []cost.ProfileInfo, isa cost.ISA, open openFunc) (*cost.Profile, error) {
 	i, err := defaultIndex(ctx, infos, isa, open)
 	if err != nil {
 		return nil, err
@@ -58,8 +58,8 @@ func defaultOf(ctx context.Context, infos []model.ProfileInfo, isa model.ISA, op
 // Choose gives the profile to price a run of isa with: chosen (the user's) when it prices isa,
 // else DefaultProfile's, else as ChooseProfile (a run no profile prices keeps the choice,
 // whose coverage then says so). An empty isa keeps any choice.
-func (ps Profiles) Choose(ctx context.Context, infos []model.ProfileInfo, chosen string, isa model.ISA) (int, error) {
-	if i := slices.IndexFunc(infos, func(in model.ProfileInfo) bool { return in.Name == chosen }); i >= 0 && infoPrices(infos[i], isa) {
+func (ps Profiles) Choose(ctx context.Context, infos []cost.ProfileInfo, chosen string, isa cost.ISA) (int, error) {
+	if i := slices.IndexFunc(infos, func(in cost.ProfileInfo) bool { return in.Name == chosen }); i >= 0 && infoPrices(infos[i], isa) {
 		return i, nil
 	}
 	if i, err := ps.DefaultProfile(ctx, infos, isa); err != nil || i >= 0 {
@@ -70,7 +70,7 @@ func (ps Profiles) Choose(ctx context.Context, infos []model.ProfileInfo, chosen
 
 // defaultAmong is DefaultProfile's rule on profiles already read: the index of the first
 // with reference data, else with a known power, else the first, of those pricing isa.
-func defaultAmong(profiles []*model.Profile, isa model.ISA) int {
+func defaultAmong(profiles []*cost.Profile, isa cost.ISA) int {
 	best, bestRank := -1, -1
 	for i, p := range profiles {
 		if isa != "" && !p.HasISA(isa) {
@@ -85,17 +85,17 @@ func defaultAmong(profiles []*model.Profile, isa model.ISA) int {
 
 // defaultRank orders profiles for DefaultProfile: 2 with the reference data the figure 5.2
 // calculator needs, 1 with any known power, 0 otherwise.
-func defaultRank(p *model.Profile) int {
+func defaultRank(p *cost.Profile) int {
 	switch {
 	case p.Reference.CPI > 0 && p.Reference.ProcessorPowerW > 0:
 		return 2
-	case slices.ContainsFunc(p.Categories, func(c model.Category) bool { return c.PowerMW > 0 }):
+	case slices.ContainsFunc(p.Categories, func(c cost.Category) bool { return c.PowerMW > 0 }):
 		return 1
 	}
 	return 0
 }
 
 // infoPrices tells whether a listed profile prices isa; any prices "".
-func infoPrices(in model.ProfileInfo, isa model.ISA) bool {
+func infoPrices(in cost.ProfileInfo, isa cost.ISA) bool {
 	return isa == "" || slices.Contains(in.ISAs, isa)
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // The one default rule the window and the command line share: an ARM or Thumb run gets the
@@ -28,11 +28,11 @@ func TestDefaultProfile(t *testing.T) {
 		return infos[i].Name
 	}
 	for _, c := range []struct {
-		isa  model.ISA
+		isa  cost.ISA
 		want string
 	}{
-		{model.ARM, "ARMv7-A Cortex-A8"}, {model.Thumb, "ARMv7-A Cortex-A8"},
-		{model.MIPS, "MIPS32 Release 2 74K"}, {"", "ARMv7-A Cortex-A8"},
+		{cost.ARM, "ARMv7-A Cortex-A8"}, {cost.Thumb, "ARMv7-A Cortex-A8"},
+		{cost.MIPS, "MIPS32 Release 2 74K"}, {"", "ARMv7-A Cortex-A8"},
 	} {
 		if got := name(ps.DefaultProfile(ctx, infos, c.isa)); got != c.want {
 			t.Errorf("default for %q: %s, want %s", c.isa, got, c.want)
@@ -40,14 +40,14 @@ func TestDefaultProfile(t *testing.T) {
 	}
 	for _, c := range []struct {
 		chosen string
-		isa    model.ISA
+		isa    cost.ISA
 		want   string
 	}{
-		{"ARMv7-A Cortex-A9", model.ARM, "ARMv7-A Cortex-A9"},        // the choice prices the run: it stands
-		{"ARMv7-A Cortex-A9", model.MIPS, "MIPS32 Release 2 74K"},    // it does not: the default for MIPS
-		{"MIPS32 Release 2 24K", model.MIPS, "MIPS32 Release 2 24K"}, // a choice without power stands too
-		{"", model.ARM, "ARMv7-A Cortex-A8"},
-		{"no such profile", model.Thumb, "ARMv7-A Cortex-A8"},
+		{"ARMv7-A Cortex-A9", cost.ARM, "ARMv7-A Cortex-A9"},        // the choice prices the run: it stands
+		{"ARMv7-A Cortex-A9", cost.MIPS, "MIPS32 Release 2 74K"},    // it does not: the default for MIPS
+		{"MIPS32 Release 2 24K", cost.MIPS, "MIPS32 Release 2 24K"}, // a choice without power stands too
+		{"", cost.ARM, "ARMv7-A Cortex-A8"},
+		{"no such profile", cost.Thumb, "ARMv7-A Cortex-A8"},
 	} {
 		if got := name(ps.Choose(ctx, infos, c.chosen, c.isa)); got != c.want {
 			t.Errorf("Choose(%q, %s) = %s, want %s", c.chosen, c.isa, got, c.want)
@@ -59,7 +59,7 @@ func TestDefaultProfile(t *testing.T) {
 		t.Fatal(err)
 	}
 	forISA := ps.ForISA(infos, a9)
-	for isa, want := range map[model.ISA]string{model.ARM: "ARMv7-A Cortex-A9", model.MIPS: "MIPS32 Release 2 74K"} {
+	for isa, want := range map[cost.ISA]string{cost.ARM: "ARMv7-A Cortex-A9", cost.MIPS: "MIPS32 Release 2 74K"} {
 		if p, err := forISA(ctx, isa); err != nil || p.Name != want {
 			t.Errorf("ForISA(A9)(%s) = %v, %v; want %s", isa, p, err, want)
 		}
@@ -69,25 +69,25 @@ func TestDefaultProfile(t *testing.T) {
 // The rule in general: reference data first, then a known power, then the first; the order of
 // the list decides among equals; -1 when nothing prices the set.
 func TestDefaultAmong(t *testing.T) {
-	plain := model.NewProfile("plain", model.ARM)
-	plain.Categories = []model.Category{{Name: "ALU", Cycles: 1}}
-	powered := model.NewProfile("powered", model.ARM)
-	powered.Categories = []model.Category{{Name: "ALU", Cycles: 1, PowerMW: 300}}
-	reference := model.NewProfile("reference", model.ARM, model.Thumb)
-	reference.Reference = model.Reference{CPI: 2, ProcessorPowerW: 1}
-	mips := model.NewProfile("mips", model.MIPS)
-	mips.Reference = model.Reference{CPI: 2, ProcessorPowerW: 1}
+	plain := cost.NewProfile("plain", cost.ARM)
+	plain.Categories = []cost.Category{{Name: "ALU", Cycles: 1}}
+	powered := cost.NewProfile("powered", cost.ARM)
+	powered.Categories = []cost.Category{{Name: "ALU", Cycles: 1, PowerMW: 300}}
+	reference := cost.NewProfile("reference", cost.ARM, cost.Thumb)
+	reference.Reference = cost.Reference{CPI: 2, ProcessorPowerW: 1}
+	mips := cost.NewProfile("mips", cost.MIPS)
+	mips.Reference = cost.Reference{CPI: 2, ProcessorPowerW: 1}
 	for _, c := range []struct {
-		list []*model.Profile
-		isa  model.ISA
+		list []*cost.Profile
+		isa  cost.ISA
 		want int
 	}{
-		{[]*model.Profile{plain, powered, reference}, model.ARM, 2},
-		{[]*model.Profile{mips, plain, powered}, model.ARM, 2},
-		{[]*model.Profile{plain, mips}, model.ARM, 0},
-		{[]*model.Profile{plain, powered}, model.MIPS, -1},
-		{[]*model.Profile{plain, reference}, model.Thumb, 1},
-		{nil, model.ARM, -1},
+		{[]*cost.Profile{plain, powered, reference}, cost.ARM, 2},
+		{[]*cost.Profile{mips, plain, powered}, cost.ARM, 2},
+		{[]*cost.Profile{plain, mips}, cost.ARM, 0},
+		{[]*cost.Profile{plain, powered}, cost.MIPS, -1},
+		{[]*cost.Profile{plain, reference}, cost.Thumb, 1},
+		{nil, cost.ARM, -1},
 	} {
 		if got := defaultAmong(c.list, c.isa); got != c.want {
 			t.Errorf("defaultAmong(%d profiles, %s) = %d, want %d", len(c.list), c.isa, got, c.want)

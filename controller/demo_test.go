@@ -8,7 +8,10 @@ import (
 
 	"androprof/assets"
 	"androprof/isaprofiles"
-	"androprof/model"
+	callsmodel "androprof/model/calls"
+	"androprof/model/cost"
+	"androprof/model/layers"
+	"androprof/model/samples"
 )
 
 func demoRuns() map[string]DemoRun {
@@ -72,12 +75,12 @@ func TestImportDemo(t *testing.T) {
 		}
 		if run == "demo-vertical-phases" {
 			// Each phase's thread has its own layer on top, as in the four-phase test of jvm.
-			set, err := (&SampleAnalysis{store: db}).Select(ctx, run, model.SampleSelection{}, nil)
+			set, err := (&SampleAnalysis{store: db}).Select(ctx, run, samples.SampleSelection{}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := map[string]model.Layer{"phase-app": model.LayerApp, "phase-library": model.LayerJavaLib,
-				"phase-native": model.LayerNative, "phase-kernel": model.LayerKernel}
+			want := map[string]layers.Layer{"phase-app": layers.LayerApp, "phase-library": layers.LayerJavaLib,
+				"phase-native": layers.LayerNative, "phase-kernel": layers.LayerKernel}
 			for _, th := range set.ByThread() {
 				if layer, ok := want[th.Comm]; ok {
 					if th.Top != layer {
@@ -92,7 +95,7 @@ func TestImportDemo(t *testing.T) {
 			continue
 		}
 		if run == "demo-methods" {
-			rep, err := (&MethodAnalysis{store: db}).Report(ctx, model.MethodReportOptions{Run: run, By: model.ByMethod, Top: 3})
+			rep, err := (&MethodAnalysis{store: db}).Report(ctx, callsmodel.MethodReportOptions{Run: run, By: callsmodel.ByMethod, Top: 3})
 			if err != nil || len(rep.Rows) != 3 || rep.TotalCPU == 0 {
 				t.Errorf("demo method trace: %+v, %v", rep, err)
 			}
@@ -106,12 +109,12 @@ func TestImportDemo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := a.Report(ctx, model.ReportOptions{Run: run, Profile: p, By: model.ByCategory})
+		rep, err := a.Report(ctx, cost.ReportOptions{Run: run, Profile: p, By: cost.ByCategory})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, r := range rep.Rows {
-			if r.Key == model.UndefinedCategory && r.Instructions > 0 {
+			if r.Key == cost.UndefinedCategory && r.Instructions > 0 {
 				t.Errorf("%s: %d instructions in Undefined under %s", run, r.Instructions, p.Name)
 			}
 		}
@@ -146,20 +149,20 @@ func TestDemoDebianBzip2(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		images, err := a.Report(ctx, model.ReportOptions{Run: run, Profile: p, By: model.ByImage})
+		images, err := a.Report(ctx, cost.ReportOptions{Run: run, Profile: p, By: cost.ByImage})
 		if err != nil {
 			t.Fatal(err)
 		}
-		kinds, sum := map[model.ImageKind]string{}, int64(0)
+		kinds, sum := map[cost.ImageKind]string{}, int64(0)
 		for _, r := range images.Rows {
 			kinds[r.ImageKind] += r.Image + " "
 			sum += r.Instructions
 		}
 		if sum != images.Total.Instructions || images.Rows[0].Image != "libbz2.so.1.0.4" ||
-			kinds[model.ImageProgram] != "bzip2 " || !strings.HasPrefix(kinds[model.ImageLoader], "ld") {
+			kinds[cost.ImageProgram] != "bzip2 " || !strings.HasPrefix(kinds[cost.ImageLoader], "ld") {
 			t.Errorf("%s: images %+v sum to %d of %d", run, images.Rows, sum, images.Total.Instructions)
 		}
-		funcs, err := a.Report(ctx, model.ReportOptions{Run: run, Profile: p, By: model.ByFunction})
+		funcs, err := a.Report(ctx, cost.ReportOptions{Run: run, Profile: p, By: cost.ByFunction})
 		if err != nil {
 			t.Fatal(err)
 		}

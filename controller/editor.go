@@ -12,12 +12,12 @@ import (
 
 	"androprof/emulator"
 	"androprof/isaprofiles"
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // Row is one instruction as the editor lists it.
 type Row struct {
-	Instruction model.Instruction
+	Instruction cost.Instruction
 	Count       int64 // executions seen in imported logs; 0 when none or unknown
 	Seen        bool  // appeared in an imported log
 	InCatalogue bool
@@ -27,19 +27,19 @@ type Row struct {
 
 // Filter narrows a list as the user types.
 type Filter struct {
-	ISA   model.ISA // "" for every instruction set
-	Query string    // case-insensitive substring of mnemonic or description
+	ISA   cost.ISA // "" for every instruction set
+	Query string   // case-insensitive substring of mnemonic or description
 }
 
 // Editor is the instruction-categorization editor's model: one profile being edited, the
 // catalogue rows around it, and counts from imported logs. It is not safe for concurrent use;
 // the view calls it from the UI goroutine.
 type Editor struct {
-	profile *model.Profile
+	profile *cost.Profile
 	path    string
 	dirty   bool
-	rows    map[model.Instruction]*Row // every instruction the editor knows about
-	where   map[model.Instruction]string
+	rows    map[cost.Instruction]*Row // every instruction the editor knows about
+	where   map[cost.Instruction]string
 	// replaced keeps the sources typing took off a cost, to restore when it is typed back.
 	replaced map[costKey]remembered
 }
@@ -51,7 +51,7 @@ const UnnamedProfile = "New profile"
 // NewEditor starts with an empty ARM+Thumb profile, the most common case.
 func NewEditor() *Editor {
 	e := &Editor{}
-	e.setProfile(model.NewProfile(UnnamedProfile, model.ARM, model.Thumb), "")
+	e.setProfile(cost.NewProfile(UnnamedProfile, cost.ARM, cost.Thumb), "")
 	return e
 }
 
@@ -81,7 +81,7 @@ func (e *Editor) SetName(name string) error {
 }
 
 // Profile is the profile being edited. Callers must change it only through the Editor.
-func (e *Editor) Profile() *model.Profile { return e.profile }
+func (e *Editor) Profile() *cost.Profile { return e.profile }
 
 // Path is the file the profile was opened from or saved to; "" when never saved.
 func (e *Editor) Path() string { return e.path }
@@ -90,14 +90,14 @@ func (e *Editor) Path() string { return e.path }
 func (e *Editor) Dirty() bool { return e.dirty }
 
 // NewProfile replaces the profile with an empty one for the given instruction sets.
-func (e *Editor) NewProfile(name string, isas ...model.ISA) error {
+func (e *Editor) NewProfile(name string, isas ...cost.ISA) error {
 	if err := CheckProfileName(name); err != nil {
 		return err
 	}
 	if len(isas) == 0 {
 		return errors.New("choose at least one instruction set")
 	}
-	e.setProfile(model.NewProfile(strings.TrimSpace(name), isas...), "")
+	e.setProfile(cost.NewProfile(strings.TrimSpace(name), isas...), "")
 	e.dirty = true
 	return nil
 }
@@ -123,16 +123,16 @@ func (e *Editor) OpenBuiltin(name string) error {
 }
 
 // SetProfile edits a profile that came from elsewhere (the database).
-func (e *Editor) SetProfile(p *model.Profile) { e.setProfile(p, "") }
+func (e *Editor) SetProfile(p *cost.Profile) { e.setProfile(p, "") }
 
-func (e *Editor) setProfile(p *model.Profile, path string) {
+func (e *Editor) setProfile(p *cost.Profile, path string) {
 	e.profile, e.path, e.dirty = p, path, false
 	e.replaced = map[costKey]remembered{}
-	e.rows = map[model.Instruction]*Row{}
+	e.rows = map[cost.Instruction]*Row{}
 	for _, isa := range p.ISAs {
 		if cat := isaprofiles.CatalogFor(isa); cat != nil {
 			for _, en := range cat.Entries {
-				in := model.Instruction{ISA: isa, Mnemonic: en.Mnemonic}
+				in := cost.Instruction{ISA: isa, Mnemonic: en.Mnemonic}
 				e.rows[in] = newRow(in, true, en.Description)
 			}
 		}
@@ -140,14 +140,14 @@ func (e *Editor) setProfile(p *model.Profile, path string) {
 	e.reindex()
 }
 
-func newRow(in model.Instruction, inCatalogue bool, desc string) *Row {
+func newRow(in cost.Instruction, inCatalogue bool, desc string) *Row {
 	return &Row{Instruction: in, InCatalogue: inCatalogue, Description: desc,
 		search: strings.ToLower(in.Mnemonic + " " + desc)}
 }
 
 // reindex rebuilds where each instruction lives; profiles are small, so this is cheap.
 func (e *Editor) reindex() {
-	e.where = map[model.Instruction]string{}
+	e.where = map[cost.Instruction]string{}
 	for _, c := range e.profile.Categories {
 		for _, in := range c.Instructions {
 			e.where[in] = c.Name
@@ -159,7 +159,7 @@ func (e *Editor) reindex() {
 	}
 }
 
-func (e *Editor) ensureRow(in model.Instruction) *Row {
+func (e *Editor) ensureRow(in cost.Instruction) *Row {
 	r, ok := e.rows[in]
 	if !ok {
 		r = newRow(in, false, "")
@@ -192,33 +192,33 @@ func (e *Editor) SaveAs(path string) error {
 // syncUndefined records in the file the instructions seen in logs that no category holds and
 // no catalogue lists, so they survive a save as the seed's "Undefined" entries.
 func (e *Editor) syncUndefined() {
-	var keep []model.Instruction
+	var keep []cost.Instruction
 	for in, r := range e.rows {
 		if _, placed := e.where[in]; !placed && !r.InCatalogue {
 			keep = append(keep, in)
 		}
 	}
-	model.SortInstructions(keep)
+	cost.SortInstructions(keep)
 	e.profile.Undefined.Instructions = keep
 }
 
 // Problems lists why the profile could not be saved now.
-func (e *Editor) Problems() []model.Problem { return model.Validate(e.profile) }
+func (e *Editor) Problems() []cost.Problem { return cost.Validate(e.profile) }
 
 // Uncategorized lists instructions in no category, the most executed first.
 func (e *Editor) Uncategorized(f Filter) []Row {
-	return e.list(f, func(in model.Instruction) bool { _, placed := e.where[in]; return !placed })
+	return e.list(f, func(in cost.Instruction) bool { _, placed := e.where[in]; return !placed })
 }
 
 // CategoryRows lists one category's instructions, the most executed first.
 func (e *Editor) CategoryRows(name string, f Filter) []Row {
-	if name == model.UndefinedCategory {
+	if name == cost.UndefinedCategory {
 		return e.Uncategorized(f)
 	}
-	return e.list(f, func(in model.Instruction) bool { return e.where[in] == name })
+	return e.list(f, func(in cost.Instruction) bool { return e.where[in] == name })
 }
 
-func (e *Editor) list(f Filter, keep func(model.Instruction) bool) []Row {
+func (e *Editor) list(f Filter, keep func(cost.Instruction) bool) []Row {
 	q := strings.ToLower(strings.TrimSpace(f.Query))
 	out := make([]Row, 0, 64)
 	for in, r := range e.rows {
@@ -237,11 +237,11 @@ func (e *Editor) list(f Filter, keep func(model.Instruction) bool) []Row {
 }
 
 // CategoryOf names the category holding an instruction (Undefined when none).
-func (e *Editor) CategoryOf(in model.Instruction) string {
+func (e *Editor) CategoryOf(in cost.Instruction) string {
 	if c, ok := e.where[in]; ok {
 		return c
 	}
-	return model.UndefinedCategory
+	return cost.UndefinedCategory
 }
 
 // CheckCategoryName says why name cannot name a new category (or rename old to it; old is ""
@@ -263,7 +263,7 @@ func (e *Editor) AddCategory(name string, cycles, powerMW float64) error {
 	if err := checkCosts(cycles, powerMW); err != nil {
 		return err
 	}
-	e.profile.Categories = append(e.profile.Categories, model.Category{Name: name, Cycles: cycles, PowerMW: powerMW})
+	e.profile.Categories = append(e.profile.Categories, cost.Category{Name: name, Cycles: cycles, PowerMW: powerMW})
 	e.dirty = true
 	return nil
 }
@@ -275,8 +275,8 @@ func (e *Editor) checkNewName(name string) error {
 	if strings.ContainsFunc(name, unicode.IsControl) {
 		return errors.New("no tabs or line breaks in a name")
 	}
-	if strings.EqualFold(name, model.UndefinedCategory) {
-		return fmt.Errorf("%q is the default category's name", model.UndefinedCategory)
+	if strings.EqualFold(name, cost.UndefinedCategory) {
+		return fmt.Errorf("%q is the default category's name", cost.UndefinedCategory)
 	}
 	for _, c := range e.profile.Categories {
 		if strings.EqualFold(c.Name, name) {
@@ -317,8 +317,8 @@ func (e *Editor) DeleteCategory(name string) error {
 	return fmt.Errorf("no category %q to delete", name)
 }
 
-func (e *Editor) userCategory(name string) *model.Category {
-	if name == model.UndefinedCategory {
+func (e *Editor) userCategory(name string) *cost.Category {
+	if name == cost.UndefinedCategory {
 		return nil
 	}
 	return e.profile.Category(name)
@@ -336,8 +336,8 @@ func (e *Editor) SetCosts(name string, cycles, powerMW float64) error {
 		return fmt.Errorf("no category %q", name)
 	}
 	if c.Cycles != cycles || c.PowerMW != powerMW {
-		c.Citations = e.reciteTyped(name, c.Citations, model.CyclesCost, c.Cycles, cycles)
-		c.Citations = e.reciteTyped(name, c.Citations, model.PowerCost, c.PowerMW, powerMW)
+		c.Citations = e.reciteTyped(name, c.Citations, cost.CyclesCost, c.Cycles, cycles)
+		c.Citations = e.reciteTyped(name, c.Citations, cost.PowerCost, c.PowerMW, powerMW)
 		c.Cycles, c.PowerMW = cycles, powerMW
 		e.dirty = true
 	}
@@ -345,9 +345,9 @@ func (e *Editor) SetCosts(name string, cycles, powerMW float64) error {
 }
 
 func checkCosts(cycles, powerMW float64) error {
-	p := model.NewProfile("x", model.ARM)
-	p.Categories = []model.Category{{Name: "x", Cycles: cycles, PowerMW: powerMW}}
-	if probs := model.Validate(p); len(probs) > 0 {
+	p := cost.NewProfile("x", cost.ARM)
+	p.Categories = []cost.Category{{Name: "x", Cycles: cycles, PowerMW: powerMW}}
+	if probs := cost.Validate(p); len(probs) > 0 {
 		return errors.New(strings.TrimPrefix(probs[0].Msg, `category "x": `))
 	}
 	return nil
@@ -355,14 +355,14 @@ func checkCosts(cycles, powerMW float64) error {
 
 // Move puts instructions into a category, taking them out of the one they were in, so moving
 // between two categories is one step; moving to Undefined takes them out of every category.
-func (e *Editor) Move(ins []model.Instruction, to string) error {
-	var dest *model.Category
-	if to != model.UndefinedCategory {
+func (e *Editor) Move(ins []cost.Instruction, to string) error {
+	var dest *cost.Category
+	if to != cost.UndefinedCategory {
 		if dest = e.userCategory(to); dest == nil {
 			return fmt.Errorf("no category %q", to)
 		}
 	}
-	moving := map[model.Instruction]bool{}
+	moving := map[cost.Instruction]bool{}
 	for _, in := range ins {
 		if !e.profile.HasISA(in.ISA) {
 			return fmt.Errorf("%s: the profile does not price instruction set %s", in, in.ISA)
@@ -386,7 +386,7 @@ func (e *Editor) Move(ins []model.Instruction, to string) error {
 	}
 	if dest != nil {
 		dest.Instructions = append(dest.Instructions, ins...)
-		model.SortInstructions(dest.Instructions)
+		cost.SortInstructions(dest.Instructions)
 	}
 	e.reindex()
 	e.dirty = true
@@ -394,7 +394,7 @@ func (e *Editor) Move(ins []model.Instruction, to string) error {
 }
 
 // AddInstruction adds a mnemonic by hand (one no catalogue lists); it starts uncategorised.
-func (e *Editor) AddInstruction(in model.Instruction) error {
+func (e *Editor) AddInstruction(in cost.Instruction) error {
 	in.Mnemonic = strings.ToUpper(strings.TrimSpace(in.Mnemonic))
 	if in.Mnemonic == "" {
 		return errors.New("an instruction needs a mnemonic")
@@ -424,7 +424,7 @@ type LogCounts []emulator.InsnCount
 
 // CountLogs is the slow half of ImportLogs. It does not touch an Editor, so a window can run it
 // in a goroutine while the user keeps working and merge the result with AddCounts afterwards.
-func CountLogs(ctx context.Context, paths []string, isas []model.ISA, progress func(done, total int64)) (LogCounts, error) {
+func CountLogs(ctx context.Context, paths []string, isas []cost.ISA, progress func(done, total int64)) (LogCounts, error) {
 	return emulator.CountLogInstructions(ctx, paths, isas, progress)
 }
 

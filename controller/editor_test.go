@@ -8,16 +8,16 @@ import (
 	"testing"
 
 	"androprof/isaprofiles"
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 var (
-	armLDR   = model.Instruction{ISA: model.ARM, Mnemonic: "LDR"}
-	thumbLDR = model.Instruction{ISA: model.Thumb, Mnemonic: "LDR"}
-	armBEQ   = model.Instruction{ISA: model.ARM, Mnemonic: "BEQ"}
+	armLDR   = cost.Instruction{ISA: cost.ARM, Mnemonic: "LDR"}
+	thumbLDR = cost.Instruction{ISA: cost.Thumb, Mnemonic: "LDR"}
+	armBEQ   = cost.Instruction{ISA: cost.ARM, Mnemonic: "BEQ"}
 )
 
-func contains(rows []Row, in model.Instruction) bool {
+func contains(rows []Row, in cost.Instruction) bool {
 	for _, r := range rows {
 		if r.Instruction == in {
 			return true
@@ -29,11 +29,11 @@ func contains(rows []Row, in model.Instruction) bool {
 // A new profile starts with its whole catalogue uncategorised.
 func TestNewProfileListsCatalogue(t *testing.T) {
 	e := NewEditor()
-	want := len(isaprofiles.CatalogFor(model.ARM).Entries) + len(isaprofiles.CatalogFor(model.Thumb).Entries)
+	want := len(isaprofiles.CatalogFor(cost.ARM).Entries) + len(isaprofiles.CatalogFor(cost.Thumb).Entries)
 	if got := len(e.Uncategorized(Filter{})); got != want {
 		t.Errorf("uncategorised = %d, want the %d catalogue entries", got, want)
 	}
-	if got := e.Uncategorized(Filter{ISA: model.Thumb, Query: "cbz"}); len(got) != 1 || got[0].Instruction.Mnemonic != "CBZ" {
+	if got := e.Uncategorized(Filter{ISA: cost.Thumb, Query: "cbz"}); len(got) != 1 || got[0].Instruction.Mnemonic != "CBZ" {
 		t.Errorf("filter Thumb/cbz = %+v", got)
 	}
 }
@@ -48,13 +48,13 @@ func TestCategoryEditing(t *testing.T) {
 			t.Errorf("AddCategory(%q) accepted", bad)
 		}
 	}
-	if err := e.Move([]model.Instruction{armLDR, thumbLDR}, "Load"); err != nil {
+	if err := e.Move([]cost.Instruction{armLDR, thumbLDR}, "Load"); err != nil {
 		t.Fatal(err)
 	}
 	if !contains(e.CategoryRows("Load", Filter{}), thumbLDR) || contains(e.Uncategorized(Filter{}), armLDR) {
 		t.Error("Move did not move")
 	}
-	if err := e.Move([]model.Instruction{{ISA: model.MIPS, Mnemonic: "LW"}}, "Load"); err == nil {
+	if err := e.Move([]cost.Instruction{{ISA: cost.MIPS, Mnemonic: "LW"}}, "Load"); err == nil {
 		t.Error("moved an instruction of an undeclared instruction set")
 	}
 	if err := e.RenameCategory("Load", "Loads"); err != nil || e.CategoryOf(armLDR) != "Loads" {
@@ -66,10 +66,10 @@ func TestCategoryEditing(t *testing.T) {
 	if err := e.SetCosts("Loads", 2, 600); err != nil || e.Profile().Category("Loads").Cycles != 2 {
 		t.Errorf("SetCosts: %v", err)
 	}
-	if err := e.Move([]model.Instruction{armLDR}, model.UndefinedCategory); err != nil || e.CategoryOf(armLDR) != model.UndefinedCategory {
+	if err := e.Move([]cost.Instruction{armLDR}, cost.UndefinedCategory); err != nil || e.CategoryOf(armLDR) != cost.UndefinedCategory {
 		t.Errorf("move back: %v", err)
 	}
-	if err := e.DeleteCategory("Loads"); err != nil || e.CategoryOf(thumbLDR) != model.UndefinedCategory {
+	if err := e.DeleteCategory("Loads"); err != nil || e.CategoryOf(thumbLDR) != cost.UndefinedCategory {
 		t.Errorf("delete: %v", err)
 	}
 	if !e.Dirty() {
@@ -94,10 +94,10 @@ func TestSaveValidatesAndRoundTrips(t *testing.T) {
 	if err := e.AddCategory("Branch", 3, 113); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.Move([]model.Instruction{armBEQ}, "Branch"); err != nil {
+	if err := e.Move([]cost.Instruction{armBEQ}, "Branch"); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.AddInstruction(model.Instruction{ISA: model.ARM, Mnemonic: "newop"}); err != nil {
+	if err := e.AddInstruction(cost.Instruction{ISA: cost.ARM, Mnemonic: "newop"}); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, "mine.xml")
@@ -111,7 +111,7 @@ func TestSaveValidatesAndRoundTrips(t *testing.T) {
 	if err := f.Open(path); err != nil {
 		t.Fatal(err)
 	}
-	if f.CategoryOf(armBEQ) != "Branch" || !contains(f.Uncategorized(Filter{Query: "NEWOP"}), model.Instruction{ISA: model.ARM, Mnemonic: "NEWOP"}) {
+	if f.CategoryOf(armBEQ) != "Branch" || !contains(f.Uncategorized(Filter{Query: "NEWOP"}), cost.Instruction{ISA: cost.ARM, Mnemonic: "NEWOP"}) {
 		t.Error("reopened profile lost a placement or a hand-added instruction")
 	}
 }
@@ -133,7 +133,7 @@ func TestImportLogOrdersByExecutions(t *testing.T) {
 	}
 	// In the fixture the Thumb loop at 0x106d0 (ldr, cmp, bne) runs 8 times and more.
 	for _, r := range rows[:3] {
-		if r.Instruction.ISA != model.Thumb || !strings.Contains("LDR CMP BNE", r.Instruction.Mnemonic) {
+		if r.Instruction.ISA != cost.Thumb || !strings.Contains("LDR CMP BNE", r.Instruction.Mnemonic) {
 			t.Errorf("unexpected top row %+v", r)
 		}
 	}
@@ -157,7 +157,7 @@ func TestSetName(t *testing.T) {
 		if err := e.SetName(bad); err == nil {
 			t.Errorf("SetName(%q) accepted", bad)
 		}
-		if err := e.NewProfile(bad, model.ARM); err == nil {
+		if err := e.NewProfile(bad, cost.ARM); err == nil {
 			t.Errorf("NewProfile(%q) accepted", bad)
 		}
 	}
@@ -191,8 +191,8 @@ func TestMoveBetweenCategories(t *testing.T) {
 	e := NewEditor()
 	must(t, e.AddCategory("Load", 1, 1))
 	must(t, e.AddCategory("Memory", 2, 2))
-	must(t, e.Move([]model.Instruction{armLDR, thumbLDR, armBEQ}, "Load"))
-	must(t, e.Move([]model.Instruction{armLDR, thumbLDR}, "Memory"))
+	must(t, e.Move([]cost.Instruction{armLDR, thumbLDR, armBEQ}, "Load"))
+	must(t, e.Move([]cost.Instruction{armLDR, thumbLDR}, "Memory"))
 	if got := e.CategoryRows("Load", Filter{}); len(got) != 1 || got[0].Instruction != armBEQ {
 		t.Errorf("Load holds %v, want only BEQ", got)
 	}

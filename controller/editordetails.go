@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode"
 
-	"androprof/model"
+	costmodel "androprof/model/cost"
 )
 
 // Sourced is one number of a profile with where it came from, as the editor's dialogs show it:
@@ -29,7 +29,7 @@ type Details struct {
 func (e *Editor) Details() Details {
 	p := e.profile
 	d := Details{Architecture: p.Architecture, Organization: p.Organization, Source: p.Source}
-	for _, f := range model.ReferenceFields {
+	for _, f := range costmodel.ReferenceFields {
 		d.Reference = append(d.Reference, sourced(*f.Value(&p.Reference), p.Citations, f.Key))
 	}
 	return d
@@ -37,15 +37,15 @@ func (e *Editor) Details() Details {
 
 // CheckDetails says why d cannot be the profile's metadata; nothing is changed.
 func (e *Editor) CheckDetails(d Details) error {
-	if len(d.Reference) != len(model.ReferenceFields) {
-		return fmt.Errorf("want %d reference numbers, got %d", len(model.ReferenceFields), len(d.Reference))
+	if len(d.Reference) != len(costmodel.ReferenceFields) {
+		return fmt.Errorf("want %d reference numbers, got %d", len(costmodel.ReferenceFields), len(d.Reference))
 	}
 	for _, s := range []struct{ what, text string }{{"architecture", d.Architecture}, {"organization", d.Organization}} {
 		if strings.ContainsFunc(s.text, unicode.IsControl) {
 			return fmt.Errorf("no tabs or line breaks in the %s", s.what)
 		}
 	}
-	for i, f := range model.ReferenceFields {
+	for i, f := range costmodel.ReferenceFields {
 		if err := CheckCost(d.Reference[i].Value); err != nil {
 			return fmt.Errorf("%s: %w", f.Label, err)
 		}
@@ -64,11 +64,11 @@ func (e *Editor) SetDetails(d Details) error {
 	before := p.Clone()
 	p.Architecture, p.Organization = strings.TrimSpace(d.Architecture), strings.TrimSpace(d.Organization)
 	p.Source = strings.TrimSpace(d.Source)
-	for i, f := range model.ReferenceFields {
+	for i, f := range costmodel.ReferenceFields {
 		v := f.Value(&p.Reference)
 		p.Citations = recite(p.Citations, f.Key, *v, d.Reference[i])
-		if d.Reference[i].Value == 0 && sourced(0, p.Citations, f.Key).Source == model.HandEdited {
-			p.Citations = model.WithCitations(p.Citations, f.Key) // unknown: nothing to cite
+		if d.Reference[i].Value == 0 && sourced(0, p.Citations, f.Key).Source == costmodel.HandEdited {
+			p.Citations = costmodel.WithCitations(p.Citations, f.Key) // unknown: nothing to cite
 		}
 		*v = d.Reference[i].Value
 	}
@@ -76,7 +76,7 @@ func (e *Editor) SetDetails(d Details) error {
 	return nil
 }
 
-func sameDetails(a, b *model.Profile) bool {
+func sameDetails(a, b *costmodel.Profile) bool {
 	return a.Architecture == b.Architecture && a.Organization == b.Organization && a.Source == b.Source &&
 		a.Reference == b.Reference && fmt.Sprint(a.Citations) == fmt.Sprint(b.Citations)
 }
@@ -87,7 +87,7 @@ func (e *Editor) Costs(name string) (cycles, power Sourced, err error) {
 	if c == nil {
 		return Sourced{}, Sourced{}, fmt.Errorf("no category %q", name)
 	}
-	return sourced(c.Cycles, c.Citations, model.CyclesCost), sourced(c.PowerMW, c.Citations, model.PowerCost), nil
+	return sourced(c.Cycles, c.Citations, costmodel.CyclesCost), sourced(c.PowerMW, c.Citations, costmodel.PowerCost), nil
 }
 
 // SetSourcedCosts changes a category's costs and what they cite in one step, so a new number
@@ -101,8 +101,8 @@ func (e *Editor) SetSourcedCosts(name string, cycles, power Sourced) error {
 		return fmt.Errorf("no category %q", name)
 	}
 	before := fmt.Sprint(*c)
-	c.Citations = recite(c.Citations, model.CyclesCost, c.Cycles, cycles)
-	c.Citations = recite(c.Citations, model.PowerCost, c.PowerMW, power)
+	c.Citations = recite(c.Citations, costmodel.CyclesCost, c.Cycles, cycles)
+	c.Citations = recite(c.Citations, costmodel.PowerCost, c.PowerMW, power)
 	c.Cycles, c.PowerMW = cycles.Value, power.Value
 	e.forget(name)
 	e.dirty = e.dirty || fmt.Sprint(*c) != before
@@ -110,10 +110,10 @@ func (e *Editor) SetSourcedCosts(name string, cycles, power Sourced) error {
 }
 
 // sourced joins the citations of one cost as the dialogs show them.
-func sourced(v float64, cites []model.Citation, cost string) Sourced {
+func sourced(v float64, cites []costmodel.Citation, cost string) Sourced {
 	s := Sourced{Value: v}
 	var texts []string
-	for _, c := range model.CitationsOf(cites, cost) {
+	for _, c := range costmodel.CitationsOf(cites, cost) {
 		texts = append(texts, c.Text)
 		s.Estimate = s.Estimate || c.Estimate
 	}
@@ -124,20 +124,20 @@ func sourced(v float64, cites []model.Citation, cost string) Sourced {
 // recite is the rule that keeps every citation true: a source the user wrote or changed
 // replaces the old ones; a number changed under an unchanged source is cited as edited by hand
 // (an estimate), because the old source described the old number.
-func recite(cites []model.Citation, cost string, old float64, s Sourced) []model.Citation {
+func recite(cites []costmodel.Citation, cost string, old float64, s Sourced) []costmodel.Citation {
 	was := sourced(old, cites, cost)
 	src := strings.TrimSpace(s.Source)
 	switch {
 	case src != strings.TrimSpace(was.Source) || s.Estimate != was.Estimate:
 		if src == "" && !s.Estimate {
-			return model.WithCitations(cites, cost)
+			return costmodel.WithCitations(cites, cost)
 		}
 		if src == "" {
 			src = "No source recorded."
 		}
-		return model.WithCitations(cites, cost, model.Citation{Text: src, Estimate: s.Estimate})
-	case s.Value != old && was.Source != "" && was.Source != model.HandEdited:
-		return model.WithCitations(cites, cost, model.Citation{Text: model.HandEdited, Estimate: true})
+		return costmodel.WithCitations(cites, cost, costmodel.Citation{Text: src, Estimate: s.Estimate})
+	case s.Value != old && was.Source != "" && was.Source != costmodel.HandEdited:
+		return costmodel.WithCitations(cites, cost, costmodel.Citation{Text: costmodel.HandEdited, Estimate: true})
 	}
 	return cites
 }
@@ -170,19 +170,19 @@ type costKey struct{ category, cost string }
 // remembered is a source SetCosts took off a number, with the number it described.
 type remembered struct {
 	value float64
-	cites []model.Citation
+	cites []costmodel.Citation
 }
 
 // reciteTyped applies recite to a number typed in the window, which changes with every
 // keystroke: the source it takes off is remembered, and typing the number back restores it.
-func (e *Editor) reciteTyped(category string, cites []model.Citation, cost string, old, v float64) []model.Citation {
+func (e *Editor) reciteTyped(category string, cites []costmodel.Citation, cost string, old, v float64) []costmodel.Citation {
 	k := costKey{category, cost}
 	if r, ok := e.replaced[k]; ok && v == r.value {
 		delete(e.replaced, k)
-		return model.WithCitations(cites, cost, r.cites...)
+		return costmodel.WithCitations(cites, cost, r.cites...)
 	}
 	if _, ok := e.replaced[k]; !ok && v != old {
-		e.replaced[k] = remembered{old, model.CitationsOf(cites, cost)}
+		e.replaced[k] = remembered{old, costmodel.CitationsOf(cites, cost)}
 	}
 	return recite(cites, cost, old, sourced(v, cites, cost))
 }

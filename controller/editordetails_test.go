@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 const a8 = "ARMv7-A Cortex-A8"
@@ -31,7 +31,7 @@ func TestDeriveFromBuiltinKeepsNoFalseProvenance(t *testing.T) {
 	if alu == nil || alu.Cycles != 1.75 || len(alu.Instructions) == 0 {
 		t.Fatalf("Integer ALU not taken as it was: %+v", alu)
 	}
-	for _, c := range append(append([]model.Category(nil), p.Categories...), p.Undefined) {
+	for _, c := range append(append([]cost.Category(nil), p.Categories...), p.Undefined) {
 		for _, ci := range c.Citations {
 			if !ci.Estimate || !strings.HasPrefix(ci.Text, "From profile “"+a8+"”: ") {
 				t.Errorf("category %q cites %s as %+v", c.Name, ci.Cost, ci)
@@ -54,14 +54,14 @@ func TestChangedCostLosesItsSource(t *testing.T) {
 	}
 	got, _, err := ed.Costs("Integer ALU")
 	must(t, err)
-	if got.Value != 17 || got.Source != model.HandEdited || !got.Estimate {
+	if got.Value != 17 || got.Source != cost.HandEdited || !got.Estimate {
 		t.Fatalf("after typing 17 cycles: %+v, want the hand-edited estimate", got)
 	}
-	if power := model.CitationsOf(ed.Profile().Category("Integer ALU").Citations, model.PowerCost); !reflect.DeepEqual(power, model.CitationsOf(orig.Citations, model.PowerCost)) {
+	if power := cost.CitationsOf(ed.Profile().Category("Integer ALU").Citations, cost.PowerCost); !reflect.DeepEqual(power, cost.CitationsOf(orig.Citations, cost.PowerCost)) {
 		t.Errorf("the unchanged power lost its source: %+v", power)
 	}
 	must(t, ed.SetCosts("Integer ALU", 1.75, orig.PowerMW))
-	if c := ed.Profile().Category("Integer ALU"); !reflect.DeepEqual(model.CitationsOf(c.Citations, model.CyclesCost), model.CitationsOf(orig.Citations, model.CyclesCost)) {
+	if c := ed.Profile().Category("Integer ALU"); !reflect.DeepEqual(cost.CitationsOf(c.Citations, cost.CyclesCost), cost.CitationsOf(orig.Citations, cost.CyclesCost)) {
 		t.Errorf("typing 1.75 back did not restore its source: %+v", c.Citations)
 	}
 }
@@ -94,7 +94,7 @@ func TestSetDetailsChangedNumberLosesSource(t *testing.T) {
 	d.Reference[freq] = Sourced{}
 	must(t, ed.SetDetails(d))
 	got := ed.Details()
-	if got.Reference[cpi] != (Sourced{Value: 1.2, Source: model.HandEdited, Estimate: true}) {
+	if got.Reference[cpi] != (Sourced{Value: 1.2, Source: cost.HandEdited, Estimate: true}) {
 		t.Errorf("changed CPI: %+v", got.Reference[cpi])
 	}
 	if got.Reference[freq] != (Sourced{}) {
@@ -113,11 +113,11 @@ func TestSetDetailsChangedNumberLosesSource(t *testing.T) {
 // Every metadata field survives save → reopen.
 func TestDetailsRoundTrip(t *testing.T) {
 	ed := NewEditor()
-	must(t, ed.NewProfile("A53", model.ARM))
+	must(t, ed.NewProfile("A53", cost.ARM))
 	d := ed.Details()
 	d.Architecture, d.Organization, d.Source = "ARMv8-A", "Cortex-A53", "Measured on a Raspberry Pi 3 & friends"
 	for i := range d.Reference {
-		d.Reference[i] = Sourced{Value: float64(i) + 0.5, Source: "source " + model.ReferenceFields[i].Key, Estimate: i%2 == 0}
+		d.Reference[i] = Sourced{Value: float64(i) + 0.5, Source: "source " + cost.ReferenceFields[i].Key, Estimate: i%2 == 0}
 	}
 	must(t, ed.SetDetails(d))
 	path := filepath.Join(t.TempDir(), "a53.xml")
@@ -130,7 +130,7 @@ func TestDetailsRoundTrip(t *testing.T) {
 }
 
 func fieldIndex(t *testing.T, key string) int {
-	for i, f := range model.ReferenceFields {
+	for i, f := range cost.ReferenceFields {
 		if f.Key == key {
 			return i
 		}

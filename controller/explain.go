@@ -11,7 +11,7 @@ import (
 
 	"androprof/internal/inputerr"
 	"androprof/internal/proc"
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // Problem is an error as a person reads it: what failed and on what, and what to do about
@@ -89,7 +89,7 @@ func Explain(action, subject string, err error) *Problem {
 			missing.Tool, missing.Package, missing.Package)
 	case errors.As(err, &exit):
 		p.What, p.Hint = explainExit(exit, subject)
-	case errors.Is(err, model.ErrNotFound):
+	case errors.Is(err, cost.ErrNotFound):
 		p.Hint = "it is no longer in the workspace (deleted elsewhere?); pick another"
 	case errors.As(err, &db):
 		p.Hint = fmt.Sprintf("the workspace database failed (SQLite code %d). Nothing was changed; "+

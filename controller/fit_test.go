@@ -7,7 +7,7 @@ import (
 
 	"androprof/assets"
 	"androprof/isaprofiles"
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // openSieves is a workspace with the demo's sieve runs (ARM, Thumb, MIPS): one program, three
@@ -27,7 +27,7 @@ func openSieves(t *testing.T) (*Analysis, Profiles) {
 	return &Analysis{store: db}, Profiles{store: db}
 }
 
-func builtin(t *testing.T, name string) *model.Profile {
+func builtin(t *testing.T, name string) *cost.Profile {
 	t.Helper()
 	p, err := isaprofiles.Builtin(name)
 	if err != nil {
@@ -42,8 +42,8 @@ func builtin(t *testing.T, name string) *model.Profile {
 func TestReportSaysWhenProfileDoesNotFit(t *testing.T) {
 	a, _ := openSieves(t)
 	ctx := context.Background()
-	report := func(run, profile string) *model.Report {
-		rep, err := a.Report(ctx, model.ReportOptions{Run: run, Profile: builtin(t, profile), By: model.ByPID})
+	report := func(run, profile string) *cost.Report {
+		rep, err := a.Report(ctx, cost.ReportOptions{Run: run, Profile: builtin(t, profile), By: cost.ByPID})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,7 +51,7 @@ func TestReportSaysWhenProfileDoesNotFit(t *testing.T) {
 	}
 	rep := report("demo-sieve-mips", "cortex-a8")
 	c := rep.Coverage
-	if c.Undefined != rep.Total.Instructions || c.Instructions != rep.Total.Instructions || len(c.ForeignISAs) != 1 || c.ForeignISAs[0] != model.MIPS {
+	if c.Undefined != rep.Total.Instructions || c.Instructions != rep.Total.Instructions || len(c.ForeignISAs) != 1 || c.ForeignISAs[0] != cost.MIPS {
 		t.Fatalf("MIPS under the Cortex-A8: coverage %+v, total %+v", c, rep.Total)
 	}
 	for _, want := range []string{"ARMv7-A Cortex-A8 prices ARM and Thumb, not MIPS: choose a profile for MIPS.",
@@ -72,7 +72,7 @@ func TestReportSaysWhenProfileDoesNotFit(t *testing.T) {
 	// One process only: the coverage is of what the report totals.
 	d, _ := a.Load(ctx, "demo-sieve-arm")
 	pid := d.Processes[0].PID
-	rep, _ = a.Report(ctx, model.ReportOptions{Run: "demo-sieve-arm", Profile: builtin(t, "mips-74k"), By: model.ByCategory, PID: pid})
+	rep, _ = a.Report(ctx, cost.ReportOptions{Run: "demo-sieve-arm", Profile: builtin(t, "mips-74k"), By: cost.ByCategory, PID: pid})
 	if rep.Coverage.Instructions != rep.Total.Instructions || rep.Coverage.Undefined != rep.Total.Instructions {
 		t.Errorf("pid %d: coverage %+v, total %+v", pid, rep.Coverage, rep.Total)
 	}
@@ -82,10 +82,10 @@ func TestReportSaysWhenProfileDoesNotFit(t *testing.T) {
 // a 490 k-instruction run at a few thousand cycles; the coverage says what was left out.
 func TestReportOfAProfileCoveringThreeInstructions(t *testing.T) {
 	a, _ := openSieves(t)
-	p := model.NewProfile("three", model.MIPS)
-	p.Categories = []model.Category{{Name: "Some", Cycles: 1, PowerMW: 100, Instructions: []model.Instruction{
-		{ISA: model.MIPS, Mnemonic: "BEQ"}, {ISA: model.MIPS, Mnemonic: "JR"}, {ISA: model.MIPS, Mnemonic: "SYSCALL"}}}}
-	rep, err := a.Report(context.Background(), model.ReportOptions{Run: "demo-sieve-mips", Profile: p, By: model.ByCategory})
+	p := cost.NewProfile("three", cost.MIPS)
+	p.Categories = []cost.Category{{Name: "Some", Cycles: 1, PowerMW: 100, Instructions: []cost.Instruction{
+		{ISA: cost.MIPS, Mnemonic: "BEQ"}, {ISA: cost.MIPS, Mnemonic: "JR"}, {ISA: cost.MIPS, Mnemonic: "SYSCALL"}}}}
+	rep, err := a.Report(context.Background(), cost.ReportOptions{Run: "demo-sieve-mips", Profile: p, By: cost.ByCategory})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,9 +93,9 @@ func TestReportOfAProfileCoveringThreeInstructions(t *testing.T) {
 	if c.Undefined == 0 || c.Undefined == c.Instructions || rep.Total.Cycles != float64(c.Instructions-c.Undefined) {
 		t.Fatalf("coverage %+v, cycles %g", c, rep.Total.Cycles)
 	}
-	want := model.Percent(c.UndefinedShare()) + " of instructions (0 % of cycles) are not in this profile " +
+	want := cost.Percent(c.UndefinedShare()) + " of instructions (0 % of cycles) are not in this profile " +
 		"(priced as Undefined at 0 cycles, so the cycles leave them out)."
-	if c.UndefinedShare() < 0.5 || c.Warning() != want+" Power unknown for "+model.Percent(c.UndefinedShare())+
+	if c.UndefinedShare() < 0.5 || c.Warning() != want+" Power unknown for "+cost.Percent(c.UndefinedShare())+
 		" of instructions: the energy leaves them out." {
 		t.Errorf("warning %q, want it to start %q", c.Warning(), want)
 	}
@@ -111,7 +111,7 @@ func TestCompareEachWithAProfileOfItsISA(t *testing.T) {
 		t.Fatal(err)
 	}
 	a8 := builtin(t, "cortex-a8")
-	items := []model.CompareItem{{Run: "demo-sieve-arm"}, {Run: "demo-sieve-mips"}}
+	items := []cost.CompareItem{{Run: "demo-sieve-arm"}, {Run: "demo-sieve-mips"}}
 	rows, err := a.Compare(ctx, items, profiles.ForISA(infos, a8), 0)
 	if err != nil {
 		t.Fatal(err)
@@ -135,26 +135,26 @@ func TestCompareEachWithAProfileOfItsISA(t *testing.T) {
 }
 
 func TestChooseProfile(t *testing.T) {
-	infos := []model.ProfileInfo{{Name: "a8", ISAs: []model.ISA{model.ARM, model.Thumb}},
-		{Name: "24k", ISAs: []model.ISA{model.MIPS}}, {Name: "74k", ISAs: []model.ISA{model.MIPS}}}
+	infos := []cost.ProfileInfo{{Name: "a8", ISAs: []cost.ISA{cost.ARM, cost.Thumb}},
+		{Name: "24k", ISAs: []cost.ISA{cost.MIPS}}, {Name: "74k", ISAs: []cost.ISA{cost.MIPS}}}
 	for _, c := range []struct {
 		chosen string
-		isa    model.ISA
+		isa    cost.ISA
 		want   int
-	}{{"a8", model.ARM, 0}, {"a8", model.MIPS, 1}, {"74k", model.MIPS, 2}, {"74k", model.Thumb, 0},
-		{"74k", model.X86, 2}, {"", model.X86, 0}, {"74k", "", 2}} {
+	}{{"a8", cost.ARM, 0}, {"a8", cost.MIPS, 1}, {"74k", cost.MIPS, 2}, {"74k", cost.Thumb, 0},
+		{"74k", cost.X86, 2}, {"", cost.X86, 0}, {"74k", "", 2}} {
 		if got := ChooseProfile(infos, c.chosen, c.isa); got != c.want {
 			t.Errorf("ChooseProfile(%q, %s) = %d, want %d", c.chosen, c.isa, got, c.want)
 		}
 	}
-	if ChooseProfile(nil, "a8", model.ARM) != -1 {
+	if ChooseProfile(nil, "a8", cost.ARM) != -1 {
 		t.Error("a profile chosen from none")
 	}
 }
 
 func TestMainISA(t *testing.T) {
 	a, _ := openSieves(t)
-	for run, want := range map[string]model.ISA{"demo-sieve-arm": model.ARM, "demo-sieve-thumb": model.Thumb, "demo-sieve-mips": model.MIPS} {
+	for run, want := range map[string]cost.ISA{"demo-sieve-arm": cost.ARM, "demo-sieve-thumb": cost.Thumb, "demo-sieve-mips": cost.MIPS} {
 		d, err := a.Load(context.Background(), run)
 		if err != nil {
 			t.Fatal(err)

@@ -10,15 +10,16 @@ import (
 	"androprof/chart"
 	"androprof/internal/human"
 	"androprof/model"
+	heapmodel "androprof/model/heap"
 )
 
 // HeapStore is the database as heap logs and dumps need it.
 type HeapStore interface {
-	ImportHeapRun(ctx context.Context, name, source string, p *model.HeapProfile) error
-	HeapProfile(ctx context.Context, run string) (*model.HeapProfile, error)
-	ImportDumpRun(ctx context.Context, name, source string, d *model.HeapDump) error
-	HeapDump(ctx context.Context, run string) (*model.HeapDump, error)
-	DumpRetention(ctx context.Context, run string) (*model.DumpRetention, error)
+	ImportHeapRun(ctx context.Context, name, source string, p *heapmodel.HeapProfile) error
+	HeapProfile(ctx context.Context, run string) (*heapmodel.HeapProfile, error)
+	ImportDumpRun(ctx context.Context, name, source string, d *heapmodel.HeapDump) error
+	HeapDump(ctx context.Context, run string) (*heapmodel.HeapDump, error)
+	DumpRetention(ctx context.Context, run string) (*heapmodel.DumpRetention, error)
 }
 
 // HeapLogs answers the questions of a heap log run (seed 001 chapter 5) from its stored
@@ -32,14 +33,14 @@ type HeapLogs struct {
 // heapLog is a heap log run as stored, and the cohort sizes regrouped from it so far: the
 // window's tabs draw one cohort size one figure after another.
 type heapLog struct {
-	imported *model.HeapProfile
+	imported *heapmodel.HeapProfile
 
 	mu        sync.Mutex
-	regrouped map[int]*model.HeapProfile // by factor
+	regrouped map[int]*heapmodel.HeapProfile // by factor
 }
 
 // at is the profile at factor times the imported cohort, regrouped once per factor.
-func (l *heapLog) at(factor int) *model.HeapProfile {
+func (l *heapLog) at(factor int) *heapmodel.HeapProfile {
 	if factor <= 1 {
 		return l.imported
 	}
@@ -58,10 +59,10 @@ func (h *HeapLogs) Kind() model.RunKind { return model.RunKindHeap }
 
 // Profile loads a heap run at its imported cohort size times factor (1 keeps it): cohorts
 // are regrouped from the stored buckets, never re-imported.
-func (h *HeapLogs) Profile(ctx context.Context, run string, factor int) (*model.HeapProfile, error) {
+func (h *HeapLogs) Profile(ctx context.Context, run string, factor int) (*heapmodel.HeapProfile, error) {
 	l, err := h.logs.get(run, func() (*heapLog, error) {
 		p, err := h.store.HeapProfile(ctx, run)
-		return &heapLog{imported: p, regrouped: map[int]*model.HeapProfile{}}, err
+		return &heapLog{imported: p, regrouped: map[int]*heapmodel.HeapProfile{}}, err
 	})
 	if err != nil {
 		return nil, err
@@ -100,16 +101,16 @@ func CohortFactor(imported, want uint64) (int, error) {
 type HeapDumps struct {
 	store HeapStore
 
-	dumps      runCache[*model.HeapDump]
-	retentions runCache[*model.DumpRetention]
+	dumps      runCache[*heapmodel.HeapDump]
+	retentions runCache[*heapmodel.DumpRetention]
 }
 
 // Kind is the kind of run HeapDumps answers for.
 func (h *HeapDumps) Kind() model.RunKind { return model.RunKindHeapDump }
 
 // Dump loads a dump run's summary.
-func (h *HeapDumps) Dump(ctx context.Context, run string) (*model.HeapDump, error) {
-	return h.dumps.get(run, func() (*model.HeapDump, error) { return h.store.HeapDump(ctx, run) })
+func (h *HeapDumps) Dump(ctx context.Context, run string) (*heapmodel.HeapDump, error) {
+	return h.dumps.get(run, func() (*heapmodel.HeapDump, error) { return h.store.HeapDump(ctx, run) })
 }
 
 // Figure draws one figure of a dump run for one heap ("" for every heap): the chart the
@@ -124,22 +125,22 @@ func (h *HeapDumps) Figure(ctx context.Context, run, heap string, fig chart.Dump
 
 // Retention loads what keeps a dump run's memory alive: its dominator tree, retained sizes and
 // paths from the GC roots (store.ErrNoRetention for a dump imported before they were kept).
-func (h *HeapDumps) Retention(ctx context.Context, run string) (*model.DumpRetention, error) {
-	return h.retentions.get(run, func() (*model.DumpRetention, error) { return h.store.DumpRetention(ctx, run) })
+func (h *HeapDumps) Retention(ctx context.Context, run string) (*heapmodel.DumpRetention, error) {
+	return h.retentions.get(run, func() (*heapmodel.DumpRetention, error) { return h.store.DumpRetention(ctx, run) })
 }
 
 // Diff compares two dump runs class by class, the classes that grew most first, and says how
 // much the two have in common (model.DumpDiff.Unrelated).
-func (h *HeapDumps) Diff(ctx context.Context, before, after string) (model.DumpDiff, error) {
+func (h *HeapDumps) Diff(ctx context.Context, before, after string) (heapmodel.DumpDiff, error) {
 	a, err := h.Retention(ctx, before)
 	if err != nil {
-		return model.DumpDiff{}, err
+		return heapmodel.DumpDiff{}, err
 	}
 	b, err := h.Retention(ctx, after)
 	if err != nil {
-		return model.DumpDiff{}, err
+		return heapmodel.DumpDiff{}, err
 	}
-	return model.DiffDumps(a, b), nil
+	return heapmodel.DiffDumps(a, b), nil
 }
 
 // forget drops a run from the caches after it was re-imported or deleted.
@@ -152,12 +153,12 @@ func (h *HeapDumps) forget(run string) {
 // for a class name (java.lang.String or HotSpot's java/lang/String), the instance of that
 // class nearest a GC root (the largest of those at that depth): what a path or a dominator
 // listing starts from, in the window and on the command line.
-func FindDumpObject(r *model.DumpRetention, run, what string) (model.DumpObject, error) {
+func FindDumpObject(r *heapmodel.DumpRetention, run, what string) (heapmodel.DumpObject, error) {
 	if id, err := strconv.ParseUint(what, 0, 64); err == nil {
 		if o, ok := r.Find(id); ok {
 			return o, nil
 		}
-		return model.DumpObject{}, fmt.Errorf("run %q has no reachable object %#x", run, id)
+		return heapmodel.DumpObject{}, fmt.Errorf("run %q has no reachable object %#x", run, id)
 	}
 	for i, c := range r.Classes {
 		if c.Name != what && strings.ReplaceAll(c.Name, "/", ".") != what {
@@ -167,5 +168,5 @@ func FindDumpObject(r *model.DumpRetention, run, what string) (model.DumpObject,
 			return o, nil
 		}
 	}
-	return model.DumpObject{}, fmt.Errorf("run %q has no reachable object of a class named %q, nor an object with that id (0x… or a number)", run, what)
+	return heapmodel.DumpObject{}, fmt.Errorf("run %q has no reachable object of a class named %q, nor an object with that id (0x… or a number)", run, what)
 }

@@ -13,6 +13,7 @@ import (
 	"androprof/internal/proc"
 	"androprof/jvm"
 	"androprof/model"
+	"androprof/model/heap"
 )
 
 // heapMaxCells bounds a heap profile (about 136 bytes a cell): a longer log gets larger cohorts,
@@ -23,14 +24,14 @@ const heapMaxCells = 1 << 17
 func (im Importer) importHeap(ctx context.Context, run, source string, in *formats.Input, p *countio.Progress) error {
 	var err error
 	if in.Format.Kind == model.RunKindHeap {
-		b := model.NewHeapBuilder(im.Cohort)
+		b := heap.NewHeapBuilder(im.Cohort)
 		b.MaxCells = heapMaxCells
 		if err = in.Format.ReadHeapLog(in, b); err == nil {
 			p.Finish()
 			err = im.store.ImportHeapRun(ctx, run, source, b.Profile())
 		}
 	} else {
-		var d *model.HeapDump
+		var d *heap.HeapDump
 		if d, err = in.Format.ReadHeapDump(in, im.options()); err == nil {
 			p.Finish()
 			err = im.store.ImportDumpRun(ctx, run, source, d)

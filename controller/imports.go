@@ -20,6 +20,7 @@ import (
 	"androprof/internal/proc"
 	"androprof/internal/termtext"
 	"androprof/model"
+	"androprof/model/cost"
 )
 
 // Importer brings emulator traces into the workspace: files of any supported format, or a
@@ -32,7 +33,7 @@ type Importer struct {
 	// references in heap dumps' retained sizes.
 	WeakRetains bool
 	Mutations   bool             // RunJava logs every reference store (figure 5.22; jvm.RunOptions.Mutations)
-	ISAs        []model.ISA      // what log text without encodings is (nil: decided from the logs)
+	ISAs        []cost.ISA       // what log text without encodings is (nil: decided from the logs)
 	Arch        string           // guest for RunProgram ("arm", "mipsel", …); "" reads the ELF header
 	CacheDir    string           // where the plugin is built; "" for the user's cache directory
 	KeepDir     string           // keep the plugin's raw files here; "" to discard them
@@ -117,7 +118,7 @@ func (im Importer) ImportFiles(ctx context.Context, run string, paths []string, 
 		}
 		return stopped(ctx, im.importRun(ctx, run, im.sourceOr("import "+ins[0].Name), ins[0], p))
 	}
-	err := im.store.ImportRun(ctx, run, im.sourceOr("import "+strings.Join(paths, " ")), func(sink model.BlockSink) error {
+	err := im.store.ImportRun(ctx, run, im.sourceOr("import "+strings.Join(paths, " ")), func(sink cost.BlockSink) error {
 		for _, f := range formats.All { // each format's files together, in the registry's order
 			var group []*formats.Input
 			for _, in := range ins {
@@ -242,7 +243,7 @@ func (im Importer) RunProgram(ctx context.Context, run, program string, args []s
 	}
 	source := "run " + filepath.Base(program) + " " + strings.Join(args, " ")
 	ctx = lockwait.WithSay(ctx, progress) // the store says when it waits for another writer
-	err := im.store.ImportRun(ctx, run, strings.TrimSpace(source), func(sink model.BlockSink) error {
+	err := im.store.ImportRun(ctx, run, strings.TrimSpace(source), func(sink cost.BlockSink) error {
 		err := emulator.Run(ctx, opts, sink, progress)
 		if errors.As(err, &exitErr) && exitErr.Imported > 0 {
 			return nil // keep what was counted; report the exit below

@@ -5,30 +5,30 @@ import (
 	"fmt"
 
 	"androprof/chart"
-	"androprof/model"
+	"androprof/model/calls"
 )
 
 // MethodStore is what method-trace analysis needs from the database.
 type MethodStore interface {
-	ImportMethodRun(ctx context.Context, name, source string, t *model.MethodTrace) error
-	MethodTrace(ctx context.Context, run string) (*model.MethodTrace, error)
-	CallSpans(ctx context.Context, run string, tid int, from, to uint64, limit int) ([]model.Call, error)
-	CallTree(ctx context.Context, run string) ([]model.CallNode, error)
-	CallEdges(ctx context.Context, run string) (map[model.CallEdge]model.EdgeTimes, error)
+	ImportMethodRun(ctx context.Context, name, source string, t *calls.MethodTrace) error
+	MethodTrace(ctx context.Context, run string) (*calls.MethodTrace, error)
+	CallSpans(ctx context.Context, run string, tid int, from, to uint64, limit int) ([]calls.Call, error)
+	CallTree(ctx context.Context, run string) ([]calls.CallNode, error)
+	CallEdges(ctx context.Context, run string) (map[calls.CallEdge]calls.EdgeTimes, error)
 }
 
 // MethodAnalysis answers the method views' questions, keeping the traces it loaded.
 type MethodAnalysis struct {
 	store MethodStore
 
-	traces    runCache[*model.MethodTrace]
-	edges     runCache[map[model.CallEdge]model.EdgeTimes]
-	recursive runCache[map[model.CallEdge]model.RecursiveEdge]
+	traces    runCache[*calls.MethodTrace]
+	edges     runCache[map[calls.CallEdge]calls.EdgeTimes]
+	recursive runCache[map[calls.CallEdge]calls.RecursiveEdge]
 }
 
 // Load reads a method run, or returns the cached copy.
-func (a *MethodAnalysis) Load(ctx context.Context, run string) (*model.MethodTrace, error) {
-	return a.traces.get(run, func() (*model.MethodTrace, error) { return a.store.MethodTrace(ctx, run) })
+func (a *MethodAnalysis) Load(ctx context.Context, run string) (*calls.MethodTrace, error) {
+	return a.traces.get(run, func() (*calls.MethodTrace, error) { return a.store.MethodTrace(ctx, run) })
 }
 
 // forget drops a cached trace after its run changed or was deleted.
@@ -39,24 +39,24 @@ func (a *MethodAnalysis) forget(run string) {
 }
 
 // callEdges loads a run's edges once: only expanding a method needs them.
-func (a *MethodAnalysis) callEdges(ctx context.Context, run string) (map[model.CallEdge]model.EdgeTimes, error) {
-	return a.edges.get(run, func() (map[model.CallEdge]model.EdgeTimes, error) { return a.store.CallEdges(ctx, run) })
+func (a *MethodAnalysis) callEdges(ctx context.Context, run string) (map[calls.CallEdge]calls.EdgeTimes, error) {
+	return a.edges.get(run, func() (map[calls.CallEdge]calls.EdgeTimes, error) { return a.store.CallEdges(ctx, run) })
 }
 
 // recursiveEdges finds once which calls of a run's edges were recursive, from its call tree:
 // the stored edges do not say (see model.RecursiveEdges).
-func (a *MethodAnalysis) recursiveEdges(ctx context.Context, run string) (map[model.CallEdge]model.RecursiveEdge, error) {
-	return a.recursive.get(run, func() (map[model.CallEdge]model.RecursiveEdge, error) {
+func (a *MethodAnalysis) recursiveEdges(ctx context.Context, run string) (map[calls.CallEdge]calls.RecursiveEdge, error) {
+	return a.recursive.get(run, func() (map[calls.CallEdge]calls.RecursiveEdge, error) {
 		tree, err := a.store.CallTree(ctx, run)
 		if err != nil {
 			return nil, err
 		}
-		return model.RecursiveEdges(tree), nil
+		return calls.RecursiveEdges(tree), nil
 	})
 }
 
 // Report makes a run's profile table; see model.MethodTrace.Report.
-func (a *MethodAnalysis) Report(ctx context.Context, opts model.MethodReportOptions) (*model.MethodReport, error) {
+func (a *MethodAnalysis) Report(ctx context.Context, opts calls.MethodReportOptions) (*calls.MethodReport, error) {
 	t, err := a.Load(ctx, opts.Run)
 	if err != nil {
 		return nil, err
@@ -66,7 +66,7 @@ func (a *MethodAnalysis) Report(ctx context.Context, opts model.MethodReportOpti
 
 // Relatives lists who called a method and whom it called (on one thread, or all), with the
 // recursive calls apart as dmtracedump lists them; see model.CallProfile.Relatives.
-func (a *MethodAnalysis) Relatives(ctx context.Context, run string, method uint64, tid int) (parents, children []model.Relative, err error) {
+func (a *MethodAnalysis) Relatives(ctx context.Context, run string, method uint64, tid int) (parents, children []calls.Relative, err error) {
 	t, err := a.Load(ctx, run)
 	if err != nil {
 		return nil, nil, err
@@ -87,29 +87,29 @@ func (a *MethodAnalysis) Relatives(ctx context.Context, run string, method uint6
 // for traces without one), as stored
 // (calls shorter than the trace's span threshold are not kept; MethodTrace.SpanMinMicros says
 // how short).
-func (a *MethodAnalysis) Timeline(ctx context.Context, run string, tid int, from, to uint64, limit int) ([]model.Call, error) {
+func (a *MethodAnalysis) Timeline(ctx context.Context, run string, tid int, from, to uint64, limit int) ([]calls.Call, error) {
 	return a.store.CallSpans(ctx, run, tid, from, to, limit)
 }
 
 // CompareMethods puts two method runs side by side, by method, class, package or thread, most
 // time in either first.
-func (a *MethodAnalysis) CompareMethods(ctx context.Context, runA, runB string, by model.MethodGrouping) ([]model.MethodCompareRow, error) {
-	ra, err := a.Report(ctx, model.MethodReportOptions{Run: runA, By: by})
+func (a *MethodAnalysis) CompareMethods(ctx context.Context, runA, runB string, by calls.MethodGrouping) ([]calls.MethodCompareRow, error) {
+	ra, err := a.Report(ctx, calls.MethodReportOptions{Run: runA, By: by})
 	if err != nil {
 		return nil, err
 	}
-	rb, err := a.Report(ctx, model.MethodReportOptions{Run: runB, By: by})
+	rb, err := a.Report(ctx, calls.MethodReportOptions{Run: runB, By: by})
 	if err != nil {
 		return nil, err
 	}
-	return model.CompareMethodReports(ra, rb), nil
+	return calls.CompareMethodReports(ra, rb), nil
 }
 
 // MethodChartOptions is what a method chart shows: the choices of the window's method tabs
 // (thread, grouping, clock, chart kind), which `androprof chart` takes as flags.
 type MethodChartOptions struct {
 	Run  string
-	By   model.MethodGrouping
+	By   calls.MethodGrouping
 	TID  int        // one thread, 0 for all
 	CPU  bool       // thread-CPU time, else real time; ChartClocks says which a trace has
 	Kind chart.Kind // bars, columns or a pie
@@ -124,7 +124,7 @@ func (a *MethodAnalysis) Chart(ctx context.Context, opts MethodChartOptions) (ch
 	if err != nil {
 		return chart.Chart{}, err
 	}
-	rep, err := t.Report(model.MethodReportOptions{Run: opts.Run, By: opts.By, TID: opts.TID})
+	rep, err := t.Report(calls.MethodReportOptions{Run: opts.Run, By: opts.By, TID: opts.TID})
 	if err != nil {
 		return chart.Chart{}, err
 	}
@@ -133,13 +133,13 @@ func (a *MethodAnalysis) Chart(ctx context.Context, opts MethodChartOptions) (ch
 
 // ChartClocks says which clocks a trace's charts can measure. A trace with neither clock is
 // charted on thread-CPU time, the clock Traceview assumes.
-func ChartClocks(c model.Clock) (cpu, real bool) {
+func ChartClocks(c calls.Clock) (cpu, real bool) {
 	return c.HasCPU() || !c.HasWall(), c.HasWall()
 }
 
 // ThreadLabel names a thread as the window lists it and chart titles quote it: its id, then
 // its name when the trace has one.
-func ThreadLabel(th model.ThreadTimes) string {
+func ThreadLabel(th calls.ThreadTimes) string {
 	if th.Name == "" {
 		return fmt.Sprint(th.TID)
 	}
@@ -147,7 +147,7 @@ func ThreadLabel(th model.ThreadTimes) string {
 }
 
 // ThreadScope names the threads a chart covers, for its title: all of them (tid 0) or one.
-func ThreadScope(p *model.CallProfile, tid int) string {
+func ThreadScope(p *calls.CallProfile, tid int) string {
 	if tid == 0 {
 		return "all threads"
 	}

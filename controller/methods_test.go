@@ -2,6 +2,7 @@ package controller
 
 import (
 	"androprof/internal/corpus"
+	"androprof/model/calls"
 	"compress/gzip"
 	"context"
 	"io"
@@ -13,7 +14,6 @@ import (
 
 	"androprof/chart"
 	"androprof/formats/traceview"
-	"androprof/model"
 )
 
 func importMethodRun(t *testing.T, im Importer, run, path string) {
@@ -32,7 +32,7 @@ func TestMethodReportMatchesDmtracedump(t *testing.T) {
 	ma := &MethodAnalysis{store: db}
 	im := NewWorkspace(db).Importer()
 	importMethodRun(t, im, "basic", corpus.File(t, "perflib-basic.trace"))
-	rep, err := ma.Report(ctx, model.MethodReportOptions{Run: "basic", By: model.ByMethod, Find: "Basic."})
+	rep, err := ma.Report(ctx, calls.MethodReportOptions{Run: "basic", By: calls.ByMethod, Find: "Basic."})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestMethodReportMatchesDmtracedump(t *testing.T) {
 	}
 	parents, children, err := ma.Relatives(ctx, "basic", foo, 0)
 	if err != nil || len(children) != 1 || !strings.Contains(children[0].Name, ".bar") || children[0].Calls != 1 ||
-		len(parents) != 1 || parents[0].Method != model.TopLevelMethod {
+		len(parents) != 1 || parents[0].Method != calls.TopLevelMethod {
 		t.Errorf("relatives of foo: parents %+v children %+v (%v)", parents, children, err)
 	}
 }
@@ -84,7 +84,7 @@ func TestCorpusTracesRoundTripThroughTheStore(t *testing.T) {
 			}
 			f, _ := os.Open(path)
 			defer f.Close()
-			b := model.NewCallBuilder()
+			b := calls.NewCallBuilder()
 			if err := traceview.NewReader(f, path).Feed(b); err != nil {
 				t.Fatal(err)
 			}
@@ -104,7 +104,7 @@ func TestCorpusTracesRoundTripThroughTheStore(t *testing.T) {
 			}
 			// Parents and children, recursive rows apart, are the direct profile's (which
 			// formats/traceview holds to dmtracedump's) for every method.
-			rec := model.RecursiveEdges(direct.Tree)
+			rec := calls.RecursiveEdges(direct.Tree)
 			for id := range direct.ByMethod() {
 				parents, children, err := ma.Relatives(ctx, "r", id, 0)
 				wp, wc := direct.Relatives(direct.Edges, rec, id, 0)
@@ -112,7 +112,7 @@ func TestCorpusTracesRoundTripThroughTheStore(t *testing.T) {
 					t.Fatalf("relatives of %#x after the store: %v\n parents %+v\n want    %+v\n children %+v\n want     %+v", id, err, parents, wp, children, wc)
 				}
 			}
-			rep, err := ma.Report(ctx, model.MethodReportOptions{Run: "r", By: model.ByThread})
+			rep, err := ma.Report(ctx, calls.MethodReportOptions{Run: "r", By: calls.ByThread})
 			if err != nil || len(rep.Rows) == 0 {
 				t.Fatalf("thread report: %v", err)
 			}
@@ -137,11 +137,11 @@ func TestRecursiveParentsApartThroughTheStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []model.Relative{
+	want := []calls.Relative{
 		{Method: dispatchDraw, Name: "android/view/ViewGroup.dispatchDraw (Landroid/graphics/Canvas;)V",
-			EdgeTimes: model.EdgeTimes{Calls: 9, InclusiveCPU: 846218}, TotalCalls: 103},
+			EdgeTimes: calls.EdgeTimes{Calls: 9, InclusiveCPU: 846218}, TotalCalls: 103},
 		{Method: dispatchDraw, Name: "android/view/ViewGroup.dispatchDraw (Landroid/graphics/Canvas;)V",
-			EdgeTimes: model.EdgeTimes{Calls: 94, InclusiveCPU: 2615473}, TotalCalls: 103, Recursive: true},
+			EdgeTimes: calls.EdgeTimes{Calls: 94, InclusiveCPU: 2615473}, TotalCalls: 103, Recursive: true},
 	}
 	if !reflect.DeepEqual(parents, want) {
 		t.Errorf("drawChild's parents:\n %+v\nwant\n %+v", parents, want)
@@ -195,7 +195,7 @@ func TestCompareMethods(t *testing.T) {
 	im := NewWorkspace(db).Importer()
 	importMethodRun(t, im, "basic", corpus.File(t, "perflib-basic.trace"))
 	importMethodRun(t, im, "exception", corpus.File(t, "perflib-exception.trace"))
-	rows, err := ma.CompareMethods(ctx, "basic", "exception", model.ByMethod)
+	rows, err := ma.CompareMethods(ctx, "basic", "exception", calls.ByMethod)
 	if err != nil || len(rows) == 0 {
 		t.Fatalf("compare: %v", err)
 	}
@@ -236,7 +236,7 @@ func TestMethodChart(t *testing.T) {
 		{th.TID, true, "Exclusive thread-CPU time by method — basic, thread " + ThreadLabel(th)},
 		{0, false, "Exclusive real time by method — basic, all threads"},
 	} {
-		got, err := ws.Methods.Chart(ctx, MethodChartOptions{Run: "basic", By: model.ByMethod, TID: c.tid, CPU: c.cpu, Kind: chart.Pie})
+		got, err := ws.Methods.Chart(ctx, MethodChartOptions{Run: "basic", By: calls.ByMethod, TID: c.tid, CPU: c.cpu, Kind: chart.Pie})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -252,15 +252,15 @@ func TestMethodChart(t *testing.T) {
 			}
 		}
 	}
-	if _, err := ws.Methods.Chart(ctx, MethodChartOptions{Run: "nope", By: model.ByMethod}); err == nil {
+	if _, err := ws.Methods.Chart(ctx, MethodChartOptions{Run: "nope", By: calls.ByMethod}); err == nil {
 		t.Error("a chart of a run that is not there")
 	}
 }
 
 // A chart offers the clocks a trace has; one with neither is charted on thread-CPU time.
 func TestChartClocks(t *testing.T) {
-	for clock, want := range map[model.Clock][2]bool{model.ClockThreadCPU: {true, false}, model.ClockWall: {false, true},
-		model.ClockDual: {true, true}, "": {true, false}} {
+	for clock, want := range map[calls.Clock][2]bool{calls.ClockThreadCPU: {true, false}, calls.ClockWall: {false, true},
+		calls.ClockDual: {true, true}, "": {true, false}} {
 		if cpu, real := ChartClocks(clock); cpu != want[0] || real != want[1] {
 			t.Errorf("%q: cpu %v real %v, want %v", clock, cpu, real, want)
 		}

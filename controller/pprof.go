@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	"androprof/model"
+	"androprof/model/calls"
 )
 
 // pprofMaxFrames bounds the stack of a pprof sample, as Go's own profiler bounds its stacks: a
@@ -29,14 +29,14 @@ func (a *MethodAnalysis) Pprof(ctx context.Context, run string) (*profile.Profil
 	}
 	clock := t.Profile.Clock
 	p := &profile.Profile{PeriodType: &profile.ValueType{Type: "time", Unit: "nanoseconds"}, Period: 1000}
-	var values []func(model.CallNode) int64
+	var values []func(calls.CallNode) int64
 	if clock.HasCPU() {
 		p.SampleType = append(p.SampleType, &profile.ValueType{Type: "cpu", Unit: "nanoseconds"})
-		values = append(values, func(n model.CallNode) int64 { return int64(n.ExclusiveCPU) * 1000 })
+		values = append(values, func(n calls.CallNode) int64 { return int64(n.ExclusiveCPU) * 1000 })
 	}
 	if clock.HasWall() {
 		p.SampleType = append(p.SampleType, &profile.ValueType{Type: "wall", Unit: "nanoseconds"})
-		values = append(values, func(n model.CallNode) int64 { return int64(n.ExclusiveWall) * 1000 })
+		values = append(values, func(n calls.CallNode) int64 { return int64(n.ExclusiveWall) * 1000 })
 	}
 	if len(values) == 0 {
 		return nil, fmt.Errorf("run %q has no clock to export", run)
@@ -59,15 +59,15 @@ func (a *MethodAnalysis) Pprof(ctx context.Context, run string) (*profile.Profil
 			return l
 		}
 		m := t.Profile.Methods[id]
-		l := newLocation(&profile.Function{Name: model.MethodName(m), SystemName: m.Class + "." + m.Name, Filename: m.File}, int64(m.Line))
+		l := newLocation(&profile.Function{Name: calls.MethodName(m), SystemName: m.Class + "." + m.Name, Filename: m.File}, int64(m.Line))
 		locations[id] = l
 		return l
 	}
 	for i, n := range nodes {
 		s := &profile.Sample{Label: map[string][]string{"thread": {threadName[n.TID]}}}
 		// pprof wants the leaf first: the node, then its callers.
-		for j := i; j != model.NoParent; j = nodes[j].Parent {
-			if len(s.Location) == pprofMaxFrames-1 && nodes[j].Parent != model.NoParent {
+		for j := i; j != calls.NoParent; j = nodes[j].Parent {
+			if len(s.Location) == pprofMaxFrames-1 && nodes[j].Parent != calls.NoParent {
 				if cut == nil {
 					cut = newLocation(&profile.Function{Name: fmt.Sprintf("(outer calls cut: deeper than %d)", pprofMaxFrames)}, 0)
 				}

@@ -8,14 +8,14 @@ import (
 
 	"androprof/emulator"
 	"androprof/isaprofiles"
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // ProfileStore is what the controllers need from the database.
 type ProfileStore interface {
-	SaveProfile(ctx context.Context, p *model.Profile) error
-	Profile(ctx context.Context, name string) (*model.Profile, error)
-	Profiles(ctx context.Context) ([]model.ProfileInfo, error)
+	SaveProfile(ctx context.Context, p *cost.Profile) error
+	Profile(ctx context.Context, name string) (*cost.Profile, error)
+	Profiles(ctx context.Context) ([]cost.ProfileInfo, error)
 	DeleteProfile(ctx context.Context, name string) error
 }
 
@@ -26,7 +26,7 @@ type Profiles struct {
 
 // Resolve reads ref as a file when one exists at that path, else as a name stored in the
 // database, else as a built-in profile.
-func (ps Profiles) Resolve(ctx context.Context, ref string) (*model.Profile, error) {
+func (ps Profiles) Resolve(ctx context.Context, ref string) (*cost.Profile, error) {
 	if st, err := os.Stat(ref); err == nil && !st.IsDir() {
 		return isaprofiles.ReadFile(ref)
 	}
@@ -35,7 +35,7 @@ func (ps Profiles) Resolve(ctx context.Context, ref string) (*model.Profile, err
 		if err == nil {
 			return p, nil
 		}
-		if !errors.Is(err, model.ErrNotFound) {
+		if !errors.Is(err, cost.ErrNotFound) {
 			return nil, err
 		}
 	}
@@ -47,14 +47,14 @@ func (ps Profiles) Resolve(ctx context.Context, ref string) (*model.Profile, err
 }
 
 // List gives the built-in profiles followed by the stored ones.
-func (ps Profiles) List(ctx context.Context) ([]model.ProfileInfo, error) {
-	var out []model.ProfileInfo
+func (ps Profiles) List(ctx context.Context) ([]cost.ProfileInfo, error) {
+	var out []cost.ProfileInfo
 	for _, name := range isaprofiles.BuiltinNames() {
 		p, err := isaprofiles.Builtin(name)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, model.ProfileInfo{Name: p.Name, Architecture: p.Architecture, Organization: p.Organization,
+		out = append(out, cost.ProfileInfo{Name: p.Name, Architecture: p.Architecture, Organization: p.Organization,
 			ISAs: p.ISAs, Categories: len(p.Categories), Origin: "built-in"})
 	}
 	if ps.store != nil {
@@ -77,7 +77,7 @@ func (Profiles) BuiltinNames() []string { return isaprofiles.BuiltinNames() }
 func (ps Profiles) CanKeep() bool { return ps.store != nil }
 
 // Keep saves p in the workspace database under its name, replacing one of that name.
-func (ps Profiles) Keep(ctx context.Context, p *model.Profile) error {
+func (ps Profiles) Keep(ctx context.Context, p *cost.Profile) error {
 	if ps.store == nil {
 		return errors.New("this session has no workspace database to keep profiles in")
 	}
@@ -85,7 +85,7 @@ func (ps Profiles) Keep(ctx context.Context, p *model.Profile) error {
 }
 
 // Import reads a profile file and keeps it in the database under its own name.
-func (ps Profiles) Import(ctx context.Context, path string) (*model.Profile, error) {
+func (ps Profiles) Import(ctx context.Context, path string) (*cost.Profile, error) {
 	p, err := isaprofiles.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -103,12 +103,12 @@ type Categorized struct {
 }
 
 // Categorize counts the instructions in QEMU logs and classifies each with the profile.
-func Categorize(ctx context.Context, p *model.Profile, logs []string, progress func(done, total int64)) ([]Categorized, error) {
+func Categorize(ctx context.Context, p *cost.Profile, logs []string, progress func(done, total int64)) ([]Categorized, error) {
 	counts, err := emulator.CountLogInstructions(ctx, logs, p.ISAs, progress)
 	if err != nil {
 		return nil, err
 	}
-	cl := model.NewClassifier(p)
+	cl := cost.NewClassifier(p)
 	out := make([]Categorized, len(counts))
 	for i, c := range counts {
 		out[i] = Categorized{InsnCount: c, Category: cl.Classify(c.Instruction).Name}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"androprof/model"
+	"androprof/model/calls"
 )
 
 // RunKind sends a front end to the kind's service; a name the workspace lacks is said, cut and
@@ -14,7 +15,7 @@ func TestRunKind(t *testing.T) {
 	ctx := context.Background()
 	db := openStore(t)
 	ws := NewWorkspace(db)
-	if err := db.ImportMethodRun(ctx, "trace", "test", &model.MethodTrace{Profile: &model.CallProfile{Clock: model.ClockDual}}); err != nil {
+	if err := db.ImportMethodRun(ctx, "trace", "test", &calls.MethodTrace{Profile: &calls.CallProfile{Clock: calls.ClockDual}}); err != nil {
 		t.Fatal(err)
 	}
 	if kind, err := ws.RunKind(ctx, "trace"); err != nil || kind != model.RunKindMethods {

@@ -9,7 +9,7 @@ import (
 
 	"androprof/chart"
 	"androprof/internal/human"
-	"androprof/model"
+	"androprof/model/samples"
 )
 
 // SampleBy is what a sampled run's table or chart is grouped or drawn by: `report --by` takes
@@ -37,14 +37,14 @@ const SampleBuckets = 100
 
 // sampleGroupings are the tables of a sampled run that are rows of samples: report's rows and
 // the bars of their charts.
-var sampleGroupings = map[SampleBy]func(*model.SampleSet) []model.SampleRow{
-	SampleByLayer: (*model.SampleSet).ByLayer, SampleByImage: (*model.SampleSet).ByImage,
-	SampleBySymbol: (*model.SampleSet).BySymbol, SampleByComponent: (*model.SampleSet).ByComponent,
+var sampleGroupings = map[SampleBy]func(*samples.SampleSet) []samples.SampleRow{
+	SampleByLayer: (*samples.SampleSet).ByLayer, SampleByImage: (*samples.SampleSet).ByImage,
+	SampleBySymbol: (*samples.SampleSet).BySymbol, SampleByComponent: (*samples.SampleSet).ByComponent,
 }
 
 // SampleRows is set's table by layer, image, symbol or component; ok is false for any other
 // grouping.
-func SampleRows(set *model.SampleSet, by SampleBy) (rows []model.SampleRow, ok bool) {
+func SampleRows(set *samples.SampleSet, by SampleBy) (rows []samples.SampleRow, ok bool) {
 	group, ok := sampleGroupings[by]
 	if !ok {
 		return nil, false
@@ -54,7 +54,7 @@ func SampleRows(set *model.SampleSet, by SampleBy) (rows []model.SampleRow, ok b
 
 // SampleRowLabel is a row's name for people and scripts: a symbol's row is keyed by its id or
 // by its image and name joined with a NUL, which no terminal or chart shows.
-func SampleRowLabel(r model.SampleRow) string {
+func SampleRowLabel(r samples.SampleRow) string {
 	if r.SymbolID >= 0 {
 		return r.Symbol + " (" + filepath.Base(r.Image) + ")"
 	}
@@ -71,7 +71,7 @@ type SampleChartSpec struct {
 // Chart draws a chart of the samples of run that sel and app select (see Select), as
 // `androprof chart` writes it. The window draws the same with SampleDrawing of the selection it
 // keeps for its tables.
-func (a *SampleAnalysis) Chart(ctx context.Context, run string, sel model.SampleSelection, app []string, spec SampleChartSpec) (chart.Drawing, error) {
+func (a *SampleAnalysis) Chart(ctx context.Context, run string, sel samples.SampleSelection, app []string, spec SampleChartSpec) (chart.Drawing, error) {
 	set, err := a.Select(ctx, run, sel, app)
 	if err != nil {
 		return nil, err
@@ -82,7 +82,7 @@ func (a *SampleAnalysis) Chart(ctx context.Context, run string, sel model.Sample
 // SampleDrawing is chart spec of set, a selection of run's samples: the one function behind
 // the window's charts of sampled runs and `androprof chart`, so the two draw the same. Titles
 // say what was selected and how many samples that keeps (SampleScope).
-func SampleDrawing(set *model.SampleSet, run string, spec SampleChartSpec) (chart.Drawing, error) {
+func SampleDrawing(set *samples.SampleSet, run string, spec SampleChartSpec) (chart.Drawing, error) {
 	scope := SampleScope(set)
 	switch spec.By {
 	case SampleByLayerTime:
@@ -109,7 +109,7 @@ func SampleDrawing(set *model.SampleSet, run string, spec SampleChartSpec) (char
 // SampleScope says which samples of a run set holds, for a chart's title: the threads, time
 // window and focus selected, how many samples they keep, and what the recording itself left
 // out: "thread 7 main, 1 s to end: 400 of 1000 samples".
-func SampleScope(set *model.SampleSet) string {
+func SampleScope(set *samples.SampleSet) string {
 	sel, p := set.Selection, set.Profile
 	var parts []string
 	if len(sel.ThreadNames) > 0 {
@@ -139,7 +139,7 @@ func SampleScope(set *model.SampleSet) string {
 }
 
 // threadsText names threads by id and name: "thread 7 main", "threads 7 main, 9 C2".
-func threadsText(p *model.SampleProfile, tids []int) string {
+func threadsText(p *samples.SampleProfile, tids []int) string {
 	names := make([]string, len(tids))
 	for i, tid := range tids {
 		names[i] = strconv.Itoa(tid)

@@ -9,13 +9,15 @@ import (
 
 	"androprof/formats"
 	"androprof/internal/countio"
-	"androprof/model"
+	"androprof/model/cost"
+	"androprof/model/layers"
+	"androprof/model/samples"
 )
 
 // SampleStore is the database as sampled runs (perf, simpleperf) need it.
 type SampleStore interface {
-	ImportSampleRun(ctx context.Context, name, source string, p *model.SampleProfile) error
-	SampleProfile(ctx context.Context, run string) (*model.SampleProfile, error)
+	ImportSampleRun(ctx context.Context, name, source string, p *samples.SampleProfile) error
+	SampleProfile(ctx context.Context, run string) (*samples.SampleProfile, error)
 }
 
 // SampleOptions choose what of a sampled recording is kept, and whose Java packages are the
@@ -24,7 +26,7 @@ type SampleOptions struct {
 	// Target is the recording-time target (VARI's service level): samples of other threads or
 	// outside the time window are not stored, only counted, so the run's totals say what is
 	// missing.
-	Target model.SampleSelection
+	Target samples.SampleSelection
 	// AppPackages are the application's Java packages; nil: every class outside the Java
 	// library prefixes is the application's.
 	AppPackages []string
@@ -32,7 +34,7 @@ type SampleOptions struct {
 
 // importSamples reads one sampled recording into the profile the workspace keeps.
 func (im Importer) importSamples(ctx context.Context, run, source string, in *formats.Input, p *countio.Progress) error {
-	b := model.NewSampleBuilder(im.Samples.Target)
+	b := samples.NewSampleBuilder(im.Samples.Target)
 	h, err := in.Format.ReadSamples(in, im.options(), b)
 	if err != nil {
 		return err
@@ -51,17 +53,17 @@ func (im Importer) importSamples(ctx context.Context, run, source string, in *fo
 type SampleAnalysis struct {
 	store SampleStore
 
-	profiles runCache[*model.SampleProfile]
+	profiles runCache[*samples.SampleProfile]
 }
 
 // Profile loads a sampled run.
-func (a *SampleAnalysis) Profile(ctx context.Context, run string) (*model.SampleProfile, error) {
-	return a.profiles.get(run, func() (*model.SampleProfile, error) { return a.store.SampleProfile(ctx, run) })
+func (a *SampleAnalysis) Profile(ctx context.Context, run string) (*samples.SampleProfile, error) {
+	return a.profiles.get(run, func() (*samples.SampleProfile, error) { return a.store.SampleProfile(ctx, run) })
 }
 
 // Select loads a sampled run and keeps the samples of sel. app re-classifies the run with other
 // application packages; nil keeps the run's own.
-func (a *SampleAnalysis) Select(ctx context.Context, run string, sel model.SampleSelection, app []string) (*model.SampleSet, error) {
+func (a *SampleAnalysis) Select(ctx context.Context, run string, sel samples.SampleSelection, app []string) (*samples.SampleSet, error) {
 	p, err := a.Profile(ctx, run)
 	if err != nil {
 		return nil, err
@@ -69,7 +71,7 @@ func (a *SampleAnalysis) Select(ctx context.Context, run string, sel model.Sampl
 	if app == nil {
 		app = p.AppPackages
 	}
-	return p.Select(model.LayerClassifier{AppPackages: app}, sel), nil
+	return p.Select(layers.LayerClassifier{AppPackages: app}, sel), nil
 }
 
 // SampleTimeWindow is a selection's time window (model.SampleSelection's FromNS and ToNS) from
@@ -94,7 +96,7 @@ func (a *SampleAnalysis) forget(run string) { a.profiles.forget(run) }
 // (model.DisplaySymbol) is name, or else the only one whose name contains it (any case). image,
 // when set, picks among symbols of that name in several images (its path or file name). The
 // error lists the candidates, so the person can say which.
-func FindSymbol(set *model.SampleSet, name, image string) (int32, error) {
+func FindSymbol(set *samples.SampleSet, name, image string) (int32, error) {
 	var exact, partial []int32
 	for _, id := range set.FindSymbols(name) {
 		s := set.Profile.Symbols[id]
@@ -102,7 +104,7 @@ func FindSymbol(set *model.SampleSet, name, image string) (int32, error) {
 			continue
 		}
 		partial = append(partial, id)
-		if model.DisplaySymbol(s) == name {
+		if layers.DisplaySymbol(s) == name {
 			exact = append(exact, id)
 		}
 	}
@@ -115,14 +117,14 @@ func FindSymbol(set *model.SampleSet, name, image string) (int32, error) {
 		return found[0], nil
 	case 0:
 		if image != "" {
-			return 0, fmt.Errorf("no symbol %q in image %q: %w", name, image, model.ErrNotFound)
+			return 0, fmt.Errorf("no symbol %q in image %q: %w", name, image, cost.ErrNotFound)
 		}
-		return 0, fmt.Errorf("no symbol %q: %w", name, model.ErrNotFound)
+		return 0, fmt.Errorf("no symbol %q: %w", name, cost.ErrNotFound)
 	}
 	var names []string
 	for _, id := range found {
 		s := set.Profile.Symbols[id]
-		names = append(names, model.DisplaySymbol(s)+" in "+s.Image)
+		names = append(names, layers.DisplaySymbol(s)+" in "+s.Image)
 	}
 	sort.Strings(names)
 	more := ""

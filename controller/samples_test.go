@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"androprof/model"
+	"androprof/model/cost"
+	"androprof/model/layers"
+	"androprof/model/samples"
 )
 
 // javaScript is `perf script` text of a Java program recorded on this machine with HotSpot's
@@ -23,9 +25,9 @@ const (
 	compilerSamples = 135
 )
 
-func symbolNamed(t *testing.T, p *model.SampleProfile, name string) int32 {
+func symbolNamed(t *testing.T, p *samples.SampleProfile, name string) int32 {
 	t.Helper()
-	i := slices.IndexFunc(p.Symbols, func(s model.SampleSymbol) bool { return s.Symbol == name })
+	i := slices.IndexFunc(p.Symbols, func(s layers.SampleSymbol) bool { return s.Symbol == name })
 	if i < 0 {
 		t.Fatalf("no symbol %q in the recording", name)
 	}
@@ -39,7 +41,7 @@ func TestSampleImportTargetAndCache(t *testing.T) {
 	db := openStore(t)
 	ws := NewWorkspace(db)
 	im := ws.Importer()
-	im.Samples = SampleOptions{Target: model.SampleSelection{ThreadNames: []string{"C1*", "C2 CompilerThre"}},
+	im.Samples = SampleOptions{Target: samples.SampleSelection{ThreadNames: []string{"C1*", "C2 CompilerThre"}},
 		AppPackages: []string{"com.example"}}
 	if err := im.ImportFiles(ctx, "compilers", []string{javaScript}, nil); err != nil {
 		t.Fatal(err)
@@ -72,21 +74,21 @@ func TestSampleImportTargetAndCache(t *testing.T) {
 	// The run's own packages (none: Spin is outside the Java libraries, so it is the
 	// application's), or others that re-classify it.
 	loop := symbolNamed(t, all, "long Spin.loop(int)")
-	set, err := ws.Samples.Select(ctx, "all", model.SampleSelection{}, nil)
-	if err != nil || set.Layer(loop) != model.LayerApp {
+	set, err := ws.Samples.Select(ctx, "all", samples.SampleSelection{}, nil)
+	if err != nil || set.Layer(loop) != layers.LayerApp {
 		t.Fatalf("Spin.loop with the run's packages: %v, %v", set.Layer(loop), err)
 	}
-	if set, _ = ws.Samples.Select(ctx, "all", model.SampleSelection{}, []string{"com.example"}); set.Layer(loop) == model.LayerApp {
+	if set, _ = ws.Samples.Select(ctx, "all", samples.SampleSelection{}, []string{"com.example"}); set.Layer(loop) == layers.LayerApp {
 		t.Error("Spin.loop is the application's with --app com.example")
 	}
-	if set, _ = ws.Samples.Select(ctx, "all", model.SampleSelection{TIDs: []int{32765}}, nil); set.Kept != mainSamples {
+	if set, _ = ws.Samples.Select(ctx, "all", samples.SampleSelection{TIDs: []int{32765}}, nil); set.Kept != mainSamples {
 		t.Errorf("thread 32765 keeps %d samples", set.Kept)
 	}
 
 	if err := ws.DeleteRun(ctx, "all"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ws.Samples.Profile(ctx, "all"); !errors.Is(err, model.ErrNotFound) {
+	if _, err := ws.Samples.Profile(ctx, "all"); !errors.Is(err, cost.ErrNotFound) {
 		t.Errorf("a deleted run loads: %v", err)
 	}
 }
@@ -98,7 +100,7 @@ func TestFindSymbol(t *testing.T) {
 	if err := ws.Importer().ImportFiles(ctx, "java", []string{javaScript}, nil); err != nil {
 		t.Fatal(err)
 	}
-	set, err := ws.Samples.Select(ctx, "java", model.SampleSelection{}, nil)
+	set, err := ws.Samples.Select(ctx, "java", samples.SampleSelection{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,10 +120,10 @@ func TestFindSymbol(t *testing.T) {
 		!strings.Contains(err.Error(), "void Spin.main(java.lang.String[])") {
 		t.Errorf("an ambiguous name: %v", err)
 	}
-	if _, err := FindSymbol(set, "do_syscall_64", "libc.so.6"); !errors.Is(err, model.ErrNotFound) || !strings.Contains(err.Error(), "libc.so.6") {
+	if _, err := FindSymbol(set, "do_syscall_64", "libc.so.6"); !errors.Is(err, cost.ErrNotFound) || !strings.Contains(err.Error(), "libc.so.6") {
 		t.Errorf("a symbol in another image: %v", err)
 	}
-	if _, err := FindSymbol(set, "no such function", ""); !errors.Is(err, model.ErrNotFound) {
+	if _, err := FindSymbol(set, "no such function", ""); !errors.Is(err, cost.ErrNotFound) {
 		t.Errorf("a missing symbol: %v", err)
 	}
 }
@@ -132,19 +134,19 @@ func TestSampleScope(t *testing.T) {
 	ctx := context.Background()
 	ws := NewWorkspace(openStore(t))
 	im := ws.Importer()
-	im.Samples = SampleOptions{Target: model.SampleSelection{ThreadNames: []string{"java"}}}
+	im.Samples = SampleOptions{Target: samples.SampleSelection{ThreadNames: []string{"java"}}}
 	if err := im.ImportFiles(ctx, "java", []string{javaScript}, nil); err != nil {
 		t.Fatal(err)
 	}
 	recorded := "; 135 more left out when recorded (threads java)" // compilerSamples
 	for _, c := range []struct {
-		sel  model.SampleSelection
+		sel  samples.SampleSelection
 		want string
 	}{
-		{model.SampleSelection{}, "all threads: 416 samples" + recorded},
-		{model.SampleSelection{TIDs: []int{32765}}, "thread 32765 java: 414 of 416 samples" + recorded},
-		{model.SampleSelection{TIDs: []int{32765, 1}, FromNS: 5e8}, "threads 32765 java, 1, 0.5 s to end: "},
-		{model.SampleSelection{ThreadNames: []string{"j*"}, ToNS: 1e9, Focus: []string{"Spin", "java.util"}},
+		{samples.SampleSelection{}, "all threads: 416 samples" + recorded},
+		{samples.SampleSelection{TIDs: []int{32765}}, "thread 32765 java: 414 of 416 samples" + recorded},
+		{samples.SampleSelection{TIDs: []int{32765, 1}, FromNS: 5e8}, "threads 32765 java, 1, 0.5 s to end: "},
+		{samples.SampleSelection{ThreadNames: []string{"j*"}, ToNS: 1e9, Focus: []string{"Spin", "java.util"}},
 			"threads j*, start to 1 s, focus Spin, java.util: "},
 	} {
 		set, err := ws.Samples.Select(ctx, "java", c.sel, nil)
@@ -155,10 +157,10 @@ func TestSampleScope(t *testing.T) {
 			t.Errorf("%+v: %q, want %q…", c.sel, got, c.want)
 		}
 	}
-	if _, err := ws.Samples.Chart(ctx, "java", model.SampleSelection{}, nil, SampleChartSpec{By: "pie"}); err == nil {
+	if _, err := ws.Samples.Chart(ctx, "java", samples.SampleSelection{}, nil, SampleChartSpec{By: "pie"}); err == nil {
 		t.Error("a chart by pie was drawn")
 	}
-	if _, err := ws.Samples.Chart(ctx, "nothing", model.SampleSelection{}, nil, SampleChartSpec{By: SampleByFlame}); !errors.Is(err, model.ErrNotFound) {
+	if _, err := ws.Samples.Chart(ctx, "nothing", samples.SampleSelection{}, nil, SampleChartSpec{By: SampleByFlame}); !errors.Is(err, cost.ErrNotFound) {
 		t.Errorf("a chart of no run: %v", err)
 	}
 }

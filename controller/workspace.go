@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"androprof/model"
+	"androprof/model/cost"
 )
 
 // Store is the workspace database as the controllers use it; *store.DB implements it.
@@ -67,12 +68,12 @@ func (w *Workspace) ReadOnly() error {
 func (w *Workspace) Runs(ctx context.Context) ([]model.RunInfo, error) { return w.store.Runs(ctx) }
 
 // Processes lists an emulator run's processes with their totals.
-func (w *Workspace) Processes(ctx context.Context, run string) ([]model.ProcessSummary, error) {
+func (w *Workspace) Processes(ctx context.Context, run string) ([]cost.ProcessSummary, error) {
 	return w.store.Processes(ctx, run)
 }
 
 // BlockInstructions lists one block's instructions as translated.
-func (w *Workspace) BlockInstructions(ctx context.Context, blockID int64) ([]model.BlockInstruction, error) {
+func (w *Workspace) BlockInstructions(ctx context.Context, blockID int64) ([]cost.BlockInstruction, error) {
 	return w.store.BlockInstructions(ctx, blockID)
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"androprof/model"
+	"androprof/model/cost"
 	"androprof/store"
 )
 
@@ -28,7 +29,7 @@ func TestWorkspaceHasAServicePerKind(t *testing.T) {
 	if s := NewWorkspace(nil).Service(model.RunKindEmulator); s != nil {
 		t.Errorf("a session without a database has a service: %v", s)
 	}
-	ws.Costs.runs.get("r", func() (*model.RunData, error) { return &model.RunData{}, nil })
+	ws.Costs.runs.get("r", func() (*cost.RunData, error) { return &cost.RunData{}, nil })
 	ws.Forget("r")
 	if len(ws.Costs.runs.kept) != 0 {
 		t.Error("Forget left the emulator run cached")

@@ -7,11 +7,12 @@ import (
 	"androprof/formats"
 	"androprof/formats/qemulog"
 	"androprof/model"
+	"androprof/model/cost"
 )
 
 // InsnCount is how often one normalised instruction appears in the logs.
 type InsnCount struct {
-	Instruction model.Instruction
+	Instruction cost.Instruction
 	Static      int64 // occurrences in distinct translated blocks
 	Executions  int64 // dynamic count; meaningful only when HasExec
 	HasExec     bool  // the logs had Trace lines
@@ -22,8 +23,8 @@ type InsnCount struct {
 // when Trace lines exist, dynamically as block executions × occurrences. paths may be folders
 // of logs (formats.ExpandDirs); the logs are read through qemulog.ImportLogs, so the rules for
 // processes are the same as an import's.
-func CountLogInstructions(ctx context.Context, paths []string, isas []model.ISA, progress func(done, total int64)) ([]InsnCount, error) {
-	s := &insnSink{blocks: map[model.BlockKey][]string{}, execs: map[model.BlockKey]int64{}}
+func CountLogInstructions(ctx context.Context, paths []string, isas []cost.ISA, progress func(done, total int64)) ([]InsnCount, error) {
+	s := &insnSink{blocks: map[cost.BlockKey][]string{}, execs: map[cost.BlockKey]int64{}}
 	logs, err := formats.ExpandDirs(paths)
 	if err != nil {
 		return nil, err
@@ -33,9 +34,9 @@ func CountLogInstructions(ctx context.Context, paths []string, isas []model.ISA,
 	}
 	blocks, execs := s.blocks, s.execs
 
-	counts := map[model.Instruction]*InsnCount{}
-	get := func(isa model.ISA, m string) *InsnCount {
-		in := model.Instruction{ISA: isa, Mnemonic: m}
+	counts := map[cost.Instruction]*InsnCount{}
+	get := func(isa cost.ISA, m string) *InsnCount {
+		in := cost.Instruction{ISA: isa, Mnemonic: m}
 		c, ok := counts[in]
 		if !ok {
 			c = &InsnCount{Instruction: in, HasExec: len(execs) > 0}
@@ -69,23 +70,23 @@ func CountLogInstructions(ctx context.Context, paths []string, isas []model.ISA,
 // insnSink keeps what CountLogInstructions needs: each block's normalised mnemonics and its
 // executions summed over threads.
 type insnSink struct {
-	blocks map[model.BlockKey][]string
-	execs  map[model.BlockKey]int64
+	blocks map[cost.BlockKey][]string
+	execs  map[cost.BlockKey]int64
 }
 
 func (s *insnSink) Process(model.Process) error { return nil }
 func (s *insnSink) Thread(model.Thread) error   { return nil }
 
-func (s *insnSink) Block(pid int, b *model.Block) error {
+func (s *insnSink) Block(pid int, b *cost.Block) error {
 	ms := make([]string, len(b.Insns))
 	for i, in := range b.Insns {
 		ms[i] = in.ClassOrMnemonic()
 	}
-	s.blocks[model.BlockKey{PID: pid, PC: b.PC, ISA: b.ISA}] = ms
+	s.blocks[cost.BlockKey{PID: pid, PC: b.PC, ISA: b.ISA}] = ms
 	return nil
 }
 
-func (s *insnSink) Count(pid, tid int, pc uint64, isa model.ISA, n int64) error {
-	s.execs[model.BlockKey{PID: pid, PC: pc, ISA: isa}] += n
+func (s *insnSink) Count(pid, tid int, pc uint64, isa cost.ISA, n int64) error {
+	s.execs[cost.BlockKey{PID: pid, PC: pc, ISA: isa}] += n
 	return nil
 }

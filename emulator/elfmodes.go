@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // ELFModes tells ARM from Thumb code by a program's symbols, the surest source there is: the
@@ -19,7 +19,7 @@ type ELFModes struct {
 
 type modeMark struct {
 	start, end uint64 // end: of the section (mapping symbols) or of the function
-	isa        model.ISA
+	isa        cost.ISA
 }
 
 // LoadELFModes reads the mapping symbols ($a ARM, $t Thumb, $d data) of an ARM ELF program,
@@ -56,16 +56,16 @@ func LoadELFModes(path string) (*ELFModes, error) {
 		end := sec.Addr + sec.Size
 		switch kind, _, _ := strings.Cut(s.Name, "."); kind {
 		case "$a":
-			m.marks = append(m.marks, modeMark{s.Value, end, model.ARM})
+			m.marks = append(m.marks, modeMark{s.Value, end, cost.ARM})
 		case "$t":
-			m.marks = append(m.marks, modeMark{s.Value, end, model.Thumb})
+			m.marks = append(m.marks, modeMark{s.Value, end, cost.Thumb})
 		case "$d":
 			m.marks = append(m.marks, modeMark{s.Value, end, ""})
 		default:
 			if elf.ST_TYPE(s.Info) == elf.STT_FUNC && s.Size > 0 {
-				isa := model.ARM
+				isa := cost.ARM
 				if s.Value&1 != 0 {
-					isa = model.Thumb
+					isa = cost.Thumb
 				}
 				start := s.Value &^ 1
 				funcs = append(funcs, modeMark{start, start + s.Size, isa})
@@ -88,7 +88,7 @@ func LoadELFModes(path string) (*ELFModes, error) {
 // ModeAt tells the instruction set at pc of a process whose code starts at startCode (the
 // basic-block profile's START), relocating the symbols of position-independent programs.
 // ok is false outside the program's code, in data, or without symbols.
-func (m *ELFModes) ModeAt(startCode, pc uint64) (isa model.ISA, ok bool) {
+func (m *ELFModes) ModeAt(startCode, pc uint64) (isa cost.ISA, ok bool) {
 	if m == nil || len(m.marks) == 0 {
 		return "", false
 	}

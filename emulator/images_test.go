@@ -12,7 +12,7 @@ import (
 
 	"androprof/emulator/qemutest"
 	"androprof/formats/bbprofile"
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // dynTarget is a dynamically linked guest: its compiler, the qemu target, the Debian cross
@@ -67,13 +67,13 @@ func TestRunImagesDynamic(t *testing.T) {
 func checkImages(t *testing.T, c *bbprofile.Collector, bin string, d dynTarget) {
 	t.Helper()
 	libc := filepath.Join(d.sysroot, "lib", "libc.so.6")
-	kinds := map[string]model.ImageKind{}
-	byPath := map[string]model.Image{}
+	kinds := map[string]cost.ImageKind{}
+	byPath := map[string]cost.Image{}
 	for _, im := range c.Images {
 		kinds[im.Name], byPath[im.Path] = im.Kind, im
 	}
-	for name, want := range map[string]model.ImageKind{filepath.Base(bin): model.ImageProgram,
-		"libc.so.6": model.ImageLibrary, d.loader: model.ImageLoader} {
+	for name, want := range map[string]cost.ImageKind{filepath.Base(bin): cost.ImageProgram,
+		"libc.so.6": cost.ImageLibrary, d.loader: cost.ImageLoader} {
 		if kinds[name] != want {
 			t.Errorf("image %s is %q, want %q (images %+v)", name, kinds[name], want, c.Images)
 		}
@@ -97,7 +97,7 @@ func checkImages(t *testing.T, c *bbprofile.Collector, bin string, d dynTarget) 
 		if b.Symbol == "" {
 			t.Errorf("block 0x%x of %s has no name", b.PC, b.Image)
 		}
-		sawMain = sawMain || b.Symbol == "main" && byPath[b.Image].Kind == model.ImageProgram
+		sawMain = sawMain || b.Symbol == "main" && byPath[b.Image].Kind == cost.ImageProgram
 		if b.Image != libc {
 			continue
 		}
@@ -120,7 +120,7 @@ func checkImages(t *testing.T, c *bbprofile.Collector, bin string, d dynTarget) 
 		t.Errorf("per-image sums %v add up to %d, the run counted %d", perImage, total, c.Instructions())
 	}
 	for _, im := range c.Images {
-		if im.Kind != model.ImageNoFile && perImage[im.Path] == 0 {
+		if im.Kind != cost.ImageNoFile && perImage[im.Path] == 0 {
 			t.Errorf("image %s ran no instructions", im.Path)
 		}
 	}
@@ -129,7 +129,7 @@ func checkImages(t *testing.T, c *bbprofile.Collector, bin string, d dynTarget) 
 
 func checkSyscalls(t *testing.T, c *bbprofile.Collector) {
 	t.Helper()
-	byName := map[string]model.Syscall{}
+	byName := map[string]cost.Syscall{}
 	var before int64
 	for _, s := range c.Syscalls {
 		if s.Name == "" || strings.HasPrefix(s.Name, "syscall_") {

@@ -22,7 +22,7 @@ import (
 	"androprof/internal/cbuild"
 	"androprof/internal/countio"
 	"androprof/internal/proc"
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // pluginSource is the TCG plugin, carried by the binary so it can build the plugin wherever
@@ -141,7 +141,7 @@ func BuildPlugin(cacheDir string) (string, error) {
 // hears what is happening in words. Cancelling ctx kills QEMU and its forked children and
 // returns a *proc.StoppedError without importing. A guest that exits non-zero or dies of a
 // signal gives a *proc.ExitError after its profiles were fed to sink.
-func Run(ctx context.Context, opts RunOptions, sink model.BlockSink, progress func(string)) error {
+func Run(ctx context.Context, opts RunOptions, sink cost.BlockSink, progress func(string)) error {
 	say := func(format string, args ...any) {
 		if progress != nil {
 			progress(fmt.Sprintf(format, args...))
@@ -341,7 +341,7 @@ func parentPID(path string) int {
 	return 0
 }
 
-func importProfile(ctx context.Context, path string, modes *ELFModes, debugDirs []string, sink model.BlockSink) error {
+func importProfile(ctx context.Context, path string, modes *ELFModes, debugDirs []string, sink cost.BlockSink) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -350,7 +350,7 @@ func importProfile(ctx context.Context, path string, modes *ELFModes, debugDirs 
 	br := bbprofile.NewReader(&countio.Reader{R: f, Progress: countio.NewProgress(ctx, nil)}, path)
 	br.DebugDirs = debugDirs
 	if modes != nil {
-		br.ModeAt = func(p *bbprofile.Process, pc uint64) (model.ISA, bool) { return modes.ModeAt(p.StartCode, pc) }
+		br.ModeAt = func(p *bbprofile.Process, pc uint64) (cost.ISA, bool) { return modes.ModeAt(p.StartCode, pc) }
 	}
 	if err := br.Feed(sink); err != nil {
 		if ctx.Err() != nil {

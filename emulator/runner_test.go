@@ -20,6 +20,7 @@ import (
 	"androprof/formats/bbprofile"
 	"androprof/internal/proc"
 	"androprof/model"
+	"androprof/model/cost"
 )
 
 // testCacheDir keeps the built plugin between test runs (its name carries the source hash).
@@ -38,7 +39,7 @@ func runCollect(t testing.TB, opts RunOptions) (*bbprofile.Collector, error) {
 
 // modesFromExecLog reads QEMU's own ARM/Thumb flag for every executed block start
 // (docs/formats.md#qemu-execution-lines: bit 0x00800000 of the first bracketed field on 7.2), the truth the plugin cannot see.
-func modesFromExecLog(t *testing.T, tg qemutest.Target, qemuOpts []string, bin string, args ...string) map[uint64]model.ISA {
+func modesFromExecLog(t *testing.T, tg qemutest.Target, qemuOpts []string, bin string, args ...string) map[uint64]cost.ISA {
 	t.Helper()
 	log := qemutest.Log(t, tg, bin, append([]string{"-d", "exec,nochain"}, qemuOpts...), args...)
 	f, err := os.Open(log)
@@ -46,7 +47,7 @@ func modesFromExecLog(t *testing.T, tg qemutest.Target, qemuOpts []string, bin s
 		t.Fatal(err)
 	}
 	defer f.Close()
-	modes := map[uint64]model.ISA{}
+	modes := map[uint64]cost.ISA{}
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		ln := sc.Text()
@@ -63,9 +64,9 @@ func modesFromExecLog(t *testing.T, tg qemutest.Target, qemuOpts []string, bin s
 		if err1 != nil || err2 != nil {
 			t.Fatalf("%s: %q", log, ln)
 		}
-		modes[pc] = model.ARM
+		modes[pc] = cost.ARM
 		if flags&0x00800000 != 0 {
-			modes[pc] = model.Thumb
+			modes[pc] = cost.Thumb
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -125,14 +126,14 @@ func TestRunExactCounts(t *testing.T) {
 
 			// Instruction sets agree with QEMU's own flag, block by block.
 			truth := modesFromExecLog(t, tg, nil, bin, "3000")
-			isas := map[model.ISA]int{}
+			isas := map[cost.ISA]int{}
 			for k := range c.Blocks {
 				isas[k.ISA]++
 				if want, ok := truth[k.PC]; ok && want != k.ISA {
 					t.Errorf("block 0x%x: runner says %s, QEMU %s", k.PC, k.ISA, want)
 				}
 			}
-			if tg.Name == "arm" && (isas[model.ARM] == 0 || isas[model.Thumb] == 0) {
+			if tg.Name == "arm" && (isas[cost.ARM] == 0 || isas[cost.Thumb] == 0) {
 				// main is ARM, Debian's static glibc Thumb-2 (docs/formats.md#arm-and-thumb)
 				t.Errorf("blocks by instruction set = %v, want both", isas)
 			}
@@ -210,7 +211,7 @@ func TestRunDynamicPIE(t *testing.T) {
 	truth := modesFromExecLog(t, tg, []string{"-L", root}, bin, "3000")
 	checked, arm := 0, 0
 	for k := range c.Blocks {
-		if k.ISA == model.ARM {
+		if k.ISA == cost.ARM {
 			arm++
 		}
 		if want, ok := truth[k.PC]; ok {
@@ -572,11 +573,11 @@ func TestELFModes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	isas := map[model.ISA]int{}
+	isas := map[cost.ISA]int{}
 	for _, mk := range m.marks {
 		isas[mk.isa]++
 	}
-	if isas[model.ARM] == 0 || isas[model.Thumb] == 0 || isas[""] == 0 {
+	if isas[cost.ARM] == 0 || isas[cost.Thumb] == 0 || isas[""] == 0 {
 		t.Errorf("mapping symbols by kind = %v", isas)
 	}
 	// The same answers for a copy loaded 0x100000 higher (a PIE program).

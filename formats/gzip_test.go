@@ -14,6 +14,9 @@ import (
 	"androprof/internal/shapes"
 	"androprof/internal/testio"
 	"androprof/model"
+	"androprof/model/calls"
+	"androprof/model/heap"
+	"androprof/model/samples"
 )
 
 // readInput reads a recognised input through its format into a sink that keeps what an import
@@ -24,13 +27,13 @@ func readInput(in *Input) error {
 	case model.RunKindEmulator:
 		err = in.Format.ReadBlocks([]*Input{in}, Options{}, discardBlocks{})
 	case model.RunKindMethods:
-		_, err = in.Format.ReadMethods(in, Options{}, model.NewCallBuilder())
+		_, err = in.Format.ReadMethods(in, Options{}, calls.NewCallBuilder())
 	case model.RunKindHeap:
-		err = in.Format.ReadHeapLog(in, model.NewHeapBuilder(256<<10))
+		err = in.Format.ReadHeapLog(in, heap.NewHeapBuilder(256<<10))
 	case model.RunKindHeapDump:
 		_, err = in.Format.ReadHeapDump(in, Options{})
 	case model.RunKindSamples:
-		_, err = in.Format.ReadSamples(in, Options{}, model.NewSampleBuilder(model.SampleSelection{}))
+		_, err = in.Format.ReadSamples(in, Options{}, samples.NewSampleBuilder(samples.SampleSelection{}))
 	}
 	return err
 }
@@ -95,7 +98,7 @@ func TestGzipEveryFormat(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", path, err)
 			}
-			sink := model.NewCallBuilder()
+			sink := calls.NewCallBuilder()
 			h, err := in.Format.ReadMethods(in, Options{}, sink)
 			if err != nil {
 				t.Fatalf("%s: %v", path, err)

@@ -23,11 +23,15 @@ import (
 	"androprof/formats/traceview"
 	"androprof/internal/inputerr"
 	"androprof/model"
+	"androprof/model/calls"
+	"androprof/model/cost"
+	"androprof/model/heap"
+	"androprof/model/samples"
 )
 
 // Options are what the user chose for an import; each format takes what applies to it.
 type Options struct {
-	ISAs   []model.ISA // QEMU logs: what log text without encodings is (nil: decided from the logs)
+	ISAs   []cost.ISA // QEMU logs: what log text without encodings is (nil: decided from the logs)
 	Method MethodOptions
 	// WeakRetains counts the referents of weak, soft, phantom and finalizer references as
 	// retained by them in a heap dump's retained sizes (hprof.GraphOptions.Weak).
@@ -39,7 +43,7 @@ type MethodOptions struct {
 	Measured bool                 // keep the times as measured: no clock-read or probe-cost deduction
 	PID      int                  // DPA: the process section to import; 0 the first
 	Round    int                  // RMP: the profiling round to import; 0 the first
-	Area     *model.ProfilingArea // RMP: only spans in this resolution under these callers (zoom-in)
+	Area     *calls.ProfilingArea // RMP: only spans in this resolution under these callers (zoom-in)
 }
 
 // Format is one input format. Exactly one Read function is set, the one of its Kind.
@@ -59,20 +63,20 @@ type Format struct {
 	Sniff   func(head []byte) error
 	NotMine error
 
-	ReadBlocks   func(ins []*Input, o Options, sink model.BlockSink) error
-	ReadMethods  func(in *Input, o Options, sink model.MethodSink) (model.TraceHeader, error)
-	ReadHeapLog  func(in *Input, sink model.HeapSink) error
-	ReadHeapDump func(in *Input, o Options) (*model.HeapDump, error)
-	ReadSamples  func(in *Input, o Options, sink model.SampleSink) (model.SampleHeader, error)
+	ReadBlocks   func(ins []*Input, o Options, sink cost.BlockSink) error
+	ReadMethods  func(in *Input, o Options, sink calls.MethodSink) (calls.TraceHeader, error)
+	ReadHeapLog  func(in *Input, sink heap.HeapSink) error
+	ReadHeapDump func(in *Input, o Options) (*heap.HeapDump, error)
+	ReadSamples  func(in *Input, o Options, sink samples.SampleSink) (samples.SampleHeader, error)
 }
 
 // sampleCounter counts the samples on their way to sink.
 type sampleCounter struct {
-	sink model.SampleSink
+	sink samples.SampleSink
 	n    int
 }
 
-func (c *sampleCounter) Sample(s *model.Sample) error {
+func (c *sampleCounter) Sample(s *samples.Sample) error {
 	c.n++
 	return c.sink.Sample(s)
 }
@@ -81,7 +85,7 @@ func (c *sampleCounter) Sample(s *model.Sample) error {
 // text sniffers after them, the QEMU log (any text whose first record parses) last.
 var All = []*Format{
 	{Name: "hprof", Kind: model.RunKindHeapDump, Gzip: true, Passes: 4, Sniff: hprof.Sniff, NotMine: hprof.ErrNotHPROF,
-		ReadHeapDump: func(in *Input, o Options) (*model.HeapDump, error) {
+		ReadHeapDump: func(in *Input, o Options) (*heap.HeapDump, error) {
 			rs, ok := in.R.(io.ReadSeeker)
 			if !ok {
 				return nil, fmt.Errorf("%s: a heap dump is read more than once, so it must be a file, not a pipe", in.Name)
@@ -89,31 +93,31 @@ var All = []*Format{
 			return hprof.SummarizeWithRetention(rs, in.Name, hprof.GraphOptions{Weak: o.WeakRetains})
 		}},
 	{Name: "traceview", Kind: model.RunKindMethods, Gzip: true, Sniff: traceview.Sniff, NotMine: traceview.ErrNotTraceview,
-		ReadMethods: func(in *Input, _ Options, sink model.MethodSink) (model.TraceHeader, error) {
+		ReadMethods: func(in *Input, _ Options, sink calls.MethodSink) (calls.TraceHeader, error) {
 			r := traceview.NewReader(in.R, in.Name)
 			err := r.Feed(sink)
 			return r.Header(), err
 		}},
 	{Name: "heaplog", Kind: model.RunKindHeap, Gzip: true, Sniff: heaplog.Sniff, NotMine: heaplog.ErrNotHeapLog,
-		ReadHeapLog: func(in *Input, sink model.HeapSink) error {
+		ReadHeapLog: func(in *Input, sink heap.HeapSink) error {
 			return heaplog.NewReader(in.R, in.Name).Feed(sink)
 		}},
 	{Name: "dpa", Kind: model.RunKindMethods, Gzip: true, Sniff: dpa.Sniff, NotMine: dpa.ErrNotDPA,
-		ReadMethods: func(in *Input, o Options, sink model.MethodSink) (model.TraceHeader, error) {
+		ReadMethods: func(in *Input, o Options, sink calls.MethodSink) (calls.TraceHeader, error) {
 			r := dpa.NewReader(in.R, in.Name)
 			r.PID, r.Measured = o.Method.PID, o.Method.Measured
 			err := r.Feed(sink)
 			return r.Header(), err
 		}},
 	{Name: "rmp", Kind: model.RunKindMethods, Gzip: true, Sniff: rmp.Sniff, NotMine: rmp.ErrNotRMP,
-		ReadMethods: func(in *Input, o Options, sink model.MethodSink) (model.TraceHeader, error) {
+		ReadMethods: func(in *Input, o Options, sink calls.MethodSink) (calls.TraceHeader, error) {
 			r := rmp.NewReader(in.R, in.Name)
 			r.Round, r.Measured, r.Area = o.Method.Round, o.Method.Measured, o.Method.Area
 			err := r.Feed(sink)
 			return r.Header(), err
 		}},
 	{Name: "bbprofile", Kind: model.RunKindEmulator, Gzip: true, Sniff: bbprofile.Sniff, NotMine: bbprofile.ErrNotBBProfile,
-		ReadBlocks: func(ins []*Input, _ Options, sink model.BlockSink) error {
+		ReadBlocks: func(ins []*Input, _ Options, sink cost.BlockSink) error {
 			for _, in := range ins { // one by one: each file holds whole processes
 				if err := bbprofile.NewReader(in.R, in.Name).Feed(sink); err != nil {
 					return err
@@ -122,7 +126,7 @@ var All = []*Format{
 			return nil
 		}},
 	{Name: "perf-script", Kind: model.RunKindSamples, Gzip: true, Sniff: perfscript.Sniff, NotMine: perfscript.ErrNotPerfScript,
-		ReadSamples: func(in *Input, _ Options, sink model.SampleSink) (model.SampleHeader, error) {
+		ReadSamples: func(in *Input, _ Options, sink samples.SampleSink) (samples.SampleHeader, error) {
 			r := perfscript.NewReader(in.R, in.Name)
 			counted := &sampleCounter{sink: sink}
 			if err := r.Feed(counted); err != nil {
@@ -135,7 +139,7 @@ var All = []*Format{
 			return r.Header(), nil
 		}},
 	{Name: "qemu-log", Kind: model.RunKindEmulator, Gzip: true, Sniff: qemulog.Sniff, NotMine: qemulog.ErrNotQEMULog,
-		ReadBlocks: func(ins []*Input, o Options, sink model.BlockSink) error {
+		ReadBlocks: func(ins []*Input, o Options, sink cost.BlockSink) error {
 			logs := make([]qemulog.Input, len(ins))
 			for i, in := range ins { // together: translations and executions may be in separate files
 				logs[i] = qemulog.Input{Name: in.Name, R: in.R}

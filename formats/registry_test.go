@@ -17,6 +17,9 @@ import (
 	"androprof/internal/inputerr"
 	"androprof/internal/testio"
 	"androprof/model"
+	"androprof/model/calls"
+	"androprof/model/cost"
+	"androprof/model/samples"
 )
 
 // realFiles are files real tools wrote (or, for the project's own formats, its writers), one or
@@ -240,16 +243,16 @@ func TestGzipInputSeeks(t *testing.T) {
 // header still has what only the summary at its end says.
 func TestStreamingTraceDecompressedOnce(t *testing.T) {
 	var buf bytes.Buffer
-	w, err := traceview.NewWriter(&buf, traceview.WriterOptions{Version: 3, Clock: model.ClockDual, Streaming: true, PID: 77, VM: "art"})
+	w, err := traceview.NewWriter(&buf, traceview.WriterOptions{Version: 3, Clock: calls.ClockDual, Streaming: true, PID: 77, VM: "art"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.Thread(model.ThreadInfo{TID: 1, Name: "main"})
+	w.Thread(calls.ThreadInfo{TID: 1, Name: "main"})
 	for m := range uint64(100) {
-		w.Method(model.MethodInfo{ID: 8 * (m + 1), Class: "a/B", Name: "f" + strings.Repeat("x", int(m))})
+		w.Method(calls.MethodInfo{ID: 8 * (m + 1), Class: "a/B", Name: "f" + strings.Repeat("x", int(m))})
 	}
 	for i := range uint64(3 * keptHead / 14) {
-		w.Event(model.MethodEvent{TID: 1, Method: 8 * (i/2%100 + 1), Action: model.MethodAction(i % 2), ThreadCPU: i, Wall: 2 * i})
+		w.Event(calls.MethodEvent{TID: 1, Method: 8 * (i/2%100 + 1), Action: calls.MethodAction(i % 2), ThreadCPU: i, Wall: 2 * i})
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
@@ -264,7 +267,7 @@ func TestStreamingTraceDecompressedOnce(t *testing.T) {
 		if err != nil || in.Format.Name != "traceview" {
 			t.Fatalf("%v, %v", in, err)
 		}
-		b := model.NewCallBuilder()
+		b := calls.NewCallBuilder()
 		h, err := in.Format.ReadMethods(in, Options{}, b)
 		if err != nil {
 			t.Fatal(err)
@@ -272,7 +275,7 @@ func TestStreamingTraceDecompressedOnce(t *testing.T) {
 		if p.Done() != st.Size() {
 			t.Errorf("read %d bytes of a %d-byte file", p.Done(), st.Size())
 		}
-		if h.PID != pid || h.Clock != model.ClockDual || h.Version != 3 || h.VM != vm {
+		if h.PID != pid || h.Clock != calls.ClockDual || h.Version != 3 || h.VM != vm {
 			t.Errorf("header %+v, want pid %d, dual clock, version 3 and VM %s from the summary", h, pid, vm)
 		}
 		if p := b.Finish(); len(p.Threads) == 0 {
@@ -290,14 +293,14 @@ func TestStreamingTraceDecompressedOnce(t *testing.T) {
 func TestSingleClockStreamingTrace(t *testing.T) {
 	dir := t.TempDir()
 	var buf bytes.Buffer
-	w, err := traceview.NewWriter(&buf, traceview.WriterOptions{Version: 2, Clock: model.ClockThreadCPU, Streaming: true, PID: 9, VM: "art"})
+	w, err := traceview.NewWriter(&buf, traceview.WriterOptions{Version: 2, Clock: calls.ClockThreadCPU, Streaming: true, PID: 9, VM: "art"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.Thread(model.ThreadInfo{TID: 1, Name: "main"})
-	w.Method(model.MethodInfo{ID: 8, Class: "a/B", Name: "f"})
+	w.Thread(calls.ThreadInfo{TID: 1, Name: "main"})
+	w.Method(calls.MethodInfo{ID: 8, Class: "a/B", Name: "f"})
 	for i := range uint64(1000) {
-		w.Event(model.MethodEvent{TID: 1, Method: 8, Action: model.MethodAction(i % 2), ThreadCPU: 10 * i})
+		w.Event(calls.MethodEvent{TID: 1, Method: 8, Action: calls.MethodAction(i % 2), ThreadCPU: 10 * i})
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
@@ -309,9 +312,9 @@ func TestSingleClockStreamingTrace(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := model.NewCallBuilder()
+		b := calls.NewCallBuilder()
 		h, err := in.Format.ReadMethods(in, Options{}, b)
-		if err != nil || h.Clock != model.ClockThreadCPU || h.PID != 9 || h.VM != "art" {
+		if err != nil || h.Clock != calls.ClockThreadCPU || h.PID != 9 || h.VM != "art" {
 			t.Errorf("%s: header %+v, %v", name, h, err)
 		}
 		if p := b.Finish(); len(p.Threads) != 1 || p.Threads[0].LastCPU == 0 {
@@ -356,10 +359,10 @@ func TestRecognizeBrokenQEMULog(t *testing.T) {
 
 type discardBlocks struct{}
 
-func (discardBlocks) Process(model.Process) error                    { return nil }
-func (discardBlocks) Thread(model.Thread) error                      { return nil }
-func (discardBlocks) Block(int, *model.Block) error                  { return nil }
-func (discardBlocks) Count(int, int, uint64, model.ISA, int64) error { return nil }
+func (discardBlocks) Process(model.Process) error                   { return nil }
+func (discardBlocks) Thread(model.Thread) error                     { return nil }
+func (discardBlocks) Block(int, *cost.Block) error                  { return nil }
+func (discardBlocks) Count(int, int, uint64, cost.ISA, int64) error { return nil }
 
 // A perf script recording is recognised, plain or compressed, and read whole into the sample
 // sink; one that starts as perf script and breaks later says where, not "not a format".
@@ -374,7 +377,7 @@ func TestRecognizeAndReadSamples(t *testing.T) {
 		if err != nil || in.Format.Name != "perf-script" || in.Format.Kind != model.RunKindSamples {
 			t.Fatalf("%s: %v, %v", name, in, err)
 		}
-		b := model.NewSampleBuilder(model.SampleSelection{})
+		b := samples.NewSampleBuilder(samples.SampleSelection{})
 		h, err := in.Format.ReadSamples(in, Options{}, b)
 		if err != nil || h.Event != "cpu-clock" || h.RateHz != 499 {
 			t.Errorf("%s: header %+v, %v", name, h, err)
@@ -389,7 +392,7 @@ func TestRecognizeAndReadSamples(t *testing.T) {
 	if err != nil || in.Format.Name != "perf-script" {
 		t.Fatalf("broken: %v, %v", in, err)
 	}
-	_, err = in.Format.ReadSamples(in, Options{}, model.NewSampleBuilder(model.SampleSelection{}))
+	_, err = in.Format.ReadSamples(in, Options{}, samples.NewSampleBuilder(samples.SampleSelection{}))
 	var ie *inputerr.Error
 	if !errors.As(err, &ie) || ie.File != path || ie.Line != int64(bytes.Count(data[:bytes.Index(data, []byte("\n\n"))+2], []byte("\n"))+2) {
 		t.Errorf("broken: %v", err)

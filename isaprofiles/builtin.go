@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 //go:embed builtin
@@ -55,7 +55,7 @@ func indexBuiltins() []builtinFile {
 }
 
 // LoadBuiltinFile parses one embedded file, e.g. "cortex-a8.xml".
-func LoadBuiltinFile(file string) (*model.Profile, error) {
+func LoadBuiltinFile(file string) (*cost.Profile, error) {
 	f, err := builtinFS.Open("builtin/" + file)
 	if err != nil {
 		return nil, err
@@ -66,7 +66,7 @@ func LoadBuiltinFile(file string) (*model.Profile, error) {
 
 // Builtin returns a fresh copy of the named built-in profile. The name may be the profile
 // name ("ARMv7-A Cortex-A8"), its file name ("cortex-a8.xml") or slug ("cortex-a8"), any case.
-func Builtin(name string) (*model.Profile, error) {
+func Builtin(name string) (*cost.Profile, error) {
 	want := strings.ToLower(strings.TrimSuffix(name, ".xml"))
 	for _, b := range builtinFiles() {
 		if strings.ToLower(b.name) == want || strings.TrimSuffix(b.file, ".xml") == want {

@@ -3,7 +3,7 @@ package isaprofiles
 import (
 	"testing"
 
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 func TestBuiltinsLoadAndCoverTheirCatalogues(t *testing.T) {
@@ -19,10 +19,10 @@ func TestBuiltinsLoadAndCoverTheirCatalogues(t *testing.T) {
 		if p.Source == "" || len(p.Categories) < 8 {
 			t.Errorf("%s: %d categories, source %q", name, len(p.Categories), p.Source)
 		}
-		cl := model.NewClassifier(p)
+		cl := cost.NewClassifier(p)
 		for _, isa := range p.ISAs {
 			for _, in := range CatalogFor(isa).Instructions() {
-				if cl.Classify(in).Name == model.UndefinedCategory {
+				if cl.Classify(in).Name == cost.UndefinedCategory {
 					t.Errorf("%s: %s is uncategorised", name, in)
 				}
 			}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 //go:embed catalog/*.txt
@@ -28,23 +28,23 @@ type Entry struct {
 // Catalog lists every instruction of one instruction set, so a new profile starts with all of
 // them uncategorised and normalisation can tell a suffix from part of a mnemonic.
 type Catalog struct {
-	ISA     model.ISA
+	ISA     cost.ISA
 	Entries []Entry // sorted by mnemonic
 	byName  map[string]int
 	aliases map[string]string // disassembler spelling → catalogue mnemonic
 }
 
-var catalogFiles = map[model.ISA]string{model.ARM: "catalog/arm.txt", model.Thumb: "catalog/thumb.txt", model.MIPS: "catalog/mips.txt"}
+var catalogFiles = map[cost.ISA]string{cost.ARM: "catalog/arm.txt", cost.Thumb: "catalog/thumb.txt", cost.MIPS: "catalog/mips.txt"}
 
 var (
 	catalogsOnce sync.Once
-	catalogs     map[model.ISA]*Catalog
+	catalogs     map[cost.ISA]*Catalog
 	catalogsErr  error
 )
 
 // CatalogFor returns the embedded catalogue of an instruction set, or nil when there is none
 // (x86 has no catalogue yet).
-func CatalogFor(isa model.ISA) *Catalog {
+func CatalogFor(isa cost.ISA) *Catalog {
 	catalogsOnce.Do(loadCatalogs)
 	if catalogsErr != nil {
 		panic(catalogsErr) // embedded data is checked by tests; this is a build defect
@@ -53,7 +53,7 @@ func CatalogFor(isa model.ISA) *Catalog {
 }
 
 func loadCatalogs() {
-	catalogs = map[model.ISA]*Catalog{}
+	catalogs = map[cost.ISA]*Catalog{}
 	for isa, path := range catalogFiles {
 		f, err := catalogFS.Open(path)
 		if err != nil {
@@ -71,7 +71,7 @@ func loadCatalogs() {
 }
 
 // ParseCatalog reads the catalogue text format described in docs/catalogues.md.
-func ParseCatalog(r io.Reader, name string, isa model.ISA) (*Catalog, error) {
+func ParseCatalog(r io.Reader, name string, isa cost.ISA) (*Catalog, error) {
 	c := &Catalog{ISA: isa, byName: map[string]int{}, aliases: map[string]string{}}
 	sc := bufio.NewScanner(r)
 	line := 0
@@ -151,10 +151,10 @@ func (c *Catalog) Lookup(mnemonic string) (Entry, bool) {
 }
 
 // Instructions lists the catalogue as model instructions.
-func (c *Catalog) Instructions() []model.Instruction {
-	out := make([]model.Instruction, len(c.Entries))
+func (c *Catalog) Instructions() []cost.Instruction {
+	out := make([]cost.Instruction, len(c.Entries))
 	for i, e := range c.Entries {
-		out[i] = model.Instruction{ISA: c.ISA, Mnemonic: e.Mnemonic}
+		out[i] = cost.Instruction{ISA: c.ISA, Mnemonic: e.Mnemonic}
 	}
 	return out
 }
@@ -169,7 +169,7 @@ var conditionCodes = map[string]bool{
 // qualifiers and integer data types dropped, so they can still be counted and categorised.
 func (c *Catalog) Normalize(raw string) string {
 	m := strings.ToUpper(strings.TrimSpace(raw))
-	if c == nil || c.ISA == model.MIPS || c.ISA == model.X86 {
+	if c == nil || c.ISA == cost.MIPS || c.ISA == cost.X86 {
 		if c != nil {
 			if e, ok := c.Lookup(m); ok {
 				return e.Mnemonic

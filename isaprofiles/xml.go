@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"androprof/internal/outfile"
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // FormatVersion is written into every profile file; readers refuse newer versions they
@@ -39,7 +39,7 @@ func (es FileErrors) Error() string {
 }
 
 // ReadFile reads and validates a profile file.
-func ReadFile(path string) (*model.Profile, error) {
+func ReadFile(path string) (*cost.Profile, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -50,7 +50,7 @@ func ReadFile(path string) (*model.Profile, error) {
 
 // Read parses a profile and validates it; name is used in error messages. On any problem
 // it returns FileErrors (or one SyntaxError for malformed XML) with line numbers.
-func Read(r io.Reader, name string) (*model.Profile, error) {
+func Read(r io.Reader, name string) (*cost.Profile, error) {
 	p := &parser{dec: xml.NewDecoder(bufio.NewReader(r)), file: name}
 	prof, err := p.parse()
 	if err != nil {
@@ -60,7 +60,7 @@ func Read(r io.Reader, name string) (*model.Profile, error) {
 		}
 		return nil, &SyntaxError{File: name, Line: p.line(), Msg: err.Error()}
 	}
-	for _, pr := range model.Validate(prof) {
+	for _, pr := range cost.Validate(prof) {
 		p.fail(p.lineOf(pr.Where), "%s", pr.Msg)
 	}
 	if len(p.errs) > 0 {
@@ -84,7 +84,7 @@ func (p *parser) fail(line int, format string, args ...any) {
 	p.errs = append(p.errs, &SyntaxError{File: p.file, Line: line, Msg: fmt.Sprintf(format, args...)})
 }
 
-func (p *parser) lineOf(w model.Where) int {
+func (p *parser) lineOf(w cost.Where) int {
 	if w.Category < 0 || w.Category >= len(p.catLines) {
 		return p.topLine
 	}
@@ -143,7 +143,7 @@ func (p *parser) text() (string, error) {
 	}
 }
 
-func (p *parser) parse() (*model.Profile, error) {
+func (p *parser) parse() (*cost.Profile, error) {
 	var root xml.StartElement
 	for {
 		t, err := p.next()
@@ -159,7 +159,7 @@ func (p *parser) parse() (*model.Profile, error) {
 	if root.Name.Local != "profile" {
 		return nil, &SyntaxError{File: p.file, Line: p.topLine, Msg: fmt.Sprintf("root element is <%s>, want <profile>", root.Name.Local)}
 	}
-	prof := model.NewProfile("")
+	prof := cost.NewProfile("")
 	attrs := p.attrs(root, "format", "name", "architecture", "organization", "isa")
 	if v, ok := attrs["format"]; ok {
 		if n, err := strconv.Atoi(v); err != nil || n < 1 || n > FormatVersion {
@@ -168,7 +168,7 @@ func (p *parser) parse() (*model.Profile, error) {
 	}
 	prof.Name, prof.Architecture, prof.Organization = attrs["name"], attrs["architecture"], attrs["organization"]
 	for _, f := range strings.Fields(attrs["isa"]) {
-		isa, err := model.ParseISA(f)
+		isa, err := cost.ParseISA(f)
 		if err != nil {
 			p.fail(p.topLine, "%v", err)
 			continue
@@ -176,7 +176,7 @@ func (p *parser) parse() (*model.Profile, error) {
 		prof.ISAs = append(prof.ISAs, isa)
 	}
 
-	var undefined *model.Category
+	var undefined *cost.Category
 	var undefinedIns []int
 	undefinedLine := p.topLine
 	for {
@@ -204,9 +204,9 @@ func (p *parser) parse() (*model.Profile, error) {
 			if err != nil {
 				return nil, err
 			}
-			if cat.Name == model.UndefinedCategory {
+			if cat.Name == cost.UndefinedCategory {
 				if undefined != nil {
-					p.fail(line, "the default category %q is defined twice", model.UndefinedCategory)
+					p.fail(line, "the default category %q is defined twice", cost.UndefinedCategory)
 				}
 				undefined, undefinedIns, undefinedLine = cat, lines, line
 				continue
@@ -261,13 +261,13 @@ func (p *parser) number(attrs map[string]string, key, el string) float64 {
 	return f
 }
 
-func (p *parser) reference(el xml.StartElement, prof *model.Profile) error {
-	keys := make([]string, len(model.ReferenceFields))
-	for i, f := range model.ReferenceFields {
+func (p *parser) reference(el xml.StartElement, prof *cost.Profile) error {
+	keys := make([]string, len(cost.ReferenceFields))
+	for i, f := range cost.ReferenceFields {
 		keys[i] = f.Key
 	}
 	a := p.attrs(el, keys...)
-	for _, f := range model.ReferenceFields {
+	for _, f := range cost.ReferenceFields {
 		*f.Value(&prof.Reference) = p.number(a, f.Key, "reference")
 	}
 	cites, err := p.children(el, func(child xml.StartElement) error {
@@ -278,8 +278,8 @@ func (p *parser) reference(el xml.StartElement, prof *model.Profile) error {
 }
 
 // children reads <cite> elements and hands any other child to other.
-func (p *parser) children(parent xml.StartElement, other func(xml.StartElement) error) ([]model.Citation, error) {
-	var cites []model.Citation
+func (p *parser) children(parent xml.StartElement, other func(xml.StartElement) error) ([]cost.Citation, error) {
+	var cites []cost.Citation
 	for {
 		t, err := p.next()
 		if err != nil {
@@ -303,7 +303,7 @@ func (p *parser) children(parent xml.StartElement, other func(xml.StartElement) 
 			continue
 		}
 		a := p.attrs(child, "cost", "estimate")
-		c := model.Citation{Cost: a["cost"]}
+		c := cost.Citation{Cost: a["cost"]}
 		switch a["estimate"] {
 		case "", "false":
 		case "true":
@@ -318,9 +318,9 @@ func (p *parser) children(parent xml.StartElement, other func(xml.StartElement) 
 	}
 }
 
-func (p *parser) category(el xml.StartElement) (*model.Category, []int, error) {
+func (p *parser) category(el xml.StartElement) (*cost.Category, []int, error) {
 	a := p.attrs(el, "name", "cycles", "power-mw")
-	cat := &model.Category{Name: a["name"], Cycles: p.number(a, "cycles", "category"), PowerMW: p.number(a, "power-mw", "category")}
+	cat := &cost.Category{Name: a["name"], Cycles: p.number(a, "cycles", "category"), PowerMW: p.number(a, "power-mw", "category")}
 	var lines []int
 	cites, err := p.children(el, func(child xml.StartElement) error {
 		if child.Name.Local != "instruction" {
@@ -332,12 +332,12 @@ func (p *parser) category(el xml.StartElement) (*model.Category, []int, error) {
 		if err != nil {
 			return err
 		}
-		isa, err := model.ParseISA(a["isa"])
+		isa, err := cost.ParseISA(a["isa"])
 		if err != nil {
 			p.fail(line, "instruction %s: %v", mnemonic, err)
 			return nil
 		}
-		cat.Instructions = append(cat.Instructions, model.Instruction{ISA: isa, Mnemonic: mnemonic})
+		cat.Instructions = append(cat.Instructions, cost.Instruction{ISA: isa, Mnemonic: mnemonic})
 		lines = append(lines, line)
 		return nil
 	})
@@ -348,8 +348,8 @@ func (p *parser) category(el xml.StartElement) (*model.Category, []int, error) {
 // WriteFile writes the profile atomically through internal/outfile: a crash mid-save never
 // leaves half a file, a link planted at path is replaced rather than followed, and the file gets
 // the user's umask (a file saved over keeps its own mode).
-func WriteFile(path string, prof *model.Profile) error {
-	if probs := model.Validate(prof); len(probs) > 0 {
+func WriteFile(path string, prof *cost.Profile) error {
+	if probs := cost.Validate(prof); len(probs) > 0 {
 		return fmt.Errorf("profile %q is not valid, not saved: %s", prof.Name, probs[0].Msg)
 	}
 	_, err := outfile.Write(path, func(w io.Writer) error { return Write(w, prof) })
@@ -357,7 +357,7 @@ func WriteFile(path string, prof *model.Profile) error {
 }
 
 // Write encodes the profile in the documented layout (docs/profile-format.md).
-func Write(w io.Writer, prof *model.Profile) error {
+func Write(w io.Writer, prof *cost.Profile) error {
 	b := &xmlBuilder{}
 	b.raw(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
 	isas := make([]string, len(prof.ISAs))
@@ -372,14 +372,14 @@ func Write(w io.Writer, prof *model.Profile) error {
 	if !prof.Reference.IsZero() || len(prof.Citations) > 0 {
 		r := prof.Reference
 		var kv []string
-		for _, f := range model.ReferenceFields {
+		for _, f := range cost.ReferenceFields {
 			kv = append(kv, f.Key, num(*f.Value(&r)))
 		}
 		b.open(1, "reference", kv...)
 		b.cites(2, prof.Citations)
 		b.close(1, "reference")
 	}
-	for _, c := range append(append([]model.Category(nil), prof.Categories...), prof.Undefined) {
+	for _, c := range append(append([]cost.Category(nil), prof.Categories...), prof.Undefined) {
 		b.open(1, "category", "name", c.Name, "cycles", num(c.Cycles), "power-mw", num(c.PowerMW))
 		b.cites(2, c.Citations)
 		for _, in := range c.Instructions {
@@ -425,7 +425,7 @@ func (b *xmlBuilder) element(depth int, name, text string, kv ...string) {
 	b.WriteString("</" + name + ">\n")
 }
 
-func (b *xmlBuilder) cites(depth int, cites []model.Citation) {
+func (b *xmlBuilder) cites(depth int, cites []cost.Citation) {
 	for _, c := range cites {
 		b.element(depth, "cite", c.Text, "cost", c.Cost, "estimate", strconv.FormatBool(c.Estimate))
 	}

@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"testing"
 
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // A saved profile used to be mode 0600 (os.CreateTemp's), so a colleague could not read it;
@@ -17,7 +17,7 @@ func TestWriteFileHonoursUmask(t *testing.T) {
 	old := syscall.Umask(0o022)
 	defer syscall.Umask(old)
 	path := filepath.Join(t.TempDir(), "p.xml")
-	p := model.NewProfile("Mode", model.ARM)
+	p := cost.NewProfile("Mode", cost.ARM)
 	if err := WriteFile(path, p); err != nil {
 		t.Fatal(err)
 	}

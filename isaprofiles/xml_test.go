@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 func TestReadValid(t *testing.T) {
@@ -17,7 +17,7 @@ func TestReadValid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Name != "Test & demo" || p.Organization != "Cortex-A8" || !reflect.DeepEqual(p.ISAs, []model.ISA{model.ARM, model.Thumb}) {
+	if p.Name != "Test & demo" || p.Organization != "Cortex-A8" || !reflect.DeepEqual(p.ISAs, []cost.ISA{cost.ARM, cost.Thumb}) {
 		t.Errorf("header = %q %q %v", p.Name, p.Organization, p.ISAs)
 	}
 	if p.Reference.CPI != 13.03 || p.Reference.BaseInstructions != 39171751755 {
@@ -62,7 +62,7 @@ func TestRoundTrip(t *testing.T) {
 }
 
 func TestWriteFileRefusesInvalid(t *testing.T) {
-	p := model.NewProfile("", model.ARM)
+	p := cost.NewProfile("", cost.ARM)
 	path := filepath.Join(t.TempDir(), "p.xml")
 	if err := WriteFile(path, p); err == nil {
 		t.Fatal("an invalid profile was written")

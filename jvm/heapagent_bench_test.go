@@ -11,7 +11,7 @@ import (
 
 	"androprof/formats/heaplog"
 	"androprof/internal/benchmem"
-	"androprof/model"
+	"androprof/model/heap"
 )
 
 // garbageRounds is the workload: demo.Garbage with 200,000 rounds (about 0.12 s plain
@@ -92,9 +92,9 @@ func countClass(b *testing.B, log, class string) int {
 			b.Fatal(err)
 		}
 		switch {
-		case e.Kind == model.HeapClass && e.Name == class:
+		case e.Kind == heap.HeapClass && e.Name == class:
 			id = e.Class
-		case e.Kind == model.HeapAlloc && e.Class == id && id != 0:
+		case e.Kind == heap.HeapAlloc && e.Class == id && id != 0:
 			n++
 		}
 	}

@@ -17,7 +17,7 @@ import (
 
 	"androprof/formats/heaplog"
 	"androprof/internal/proc"
-	"androprof/model"
+	"androprof/model/heap"
 )
 
 // requireASM skips a test on a machine without Debian's ASM; CI has it (scripts/deps.sh).
@@ -135,11 +135,11 @@ func TestMutationsLog(t *testing.T) {
 			t.Fatal(err)
 		}
 		switch e.Kind {
-		case model.HeapClass:
+		case heap.HeapClass:
 			classes[e.Class] = e.Name
-		case model.HeapAlloc:
+		case heap.HeapAlloc:
 			objects[e.Object] = object{e.Time, e.Size, classes[e.Class]}
-		case model.HeapMutation:
+		case heap.HeapMutation:
 			records++
 			src, ok := objects[e.Object]
 			if !ok {
@@ -159,7 +159,7 @@ func TestMutationsLog(t *testing.T) {
 			if !ok {
 				t.Fatalf("line %d: a store of object %d, never allocated", r.Line(), e.Target)
 			}
-			if model.MutationDistance(src.birth, e.Offset, dst.birth) > 0 {
+			if heap.MutationDistance(src.birth, e.Offset, dst.birth) > 0 {
 				got[0]++
 			} else {
 				got[1]++

@@ -16,7 +16,7 @@ import (
 	"androprof/formats/heaplog"
 	"androprof/internal/fastlane"
 	"androprof/internal/proc"
-	"androprof/model"
+	"androprof/model/heap"
 )
 
 // testCacheDir keeps the built agent between test runs (its name carries the source hash).
@@ -87,10 +87,10 @@ func runLog(t *testing.T, jdk *JDK, opts RunOptions) (string, string) {
 // tally is what a log says, counted, with the object-level checks the reader leaves to
 // the analysis: every death is of an allocated object not yet dead.
 type tally struct {
-	header       model.HeapHeader
+	header       heap.HeapHeader
 	classes      map[uint32]string
-	threads      map[uint32]model.HeapEvent // the t records
-	ended        map[uint32]uint64          // thread → end time
+	threads      map[uint32]heap.HeapEvent // the t records
+	ended        map[uint32]uint64         // thread → end time
 	allocs       int
 	bytes        uint64
 	sizeSum      uint64 // sum of the sizes, to compare with the clock
@@ -130,7 +130,7 @@ func readLog(t *testing.T, path string) *tally {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	s := &tally{header: r.Header(), classes: map[uint32]string{}, threads: map[uint32]model.HeapEvent{},
+	s := &tally{header: r.Header(), classes: map[uint32]string{}, threads: map[uint32]heap.HeapEvent{},
 		ended: map[uint32]uint64{}, live: map[uint64]object{}, snapshots: map[uint64]uint64{},
 		byThread: map[uint32]int{}, byClass: map[uint32]int{}, byThreadCls: map[[2]uint32]int{},
 		classSize: map[uint32]uint64{}}
@@ -145,16 +145,16 @@ func readLog(t *testing.T, path string) *tally {
 		}
 		s.lastTime = e.Time
 		switch e.Kind {
-		case model.HeapClass:
+		case heap.HeapClass:
 			s.classes[e.Class] = e.Name
-		case model.HeapThreadStart:
+		case heap.HeapThreadStart:
 			s.threads[e.Thread] = *e
-		case model.HeapThreadEnd:
+		case heap.HeapThreadEnd:
 			if _, ok := s.ended[e.Thread]; ok {
 				t.Errorf("line %d: thread %d ends twice", r.Line(), e.Thread)
 			}
 			s.ended[e.Thread] = e.Time
-		case model.HeapAlloc:
+		case heap.HeapAlloc:
 			if e.Object != e.Time+1 {
 				t.Fatalf("line %d: object id %d at time %d, want birth+1", r.Line(), e.Object, e.Time)
 			}
@@ -173,7 +173,7 @@ func readLog(t *testing.T, path string) *tally {
 			s.byClass[e.Class]++
 			s.byThreadCls[[2]uint32{e.Thread, e.Class}]++
 			s.classSize[e.Class] = e.Size
-		case model.HeapFree:
+		case heap.HeapFree:
 			o, ok := s.live[e.Object]
 			if !ok {
 				what := "never allocated"
@@ -189,11 +189,11 @@ func readLog(t *testing.T, path string) *tally {
 			dead[e.Object] = true
 			s.liveBytes -= o.size
 			s.frees++
-		case model.HeapGCStart:
+		case heap.HeapGCStart:
 			s.gcs++
-		case model.HeapGCEnd:
+		case heap.HeapGCEnd:
 			s.gcEnds++
-		case model.HeapSnapshot:
+		case heap.HeapSnapshot:
 			s.snapshots[e.Time] += e.Count
 		}
 	}

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"androprof/internal/proc"
-	"androprof/model"
+	"androprof/model/samples"
 )
 
 // Vertical profiles (seed 004, VARI): a Java program runs under `perf record` with the perf map
@@ -69,7 +69,7 @@ type VerticalOptions struct {
 	// "" records into a temporary folder that Close removes.
 	Keep string
 	// Target is passed through to the recording for the import to apply (threads, time window).
-	Target model.SampleSelection
+	Target samples.SampleSelection
 	Perf   string // the perf command; "" is perf on PATH
 	// CacheDir holds the built agent; "" is os.UserCacheDir()/androprof.
 	CacheDir string
@@ -88,11 +88,11 @@ type VerticalRecording struct {
 	// Exit is how the program ended when not with status 0; its samples until then are
 	// recorded all the same.
 	Exit     *proc.ExitError
-	Agent    *AgentStats           // the agent's own counters; nil when the JVM did not reach its end
-	Target   model.SampleSelection // VerticalOptions.Target
-	Record   []string              // the perf record command line that ran
-	Convert  []string              // the perf script command line that made Script
-	Warnings []string              // what the user should know about the recording (no agent: unnamed Java frames)
+	Agent    *AgentStats             // the agent's own counters; nil when the JVM did not reach its end
+	Target   samples.SampleSelection // VerticalOptions.Target
+	Record   []string                // the perf record command line that ran
+	Convert  []string                // the perf script command line that made Script
+	Warnings []string                // what the user should know about the recording (no agent: unnamed Java frames)
 
 	temp bool // Dir is temporary
 }

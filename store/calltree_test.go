@@ -12,39 +12,40 @@ import (
 	"testing"
 
 	"androprof/model"
+	"androprof/model/calls"
 )
 
 // callTreeFixture is a small trace whose call tree has what the migration to parent pointers
 // must get right: recursion (RecursiveEdges), two threads, an orphan, an undeclared method
 // ((unknown), the top of the id range), and ids whose hex spellings differ in length, so that
 // the old paths sort as strings ("10/8" before "1000").
-func callTreeFixture(t *testing.T) *model.CallProfile {
+func callTreeFixture(t *testing.T) *calls.CallProfile {
 	t.Helper()
-	b := model.NewCallBuilder()
-	b.Header(model.TraceHeader{Clock: model.ClockDual})
+	b := calls.NewCallBuilder()
+	b.Header(calls.TraceHeader{Clock: calls.ClockDual})
 	for _, id := range []uint64{0x8, 0x10, 0x1000, 0xabc0} {
-		b.Method(model.MethodInfo{ID: id, Class: "C", Name: fmt.Sprintf("m%x", id)})
+		b.Method(calls.MethodInfo{ID: id, Class: "C", Name: fmt.Sprintf("m%x", id)})
 	}
 	var clock uint64
-	ev := func(tid int, m uint64, a model.MethodAction) {
+	ev := func(tid int, m uint64, a calls.MethodAction) {
 		clock += 3
-		if err := b.Event(model.MethodEvent{TID: tid, Method: m, Action: a, ThreadCPU: clock, Wall: 2 * clock}); err != nil {
+		if err := b.Event(calls.MethodEvent{TID: tid, Method: m, Action: a, ThreadCPU: clock, Wall: 2 * clock}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	call := func(tid int, ms ...uint64) { // nested calls, then their exits
 		for _, m := range ms {
-			ev(tid, m, model.Enter)
+			ev(tid, m, calls.Enter)
 		}
 		for i := len(ms) - 1; i >= 0; i-- {
-			ev(tid, ms[i], model.Exit)
+			ev(tid, ms[i], calls.Exit)
 		}
 	}
 	call(1, 0x10, 0x8, 0x10, 0x8, 0x1000)
 	call(1, 0x10, 0x1000, 0xabc0, 0x1000)
 	call(1, 0x1000, 0x10, 0x777) // 0x777 is never declared: (unknown)
 	call(1, 0x10, 0x8, 0x10)
-	ev(2, 0xabc0, model.Exit) // an orphan
+	ev(2, 0xabc0, calls.Exit) // an orphan
 	call(2, 0xabc0, 0xabc0, 0xabc0)
 	return b.Finish()
 }
@@ -60,7 +61,7 @@ func oldPathKey(path []uint64) string {
 
 // writeOldWorkspace makes a workspace of schema 7, as androprof wrote it before call trees were
 // parent pointers, holding p's call tree as run "old" with whole paths.
-func writeOldWorkspace(t *testing.T, path string, p *model.CallProfile) {
+func writeOldWorkspace(t *testing.T, path string, p *calls.CallProfile) {
 	t.Helper()
 	ctx := context.Background()
 	raw, err := sql.Open("sqlite", dsn(path, false, false))
@@ -107,7 +108,7 @@ func writeOldWorkspace(t *testing.T, path string, p *model.CallProfile) {
 		methods[id] = exec(`INSERT INTO trace_method(run_id, trace_id, class, name) VALUES (?, ?, ?, ?)`, run, dbID(id), m.Class, m.Name)
 	}
 	for i, n := range p.Tree {
-		path := model.CallPath(p.Tree, i)
+		path := calls.CallPath(p.Tree, i)
 		exec(`INSERT INTO call_node(thread_id, path, method_id, depth, calls, excl_cpu, excl_wall) VALUES (?,?,?,?,?,?,?)`,
 			threads[n.TID], oldPathKey(path), methods[n.Method], len(path)-1, n.Calls, int64(n.ExclusiveCPU), int64(n.ExclusiveWall))
 	}
@@ -124,10 +125,10 @@ type pathRow struct {
 
 // pathRows lists a tree's nodes with their whole paths, in the old schema's reading order
 // (thread, then path as a string).
-func pathRows(tree []model.CallNode, ordered bool) []pathRow {
+func pathRows(tree []calls.CallNode, ordered bool) []pathRow {
 	var out []pathRow
 	for i, n := range tree {
-		out = append(out, pathRow{TID: n.TID, Path: oldPathKey(model.CallPath(tree, i)), Calls: n.Calls,
+		out = append(out, pathRow{TID: n.TID, Path: oldPathKey(calls.CallPath(tree, i)), Calls: n.Calls,
 			CPU: n.ExclusiveCPU, Wall: n.ExclusiveWall, Last: n.Method})
 	}
 	if !ordered {
@@ -159,17 +160,17 @@ func TestCallTreeMigrationKeepsOldTrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := model.CheckCallTree(got); err != nil {
+	if err := calls.CheckCallTree(got); err != nil {
 		t.Fatal(err)
 	}
 	if g, w := pathRows(got, true), pathRows(p.Tree, false); !reflect.DeepEqual(g, w) {
 		t.Errorf("migrated call tree:\n%v\nwant the old one:\n%v", g, w)
 	}
-	if g, w := model.RecursiveEdges(got), model.RecursiveEdges(p.Tree); !reflect.DeepEqual(g, w) || len(w) == 0 {
+	if g, w := calls.RecursiveEdges(got), calls.RecursiveEdges(p.Tree); !reflect.DeepEqual(g, w) || len(w) == 0 {
 		t.Errorf("recursive edges after migration %v, before %v", g, w)
 	}
 	// A run imported after the migration sits beside the migrated one and reads as built.
-	if err := db.ImportMethodRun(ctx, "new", "fixture", &model.MethodTrace{Header: model.TraceHeader{Format: "traceview"}, Profile: p}); err != nil {
+	if err := db.ImportMethodRun(ctx, "new", "fixture", &calls.MethodTrace{Header: calls.TraceHeader{Format: "traceview"}, Profile: p}); err != nil {
 		t.Fatal(err)
 	}
 	fresh, err := db.CallTree(ctx, "new")

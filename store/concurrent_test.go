@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"androprof/internal/lockwait"
-	"androprof/model"
+	"androprof/model/cost"
 	"androprof/store/storetest"
 )
 
@@ -326,7 +326,7 @@ func TestParallelImports(t *testing.T) {
 				return
 			}
 			defer db.Close()
-			errs[i] = db.ImportRun(ctx, fmt.Sprintf("run%d", i), "test", func(s model.BlockSink) error {
+			errs[i] = db.ImportRun(ctx, fmt.Sprintf("run%d", i), "test", func(s cost.BlockSink) error {
 				time.Sleep(700 * time.Millisecond) // a large import's write phase
 				return storetest.SmallRun(s)
 			})

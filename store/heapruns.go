@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"androprof/model"
+	"androprof/model/heap"
 )
 
 // Heap logs and dumps are stored as their aggregates (migration 004): model.HeapProfile and
@@ -29,17 +30,17 @@ func (u unsigned) Scan(v any) error {
 	return nil
 }
 
-func countArgs(c model.HeapCount) []any {
+func countArgs(c heap.HeapCount) []any {
 	return []any{u64(c.Objects), u64(c.Bytes), u64(c.ArrayObjects), u64(c.ArrayBytes)}
 }
 
 // countDest is where Scan puts a HeapCount's four columns.
-func countDest(c *model.HeapCount) []any {
+func countDest(c *heap.HeapCount) []any {
 	return []any{unsigned{&c.Objects}, unsigned{&c.Bytes}, unsigned{&c.ArrayObjects}, unsigned{&c.ArrayBytes}}
 }
 
 // ImportHeapRun stores a heap log's profile as a new run of kind "heap", in one transaction.
-func (db *DB) ImportHeapRun(ctx context.Context, name, source string, p *model.HeapProfile) error {
+func (db *DB) ImportHeapRun(ctx context.Context, name, source string, p *heap.HeapProfile) error {
 	return db.inTx(ctx, func(tx *sql.Tx) error {
 		runID, err := insertRun(ctx, tx, name, source, model.RunKindHeap)
 		if err != nil {
@@ -103,12 +104,12 @@ func (db *DB) ImportHeapRun(ctx context.Context, name, source string, p *model.H
 }
 
 // HeapProfile loads a heap run's profile: everything its charts and tables are computed from.
-func (db *DB) HeapProfile(ctx context.Context, run string) (*model.HeapProfile, error) {
+func (db *DB) HeapProfile(ctx context.Context, run string) (*heap.HeapProfile, error) {
 	runID, err := db.runIDOfKind(ctx, run, model.RunKindHeap)
 	if err != nil {
 		return nil, err
 	}
-	p := &model.HeapProfile{}
+	p := &heap.HeapProfile{}
 	var props string
 	dest := []any{&p.Header.Format, &p.Header.Version, &p.Header.VM, &props, unsigned{&p.Cohort}, unsigned{&p.End}}
 	dest = append(dest, countDest(&p.Allocated)...)
@@ -125,7 +126,7 @@ func (db *DB) HeapProfile(ctx context.Context, run string) (*model.HeapProfile, 
 	p.Header.Props = decodeProperties(props)
 	id := []any{runID}
 	if err := db.each(ctx, `SELECT class_id, name, is_array FROM heap_class WHERE run_id = ? ORDER BY class_id`, id, func(r *sql.Rows) error {
-		var c model.HeapClassInfo
+		var c heap.HeapClassInfo
 		err := r.Scan(&c.ID, &c.Name, &c.Array)
 		p.Classes = append(p.Classes, c)
 		return err
@@ -133,7 +134,7 @@ func (db *DB) HeapProfile(ctx context.Context, run string) (*model.HeapProfile, 
 		return nil, err
 	}
 	if err := db.each(ctx, `SELECT thread_id, name, grp, start_time, end_time, ended FROM heap_thread WHERE run_id = ? ORDER BY thread_id`, id, func(r *sql.Rows) error {
-		var t model.HeapThreadInfo
+		var t heap.HeapThreadInfo
 		err := r.Scan(&t.ID, &t.Name, &t.Group, unsigned{&t.Start}, unsigned{&t.End}, &t.Ended)
 		p.Threads = append(p.Threads, t)
 		return err
@@ -141,7 +142,7 @@ func (db *DB) HeapProfile(ctx context.Context, run string) (*model.HeapProfile, 
 		return nil, err
 	}
 	if err := db.each(ctx, `SELECT kind, start_time, end_time FROM heap_gc WHERE run_id = ? ORDER BY seq`, id, func(r *sql.Rows) error {
-		var g model.HeapGC
+		var g heap.HeapGC
 		err := r.Scan(&g.Kind, unsigned{&g.Start}, unsigned{&g.End})
 		p.GCs = append(p.GCs, g)
 		return err
@@ -153,7 +154,7 @@ func (db *DB) HeapProfile(ctx context.Context, run string) (*model.HeapProfile, 
 		survived_objects, survived_bytes, survived_array_objects, survived_array_bytes,
 		died_objects, died_bytes, died_array_objects, died_array_bytes,
 		lifetime, array_lifetime FROM heap_cell WHERE run_id = ? ORDER BY scope, key, bucket`, id, func(r *sql.Rows) error {
-		var c model.HeapCell
+		var c heap.HeapCell
 		d := []any{&c.Scope, unsigned{&c.Key}, unsigned{&c.Bucket}}
 		d = append(d, countDest(&c.Born)...)
 		d = append(d, countDest(&c.Survived)...)
@@ -166,7 +167,7 @@ func (db *DB) HeapProfile(ctx context.Context, run string) (*model.HeapProfile, 
 	}
 	if err := db.each(ctx, `SELECT snapshot, bucket, distance, count FROM heap_pointer WHERE run_id = ?
 		ORDER BY snapshot, bucket, distance`, id, func(r *sql.Rows) error {
-		var q model.HeapPointers
+		var q heap.HeapPointers
 		err := r.Scan(&q.Snapshot, unsigned{&q.Bucket}, &q.Distance, unsigned{&q.Count})
 		p.Pointers = append(p.Pointers, q)
 		return err
@@ -177,7 +178,7 @@ func (db *DB) HeapProfile(ctx context.Context, run string) (*model.HeapProfile, 
 }
 
 // ImportDumpRun stores an HPROF dump's summary as a new run of kind "heapdump".
-func (db *DB) ImportDumpRun(ctx context.Context, name, source string, d *model.HeapDump) error {
+func (db *DB) ImportDumpRun(ctx context.Context, name, source string, d *heap.HeapDump) error {
 	return db.inTx(ctx, func(tx *sql.Tx) error {
 		runID, err := insertRun(ctx, tx, name, source, model.RunKindHeapDump)
 		if err != nil {
@@ -223,12 +224,12 @@ func (db *DB) ImportDumpRun(ctx context.Context, name, source string, d *model.H
 }
 
 // HeapDump loads a dump run's summary.
-func (db *DB) HeapDump(ctx context.Context, run string) (*model.HeapDump, error) {
+func (db *DB) HeapDump(ctx context.Context, run string) (*heap.HeapDump, error) {
 	runID, err := db.runIDOfKind(ctx, run, model.RunKindHeapDump)
 	if err != nil {
 		return nil, err
 	}
-	d := &model.HeapDump{}
+	d := &heap.HeapDump{}
 	if err := db.read.QueryRowContext(ctx, `SELECT version, id_size, timestamp_ms, loaded_classes, array_classes, roots
 		FROM dump_info WHERE run_id = ?`, runID).Scan(&d.Version, &d.IDSize, unsigned{&d.Timestamp}, &d.LoadedClasses,
 		&d.ArrayClasses, &d.Roots); err != nil {
@@ -245,7 +246,7 @@ func (db *DB) HeapDump(ctx context.Context, run string) (*model.HeapDump, error)
 	}
 	if err := db.each(ctx, `SELECT heap, name, is_array, objects, bytes FROM dump_class WHERE run_id = ?
 		ORDER BY heap, name`, id, func(r *sql.Rows) error {
-		var c model.DumpClass
+		var c heap.DumpClass
 		err := r.Scan(&c.Heap, &c.Name, &c.Array, unsigned{&c.Objects}, unsigned{&c.Bytes})
 		d.Classes = append(d.Classes, c)
 		return err
@@ -254,7 +255,7 @@ func (db *DB) HeapDump(ctx context.Context, run string) (*model.HeapDump, error)
 	}
 	if err := db.each(ctx, `SELECT heap, size_class, instance_objects, instance_bytes, array_objects, array_bytes
 		FROM dump_size WHERE run_id = ? ORDER BY heap, size_class`, id, func(r *sql.Rows) error {
-		var s model.DumpSize
+		var s heap.DumpSize
 		err := r.Scan(&s.Heap, unsigned{&s.SizeClass}, unsigned{&s.Instances.Objects}, unsigned{&s.Instances.Bytes},
 			unsigned{&s.Arrays.Objects}, unsigned{&s.Arrays.Bytes})
 		d.Sizes = append(d.Sizes, s)
@@ -263,7 +264,7 @@ func (db *DB) HeapDump(ctx context.Context, run string) (*model.HeapDump, error)
 		return nil, err
 	}
 	if err := db.each(ctx, `SELECT heap, distance, count FROM dump_pointer WHERE run_id = ? ORDER BY heap, distance`, id, func(r *sql.Rows) error {
-		var q model.DumpPointers
+		var q heap.DumpPointers
 		err := r.Scan(&q.Heap, &q.Bucket, unsigned{&q.Count})
 		d.Pointers = append(d.Pointers, q)
 		return err

@@ -9,25 +9,27 @@ import (
 	"testing"
 
 	"androprof/model"
+	"androprof/model/cost"
+	"androprof/model/heap"
 )
 
 // heapFixture has a value in every field, so a column mixed up on the way in or out shows.
-func heapFixture() *model.HeapProfile {
-	c := func(n uint64) model.HeapCount {
-		return model.HeapCount{Objects: n, Bytes: 8 * n, ArrayObjects: n / 2, ArrayBytes: 4 * n}
+func heapFixture() *heap.HeapProfile {
+	c := func(n uint64) heap.HeapCount {
+		return heap.HeapCount{Objects: n, Bytes: 8 * n, ArrayObjects: n / 2, ArrayBytes: 4 * n}
 	}
-	return &model.HeapProfile{
-		Header: model.HeapHeader{Format: "heaplog", Version: 1, VM: "test VM", Props: map[string]string{"command": "java Demo"}},
+	return &heap.HeapProfile{
+		Header: heap.HeapHeader{Format: "heaplog", Version: 1, VM: "test VM", Props: map[string]string{"command": "java Demo"}},
 		Cohort: 256, End: 4096,
 		Allocated: c(100), Freed: c(60), MaxLive: c(50), MaxLiveAt: 2048, UnknownFrees: 3,
-		Classes: []model.HeapClassInfo{{ID: 1, Name: "java/lang/String"}, {ID: 2, Name: "[I", Array: true}},
-		Threads: []model.HeapThreadInfo{{ID: 1, Name: "main", Group: "main", Start: 0}, {ID: 2, Name: "worker 1", Start: 16, End: 900, Ended: true}},
-		GCs:     []model.HeapGC{{Kind: model.GCUnknown, Start: 1024, End: 1024}, {Kind: model.GCExplicit, Start: 3000, End: 3000}},
-		Cells: []model.HeapCell{
-			{Scope: model.ScopeCohort, Key: 0, Bucket: 0, Born: c(10), Survived: c(4), Died: c(2), Lifetime: 99, ArrayLifetime: 33},
-			{Scope: model.ScopeSize, Key: 24, Bucket: 15, Born: c(1), Died: c(1), Lifetime: 7},
+		Classes: []heap.HeapClassInfo{{ID: 1, Name: "java/lang/String"}, {ID: 2, Name: "[I", Array: true}},
+		Threads: []heap.HeapThreadInfo{{ID: 1, Name: "main", Group: "main", Start: 0}, {ID: 2, Name: "worker 1", Start: 16, End: 900, Ended: true}},
+		GCs:     []heap.HeapGC{{Kind: heap.GCUnknown, Start: 1024, End: 1024}, {Kind: heap.GCExplicit, Start: 3000, End: 3000}},
+		Cells: []heap.HeapCell{
+			{Scope: heap.ScopeCohort, Key: 0, Bucket: 0, Born: c(10), Survived: c(4), Died: c(2), Lifetime: 99, ArrayLifetime: 33},
+			{Scope: heap.ScopeSize, Key: 24, Bucket: 15, Born: c(1), Died: c(1), Lifetime: 7},
 		},
-		Pointers: []model.HeapPointers{{Snapshot: false, Bucket: 1, Distance: -3, Count: 5}, {Snapshot: true, Bucket: 15, Distance: 12, Count: 40}},
+		Pointers: []heap.HeapPointers{{Snapshot: false, Bucket: 1, Distance: -3, Count: 5}, {Snapshot: true, Bucket: 15, Distance: 12, Count: 40}},
 	}
 }
 
@@ -51,7 +53,7 @@ func TestHeapRunRoundTrip(t *testing.T) {
 	if _, err := db.HeapDump(ctx, "heap"); err == nil || !strings.Contains(err.Error(), "is a heap log, not a heap dump") {
 		t.Errorf("a heap log read as a dump: %v", err)
 	}
-	if _, err := db.HeapProfile(ctx, "nope"); !errors.Is(err, model.ErrNotFound) {
+	if _, err := db.HeapProfile(ctx, "nope"); !errors.Is(err, cost.ErrNotFound) {
 		t.Errorf("missing run: %v", err)
 	}
 	runs, err := db.Runs(ctx)
@@ -63,15 +65,15 @@ func TestHeapRunRoundTrip(t *testing.T) {
 func TestHeapDumpRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	db := openTemp(t)
-	want := &model.HeapDump{
+	want := &heap.HeapDump{
 		Version: "JAVA PROFILE 1.0.3", IDSize: 4, Timestamp: 1400000000000, Heaps: []string{"zygote", "app"},
 		LoadedClasses: 10, ArrayClasses: 2, Roots: 7,
-		Classes: []model.DumpClass{
-			{Name: "int[]", Heap: "app", Array: true, DumpCount: model.DumpCount{Objects: 3, Bytes: 120}},
-			{Name: "java.lang.String", Heap: "zygote", DumpCount: model.DumpCount{Objects: 5, Bytes: 100}},
+		Classes: []heap.DumpClass{
+			{Name: "int[]", Heap: "app", Array: true, DumpCount: heap.DumpCount{Objects: 3, Bytes: 120}},
+			{Name: "java.lang.String", Heap: "zygote", DumpCount: heap.DumpCount{Objects: 5, Bytes: 100}},
 		},
-		Sizes:    []model.DumpSize{{Heap: "app", SizeClass: 48, Instances: model.DumpCount{Objects: 1, Bytes: 40}, Arrays: model.DumpCount{Objects: 3, Bytes: 120}}},
-		Pointers: []model.DumpPointers{{Heap: "app", Bucket: -5, Count: 2}, {Heap: "app", Bucket: 9, Count: 6}},
+		Sizes:    []heap.DumpSize{{Heap: "app", SizeClass: 48, Instances: heap.DumpCount{Objects: 1, Bytes: 40}, Arrays: heap.DumpCount{Objects: 3, Bytes: 120}}},
+		Pointers: []heap.DumpPointers{{Heap: "app", Bucket: -5, Count: 2}, {Heap: "app", Bucket: 9, Count: 6}},
 	}
 	if err := db.ImportDumpRun(ctx, "dump", "dialer.hprof", want); err != nil {
 		t.Fatal(err)
@@ -124,9 +126,9 @@ func TestHeapHugeCountsRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(got, p) {
 		t.Errorf("round trip:\n got %+v\nwant %+v", got, p)
 	}
-	d := &model.HeapDump{Version: "JAVA PROFILE 1.0.2", IDSize: 4, Timestamp: math.MaxUint64,
-		Classes: []model.DumpClass{{Name: "A", DumpCount: model.DumpCount{Objects: math.MaxUint64, Bytes: 1 << 63}}},
-		Sizes:   []model.DumpSize{{SizeClass: math.MaxUint64, Arrays: model.DumpCount{Objects: math.MaxUint64}}}}
+	d := &heap.HeapDump{Version: "JAVA PROFILE 1.0.2", IDSize: 4, Timestamp: math.MaxUint64,
+		Classes: []heap.DumpClass{{Name: "A", DumpCount: heap.DumpCount{Objects: math.MaxUint64, Bytes: 1 << 63}}},
+		Sizes:   []heap.DumpSize{{SizeClass: math.MaxUint64, Arrays: heap.DumpCount{Objects: math.MaxUint64}}}}
 	if err := db.ImportDumpRun(ctx, "hugedump", "x", d); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"androprof/model"
+	"androprof/model/calls"
+	"androprof/model/cost"
 )
 
 // Method ids are uint64 in traces (and the synthetic "(toplevel)"/"(unknown)" use the top of the
@@ -17,7 +19,7 @@ func dbID(id uint64) int64   { return int64(id) }
 func traceID(v int64) uint64 { return uint64(v) }
 
 // ImportMethodRun stores a method trace as a new run of kind "methods", in one transaction.
-func (db *DB) ImportMethodRun(ctx context.Context, name, source string, t *model.MethodTrace) error {
+func (db *DB) ImportMethodRun(ctx context.Context, name, source string, t *calls.MethodTrace) error {
 	p := t.Profile
 	return db.inTx(ctx, func(tx *sql.Tx) error {
 		runID, err := insertRun(ctx, tx, name, source, model.RunKindMethods)
@@ -82,7 +84,7 @@ func (w *methodWriter) thread(tid int) (int64, error) {
 	return id, nil
 }
 
-func (w *methodWriter) write(t *model.MethodTrace) error {
+func (w *methodWriter) write(t *calls.MethodTrace) error {
 	p := t.Profile
 	for _, th := range p.Threads {
 		res, err := w.tx.ExecContext(w.ctx, `INSERT INTO trace_thread(run_id, tid, name, events, first_cpu, last_cpu,
@@ -119,8 +121,8 @@ func (w *methodWriter) write(t *model.MethodTrace) error {
 		}
 	}
 	type statRow struct {
-		k model.ThreadMethod
-		t model.MethodTimes
+		k calls.ThreadMethod
+		t calls.MethodTimes
 	}
 	var stats []statRow
 	for k, mt := range p.PerThread {
@@ -135,8 +137,8 @@ func (w *methodWriter) write(t *model.MethodTrace) error {
 	}
 	type groupRow struct {
 		kind string
-		k    model.ThreadGroup
-		t    model.MethodTimes
+		k    calls.ThreadGroup
+		t    calls.MethodTimes
 	}
 	var groups []groupRow
 	for k, mt := range p.Classes {
@@ -158,8 +160,8 @@ func (w *methodWriter) write(t *model.MethodTrace) error {
 		return err
 	}
 	type edgeRow struct {
-		k model.CallEdge
-		e model.EdgeTimes
+		k calls.CallEdge
+		e calls.EdgeTimes
 	}
 	var edges []edgeRow
 	for k, e := range p.Edges {
@@ -192,8 +194,8 @@ func (w *methodWriter) write(t *model.MethodTrace) error {
 
 // callTree stores a call tree as parent pointers: node i gets id base+i, so its parent's id is
 // known without asking the database, and parents (earlier nodes) get the smaller ids.
-func (w *methodWriter) callTree(tree []model.CallNode) error {
-	if err := model.CheckCallTree(tree); err != nil {
+func (w *methodWriter) callTree(tree []calls.CallNode) error {
+	if err := calls.CheckCallTree(tree); err != nil {
 		return err
 	}
 	for _, n := range tree {
@@ -212,7 +214,7 @@ func (w *methodWriter) callTree(tree []model.CallNode) error {
 		len(tree), func(i int) []any {
 			n := tree[i]
 			var parent any // NULL: a level-1 call
-			if n.Parent != model.NoParent {
+			if n.Parent != calls.NoParent {
 				parent = base + int64(n.Parent)
 			}
 			return []any{base + int64(i), w.threads[n.TID], parent, w.methods[n.Method], n.Calls, int64(n.ExclusiveCPU), int64(n.ExclusiveWall)}
@@ -221,23 +223,23 @@ func (w *methodWriter) callTree(tree []model.CallNode) error {
 
 // CallTree loads a method run's aggregated call tree, in the order it was stored (by thread,
 // parents first), with each node's parent as an index into the result.
-func (db *DB) CallTree(ctx context.Context, run string) ([]model.CallNode, error) {
+func (db *DB) CallTree(ctx context.Context, run string) ([]calls.CallNode, error) {
 	runID, err := db.methodRunID(ctx, run)
 	if err != nil {
 		return nil, err
 	}
-	var out []model.CallNode
+	var out []calls.CallNode
 	index := map[int64]int{} // call_node.id → index in out
 	err = db.each(ctx, `SELECT n.id, n.parent, t.tid, m.trace_id, n.calls, n.excl_cpu, n.excl_wall FROM call_node n
 		JOIN trace_thread t ON t.id = n.thread_id JOIN trace_method m ON m.id = n.method_id
 		WHERE t.run_id = ? ORDER BY t.tid, n.id`, []any{runID}, func(rows *sql.Rows) error {
-		var n model.CallNode
+		var n calls.CallNode
 		var id, method, ec, ew int64
 		var parent sql.NullInt64
 		if err := rows.Scan(&id, &parent, &n.TID, &method, &n.Calls, &ec, &ew); err != nil {
 			return err
 		}
-		n.Parent = model.NoParent
+		n.Parent = calls.NoParent
 		if parent.Valid {
 			i, ok := index[parent.Int64]
 			if !ok {
@@ -251,12 +253,12 @@ func (db *DB) CallTree(ctx context.Context, run string) ([]model.CallNode, error
 		return nil
 	})
 	if err == nil {
-		err = model.CheckCallTree(out)
+		err = calls.CheckCallTree(out)
 	}
 	return out, err
 }
 
-func timesArgs(t model.MethodTimes) []any {
+func timesArgs(t calls.MethodTimes) []any {
 	return []any{t.Calls, t.RecursiveCalls, int64(t.InclusiveCPU), int64(t.ExclusiveCPU), int64(t.InclusiveWall), int64(t.ExclusiveWall)}
 }
 
@@ -293,7 +295,7 @@ func (db *DB) runIDOfKind(ctx context.Context, run string, want model.RunKind) (
 	var kind model.RunKind
 	err := db.read.QueryRowContext(ctx, `SELECT id, kind FROM run WHERE name = ?`, run).Scan(&id, &kind)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, fmt.Errorf("run %q: %w", run, model.ErrNotFound)
+		return 0, fmt.Errorf("run %q: %w", run, cost.ErrNotFound)
 	}
 	if err == nil && kind != want {
 		err = fmt.Errorf("run %q is %s, not %s", run, model.RunKindText(kind), model.RunKindText(want))
@@ -318,14 +320,14 @@ func insertRun(ctx context.Context, tx *sql.Tx, name, source string, kind model.
 
 // MethodTrace loads a method run's header and aggregates: what the profile table needs. Edges,
 // spans and the call tree are read on demand (CallEdges, CallSpans, CallTree).
-func (db *DB) MethodTrace(ctx context.Context, run string) (*model.MethodTrace, error) {
+func (db *DB) MethodTrace(ctx context.Context, run string) (*calls.MethodTrace, error) {
 	runID, err := db.methodRunID(ctx, run)
 	if err != nil {
 		return nil, err
 	}
-	t := &model.MethodTrace{Profile: &model.CallProfile{Methods: map[uint64]model.MethodInfo{},
-		PerThread: map[model.ThreadMethod]model.MethodTimes{}, Classes: map[model.ThreadGroup]model.MethodTimes{},
-		Packages: map[model.ThreadGroup]model.MethodTimes{}, Edges: map[model.CallEdge]model.EdgeTimes{}}}
+	t := &calls.MethodTrace{Profile: &calls.CallProfile{Methods: map[uint64]calls.MethodInfo{},
+		PerThread: map[calls.ThreadMethod]calls.MethodTimes{}, Classes: map[calls.ThreadGroup]calls.MethodTimes{},
+		Packages: map[calls.ThreadGroup]calls.MethodTimes{}, Edges: map[calls.CallEdge]calls.EdgeTimes{}}}
 	p, h := t.Profile, &t.Header
 	var start, elapsed, spanMin int64
 	var props, clock string
@@ -335,14 +337,14 @@ func (db *DB) MethodTrace(ctx context.Context, run string) (*model.MethodTrace, 
 		&p.Anomalies.Backwards, &p.Anomalies.FoldedPaths); err != nil {
 		return nil, err
 	}
-	h.Clock, p.Clock = model.Clock(clock), model.Clock(clock)
+	h.Clock, p.Clock = calls.Clock(clock), calls.Clock(clock)
 	h.StartMicros, h.ElapsedMicro, t.SpanMinMicros, h.Properties = uint64(start), uint64(elapsed), uint64(spanMin), decodeProperties(props)
 
 	tids := map[int64]int{}
 	if err := db.each(ctx, `SELECT id, tid, name, events, first_cpu, last_cpu, first_wall, last_wall, level1_cpu, level1_wall, max_depth
 		FROM trace_thread WHERE run_id = ? ORDER BY tid`, []any{runID}, func(rows *sql.Rows) error {
 		var id int64
-		var th model.ThreadTimes
+		var th calls.ThreadTimes
 		var fc, lc, fw, lw, l1c, l1w int64
 		if err := rows.Scan(&id, &th.TID, &th.Name, &th.Events, &fc, &lc, &fw, &lw, &l1c, &l1w, &th.MaxDepth); err != nil {
 			return err
@@ -359,7 +361,7 @@ func (db *DB) MethodTrace(ctx context.Context, run string) (*model.MethodTrace, 
 	if err := db.each(ctx, `SELECT id, trace_id, class, name, signature, file, line FROM trace_method WHERE run_id = ?`, []any{runID},
 		func(rows *sql.Rows) error {
 			var id, tid int64
-			var m model.MethodInfo
+			var m calls.MethodInfo
 			if err := rows.Scan(&id, &tid, &m.Class, &m.Name, &m.Signature, &m.File, &m.Line); err != nil {
 				return err
 			}
@@ -377,7 +379,7 @@ func (db *DB) MethodTrace(ctx context.Context, run string) (*model.MethodTrace, 
 		if err != nil {
 			return err
 		}
-		p.PerThread[model.ThreadMethod{TID: tids[th], Method: methods[m]}] = mt
+		p.PerThread[calls.ThreadMethod{TID: tids[th], Method: methods[m]}] = mt
 		return nil
 	}); err != nil {
 		return nil, err
@@ -394,7 +396,7 @@ func (db *DB) MethodTrace(ctx context.Context, run string) (*model.MethodTrace, 
 		if kind == "package" {
 			target = p.Packages
 		}
-		target[model.ThreadGroup{TID: tids[th], Name: name}] = mt
+		target[calls.ThreadGroup{TID: tids[th], Name: name}] = mt
 		return nil
 	}); err != nil {
 		return nil, err
@@ -405,32 +407,32 @@ func (db *DB) MethodTrace(ctx context.Context, run string) (*model.MethodTrace, 
 // CallEdges loads a method run's caller→callee edges (Traceview's parents and children). They
 // are read apart from MethodTrace because the profile table does not need them, and a trace
 // can have many.
-func (db *DB) CallEdges(ctx context.Context, run string) (map[model.CallEdge]model.EdgeTimes, error) {
+func (db *DB) CallEdges(ctx context.Context, run string) (map[calls.CallEdge]calls.EdgeTimes, error) {
 	runID, err := db.methodRunID(ctx, run)
 	if err != nil {
 		return nil, err
 	}
-	out := map[model.CallEdge]model.EdgeTimes{}
+	out := map[calls.CallEdge]calls.EdgeTimes{}
 	err = db.each(ctx, `SELECT t.tid, mc.trace_id, me.trace_id, e.calls, e.incl_cpu, e.incl_wall
 		FROM call_edge e JOIN trace_thread t ON t.id = e.thread_id
 		JOIN trace_method mc ON mc.id = e.caller_id JOIN trace_method me ON me.id = e.callee_id
 		WHERE t.run_id = ?`, []any{runID}, func(rows *sql.Rows) error {
 		var tid int
 		var caller, callee, ic, iw int64
-		var e model.EdgeTimes
+		var e calls.EdgeTimes
 		if err := rows.Scan(&tid, &caller, &callee, &e.Calls, &ic, &iw); err != nil {
 			return err
 		}
 		e.InclusiveCPU, e.InclusiveWall = uint64(ic), uint64(iw)
-		out[model.CallEdge{TID: tid, Caller: traceID(caller), Callee: traceID(callee)}] = e
+		out[calls.CallEdge{TID: tid, Caller: traceID(caller), Callee: traceID(callee)}] = e
 		return nil
 	})
 	return out, err
 }
 
 // scanTimes scans the leading columns into keys, then the six MethodTimes columns.
-func scanTimes(rows *sql.Rows, keys ...any) (model.MethodTimes, error) {
-	var mt model.MethodTimes
+func scanTimes(rows *sql.Rows, keys ...any) (calls.MethodTimes, error) {
+	var mt calls.MethodTimes
 	var ic, ec, iw, ew int64
 	if err := rows.Scan(append(keys, &mt.Calls, &mt.RecursiveCalls, &ic, &ec, &iw, &ew)...); err != nil {
 		return mt, err
@@ -457,7 +459,7 @@ func (db *DB) each(ctx context.Context, query string, args []any, fn func(*sql.R
 // CallSpans lists one thread's stored calls overlapping [from, to), by start: on the wall clock,
 // or on the thread-CPU clock for traces that have no wall clock. to = 0 means no upper bound;
 // limit ≤ 0 means no limit.
-func (db *DB) CallSpans(ctx context.Context, run string, tid int, from, to uint64, limit int) ([]model.Call, error) {
+func (db *DB) CallSpans(ctx context.Context, run string, tid int, from, to uint64, limit int) ([]calls.Call, error) {
 	runID, err := db.methodRunID(ctx, run)
 	if err != nil {
 		return nil, err
@@ -467,7 +469,7 @@ func (db *DB) CallSpans(ctx context.Context, run string, tid int, from, to uint6
 		return nil, err
 	}
 	start, end := "s.start_wall", "s.end_wall"
-	if !model.Clock(clock).HasWall() {
+	if !calls.Clock(clock).HasWall() {
 		start, end = "s.start_cpu", "s.end_cpu"
 	}
 	upper := int64(to)
@@ -477,13 +479,13 @@ func (db *DB) CallSpans(ctx context.Context, run string, tid int, from, to uint6
 	if limit <= 0 {
 		limit = -1
 	}
-	var out []model.Call
+	var out []calls.Call
 	err = db.each(ctx, `SELECT m.trace_id, s.depth, s.start_wall, s.end_wall, s.start_cpu, s.end_cpu
 		FROM call_span s JOIN trace_thread t ON t.id = s.thread_id JOIN trace_method m ON m.id = s.method_id
 		WHERE t.run_id = ? AND t.tid = ? AND `+start+` < ? AND `+end+` > ? ORDER BY `+start+` LIMIT ?`,
 		[]any{runID, tid, upper, int64(from), limit}, func(rows *sql.Rows) error {
 			var m, sw, ew, sc, ec int64
-			c := model.Call{TID: tid}
+			c := calls.Call{TID: tid}
 			if err := rows.Scan(&m, &c.Depth, &sw, &ew, &sc, &ec); err != nil {
 				return err
 			}

@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"strings"
 
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // SaveProfile stores the profile, replacing one of the same name, in one transaction.
-func (db *DB) SaveProfile(ctx context.Context, p *model.Profile) error {
-	if probs := model.Validate(p); len(probs) > 0 {
+func (db *DB) SaveProfile(ctx context.Context, p *cost.Profile) error {
+	if probs := cost.Validate(p); len(probs) > 0 {
 		return fmt.Errorf("profile %q not saved: %s", p.Name, probs[0].Msg)
 	}
 	return db.inTx(ctx, func(tx *sql.Tx) error {
@@ -42,7 +42,7 @@ func (db *DB) SaveProfile(ctx context.Context, p *model.Profile) error {
 			return err
 		}
 		defer insStmt.Close()
-		for pos, c := range append(append([]model.Category(nil), p.Categories...), p.Undefined) {
+		for pos, c := range append(append([]cost.Category(nil), p.Categories...), p.Undefined) {
 			res, err := catStmt.ExecContext(ctx, pid, pos, c.Name, c.Cycles, c.PowerMW)
 			if err != nil {
 				return err
@@ -61,7 +61,7 @@ func (db *DB) SaveProfile(ctx context.Context, p *model.Profile) error {
 	})
 }
 
-func insertCitations(ctx context.Context, tx *sql.Tx, pid int64, cid *int64, cites []model.Citation) error {
+func insertCitations(ctx context.Context, tx *sql.Tx, pid int64, cid *int64, cites []cost.Citation) error {
 	for i, c := range cites {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO citation(profile_id, category_id, position, cost, estimate, text) VALUES (?,?,?,?,?,?)`,
 			pid, cid, i, c.Cost, c.Estimate, c.Text); err != nil {
@@ -71,7 +71,7 @@ func insertCitations(ctx context.Context, tx *sql.Tx, pid int64, cid *int64, cit
 	return nil
 }
 
-func joinISAs(isas []model.ISA) string {
+func joinISAs(isas []cost.ISA) string {
 	s := make([]string, len(isas))
 	for i, isa := range isas {
 		s[i] = string(isa)
@@ -79,26 +79,26 @@ func joinISAs(isas []model.ISA) string {
 	return strings.Join(s, " ")
 }
 
-func splitISAs(s string) []model.ISA {
-	var out []model.ISA
+func splitISAs(s string) []cost.ISA {
+	var out []cost.ISA
 	for _, f := range strings.Fields(s) {
-		out = append(out, model.ISA(f))
+		out = append(out, cost.ISA(f))
 	}
 	return out
 }
 
 // Profiles lists the stored profiles by name.
-func (db *DB) Profiles(ctx context.Context) ([]model.ProfileInfo, error) {
+func (db *DB) Profiles(ctx context.Context) ([]cost.ProfileInfo, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT p.name, p.architecture, p.organization, p.isas, p.saved_at,
 		(SELECT count(*) FROM category c WHERE c.profile_id = p.id AND c.name <> ?)
-		FROM profile p ORDER BY p.name`, model.UndefinedCategory)
+		FROM profile p ORDER BY p.name`, cost.UndefinedCategory)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []model.ProfileInfo
+	var out []cost.ProfileInfo
 	for rows.Next() {
-		var pi model.ProfileInfo
+		var pi cost.ProfileInfo
 		var isas string
 		if err := rows.Scan(&pi.Name, &pi.Architecture, &pi.Organization, &isas, &pi.SavedAt, &pi.Categories); err != nil {
 			return nil, err
@@ -110,9 +110,9 @@ func (db *DB) Profiles(ctx context.Context) ([]model.ProfileInfo, error) {
 }
 
 // Profile loads one stored profile by name.
-func (db *DB) Profile(ctx context.Context, name string) (*model.Profile, error) {
+func (db *DB) Profile(ctx context.Context, name string) (*cost.Profile, error) {
 	var pid int64
-	p := &model.Profile{}
+	p := &cost.Profile{}
 	var isas string
 	r := &p.Reference
 	err := db.read.QueryRowContext(ctx, `SELECT id, name, architecture, organization, isas, source,
@@ -120,21 +120,21 @@ func (db *DB) Profile(ctx context.Context, name string) (*model.Profile, error) 
 		FROM profile WHERE name = ?`, name).Scan(&pid, &p.Name, &p.Architecture, &p.Organization, &isas, &p.Source,
 		&r.FrequencyGHz, &r.CPI, &r.ProcessorPowerW, &r.BaseInstructions, &r.BaseCacheMisses, &r.MemoryAccessEnergy)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("profile %q: %w", name, model.ErrNotFound)
+		return nil, fmt.Errorf("profile %q: %w", name, cost.ErrNotFound)
 	}
 	if err != nil {
 		return nil, err
 	}
 	p.ISAs = splitISAs(isas)
 
-	cats := map[int64]*model.Category{}
+	cats := map[int64]*cost.Category{}
 	var order []int64
 	rows, err := db.read.QueryContext(ctx, `SELECT id, name, cycles, power_mw FROM category WHERE profile_id = ? ORDER BY position`, pid)
 	if err != nil {
 		return nil, err
 	}
 	for rows.Next() {
-		c := &model.Category{}
+		c := &cost.Category{}
 		var id int64
 		if err := rows.Scan(&id, &c.Name, &c.Cycles, &c.PowerMW); err != nil {
 			rows.Close()
@@ -155,7 +155,7 @@ func (db *DB) Profile(ctx context.Context, name string) (*model.Profile, error) 
 	}
 	for rows.Next() {
 		var cid int64
-		var in model.Instruction
+		var in cost.Instruction
 		if err := rows.Scan(&cid, &in.ISA, &in.Mnemonic); err != nil {
 			rows.Close()
 			return nil, err
@@ -174,7 +174,7 @@ func (db *DB) Profile(ctx context.Context, name string) (*model.Profile, error) 
 	defer rows.Close()
 	for rows.Next() {
 		var cid sql.NullInt64
-		var c model.Citation
+		var c cost.Citation
 		if err := rows.Scan(&cid, &c.Cost, &c.Estimate, &c.Text); err != nil {
 			return nil, err
 		}
@@ -188,14 +188,14 @@ func (db *DB) Profile(ctx context.Context, name string) (*model.Profile, error) 
 		return nil, err
 	}
 	for _, id := range order {
-		if cats[id].Name == model.UndefinedCategory {
+		if cats[id].Name == cost.UndefinedCategory {
 			p.Undefined = *cats[id]
 		} else {
 			p.Categories = append(p.Categories, *cats[id])
 		}
 	}
 	if p.Undefined.Name == "" {
-		p.Undefined.Name = model.UndefinedCategory
+		p.Undefined.Name = cost.UndefinedCategory
 	}
 	return p, nil
 }
@@ -208,7 +208,7 @@ func (db *DB) DeleteProfile(ctx context.Context, name string) error {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return fmt.Errorf("profile %q: %w", name, model.ErrNotFound)
+			return fmt.Errorf("profile %q: %w", name, cost.ErrNotFound)
 		}
 		return nil
 	})

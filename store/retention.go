@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"androprof/model"
+	"androprof/model/heap"
 )
 
 // A heap dump's retention (migration 007) is written with its summary: the classes as rows,
@@ -17,7 +18,7 @@ import (
 var ErrNoRetention = errors.New("this dump was imported before retained sizes were worked out: import it again")
 
 // writeRetention stores r for the run in tx.
-func writeRetention(ctx context.Context, tx *sql.Tx, runID int64, r *model.DumpRetention) error {
+func writeRetention(ctx context.Context, tx *sql.Tx, runID int64, r *heap.DumpRetention) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO dump_retention(run_id, weak, reachable) VALUES (?,?,?)`,
 		runID, r.Weak, u64(r.Reachable)); err != nil {
 		return err
@@ -53,7 +54,7 @@ func column[T any](name string, v *[]T, pack func([]T) []byte, unpack func([]byt
 	return objectColumn{name, func() []byte { return pack(*v) }, func(b []byte) { *v = unpack(b) }, func() int { return len(*v) }}
 }
 
-func objectColumns(c *model.DumpColumns) []objectColumn {
+func objectColumns(c *heap.DumpColumns) []objectColumn {
 	return []objectColumn{
 		column("id", &c.ID, packU64, unpackU64), column("class", &c.Class, packI32, unpackI32),
 		column("is_class", &c.IsClass, packBool, unpackBool), column("shallow", &c.Shallow, packU64, unpackU64),
@@ -65,12 +66,12 @@ func objectColumns(c *model.DumpColumns) []objectColumn {
 
 // DumpRetention reads a dump run's retention whole: classes, field names and every reachable
 // object. A workspace changed by hand is checked, so queries on it cannot index out of range.
-func (db *DB) DumpRetention(ctx context.Context, run string) (*model.DumpRetention, error) {
+func (db *DB) DumpRetention(ctx context.Context, run string) (*heap.DumpRetention, error) {
 	runID, err := db.runIDOfKind(ctx, run, model.RunKindHeapDump)
 	if err != nil {
 		return nil, err
 	}
-	r := &model.DumpRetention{}
+	r := &heap.DumpRetention{}
 	err = db.read.QueryRowContext(ctx, `SELECT weak, reachable FROM dump_retention WHERE run_id = ?`, runID).
 		Scan(&r.Weak, unsigned{&r.Reachable})
 	if errors.Is(err, sql.ErrNoRows) {
@@ -82,7 +83,7 @@ func (db *DB) DumpRetention(ctx context.Context, run string) (*model.DumpRetenti
 	id := []any{runID}
 	if err := db.each(ctx, `SELECT name, instances, shallow, retained FROM dump_retained_class WHERE run_id = ? ORDER BY seq`,
 		id, func(rows *sql.Rows) error {
-			var c model.RetainedClass
+			var c heap.RetainedClass
 			err := rows.Scan(&c.Name, unsigned{&c.Instances}, unsigned{&c.Shallow}, unsigned{&c.Retained})
 			r.Classes = append(r.Classes, c)
 			return err
@@ -121,7 +122,7 @@ func (db *DB) DumpRetention(ctx context.Context, run string) (*model.DumpRetenti
 }
 
 // checkColumns refuses columns of different lengths and indexes out of range.
-func checkColumns(r *model.DumpRetention) error {
+func checkColumns(r *heap.DumpRetention) error {
 	c := &r.Objects
 	n := c.Len()
 	for _, col := range objectColumns(c) {

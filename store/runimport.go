@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"androprof/model"
+	"androprof/model/cost"
 )
 
 // ImportRun streams one import into the run called name (created when new; an existing
@@ -16,7 +17,7 @@ import (
 // kind is refused). feed calls the Sink it is
 // given; everything happens in one transaction, so an error or a cancelled ctx leaves the
 // database exactly as it was.
-func (db *DB) ImportRun(ctx context.Context, name, source string, feed func(model.BlockSink) error) error {
+func (db *DB) ImportRun(ctx context.Context, name, source string, feed func(cost.BlockSink) error) error {
 	if err := model.CheckRunName(name); err != nil {
 		return err
 	}
@@ -43,8 +44,8 @@ type runSink struct {
 	procs  map[int]int64 // pid → process row
 	images map[imageKey]int64
 	thrds  map[[2]int]int64
-	mnems  map[model.Instruction]int64
-	blks   map[model.BlockKey]*blockRow
+	mnems  map[cost.Instruction]int64
+	blks   map[cost.BlockKey]*blockRow
 	execs  map[execKey]int64
 	stmts  map[string]*sql.Stmt
 	ops    int
@@ -86,7 +87,7 @@ var runStatements = map[string]string{
 
 func newRunSink(ctx context.Context, tx *sql.Tx, name, source string) (*runSink, error) {
 	s := &runSink{ctx: ctx, tx: tx, procs: map[int]int64{}, images: map[imageKey]int64{}, thrds: map[[2]int]int64{},
-		mnems: map[model.Instruction]int64{}, blks: map[model.BlockKey]*blockRow{},
+		mnems: map[cost.Instruction]int64{}, blks: map[cost.BlockKey]*blockRow{},
 		execs: map[execKey]int64{}, stmts: map[string]*sql.Stmt{}}
 	var kind model.RunKind
 	err := tx.QueryRowContext(ctx, `SELECT id, kind FROM run WHERE name = ?`, name).Scan(&s.runID, &kind)
@@ -178,7 +179,7 @@ func (s *runSink) thread(pid, tid int, name string) (int64, error) {
 }
 
 // Image writes an image of a process; blocks name it by its path.
-func (s *runSink) Image(im model.Image) error {
+func (s *runSink) Image(im cost.Image) error {
 	key := imageKey{im.PID, im.Path}
 	if _, dup := s.images[key]; dup {
 		return nil
@@ -196,7 +197,7 @@ func (s *runSink) Image(im model.Image) error {
 }
 
 // Syscall adds a thread's count of one system call.
-func (s *runSink) Syscall(sc model.Syscall) error {
+func (s *runSink) Syscall(sc cost.Syscall) error {
 	if sc.Count < 0 || sc.Insns < 0 {
 		return fmt.Errorf("negative count for system call %d of thread %d", sc.Number, sc.TID)
 	}
@@ -208,7 +209,7 @@ func (s *runSink) Syscall(sc model.Syscall) error {
 	return err
 }
 
-func (s *runSink) mnemonic(in model.Instruction) (int64, error) {
+func (s *runSink) mnemonic(in cost.Instruction) (int64, error) {
 	if id, ok := s.mnems[in]; ok {
 		return id, nil
 	}
@@ -221,8 +222,8 @@ func (s *runSink) mnemonic(in model.Instruction) (int64, error) {
 }
 
 // Block writes a block and its instructions; a re-translation of a known key is ignored.
-func (s *runSink) Block(pid int, b *model.Block) error {
-	key := model.BlockKey{PID: pid, PC: b.PC, ISA: b.ISA}
+func (s *runSink) Block(pid int, b *cost.Block) error {
+	key := cost.BlockKey{PID: pid, PC: b.PC, ISA: b.ISA}
 	if _, seen := s.blks[key]; seen {
 		return nil
 	}
@@ -237,7 +238,7 @@ func (s *runSink) Block(pid int, b *model.Block) error {
 	counts := map[int64]int64{}
 	var order []int64
 	for i, in := range b.Insns {
-		id, err := s.mnemonic(model.Instruction{ISA: b.ISA, Mnemonic: in.ClassOrMnemonic()})
+		id, err := s.mnemonic(cost.Instruction{ISA: b.ISA, Mnemonic: in.ClassOrMnemonic()})
 		if err != nil {
 			return err
 		}
@@ -275,8 +276,8 @@ func (s *runSink) Block(pid int, b *model.Block) error {
 	return s.tick()
 }
 
-func (s *runSink) Count(pid, tid int, pc uint64, isa model.ISA, n int64) error {
-	b, ok := s.blks[model.BlockKey{PID: pid, PC: pc, ISA: isa}]
+func (s *runSink) Count(pid, tid int, pc uint64, isa cost.ISA, n int64) error {
+	b, ok := s.blks[cost.BlockKey{PID: pid, PC: pc, ISA: isa}]
 	if !ok {
 		return fmt.Errorf("process %d executed a %s block at 0x%x that has no instructions in the input", pid, isa, pc)
 	}

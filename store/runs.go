@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"androprof/model"
+	"androprof/model/cost"
 )
 
 // Runs lists the stored runs, oldest first.
@@ -36,7 +37,7 @@ func (db *DB) runID(ctx context.Context, name string) (int64, error) {
 	var id int64
 	err := db.read.QueryRowContext(ctx, `SELECT id FROM run WHERE name = ?`, name).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, fmt.Errorf("run %q: %w", name, model.ErrNotFound)
+		return 0, fmt.Errorf("run %q: %w", name, cost.ErrNotFound)
 	}
 	return id, err
 }
@@ -49,14 +50,14 @@ func (db *DB) DeleteRun(ctx context.Context, name string) error {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return fmt.Errorf("run %q: %w", name, model.ErrNotFound)
+			return fmt.Errorf("run %q: %w", name, cost.ErrNotFound)
 		}
 		return nil
 	})
 }
 
 // Processes lists a run's processes with their sizes, by pid.
-func (db *DB) Processes(ctx context.Context, run string) ([]model.ProcessSummary, error) {
+func (db *DB) Processes(ctx context.Context, run string) ([]cost.ProcessSummary, error) {
 	id, err := db.runID(ctx, run)
 	if err != nil {
 		return nil, err
@@ -70,9 +71,9 @@ func (db *DB) Processes(ctx context.Context, run string) ([]model.ProcessSummary
 		return nil, err
 	}
 	defer rows.Close()
-	var out []model.ProcessSummary
+	var out []cost.ProcessSummary
 	for rows.Next() {
-		var ps model.ProcessSummary
+		var ps cost.ProcessSummary
 		if err := rows.Scan(&ps.PID, &ps.ParentPID, &ps.Name, &ps.Threads, &ps.BlocksExecuted, &ps.Instructions); err != nil {
 			return nil, err
 		}
@@ -83,7 +84,7 @@ func (db *DB) Processes(ctx context.Context, run string) ([]model.ProcessSummary
 
 // ProcessInstructions gives each process's dynamic count per instruction: the small table a
 // profile is applied to.
-func (db *DB) ProcessInstructions(ctx context.Context, run string) ([]model.ProcessInstructions, error) {
+func (db *DB) ProcessInstructions(ctx context.Context, run string) ([]cost.ProcessInstructions, error) {
 	id, err := db.runID(ctx, run)
 	if err != nil {
 		return nil, err
@@ -95,9 +96,9 @@ func (db *DB) ProcessInstructions(ctx context.Context, run string) ([]model.Proc
 		return nil, err
 	}
 	defer rows.Close()
-	var out []model.ProcessInstructions
+	var out []cost.ProcessInstructions
 	for rows.Next() {
-		var r model.ProcessInstructions
+		var r cost.ProcessInstructions
 		if err := rows.Scan(&r.PID, &r.Instruction.ISA, &r.Instruction.Mnemonic, &r.Count); err != nil {
 			return nil, err
 		}
@@ -107,7 +108,7 @@ func (db *DB) ProcessInstructions(ctx context.Context, run string) ([]model.Proc
 }
 
 // FunctionInstructions gives each function's dynamic count per instruction.
-func (db *DB) FunctionInstructions(ctx context.Context, run string) ([]model.FunctionInstructions, error) {
+func (db *DB) FunctionInstructions(ctx context.Context, run string) ([]cost.FunctionInstructions, error) {
 	id, err := db.runID(ctx, run)
 	if err != nil {
 		return nil, err
@@ -120,9 +121,9 @@ func (db *DB) FunctionInstructions(ctx context.Context, run string) ([]model.Fun
 		return nil, err
 	}
 	defer rows.Close()
-	var out []model.FunctionInstructions
+	var out []cost.FunctionInstructions
 	for rows.Next() {
-		var r model.FunctionInstructions
+		var r cost.FunctionInstructions
 		if err := rows.Scan(&r.PID, &r.Image, &r.Symbol, &r.Instruction.ISA, &r.Instruction.Mnemonic, &r.Count); err != nil {
 			return nil, err
 		}
@@ -132,7 +133,7 @@ func (db *DB) FunctionInstructions(ctx context.Context, run string) ([]model.Fun
 }
 
 // Blocks lists every block of a run with its executions and instruction mix.
-func (db *DB) Blocks(ctx context.Context, run string) ([]model.BlockSummary, error) {
+func (db *DB) Blocks(ctx context.Context, run string) ([]cost.BlockSummary, error) {
 	id, err := db.runID(ctx, run)
 	if err != nil {
 		return nil, err
@@ -148,10 +149,10 @@ func (db *DB) Blocks(ctx context.Context, run string) ([]model.BlockSummary, err
 		return nil, err
 	}
 	defer rows.Close()
-	var out []model.BlockSummary
+	var out []cost.BlockSummary
 	var blob []byte
 	for rows.Next() {
-		var b model.BlockSummary
+		var b cost.BlockSummary
 		var pc int64
 		if err := rows.Scan(&b.ID, &b.PID, &pc, &b.ISA, &b.Symbol, &b.Image, &b.ImageKind, &b.Insns, &b.Executions, &blob); err != nil {
 			return nil, err
@@ -165,16 +166,16 @@ func (db *DB) Blocks(ctx context.Context, run string) ([]model.BlockSummary, err
 	return out, rows.Err()
 }
 
-func (db *DB) mnemonics(ctx context.Context) (map[int64]model.Instruction, error) {
+func (db *DB) mnemonics(ctx context.Context) (map[int64]cost.Instruction, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT id, isa, text FROM mnemonic`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[int64]model.Instruction{}
+	out := map[int64]cost.Instruction{}
 	for rows.Next() {
 		var id int64
-		var in model.Instruction
+		var in cost.Instruction
 		if err := rows.Scan(&id, &in.ISA, &in.Mnemonic); err != nil {
 			return nil, err
 		}
@@ -183,8 +184,8 @@ func (db *DB) mnemonics(ctx context.Context) (map[int64]model.Instruction, error
 	return out, rows.Err()
 }
 
-func decodeMix(blob []byte, mnems map[int64]model.Instruction) ([]model.InstructionCount, error) {
-	var out []model.InstructionCount
+func decodeMix(blob []byte, mnems map[int64]cost.Instruction) ([]cost.InstructionCount, error) {
+	var out []cost.InstructionCount
 	for len(blob) > 0 {
 		id, n1 := binary.Uvarint(blob)
 		if n1 <= 0 {
@@ -199,22 +200,22 @@ func decodeMix(blob []byte, mnems map[int64]model.Instruction) ([]model.Instruct
 		if !ok {
 			return nil, fmt.Errorf("instruction mix names unknown mnemonic %d", id)
 		}
-		out = append(out, model.InstructionCount{Instruction: in, Count: int64(count)})
+		out = append(out, cost.InstructionCount{Instruction: in, Count: int64(count)})
 	}
 	return out, nil
 }
 
 // BlockInstructions lists one block's instructions in address order.
-func (db *DB) BlockInstructions(ctx context.Context, blockID int64) ([]model.BlockInstruction, error) {
+func (db *DB) BlockInstructions(ctx context.Context, blockID int64) ([]cost.BlockInstruction, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT bi.addr, bi.encoding, bi.printed, bi.operands, m.isa, m.text
 		FROM block_insn bi JOIN mnemonic m ON m.id = bi.mnemonic_id WHERE bi.block_id = ? ORDER BY bi.idx`, blockID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []model.BlockInstruction
+	var out []cost.BlockInstruction
 	for rows.Next() {
-		var bi model.BlockInstruction
+		var bi cost.BlockInstruction
 		var addr int64
 		if err := rows.Scan(&addr, &bi.Encoding, &bi.Printed, &bi.Operands, &bi.Instruction.ISA, &bi.Instruction.Mnemonic); err != nil {
 			return nil, err
@@ -226,7 +227,7 @@ func (db *DB) BlockInstructions(ctx context.Context, blockID int64) ([]model.Blo
 }
 
 // Images lists each process's images, by pid and path.
-func (db *DB) Images(ctx context.Context, run string) ([]model.Image, error) {
+func (db *DB) Images(ctx context.Context, run string) ([]cost.Image, error) {
 	id, err := db.runID(ctx, run)
 	if err != nil {
 		return nil, err
@@ -237,9 +238,9 @@ func (db *DB) Images(ctx context.Context, run string) ([]model.Image, error) {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []model.Image
+	var out []cost.Image
 	for rows.Next() {
-		var im model.Image
+		var im cost.Image
 		if err := rows.Scan(&im.PID, &im.Path, &im.Name, &im.Kind, unsigned{&im.Base}, &im.Symbols); err != nil {
 			return nil, err
 		}
@@ -249,7 +250,7 @@ func (db *DB) Images(ctx context.Context, run string) ([]model.Image, error) {
 }
 
 // Syscalls lists each thread's system calls, by pid, tid and number.
-func (db *DB) Syscalls(ctx context.Context, run string) ([]model.Syscall, error) {
+func (db *DB) Syscalls(ctx context.Context, run string) ([]cost.Syscall, error) {
 	id, err := db.runID(ctx, run)
 	if err != nil {
 		return nil, err
@@ -261,9 +262,9 @@ func (db *DB) Syscalls(ctx context.Context, run string) ([]model.Syscall, error)
 		return nil, err
 	}
 	defer rows.Close()
-	var out []model.Syscall
+	var out []cost.Syscall
 	for rows.Next() {
-		var sc model.Syscall
+		var sc cost.Syscall
 		if err := rows.Scan(&sc.PID, &sc.TID, &sc.Number, &sc.Name, &sc.Count, &sc.Insns); err != nil {
 			return nil, err
 		}

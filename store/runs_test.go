@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"androprof/model"
+	"androprof/model/cost"
 	"androprof/store/storetest"
 )
 
@@ -28,12 +28,12 @@ func TestImportRunAndQueries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []model.ProcessInstructions{
-		{PID: 10, InstructionCount: model.InstructionCount{Instruction: model.Instruction{ISA: model.ARM, Mnemonic: "ADD"}, Count: 100}},
-		{PID: 10, InstructionCount: model.InstructionCount{Instruction: model.Instruction{ISA: model.ARM, Mnemonic: "BNE"}, Count: 100}},
-		{PID: 10, InstructionCount: model.InstructionCount{Instruction: model.Instruction{ISA: model.ARM, Mnemonic: "CMP"}, Count: 100}},
-		{PID: 11, InstructionCount: model.InstructionCount{Instruction: model.Instruction{ISA: model.Thumb, Mnemonic: "BX"}, Count: 1}},
-		{PID: 11, InstructionCount: model.InstructionCount{Instruction: model.Instruction{ISA: model.Thumb, Mnemonic: "MOV"}, Count: 1}},
+	want := []cost.ProcessInstructions{
+		{PID: 10, InstructionCount: cost.InstructionCount{Instruction: cost.Instruction{ISA: cost.ARM, Mnemonic: "ADD"}, Count: 100}},
+		{PID: 10, InstructionCount: cost.InstructionCount{Instruction: cost.Instruction{ISA: cost.ARM, Mnemonic: "BNE"}, Count: 100}},
+		{PID: 10, InstructionCount: cost.InstructionCount{Instruction: cost.Instruction{ISA: cost.ARM, Mnemonic: "CMP"}, Count: 100}},
+		{PID: 11, InstructionCount: cost.InstructionCount{Instruction: cost.Instruction{ISA: cost.Thumb, Mnemonic: "BX"}, Count: 1}},
+		{PID: 11, InstructionCount: cost.InstructionCount{Instruction: cost.Instruction{ISA: cost.Thumb, Mnemonic: "MOV"}, Count: 1}},
 	}
 	if !reflect.DeepEqual(counts, want) {
 		t.Errorf("process instructions =\n%+v\nwant\n%+v", counts, want)
@@ -46,7 +46,7 @@ func TestImportRunAndQueries(t *testing.T) {
 	if err != nil || len(blocks) != 2 {
 		t.Fatalf("blocks = %+v, %v", blocks, err)
 	}
-	var loop model.BlockSummary
+	var loop cost.BlockSummary
 	for _, b := range blocks {
 		if b.PC == 0x1000 {
 			loop = b
@@ -84,7 +84,7 @@ func TestFailedImportChangesNothing(t *testing.T) {
 	}
 	before := tableCounts(t, db)
 	boom := errors.New("reader failed at line 7")
-	err := db.ImportRun(ctx, "second", "test", func(s model.BlockSink) error {
+	err := db.ImportRun(ctx, "second", "test", func(s cost.BlockSink) error {
 		if err := storetest.SmallRun(s); err != nil {
 			return err
 		}
@@ -94,7 +94,7 @@ func TestFailedImportChangesNothing(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 	cancelled, cancel := context.WithCancel(ctx)
-	err = db.ImportRun(cancelled, "third", "test", func(s model.BlockSink) error {
+	err = db.ImportRun(cancelled, "third", "test", func(s cost.BlockSink) error {
 		cancel()
 		return storetest.SmallRun(s)
 	})
@@ -102,7 +102,7 @@ func TestFailedImportChangesNothing(t *testing.T) {
 		t.Errorf("cancelled import: %v", err)
 	}
 	// A count for a block never described, and a pid the run already has.
-	if err := db.ImportRun(ctx, "fourth", "", func(s model.BlockSink) error { return s.Count(1, 0, 0x99, model.ARM, 1) }); err == nil {
+	if err := db.ImportRun(ctx, "fourth", "", func(s cost.BlockSink) error { return s.Count(1, 0, 0x99, cost.ARM, 1) }); err == nil {
 		t.Error("count without a block accepted")
 	}
 	if err := db.ImportRun(ctx, "small", "", storetest.SmallRun); err == nil {
@@ -129,7 +129,7 @@ func TestDeleteRun(t *testing.T) {
 			t.Errorf("%s keeps %d rows after delete", tbl, n)
 		}
 	}
-	if err := db.DeleteRun(ctx, "small"); !errors.Is(err, model.ErrNotFound) {
+	if err := db.DeleteRun(ctx, "small"); !errors.Is(err, cost.ErrNotFound) {
 		t.Errorf("second delete: %v", err)
 	}
 }

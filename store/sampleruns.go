@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"androprof/model"
+	"androprof/model/layers"
+	"androprof/model/samples"
 )
 
 // Sampled runs are stored as model.SampleProfile's arrays (migration 006), row seq = index, so
@@ -13,7 +15,7 @@ import (
 
 // ImportSampleRun stores a sampled profile as a new run of kind "samples", in one transaction:
 // an import that fails or is cancelled leaves the workspace as it was.
-func (db *DB) ImportSampleRun(ctx context.Context, name, source string, p *model.SampleProfile) error {
+func (db *DB) ImportSampleRun(ctx context.Context, name, source string, p *samples.SampleProfile) error {
 	if err := checkSampleProfile(p); err != nil {
 		return fmt.Errorf("sampled profile: %w", err)
 	}
@@ -62,7 +64,7 @@ func (db *DB) ImportSampleRun(ctx context.Context, name, source string, p *model
 
 // checkSampleProfile refuses a profile whose indexes point nowhere: stored, it would make every
 // view of the run fail (or worse, index out of range) long after the import said yes.
-func checkSampleProfile(p *model.SampleProfile) error {
+func checkSampleProfile(p *samples.SampleProfile) error {
 	for i, n := range p.Nodes {
 		if n.Parent < -1 || int(n.Parent) >= i {
 			return fmt.Errorf("stack node %d has parent %d, not an earlier node", i, n.Parent)
@@ -84,12 +86,12 @@ func checkSampleProfile(p *model.SampleProfile) error {
 
 // SampleProfile loads a sampled run: every sample with its stack, what all its views are
 // computed from.
-func (db *DB) SampleProfile(ctx context.Context, run string) (*model.SampleProfile, error) {
+func (db *DB) SampleProfile(ctx context.Context, run string) (*samples.SampleProfile, error) {
 	runID, err := db.runIDOfKind(ctx, run, model.RunKindSamples)
 	if err != nil {
 		return nil, err
 	}
-	p := &model.SampleProfile{}
+	p := &samples.SampleProfile{}
 	h := &p.Header
 	if err := db.read.QueryRowContext(ctx, `SELECT format, command, event, rate_hz, left_out, left_out_why
 		FROM sample_info WHERE run_id = ?`, runID).Scan(&h.Format, &h.Command, &h.Event, &h.RateHz, &p.LeftOut, &p.LeftOutWhy); err != nil {
@@ -100,22 +102,22 @@ func (db *DB) SampleProfile(ctx context.Context, run string) (*model.SampleProfi
 	}); err != nil {
 		return nil, err
 	}
-	if p.Threads, err = loadSeq(ctx, db, "sample_thread", "pid, tid, comm", runID, func(rows *sql.Rows, t *model.SampleThread) error {
+	if p.Threads, err = loadSeq(ctx, db, "sample_thread", "pid, tid, comm", runID, func(rows *sql.Rows, t *samples.SampleThread) error {
 		return rows.Scan(&t.PID, &t.TID, &t.Comm)
 	}); err != nil {
 		return nil, err
 	}
-	if p.Symbols, err = loadSeq(ctx, db, "sample_symbol", "image, symbol", runID, func(rows *sql.Rows, s *model.SampleSymbol) error {
+	if p.Symbols, err = loadSeq(ctx, db, "sample_symbol", "image, symbol", runID, func(rows *sql.Rows, s *layers.SampleSymbol) error {
 		return rows.Scan(&s.Image, &s.Symbol)
 	}); err != nil {
 		return nil, err
 	}
-	if p.Nodes, err = loadSeq(ctx, db, "sample_node", "parent, symbol", runID, func(rows *sql.Rows, n *model.StackNode) error {
+	if p.Nodes, err = loadSeq(ctx, db, "sample_node", "parent, symbol", runID, func(rows *sql.Rows, n *samples.StackNode) error {
 		return rows.Scan(&n.Parent, &n.Symbol)
 	}); err != nil {
 		return nil, err
 	}
-	if p.Samples, err = loadSeq(ctx, db, "sample", "thread, node, time_ns, period", runID, func(rows *sql.Rows, s *model.SampleRec) error {
+	if p.Samples, err = loadSeq(ctx, db, "sample", "thread, node, time_ns, period", runID, func(rows *sql.Rows, s *samples.SampleRec) error {
 		return rows.Scan(&s.Thread, &s.Node, &s.TimeNS, unsigned{&s.Period})
 	}); err != nil {
 		return nil, err

@@ -9,20 +9,23 @@ import (
 	"testing"
 
 	"androprof/model"
+	"androprof/model/cost"
+	"androprof/model/layers"
+	"androprof/model/samples"
 )
 
 // sampleFixture has a value in every field, so a column mixed up on the way in or out shows.
-func sampleFixture() *model.SampleProfile {
-	return &model.SampleProfile{
-		Header:  model.SampleHeader{Format: "perf-script", Command: "java -cp /tmp/c Phases", Event: "cpu-clock", RateHz: 997},
-		Threads: []model.SampleThread{{PID: 100, TID: 100, Comm: "java"}, {PID: 100, TID: 104, Comm: "phase-sort"}},
-		Symbols: []model.SampleSymbol{
+func sampleFixture() *samples.SampleProfile {
+	return &samples.SampleProfile{
+		Header:  samples.SampleHeader{Format: "perf-script", Command: "java -cp /tmp/c Phases", Event: "cpu-clock", RateHz: 997},
+		Threads: []samples.SampleThread{{PID: 100, TID: 100, Comm: "java"}, {PID: 100, TID: 104, Comm: "phase-sort"}},
+		Symbols: []layers.SampleSymbol{
 			{Image: "/tmp/perf-100.map", Symbol: "com.example.Phases.appLoop(I)J"},
 			{Image: "[kernel.kallsyms]", Symbol: "do_syscall_64"},
 			{Image: "[unknown]", Symbol: ""},
 		},
-		Nodes:       []model.StackNode{{Parent: -1, Symbol: 0}, {Parent: 0, Symbol: 1}, {Parent: -1, Symbol: 2}},
-		Samples:     []model.SampleRec{{Thread: 0, Node: 1, TimeNS: 0, Period: 1003000}, {Thread: 1, Node: 2, TimeNS: 1002999, Period: math.MaxUint64}},
+		Nodes:       []samples.StackNode{{Parent: -1, Symbol: 0}, {Parent: 0, Symbol: 1}, {Parent: -1, Symbol: 2}},
+		Samples:     []samples.SampleRec{{Thread: 0, Node: 1, TimeNS: 0, Period: 1003000}, {Thread: 1, Node: 2, TimeNS: 1002999, Period: math.MaxUint64}},
 		LeftOut:     12,
 		LeftOutWhy:  "threads phase-*",
 		AppPackages: []string{"com.example", "org.demo"},
@@ -44,7 +47,7 @@ func TestSampleRunRoundTrip(t *testing.T) {
 		t.Errorf("round trip:\n got %+v\nwant %+v", got, want)
 	}
 	// An empty recording reads back as the builder leaves one: nil arrays.
-	empty := &model.SampleProfile{Header: model.SampleHeader{Format: "simpleperf"}}
+	empty := &samples.SampleProfile{Header: samples.SampleHeader{Format: "simpleperf"}}
 	if err := db.ImportSampleRun(ctx, "empty", "x", empty); err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +60,7 @@ func TestSampleRunRoundTrip(t *testing.T) {
 	if _, err := db.HeapProfile(ctx, "phases"); err == nil || !strings.Contains(err.Error(), "is a sampled profile, not a heap log") {
 		t.Errorf("a sampled run read as a heap log: %v", err)
 	}
-	if _, err := db.SampleProfile(ctx, "nope"); !errors.Is(err, model.ErrNotFound) {
+	if _, err := db.SampleProfile(ctx, "nope"); !errors.Is(err, cost.ErrNotFound) {
 		t.Errorf("missing run: %v", err)
 	}
 	runs, err := db.Runs(ctx)

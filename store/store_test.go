@@ -11,22 +11,22 @@ import (
 	"strings"
 	"testing"
 
-	"androprof/model"
+	"androprof/model/cost"
 )
 
-func testProfile() *model.Profile {
-	p := model.NewProfile("Test A8", model.ARM, model.Thumb)
+func testProfile() *cost.Profile {
+	p := cost.NewProfile("Test A8", cost.ARM, cost.Thumb)
 	p.Architecture, p.Organization, p.Source = "ARMv7-A", "Cortex-A8", "tests"
-	p.Reference = model.Reference{FrequencyGHz: 1, CPI: 13.03, ProcessorPowerW: 0.89, BaseInstructions: 39171751755, BaseCacheMisses: 521966483, MemoryAccessEnergy: 2.61}
-	p.Citations = []model.Citation{{Cost: "cpi", Text: "seed Table 5.3"}}
-	p.Categories = []model.Category{
-		{Name: "Conditional branch", Cycles: 3, PowerMW: 113, Citations: []model.Citation{{Cost: "power", Text: "Bazzaz 2013"}},
-			Instructions: []model.Instruction{{ISA: model.ARM, Mnemonic: "BEQ"}, {ISA: model.Thumb, Mnemonic: "BEQ"}}},
-		{Name: "Load", Cycles: 1.5, PowerMW: 890, Citations: []model.Citation{{Cost: "power", Estimate: true, Text: "average"}},
-			Instructions: []model.Instruction{{ISA: model.ARM, Mnemonic: "LDR"}}},
+	p.Reference = cost.Reference{FrequencyGHz: 1, CPI: 13.03, ProcessorPowerW: 0.89, BaseInstructions: 39171751755, BaseCacheMisses: 521966483, MemoryAccessEnergy: 2.61}
+	p.Citations = []cost.Citation{{Cost: "cpi", Text: "seed Table 5.3"}}
+	p.Categories = []cost.Category{
+		{Name: "Conditional branch", Cycles: 3, PowerMW: 113, Citations: []cost.Citation{{Cost: "power", Text: "Bazzaz 2013"}},
+			Instructions: []cost.Instruction{{ISA: cost.ARM, Mnemonic: "BEQ"}, {ISA: cost.Thumb, Mnemonic: "BEQ"}}},
+		{Name: "Load", Cycles: 1.5, PowerMW: 890, Citations: []cost.Citation{{Cost: "power", Estimate: true, Text: "average"}},
+			Instructions: []cost.Instruction{{ISA: cost.ARM, Mnemonic: "LDR"}}},
 	}
-	p.Undefined = model.Category{Name: model.UndefinedCategory, Cycles: 13.03, PowerMW: 890,
-		Instructions: []model.Instruction{{ISA: model.ARM, Mnemonic: "FOO"}}}
+	p.Undefined = cost.Category{Name: cost.UndefinedCategory, Cycles: 13.03, PowerMW: 890,
+		Instructions: []cost.Instruction{{ISA: cost.ARM, Mnemonic: "FOO"}}}
 	return p
 }
 
@@ -66,7 +66,7 @@ func TestProfileRoundTrip(t *testing.T) {
 	if err := db.DeleteProfile(ctx, p.Name); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Profile(ctx, p.Name); !errors.Is(err, model.ErrNotFound) {
+	if _, err := db.Profile(ctx, p.Name); !errors.Is(err, cost.ErrNotFound) {
 		t.Errorf("after delete: %v", err)
 	}
 	var n int

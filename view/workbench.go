@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"androprof/controller"
-	"androprof/model"
+	"androprof/model/cost"
 	"androprof/view/analysis"
 	"androprof/view/editor"
 	"androprof/view/ui"
@@ -94,7 +94,7 @@ func (wb *Workbench) AnalysisView() *analysis.View { return wb.analysis }
 
 // Edit opens a profile from elsewhere (the database, a built-in) in the editor window, asking
 // first about unsaved changes to the current one.
-func (wb *Workbench) Edit(p *model.Profile) {
+func (wb *Workbench) Edit(p *cost.Profile) {
 	wb.ShowEditor()
 	wb.editor.Edit(p)
 }
@@ -105,7 +105,7 @@ func (wb *Workbench) revert() {
 	if path := wb.ed.Path(); path != "" && wb.ed.Open(path) == nil {
 		return
 	}
-	wb.ed.SetProfile(model.NewProfile("New profile", model.ARM, model.Thumb))
+	wb.ed.SetProfile(cost.NewProfile("New profile", cost.ARM, cost.Thumb))
 }
 
 // routeQuit makes the window's File ▸ Quit (Ctrl+Q) the workbench's Quit. Left to the desktop

@@ -13,7 +13,7 @@ import (
 
 	"androprof/controller"
 	"androprof/internal/viewtest"
-	"androprof/model"
+	"androprof/model/cost"
 	"androprof/view/ui"
 )
 
@@ -111,7 +111,7 @@ func TestEditingAnotherProfileAsksAboutUnsavedChanges(t *testing.T) {
 	if ed.Profile().Name != "Stored test profile" || ed.Dirty() {
 		t.Fatalf("Discard did not open the other profile: %q, dirty %v", ed.Profile().Name, ed.Dirty())
 	}
-	if got := wb.EditorView().Category.Options; !slices.Equal(got, []string{"Load", model.UndefinedCategory}) {
+	if got := wb.EditorView().Category.Options; !slices.Equal(got, []string{"Load", cost.UndefinedCategory}) {
 		t.Errorf("category chooser offers %v", got)
 	}
 }

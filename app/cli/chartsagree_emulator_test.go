@@ -1,6 +1,7 @@
 package cli
 
 import (
+	costmodel "androprof/model/cost"
 	"androprof/store/workspacedb"
 	"bytes"
 	"context"
@@ -12,7 +13,6 @@ import (
 	"androprof/chart"
 	"androprof/chart/render"
 	"androprof/controller"
-	"androprof/model"
 )
 
 // One chart per question (issue 25): for an emulator run, `androprof chart` writes the chart
@@ -29,13 +29,13 @@ func TestEmulatorChartsAgree(t *testing.T) {
 	}
 	defer ws.Close()
 	// report is the window's report of run under profile (its compute), by one grouping.
-	report := func(run, profile string, by model.Grouping) (*model.Report, *model.RunData) {
+	report := func(run, profile string, by costmodel.Grouping) (*costmodel.Report, *costmodel.RunData) {
 		t.Helper()
 		p, err := ws.Profiles.Resolve(ctx, profile)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := ws.Costs.Report(ctx, model.ReportOptions{Run: run, Profile: p, By: by})
+		rep, err := ws.Costs.Report(ctx, costmodel.ReportOptions{Run: run, Profile: p, By: by})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,10 +48,10 @@ func TestEmulatorChartsAgree(t *testing.T) {
 	// The window's charts, as its tabs draw them (view/analysis processes.go, functions.go,
 	// insns.go, images.go).
 	processes := func(run, profile string, m chart.Metric) chart.Chart {
-		rep, d := report(run, profile, model.ByPID)
+		rep, d := report(run, profile, costmodel.ByPID)
 		return chart.FromReport(rep, m, chart.Bars, controller.ProcessLabels(d))
 	}
-	rows := func(by model.Grouping) func(run, profile string, m chart.Metric) chart.Chart {
+	rows := func(by costmodel.Grouping) func(run, profile string, m chart.Metric) chart.Chart {
 		return func(run, profile string, m chart.Metric) chart.Chart {
 			rep, _ := report(run, profile, by)
 			return chart.FromReport(rep, m, chart.Bars, nil)
@@ -62,7 +62,7 @@ func TestEmulatorChartsAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l, err := ws.Costs.Layers(ctx, model.ReportOptions{Run: run, Profile: p})
+		l, err := ws.Costs.Layers(ctx, costmodel.ReportOptions{Run: run, Profile: p})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,9 +73,9 @@ func TestEmulatorChartsAgree(t *testing.T) {
 		window func(run, profile string, m chart.Metric) chart.Chart
 	}{
 		{"pid", processes},
-		{"function", rows(model.ByFunction)},
-		{"category", rows(model.ByCategory)},
-		{"image", rows(model.ByImage)},
+		{"function", rows(costmodel.ByFunction)},
+		{"category", rows(costmodel.ByCategory)},
+		{"image", rows(costmodel.ByImage)},
 		{"layer", layers},
 	}
 	const width, height = 900, 500

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"androprof/model/calls"
 	"androprof/store/workspacedb"
 	"context"
 	"path/filepath"
@@ -11,7 +12,6 @@ import (
 	"androprof/chart"
 	"androprof/controller"
 	"androprof/internal/corpus"
-	"androprof/model"
 )
 
 // One chart per question (issue 25): for a method trace, `androprof chart` writes the chart the
@@ -36,12 +36,12 @@ func TestMethodChartsAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if jag.Profile.Clock != model.ClockDual {
+	if jag.Profile.Clock != calls.ClockDual {
 		t.Fatalf("jag-dmtrace's clock is %s: the cases below want both clocks", jag.Profile.Clock)
 	}
 	tid := busiestThread(jag.Profile)
 	// The window's Hotspots and Packages tabs with its choosers set as the flags say.
-	tab := func(run string, by model.MethodGrouping, tid int, cpu bool, kind chart.Kind) func() (chart.Chart, error) {
+	tab := func(run string, by calls.MethodGrouping, tid int, cpu bool, kind chart.Kind) func() (chart.Chart, error) {
 		return func() (chart.Chart, error) {
 			return ws.Methods.Chart(ctx, controller.MethodChartOptions{Run: run, By: by, TID: tid, CPU: cpu, Kind: kind})
 		}
@@ -51,17 +51,17 @@ func TestMethodChartsAgree(t *testing.T) {
 		flags  []string
 		window func() (chart.Chart, error)
 	}{
-		{"hotspots by method", []string{"--run", "jag"}, tab("jag", model.ByMethod, 0, true, chart.Bars)},
-		{"hotspots by class as columns", []string{"--run", "jag", "--by", "class", "--kind", "column"}, tab("jag", model.ByClass, 0, true, chart.Columns)},
-		{"hotspots by thread", []string{"--run", "jag", "--by", "thread"}, tab("jag", model.ByThread, 0, true, chart.Bars)},
-		{"one thread", []string{"--run", "jag", "--pid", strconv.Itoa(tid)}, tab("jag", model.ByMethod, tid, true, chart.Bars)},
-		{"real time", []string{"--run", "jag", "--clock", "real"}, tab("jag", model.ByMethod, 0, false, chart.Bars)},
-		{"a trace with real time only", []string{"--run", "rmp"}, tab("rmp", model.ByMethod, 0, false, chart.Bars)},
-		{"packages", []string{"--run", "jag", "--by", "package", "--kind", "pie"}, tab("jag", model.ByPackage, 0, true, chart.Pie)},
-		{"classes", []string{"--run", "jag", "--by", "class", "--kind", "pie"}, tab("jag", model.ByClass, 0, true, chart.Pie)},
+		{"hotspots by method", []string{"--run", "jag"}, tab("jag", calls.ByMethod, 0, true, chart.Bars)},
+		{"hotspots by class as columns", []string{"--run", "jag", "--by", "class", "--kind", "column"}, tab("jag", calls.ByClass, 0, true, chart.Columns)},
+		{"hotspots by thread", []string{"--run", "jag", "--by", "thread"}, tab("jag", calls.ByThread, 0, true, chart.Bars)},
+		{"one thread", []string{"--run", "jag", "--pid", strconv.Itoa(tid)}, tab("jag", calls.ByMethod, tid, true, chart.Bars)},
+		{"real time", []string{"--run", "jag", "--clock", "real"}, tab("jag", calls.ByMethod, 0, false, chart.Bars)},
+		{"a trace with real time only", []string{"--run", "rmp"}, tab("rmp", calls.ByMethod, 0, false, chart.Bars)},
+		{"packages", []string{"--run", "jag", "--by", "package", "--kind", "pie"}, tab("jag", calls.ByPackage, 0, true, chart.Pie)},
+		{"classes", []string{"--run", "jag", "--by", "class", "--kind", "pie"}, tab("jag", calls.ByClass, 0, true, chart.Pie)},
 		{"compare", []string{"--compare", "jag,basic", "--by", "method"}, func() (chart.Chart, error) {
-			rows, err := ws.Methods.CompareMethods(ctx, "jag", "basic", model.ByMethod)
-			return chart.FromMethodComparison(rows, "jag", "basic", model.ByMethod, true), err
+			rows, err := ws.Methods.CompareMethods(ctx, "jag", "basic", calls.ByMethod)
+			return chart.FromMethodComparison(rows, "jag", "basic", calls.ByMethod, true), err
 		}},
 	}
 	for _, c := range cases {
@@ -92,8 +92,8 @@ func whereDiffer(a, b []byte) (string, string) {
 }
 
 // busiestThread is the thread of a trace with the most events: one a person would choose.
-func busiestThread(p *model.CallProfile) int {
-	var best model.ThreadTimes
+func busiestThread(p *calls.CallProfile) int {
+	var best calls.ThreadTimes
 	for _, th := range p.Threads {
 		if th.Events > best.Events {
 			best = th

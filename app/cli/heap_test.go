@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"androprof/model/heap"
 	"androprof/store/workspacedb"
 	"context"
 	"encoding/json"
@@ -17,12 +18,11 @@ import (
 	"androprof/internal/corpus"
 	"androprof/internal/fastlane"
 	"androprof/jvm"
-	"androprof/model"
 )
 
 // logTally is an independent count of a raw heap log, to check what the import stored.
 type logTally struct {
-	allocated, freed     model.HeapCount
+	allocated, freed     heap.HeapCount
 	perCohort            map[uint64]uint64 // born bytes per cohort
 	spans                map[uint64]bool   // cohorts covered by an object born before them
 	end                  uint64
@@ -51,7 +51,7 @@ func tallyLog(t *testing.T, path string, cohort uint64) *logTally {
 			t.Fatal(err)
 		}
 		switch e.Kind {
-		case model.HeapAlloc:
+		case heap.HeapAlloc:
 			live[e.Object] = obj{e.Size, e.Array}
 			s.allocated.Objects++
 			s.allocated.Bytes += e.Size
@@ -62,7 +62,7 @@ func tallyLog(t *testing.T, path string, cohort uint64) *logTally {
 			s.threadBytes[e.Thread] += e.Size
 			s.classes[e.Class] += e.Size
 			s.end = e.Time + e.Size
-		case model.HeapFree:
+		case heap.HeapFree:
 			o, ok := live[e.Object]
 			if !ok {
 				t.Fatalf("%s line %d: death of an object that is not live", path, r.Line())
@@ -140,8 +140,8 @@ func TestHeapCommandTotalsAddUp(t *testing.T) {
 		t.Errorf("live at the end %d (json %d), want allocated − freed = %d", ch.LiveBytes, summary.LiveBytes, raw.allocated.Bytes-raw.freed.Bytes)
 	}
 	// per-thread, per-class, per-cohort and per-size sums equal the totals; survivors are the live
-	born := map[model.HeapScope]model.HeapCount{}
-	survived := map[model.HeapScope]uint64{}
+	born := map[heap.HeapScope]heap.HeapCount{}
+	survived := map[heap.HeapScope]uint64{}
 	cohortBytes := map[uint64]uint64{}
 	threadBytes, classBytes := map[uint32]uint64{}, map[uint32]uint64{}
 	for _, c := range p.Cells {
@@ -151,15 +151,15 @@ func TestHeapCommandTotalsAddUp(t *testing.T) {
 		born[c.Scope] = b
 		survived[c.Scope] += c.Survived.Bytes
 		switch c.Scope {
-		case model.ScopeCohort:
+		case heap.ScopeCohort:
 			cohortBytes[c.Key] += c.Born.Bytes
-		case model.ScopeThread:
+		case heap.ScopeThread:
 			threadBytes[uint32(c.Key)] += c.Born.Bytes
-		case model.ScopeClass:
+		case heap.ScopeClass:
 			classBytes[uint32(c.Key)] += c.Born.Bytes
 		}
 	}
-	for _, s := range []model.HeapScope{model.ScopeCohort, model.ScopeThread, model.ScopeClass, model.ScopeSize} {
+	for _, s := range []heap.HeapScope{heap.ScopeCohort, heap.ScopeThread, heap.ScopeClass, heap.ScopeSize} {
 		if born[s].Bytes != p.Allocated.Bytes || born[s].Objects != p.Allocated.Objects || survived[s] != ch.LiveBytes {
 			t.Errorf("scope %d: born %+v survived %d, want %+v and %d", s, born[s], survived[s], p.Allocated, ch.LiveBytes)
 		}
@@ -185,7 +185,7 @@ func TestHeapCommandTotalsAddUp(t *testing.T) {
 	}
 	// The six workers allocated exactly what the program says, each in its own name.
 	var workers int
-	for _, r := range p.Table(model.ScopeThread) {
+	for _, r := range p.Table(heap.ScopeThread) {
 		if len(r.Name) > 7 && r.Name[:7] == "worker-" {
 			workers++
 		}
@@ -194,7 +194,7 @@ func TestHeapCommandTotalsAddUp(t *testing.T) {
 		t.Errorf("%d worker threads of %d threads, want 6", workers, summary.Threads)
 	}
 	var nodes uint64
-	for _, r := range p.Table(model.ScopeClass) {
+	for _, r := range p.Table(heap.ScopeClass) {
 		if r.Name == "demo/Threads$Node" {
 			nodes = r.Total.Objects
 		}

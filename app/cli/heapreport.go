@@ -12,6 +12,7 @@ import (
 	"androprof/internal/human"
 	"androprof/internal/termtext"
 	"androprof/model"
+	heapmodel "androprof/model/heap"
 )
 
 // heapFlags are report's and chart's flags for heap runs.
@@ -43,7 +44,7 @@ func cohortFactor(ctx context.Context, ws *controller.Workspace, run string, h h
 }
 
 // heapProfile loads a heap run at the cohort size asked for.
-func heapProfile(ctx context.Context, ws *controller.Workspace, run string, h heapFlags) (*model.HeapProfile, error) {
+func heapProfile(ctx context.Context, ws *controller.Workspace, run string, h heapFlags) (*heapmodel.HeapProfile, error) {
 	factor, err := cohortFactor(ctx, ws, run, h)
 	if err != nil {
 		return nil, err
@@ -83,8 +84,8 @@ func dumpDrawing(ctx context.Context, ws *controller.Workspace, run, figure stri
 }
 
 // heapScopes are report --by's groupings of a heap run.
-var heapScopes = map[string]model.HeapScope{"cohort": model.ScopeCohort, "thread": model.ScopeThread,
-	"class": model.ScopeClass, "size": model.ScopeSize}
+var heapScopes = map[string]heapmodel.HeapScope{"cohort": heapmodel.ScopeCohort, "thread": heapmodel.ScopeThread,
+	"class": heapmodel.ScopeClass, "size": heapmodel.ScopeSize}
 
 // heapLogReport prints a heap run's characteristics (--by summary, the default) or one of
 // its tables.
@@ -101,7 +102,7 @@ func heapLogReport(ctx context.Context, ws *controller.Workspace, rf reportFlags
 		}
 		return writeHeapSummary(env.Stdout, rf.run, p, ch)
 	}
-	var rows []model.HeapRow
+	var rows []heapmodel.HeapRow
 	if by == "package" {
 		rows = p.Packages()
 	} else if scope, ok := heapScopes[by]; ok {
@@ -109,7 +110,7 @@ func heapLogReport(ctx context.Context, ws *controller.Workspace, rf reportFlags
 	} else {
 		return fmt.Errorf("%w: --by %q: a heap run is reported by summary, cohort, thread, class, package or size", errUsage, by)
 	}
-	rows = model.FilterHeapRows(rows, find)
+	rows = heapmodel.FilterHeapRows(rows, find)
 	if rf.top > 0 && len(rows) > rf.top {
 		rows = rows[:rf.top]
 	}
@@ -126,7 +127,7 @@ func heapLogReport(ctx context.Context, ws *controller.Workspace, rf reportFlags
 	return tw.Flush()
 }
 
-func lifetimeText(r model.HeapRow) string {
+func lifetimeText(r heapmodel.HeapRow) string {
 	if r.Died.Objects == 0 {
 		return "-"
 	}
@@ -148,7 +149,7 @@ type heapRowJSON struct {
 	AvgLifetimeBytes float64 `json:"avg_lifetime_bytes"`
 }
 
-func heapRowsJSON(rows []model.HeapRow) []heapRowJSON {
+func heapRowsJSON(rows []heapmodel.HeapRow) []heapRowJSON {
 	out := make([]heapRowJSON, len(rows))
 	for i, r := range rows {
 		out[i] = heapRowJSON{r.Name, r.Key, r.Array, r.Live.Objects, r.Live.Bytes, r.LivePercent, r.Total.Objects,
@@ -157,7 +158,7 @@ func heapRowsJSON(rows []model.HeapRow) []heapRowJSON {
 	return out
 }
 
-func heapSummaryJSON(run string, p *model.HeapProfile, ch model.HeapCharacteristics) map[string]any {
+func heapSummaryJSON(run string, p *heapmodel.HeapProfile, ch heapmodel.HeapCharacteristics) map[string]any {
 	return map[string]any{
 		"run": run, "kind": model.RunKindHeap, "vm": p.Header.VM, "cohort_bytes": p.Cohort,
 		"total_allocation_bytes": ch.TotalAllocation, "total_objects": ch.TotalObjects,
@@ -169,7 +170,7 @@ func heapSummaryJSON(run string, p *model.HeapProfile, ch model.HeapCharacterist
 }
 
 // writeHeapSummary prints the seed's tables 4.1–4.3 for a run, and what the log lacks.
-func writeHeapSummary(w io.Writer, run string, p *model.HeapProfile, ch model.HeapCharacteristics) error {
+func writeHeapSummary(w io.Writer, run string, p *heapmodel.HeapProfile, ch heapmodel.HeapCharacteristics) error {
 	fmt.Fprintf(w, "heap run %q (%s), cohorts of %s\n\n", run, printable(p.Header.VM, ""), human.Bytes(p.Cohort))
 	tw := termtext.NewTable(w)
 	fmt.Fprintln(tw, "CHARACTERISTIC\tVALUE")
@@ -241,7 +242,7 @@ func dumpRowsReport(ctx context.Context, ws *controller.Workspace, run, by, find
 		return fmt.Errorf("%w: --by %q: a heap dump is reported by summary, class, package, retained or dominators", errUsage, by)
 	}
 	all := d.DumpRows(heap, by == "package")
-	var rows []model.DumpRow
+	var rows []heapmodel.DumpRow
 	for _, r := range all {
 		if find == "" || containsFold(r.Name, find) {
 			rows = append(rows, r)

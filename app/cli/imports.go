@@ -16,6 +16,8 @@ import (
 	"androprof/internal/proc"
 	"androprof/internal/termtext"
 	"androprof/model"
+	"androprof/model/calls"
+	costmodel "androprof/model/cost"
 )
 
 // progressPrinter prints "what: N%" to stderr at most every half second, so a long import on a
@@ -32,14 +34,14 @@ func progressPrinter(env Env, what string) func(done, total int64) {
 }
 
 // archISAs turns --arch into what log text without encodings is.
-func archISAs(arch string) ([]model.ISA, error) {
+func archISAs(arch string) ([]costmodel.ISA, error) {
 	switch strings.ToLower(arch) {
 	case "":
 		return nil, nil
 	case "arm", "armeb":
-		return []model.ISA{model.ARM, model.Thumb}, nil
+		return []costmodel.ISA{costmodel.ARM, costmodel.Thumb}, nil
 	case "mips", "mipsel":
-		return []model.ISA{model.MIPS}, nil
+		return []costmodel.ISA{costmodel.MIPS}, nil
 	}
 	return nil, fmt.Errorf("%w: --arch %q: want arm or mips", errUsage, arch)
 }
@@ -68,9 +70,9 @@ func runImport(ctx context.Context, args []string, env Env) error {
 		return fmt.Errorf("%w: import takes FILE or DIRECTORY...", errUsage)
 	}
 	if *area != "" || *callers != "" {
-		a := &model.ProfilingArea{}
+		a := &calls.ProfilingArea{}
 		if *area != "" {
-			if a.Resolution, err = model.ParseProbeResolution(*area); err != nil {
+			if a.Resolution, err = calls.ParseProbeResolution(*area); err != nil {
 				return fmt.Errorf("%w: --area: %v", errUsage, err)
 			}
 		}
@@ -156,7 +158,7 @@ func printRun(ctx context.Context, ws *controller.Workspace, run string, asJSON 
 		}
 		return k.stored(ctx, ws, r, asJSON, env)
 	}
-	return fmt.Errorf("run %q: %w", run, model.ErrNotFound)
+	return fmt.Errorf("run %q: %w", run, costmodel.ErrNotFound)
 }
 
 // printEmulatorRun says what an emulator run holds once stored.
@@ -259,7 +261,7 @@ func writeRunSummary(ctx context.Context, ws *controller.Workspace, run, profile
 	if err != nil {
 		return err
 	}
-	rep, err := costs.Report(ctx, model.ReportOptions{Run: run, Profile: p, By: model.ByPID})
+	rep, err := costs.Report(ctx, costmodel.ReportOptions{Run: run, Profile: p, By: costmodel.ByPID})
 	if err != nil {
 		return err
 	}
@@ -293,7 +295,7 @@ func toSummary(file string, env Env, write func(io.Writer) error) error {
 }
 
 // writeSummary writes a cost report as text, or as JSON for scripts.
-func writeSummary(w io.Writer, rep *model.Report, asJSON bool) error {
+func writeSummary(w io.Writer, rep *costmodel.Report, asJSON bool) error {
 	if asJSON {
 		return writeJSON(w, reportJSON(rep))
 	}
@@ -303,7 +305,7 @@ func writeSummary(w io.Writer, rep *model.Report, asJSON bool) error {
 // defaultProfile is the profile a run (or its process pid) is priced with when no --profile
 // is given: the window's, by the one rule (controller.Profiles.DefaultProfile) for the
 // instruction set it executed most, so the summary, report and the window agree.
-func defaultProfile(ctx context.Context, profiles controller.Profiles, a *controller.Analysis, run string, pid int) (*model.Profile, error) {
+func defaultProfile(ctx context.Context, profiles controller.Profiles, a *controller.Analysis, run string, pid int) (*costmodel.Profile, error) {
 	d, err := a.Load(ctx, run)
 	if err != nil {
 		return nil, err

@@ -10,15 +10,16 @@ import (
 	"androprof/controller"
 	"androprof/internal/human"
 	"androprof/internal/termtext"
-	"androprof/model"
+	"androprof/model/calls"
+	costmodel "androprof/model/cost"
 )
 
 // methodGrouping reads --by for a method trace; the emulator's default (pid) means method.
-func methodGrouping(by string) (model.MethodGrouping, error) {
+func methodGrouping(by string) (calls.MethodGrouping, error) {
 	if by == "" || by == "pid" {
-		by = string(model.ByMethod)
+		by = string(calls.ByMethod)
 	}
-	g, err := model.ParseMethodGrouping(by)
+	g, err := calls.ParseMethodGrouping(by)
 	if err != nil {
 		return "", fmt.Errorf("%w: %v", errUsage, err)
 	}
@@ -26,12 +27,12 @@ func methodGrouping(by string) (model.MethodGrouping, error) {
 }
 
 // methodReport answers `report` for a method run; by defaults to method.
-func methodReport(ctx context.Context, ws *controller.Workspace, rf reportFlags, find string) (*model.MethodReport, error) {
+func methodReport(ctx context.Context, ws *controller.Workspace, rf reportFlags, find string) (*calls.MethodReport, error) {
 	g, err := methodGrouping(rf.by)
 	if err != nil {
 		return nil, err
 	}
-	return ws.Methods.Report(ctx, model.MethodReportOptions{Run: rf.run, By: g, TID: rf.pid, Find: find, Top: rf.top})
+	return ws.Methods.Report(ctx, calls.MethodReportOptions{Run: rf.run, By: g, TID: rf.pid, Find: find, Top: rf.top})
 }
 
 type methodRowJSON struct {
@@ -52,7 +53,7 @@ type methodRowJSON struct {
 	WallPerCall    float64 `json:"real_us_per_call"`
 }
 
-func writeMethodReport(w io.Writer, rep *model.MethodReport, asJSON bool) error {
+func writeMethodReport(w io.Writer, rep *calls.MethodReport, asJSON bool) error {
 	if asJSON {
 		rows := make([]methodRowJSON, len(rep.Rows))
 		for i, r := range rep.Rows {
@@ -88,7 +89,7 @@ func (f *methodChartFlags) add(fs *flag.FlagSet) {
 
 // choose reads --by and --clock for run's trace: the grouping, and whether to chart
 // thread-CPU time (else real time).
-func (f methodChartFlags) choose(ctx context.Context, ws *controller.Workspace, run, by string) (model.MethodGrouping, bool, error) {
+func (f methodChartFlags) choose(ctx context.Context, ws *controller.Workspace, run, by string) (calls.MethodGrouping, bool, error) {
 	g, err := methodGrouping(by)
 	if err != nil {
 		return "", false, err
@@ -103,7 +104,7 @@ func (f methodChartFlags) choose(ctx context.Context, ws *controller.Workspace, 
 
 // cpu says which clock to chart for a trace with clock c, as the window's Clock chooser
 // offers them: a clock the trace does not have is refused, not drawn as zeros.
-func (f methodChartFlags) cpu(c model.Clock) (bool, error) {
+func (f methodChartFlags) cpu(c calls.Clock) (bool, error) {
 	cpu, real := controller.ChartClocks(c)
 	switch f.clock {
 	case "":
@@ -129,7 +130,7 @@ func methodDrawing(ctx context.Context, ws *controller.Workspace, rf reportFlags
 
 // methodComparisonDrawing is the window's Compare tab's chart for `chart --compare A,B` of two
 // method traces: B beside A by --by, on A's clock as --clock chooses it.
-func methodComparisonDrawing(ctx context.Context, ws *controller.Workspace, items []model.CompareItem, by string, mf methodChartFlags) (chart.Drawing, error) {
+func methodComparisonDrawing(ctx context.Context, ws *controller.Workspace, items []costmodel.CompareItem, by string, mf methodChartFlags) (chart.Drawing, error) {
 	if len(items) != 2 || items[0].PID != 0 || items[1].PID != 0 {
 		return nil, fmt.Errorf("%w: --compare puts two method traces side by side: --compare RUN,RUN (no :PID)", errUsage)
 	}
@@ -213,7 +214,7 @@ func methodRelatives(ctx context.Context, ws *controller.Workspace, rf reportFla
 	us := clockMicros(p.Clock)
 	if asJSON {
 		h := map[string]any{"run": rf.run, "tid": rf.pid, "clock": p.Clock, "method": map[string]any{
-			"method": model.MethodName(p.Methods[id]), "method_id": id, "calls": self.Calls, "recursive_calls": self.RecursiveCalls,
+			"method": calls.MethodName(p.Methods[id]), "method_id": id, "calls": self.Calls, "recursive_calls": self.RecursiveCalls,
 			"incl_cpu_us": us.cpu(self.InclusiveCPU), "incl_real_us": us.wall(self.InclusiveWall)}}
 		for _, l := range lists {
 			if l.asked {
@@ -227,7 +228,7 @@ func methodRelatives(ctx context.Context, ws *controller.Workspace, rf reportFla
 		thread = fmt.Sprintf("thread %d", rf.pid)
 	}
 	fmt.Fprintf(env.Stdout, "run %q, %s, clock %s: %s\n%d calls + %d recursive; inclusive CPU µs %s, real µs %s\n",
-		rf.run, thread, p.Clock, printable(model.MethodName(p.Methods[id]), ""), self.Calls, self.RecursiveCalls,
+		rf.run, thread, p.Clock, printable(calls.MethodName(p.Methods[id]), ""), self.Calls, self.RecursiveCalls,
 		us.cpuText(self.InclusiveCPU), us.wallText(self.InclusiveWall))
 	for _, l := range lists {
 		if !l.asked {
@@ -255,23 +256,23 @@ func methodRelatives(ctx context.Context, ws *controller.Workspace, rf reportFla
 // relativeList is one of the two lists methodRelatives prints.
 type relativeList struct {
 	key, title string
-	rows       []model.Relative
+	rows       []calls.Relative
 	asked      bool
 }
 
 // clockMicros writes the times of a trace's clocks; a clock the trace does not have is
 // unknown (JSON null), never 0.
-type clockMicros model.Clock
+type clockMicros calls.Clock
 
 func (c clockMicros) cpu(us uint64) *uint64 {
-	if !model.Clock(c).HasCPU() {
+	if !calls.Clock(c).HasCPU() {
 		return nil
 	}
 	return &us
 }
 
 func (c clockMicros) wall(us uint64) *uint64 {
-	if !model.Clock(c).HasWall() {
+	if !calls.Clock(c).HasWall() {
 		return nil
 	}
 	return &us
@@ -297,7 +298,7 @@ type relativeJSON struct {
 	InclWallus *uint64 `json:"incl_real_us"`
 }
 
-func relativesJSON(rows []model.Relative, us clockMicros) []relativeJSON {
+func relativesJSON(rows []calls.Relative, us clockMicros) []relativeJSON {
 	out := make([]relativeJSON, len(rows))
 	for i, r := range rows {
 		out[i] = relativeJSON{r.Name, r.Method, r.Calls, r.TotalCalls, r.Recursive, us.cpu(r.InclusiveCPU), us.wall(r.InclusiveWall)}

@@ -10,6 +10,7 @@ import (
 	"androprof/controller"
 	"androprof/internal/termtext"
 	"androprof/model"
+	costmodel "androprof/model/cost"
 )
 
 func runRuns(ctx context.Context, args []string, env Env) error {
@@ -63,25 +64,25 @@ type reportFlags struct {
 	freq         float64
 }
 
-func (rf *reportFlags) options(ctx context.Context, profiles controller.Profiles, a *controller.Analysis) (model.ReportOptions, error) {
+func (rf *reportFlags) options(ctx context.Context, profiles controller.Profiles, a *controller.Analysis) (costmodel.ReportOptions, error) {
 	if rf.run == "" {
-		return model.ReportOptions{}, fmt.Errorf("%w: --run NAME is required", errUsage)
+		return costmodel.ReportOptions{}, fmt.Errorf("%w: --run NAME is required", errUsage)
 	}
-	by, err := model.ParseGrouping(rf.by)
+	by, err := costmodel.ParseGrouping(rf.by)
 	if err != nil {
-		return model.ReportOptions{}, fmt.Errorf("%w: %v", errUsage, err)
+		return costmodel.ReportOptions{}, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	p, err := pricingProfile(ctx, profiles, a, rf.profile, rf.run, rf.pid)
 	if err != nil {
-		return model.ReportOptions{}, err
+		return costmodel.ReportOptions{}, err
 	}
-	return model.ReportOptions{Run: rf.run, Profile: p, By: by, PID: rf.pid, FrequencyGHz: rf.freq, Top: rf.top}, nil
+	return costmodel.ReportOptions{Run: rf.run, Profile: p, By: by, PID: rf.pid, FrequencyGHz: rf.freq, Top: rf.top}, nil
 }
 
 // pricingProfile is the profile a run (or its process pid) is priced with: name when given
 // (--profile stands, whatever the run's instruction set; the report's warnings say where it
 // does not fit), else the window's default for what the run executed (defaultProfile).
-func pricingProfile(ctx context.Context, profiles controller.Profiles, a *controller.Analysis, name, run string, pid int) (*model.Profile, error) {
+func pricingProfile(ctx context.Context, profiles controller.Profiles, a *controller.Analysis, name, run string, pid int) (*costmodel.Profile, error) {
 	if name != "" {
 		return profiles.Resolve(ctx, name)
 	}
@@ -194,7 +195,7 @@ type reportRowJSON struct {
 	EnergyJ      *float64 `json:"energy_j"` // null when not known (no power in the profile), never 0
 }
 
-func rowJSON(r model.ReportRow) reportRowJSON {
+func rowJSON(r costmodel.ReportRow) reportRowJSON {
 	var energy *float64
 	if r.EnergyKnown() {
 		energy = &r.EnergyJ
@@ -224,24 +225,24 @@ type coverageJSON struct {
 	Warnings                 []string `json:"warnings"`
 }
 
-func coverageOf(c model.Coverage) coverageJSON {
+func coverageOf(c costmodel.Coverage) coverageJSON {
 	return coverageJSON{c.Undefined, c.UndefinedShare(), c.UndefinedCycleShare(), c.UndefinedCPI, isaNames(c.ForeignISAs),
 		!c.PowerUnknown(), c.UnknownPower, append([]string{}, c.Warnings()...)}
 }
 
-func reportJSON(rep *model.Report) any {
+func reportJSON(rep *costmodel.Report) any {
 	rows := make([]reportRowJSON, len(rep.Rows))
 	for i, r := range rep.Rows {
 		rows[i] = rowJSON(r)
 	}
 	return struct {
-		Run              string          `json:"run"`
-		Profile          string          `json:"profile"`
-		By               model.Grouping  `json:"by"`
-		FrequencyGHz     float64         `json:"frequency_ghz"`
-		FrequencyAssumed bool            `json:"frequency_assumed"`
-		Rows             []reportRowJSON `json:"rows"`
-		Totals           reportRowJSON   `json:"totals"`
+		Run              string             `json:"run"`
+		Profile          string             `json:"profile"`
+		By               costmodel.Grouping `json:"by"`
+		FrequencyGHz     float64            `json:"frequency_ghz"`
+		FrequencyAssumed bool               `json:"frequency_assumed"`
+		Rows             []reportRowJSON    `json:"rows"`
+		Totals           reportRowJSON      `json:"totals"`
 		coverageJSON
 	}{rep.Run, rep.Profile, rep.By, rep.FrequencyGHz, rep.FrequencyAssumed, rows, rowJSON(rep.Total), coverageOf(rep.Coverage)}
 }
@@ -264,13 +265,13 @@ type compareRowJSON struct {
 	coverageJSON
 }
 
-func compareJSON(r model.CompareRow) compareRowJSON {
+func compareJSON(r costmodel.CompareRow) compareRowJSON {
 	return compareRowJSON{r.Item, r.Profile, r.FrequencyGHz, r.Instructions, r.Blocks, r.InsnsPerBlock, r.Cycles, r.TimeS,
 		known(r.EnergyJ, !r.Coverage.PowerUnknown()), known(r.InstructionRatio, true), known(r.CycleRatio, true),
 		known(r.EnergyRatio, true), coverageOf(r.Coverage)}
 }
 
-func isaNames(isas []model.ISA) []string {
+func isaNames(isas []costmodel.ISA) []string {
 	out := make([]string, len(isas))
 	for i, isa := range isas {
 		out[i] = string(isa)
@@ -278,7 +279,7 @@ func isaNames(isas []model.ISA) []string {
 	return out
 }
 
-func writeReportText(w io.Writer, rep *model.Report) error {
+func writeReportText(w io.Writer, rep *costmodel.Report) error {
 	note := ""
 	if rep.FrequencyAssumed {
 		note = " (assumed: the profile gives no frequency; use --frequency-ghz)"
@@ -301,33 +302,33 @@ func writeReportText(w io.Writer, rep *model.Report) error {
 	return tw.Flush()
 }
 
-func groupTitle(g model.Grouping) string {
-	return map[model.Grouping]string{model.ByPID: "PID", model.ByBlock: "BLOCK",
-		model.ByInstruction: "INSTRUCTION", model.ByCategory: "CATEGORY", model.ByFunction: "FUNCTION",
-		model.ByImage: "IMAGE", model.ByLayer: "LAYER"}[g]
+func groupTitle(g costmodel.Grouping) string {
+	return map[costmodel.Grouping]string{costmodel.ByPID: "PID", costmodel.ByBlock: "BLOCK",
+		costmodel.ByInstruction: "INSTRUCTION", costmodel.ByCategory: "CATEGORY", costmodel.ByFunction: "FUNCTION",
+		costmodel.ByImage: "IMAGE", costmodel.ByLayer: "LAYER"}[g]
 }
 
 // extraTitle heads the last column: an instruction's category, a block's or function's image,
 // an image's kind.
-func extraTitle(g model.Grouping) string {
+func extraTitle(g costmodel.Grouping) string {
 	switch g {
-	case model.ByInstruction:
+	case costmodel.ByInstruction:
 		return "CATEGORY"
-	case model.ByBlock, model.ByFunction:
+	case costmodel.ByBlock, costmodel.ByFunction:
 		return "IMAGE"
-	case model.ByImage:
+	case costmodel.ByImage:
 		return "KIND"
 	}
 	return ""
 }
 
-func extraCell(g model.Grouping, r model.ReportRow) string {
+func extraCell(g costmodel.Grouping, r costmodel.ReportRow) string {
 	switch g {
-	case model.ByInstruction:
+	case costmodel.ByInstruction:
 		return r.Category
-	case model.ByBlock, model.ByFunction:
+	case costmodel.ByBlock, costmodel.ByFunction:
 		return r.Image
-	case model.ByImage:
+	case costmodel.ByImage:
 		return string(r.ImageKind)
 	}
 	return ""
@@ -383,7 +384,7 @@ func syscallReport(ctx context.Context, a *controller.Analysis, rf reportFlags, 
 // compareReport puts runs or processes side by side: the seed's tables 5.2/5.4/5.5, or with
 // --by image one row per image (ARM and MIPS builds of one program, layer by layer). Each item
 // says which profile priced it and, in warning lines, where that profile does not fit it.
-func compareReport(ctx context.Context, ws *controller.Workspace, items []model.CompareItem, ra reportArgs, env Env) error {
+func compareReport(ctx context.Context, ws *controller.Workspace, items []costmodel.CompareItem, ra reportArgs, env Env) error {
 	rf, asJSON := ra.rf, ra.asJSON
 	forISA, err := compareProfiles(ctx, ws.Profiles, rf, false)
 	if err != nil {
@@ -418,7 +419,7 @@ func compareReport(ctx context.Context, ws *controller.Workspace, items []model.
 }
 
 // compareImagesReport is report --compare --by image: one row per image, each item's cost of it.
-func compareImagesReport(ctx context.Context, a *controller.Analysis, forISA controller.ProfileFor, freq float64, items []model.CompareItem, asJSON bool, env Env) error {
+func compareImagesReport(ctx context.Context, a *controller.Analysis, forISA controller.ProfileFor, freq float64, items []costmodel.CompareItem, asJSON bool, env Env) error {
 	rows, err := a.CompareImages(ctx, items, forISA, freq)
 	if err != nil {
 		return err
@@ -465,7 +466,7 @@ func compareImagesReport(ctx context.Context, a *controller.Analysis, forISA con
 
 // writeWarnings writes a "warning:" line for each thing of the cost that is a guess because
 // the profile does not fit (the README promises them wherever a profile prices a run).
-func writeWarnings(w io.Writer, prefix string, cov model.Coverage) {
+func writeWarnings(w io.Writer, prefix string, cov costmodel.Coverage) {
 	for _, warn := range cov.Warnings() {
 		fmt.Fprintf(w, "warning: %s%s\n", prefix, warn)
 	}
@@ -496,7 +497,7 @@ var reportCompares = compareKinds{
 // emulator runs (or their processes, RUN:PID), heap dumps or method traces. Any other kind, or
 // kinds mixed, is refused by name: priced as an emulator run it would be a table of zeros that
 // reads as a measurement.
-func compareList(ctx context.Context, ws *controller.Workspace, list string, kinds compareKinds) ([]model.CompareItem, model.RunKind, error) {
+func compareList(ctx context.Context, ws *controller.Workspace, list string, kinds compareKinds) ([]costmodel.CompareItem, model.RunKind, error) {
 	items, err := compareItems(list)
 	if err != nil {
 		return nil, "", err
@@ -531,10 +532,10 @@ func compareList(ctx context.Context, ws *controller.Workspace, list string, kin
 }
 
 // compareItems reads --compare's RUN[:PID],... list.
-func compareItems(list string) ([]model.CompareItem, error) {
-	var items []model.CompareItem
+func compareItems(list string) ([]costmodel.CompareItem, error) {
+	var items []costmodel.CompareItem
 	for _, s := range strings.Split(list, ",") {
-		it, err := model.ParseCompareItem(strings.TrimSpace(s))
+		it, err := costmodel.ParseCompareItem(strings.TrimSpace(s))
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", errUsage, err)
 		}
@@ -543,7 +544,7 @@ func compareItems(list string) ([]model.CompareItem, error) {
 	return items, nil
 }
 
-func compareNames(items []model.CompareItem) []string {
+func compareNames(items []costmodel.CompareItem) []string {
 	out := make([]string, len(items))
 	for i, it := range items {
 		out[i] = it.String()
@@ -553,10 +554,10 @@ func compareNames(items []model.CompareItem) []string {
 
 func runEstimate(args []string, env Env) error {
 	fs, _ := newFlags("estimate", env)
-	var in model.EstimateInput
+	var in costmodel.EstimateInput
 	fs.Float64Var(&in.Instructions, "instructions", 0, "dynamic instruction `count`")
 	fs.Float64Var(&in.CPI, "cpi", 0, "cycles per instruction")
-	fs.Float64Var(&in.FrequencyGHz, "frequency-ghz", model.DefaultFrequencyGHz, "clock `GHz`")
+	fs.Float64Var(&in.FrequencyGHz, "frequency-ghz", costmodel.DefaultFrequencyGHz, "clock `GHz`")
 	fs.Float64Var(&in.ProcessorPowerW, "power-w", 0, "processor power `W`")
 	fs.Float64Var(&in.MemoryAccessEnergy, "memory-energy-nj", 0, "energy per main-memory access `nJ`")
 	fs.Float64Var(&in.BaseInstructions, "base-instructions", 0, "instructions of the reference run")
@@ -565,7 +566,7 @@ func runEstimate(args []string, env Env) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	e, err := model.EstimateCPI(in)
+	e, err := costmodel.EstimateCPI(in)
 	if err != nil {
 		return err
 	}

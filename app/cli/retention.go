@@ -10,7 +10,7 @@ import (
 	"androprof/controller"
 	"androprof/internal/human"
 	"androprof/internal/termtext"
-	"androprof/model"
+	heapmodel "androprof/model/heap"
 )
 
 // What keeps a heap dump's memory alive (docs/hprof.md): retained sizes per class, the
@@ -27,7 +27,7 @@ func retainedReport(ctx context.Context, ws *controller.Workspace, run, find str
 		return err
 	}
 	dumped := d.Characteristics().Objects
-	rows := make([]model.RetainedClass, 0, len(r.Classes))
+	rows := make([]heapmodel.RetainedClass, 0, len(r.Classes))
 	for _, c := range r.Classes {
 		if find == "" || containsFold(c.Name, find) {
 			rows = append(rows, c)
@@ -58,14 +58,14 @@ func retainedReport(ctx context.Context, ws *controller.Workspace, run, find str
 
 // reachableObjects counts the reachable objects: of the dump's instances and arrays (dumped,
 // which its summary counts, reachable or not), and class objects, which the summary does not.
-func reachableObjects(r *model.DumpRetention, dumped uint64) string {
+func reachableObjects(r *heapmodel.DumpRetention, dumped uint64) string {
 	classes := r.ClassObjects()
 	return fmt.Sprintf("%d objects: %d of the dump's %d instances and arrays, and %d class objects",
 		r.Objects.Len(), r.Objects.Len()-classes, dumped, classes)
 }
 
-func sortRetained(rows []model.RetainedClass) {
-	slices.SortFunc(rows, func(a, b model.RetainedClass) int {
+func sortRetained(rows []heapmodel.RetainedClass) {
+	slices.SortFunc(rows, func(a, b heapmodel.RetainedClass) int {
 		return cmp.Or(cmp.Compare(b.Retained, a.Retained), strings.Compare(a.Name, b.Name))
 	})
 }
@@ -91,7 +91,7 @@ func dominatorReport(ctx context.Context, ws *controller.Workspace, run, of stri
 	if err != nil {
 		return err
 	}
-	var parent *model.DumpObject
+	var parent *heapmodel.DumpObject
 	seq := int32(-1) // the top level
 	if of != "" {
 		o, err := controller.FindDumpObject(r, run, of)
@@ -138,7 +138,7 @@ func pathReport(ctx context.Context, ws *controller.Workspace, run, target strin
 }
 
 // writeObjects prints objects as a table: a path shows the field each one is reached through.
-func writeObjects(env Env, objs []model.DumpObject, reachable uint64, path bool) error {
+func writeObjects(env Env, objs []heapmodel.DumpObject, reachable uint64, path bool) error {
 	tw := termtext.NewTable(env.Stdout)
 	if path {
 		fmt.Fprintf(tw, "DEPTH\tREFERENCE\tOBJECT\tCLASS\tSHALLOW\tRETAINED\t\n")
@@ -155,12 +155,12 @@ func writeObjects(env Env, objs []model.DumpObject, reachable uint64, path bool)
 	return tw.Flush()
 }
 
-func objectJSON(o model.DumpObject) map[string]any {
+func objectJSON(o heapmodel.DumpObject) map[string]any {
 	return map[string]any{"id": fmt.Sprintf("%#x", o.ID), "class": o.ClassOf, "shallow": o.Shallow,
 		"retained": o.Retained, "depth": o.Depth, "field": o.Field}
 }
 
-func objectsJSON(objs []model.DumpObject) []map[string]any {
+func objectsJSON(objs []heapmodel.DumpObject) []map[string]any {
 	out := make([]map[string]any, len(objs))
 	for i, o := range objs {
 		out[i] = objectJSON(o)
@@ -185,7 +185,7 @@ func dumpDiff(ctx context.Context, ws *controller.Workspace, before, after, find
 	if err != nil {
 		return err
 	}
-	var rows []model.DumpDiffRow
+	var rows []heapmodel.DumpDiffRow
 	for _, row := range diff.Rows {
 		if find == "" || containsFold(row.Name, find) {
 			rows = append(rows, row)

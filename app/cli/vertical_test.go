@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"androprof/model/layers"
+	samplesmodel "androprof/model/samples"
 	"androprof/store/workspacedb"
 	"context"
 	"os"
@@ -13,7 +15,6 @@ import (
 
 	"androprof/controller"
 	"androprof/jvm"
-	"androprof/model"
 )
 
 // requirePerf skips where perf cannot sample the kernel: no perf, or a user whose
@@ -67,12 +68,12 @@ func TestVerticalPhases(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ws.Close()
-	set, err := ws.Samples.Select(context.Background(), "phases", model.SampleSelection{}, nil)
+	set, err := ws.Samples.Select(context.Background(), "phases", samplesmodel.SampleSelection{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]model.Layer{"phase-app": model.LayerApp, "phase-library": model.LayerJavaLib,
-		"phase-native": model.LayerNative, "phase-kernel": model.LayerKernel}
+	want := map[string]layers.Layer{"phase-app": layers.LayerApp, "phase-library": layers.LayerJavaLib,
+		"phase-native": layers.LayerNative, "phase-kernel": layers.LayerKernel}
 	for _, th := range set.ByThread() {
 		layer, ok := want[th.Comm]
 		if !ok {
@@ -82,7 +83,7 @@ func TestVerticalPhases(t *testing.T) {
 		t.Logf("%-14s %5d samples, by layer %v", th.Comm, th.Samples, th.Layers)
 		if th.Top != layer || th.Samples < 300 {
 			t.Errorf("%s: %d samples, %v on top (by layer %v), want %v; its leaves:", th.Comm, th.Samples, th.Top, th.Layers, layer)
-			rows := set.Profile.Select(set.LayerClassifier, model.SampleSelection{TIDs: []int{th.TID}}).BySymbol()
+			rows := set.Profile.Select(set.LayerClassifier, samplesmodel.SampleSelection{TIDs: []int{th.TID}}).BySymbol()
 			for _, r := range rows[:min(len(rows), 15)] {
 				t.Logf("%5d %-12v %s (%s)", r.Self, r.Layer, r.Symbol, r.Image)
 			}

@@ -23,7 +23,7 @@ import (
 	"androprof/internal/corpus"
 	"androprof/internal/human"
 	"androprof/isaprofiles"
-	"androprof/model"
+	"androprof/model/cost"
 	"androprof/view/ui"
 )
 
@@ -504,7 +504,7 @@ func hasCategory(profile, category string, cycles float64, mnemonics ...string) 
 				return fmt.Errorf("%s costs %g cycles, want %g", category, c.Cycles, cycles)
 			}
 			for _, m := range mnemonics {
-				if !slices.ContainsFunc(c.Instructions, func(in model.Instruction) bool { return in.Mnemonic == m }) {
+				if !slices.ContainsFunc(c.Instructions, func(in cost.Instruction) bool { return in.Mnemonic == m }) {
 					return fmt.Errorf("%s holds %v, not %s", category, c.Instructions, m)
 				}
 			}

@@ -17,6 +17,7 @@ import (
 	"androprof/assets"
 	"androprof/controller"
 	"androprof/model"
+	"androprof/model/cost"
 	"androprof/store/workspacedb"
 	"androprof/view/analysis"
 	"androprof/view/samples"
@@ -101,7 +102,7 @@ func takeScreenshots(ws *controller.Workspace, dir string) ([]string, error) {
 			v.Profile.SetSelected(screenshotProfile)
 			for _, r := range v.RunNames() {
 				if strings.HasPrefix(r, "demo-sieve-") {
-					v.Compare.Pick(model.CompareItem{Run: r}, true)
+					v.Compare.Pick(cost.CompareItem{Run: r}, true)
 				}
 			}
 		})

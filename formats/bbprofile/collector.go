@@ -1,42 +1,45 @@
 package bbprofile
 
-import "androprof/model"
+import (
+	"androprof/model"
+	"androprof/model/cost"
+)
 
 // Collector is a model.BlockSink (and model.ImageSink) that keeps everything in memory, for
 // tests and small inputs; Write writes one as a profile.
 type Collector struct {
 	Processes []model.Process
 	Threads   []model.Thread
-	Images    []model.Image
-	Blocks    map[model.BlockKey]*model.Block
+	Images    []cost.Image
+	Blocks    map[cost.BlockKey]*cost.Block
 	Counts    map[ThreadBlock]int64
-	Syscalls  []model.Syscall
+	Syscalls  []cost.Syscall
 }
 
 // ThreadBlock identifies a block's executions by one thread.
 type ThreadBlock struct {
-	model.BlockKey
+	cost.BlockKey
 	TID int
 }
 
 // NewCollector returns an empty Collector.
 func NewCollector() *Collector {
-	return &Collector{Blocks: map[model.BlockKey]*model.Block{}, Counts: map[ThreadBlock]int64{}}
+	return &Collector{Blocks: map[cost.BlockKey]*cost.Block{}, Counts: map[ThreadBlock]int64{}}
 }
 
 func (c *Collector) Process(p model.Process) error { c.Processes = append(c.Processes, p); return nil }
 func (c *Collector) Thread(t model.Thread) error   { c.Threads = append(c.Threads, t); return nil }
 
-func (c *Collector) Image(im model.Image) error    { c.Images = append(c.Images, im); return nil }
-func (c *Collector) Syscall(s model.Syscall) error { c.Syscalls = append(c.Syscalls, s); return nil }
+func (c *Collector) Image(im cost.Image) error    { c.Images = append(c.Images, im); return nil }
+func (c *Collector) Syscall(s cost.Syscall) error { c.Syscalls = append(c.Syscalls, s); return nil }
 
-func (c *Collector) Block(pid int, b *model.Block) error {
-	c.Blocks[model.BlockKey{PID: pid, PC: b.PC, ISA: b.ISA}] = b
+func (c *Collector) Block(pid int, b *cost.Block) error {
+	c.Blocks[cost.BlockKey{PID: pid, PC: b.PC, ISA: b.ISA}] = b
 	return nil
 }
 
-func (c *Collector) Count(pid, tid int, pc uint64, isa model.ISA, n int64) error {
-	c.Counts[ThreadBlock{model.BlockKey{PID: pid, PC: pc, ISA: isa}, tid}] += n
+func (c *Collector) Count(pid, tid int, pc uint64, isa cost.ISA, n int64) error {
+	c.Counts[ThreadBlock{cost.BlockKey{PID: pid, PC: pc, ISA: isa}, tid}] += n
 	return nil
 }
 

@@ -9,7 +9,7 @@ import (
 
 	"androprof/emulator/elfsym"
 	"androprof/emulator/syscalls"
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // imageNames gives each block of a streaming profile its image and function name, and each
@@ -35,7 +35,7 @@ type imageFile struct {
 }
 
 type sectionImage struct {
-	model.Image
+	cost.Image
 	base uint64
 	file *imageFile
 }
@@ -54,34 +54,34 @@ func (n *imageNames) process(p *Process) {
 }
 
 // image takes an image line; it returns the model's image when its path is new in the process.
-func (n *imageNames) image(im *Image) (model.Image, bool) {
-	si := &sectionImage{Image: model.Image{PID: im.PID, Path: im.Path, Base: im.Base}, base: im.Base}
+func (n *imageNames) image(im *Image) (cost.Image, bool) {
+	si := &sectionImage{Image: cost.Image{PID: im.PID, Path: im.Path, Base: im.Base}, base: im.Base}
 	if strings.HasPrefix(im.Path, "/") {
 		si.Name = path.Base(strings.TrimSuffix(im.Path, " (deleted)"))
 		si.Kind = n.kindOf(im.Path, si.Name)
 		si.file = n.file(im.Path)
 		si.Symbols = si.file.why
 	} else {
-		si.Name, si.Kind, si.Symbols = im.Path, model.ImageNoFile, "no file"
+		si.Name, si.Kind, si.Symbols = im.Path, cost.ImageNoFile, "no file"
 	}
 	n.byID[im.ID] = si
 	if n.sent[im.Path] {
-		return model.Image{}, false
+		return cost.Image{}, false
 	}
 	n.sent[im.Path] = true
 	return si.Image, true
 }
 
 // kindOf tells the program and the dynamic loader from the libraries.
-func (n *imageNames) kindOf(p, name string) model.ImageKind {
+func (n *imageNames) kindOf(p, name string) cost.ImageKind {
 	switch {
 	case sameFile(p, n.proc.Path) || name == n.proc.Name:
-		return model.ImageProgram
+		return cost.ImageProgram
 	case name == n.interp || strings.HasPrefix(name, "ld-linux") || strings.HasPrefix(name, "ld.so") ||
 		(strings.HasPrefix(name, "ld-") && strings.Contains(name, ".so")):
-		return model.ImageLoader
+		return cost.ImageLoader
 	}
-	return model.ImageLibrary
+	return cost.ImageLibrary
 }
 
 func (n *imageNames) file(p string) *imageFile {
@@ -110,7 +110,7 @@ var machines = map[string]elf.Machine{"arm": elf.EM_ARM, "armeb": elf.EM_ARM, "m
 	"mipsel": elf.EM_MIPS, "i386": elf.EM_386, "x86_64": elf.EM_X86_64}
 
 // name sets a block's image and, when its line carried no symbol, its function name.
-func (n *imageNames) name(b *model.Block, imageID int64) {
+func (n *imageNames) name(b *cost.Block, imageID int64) {
 	if imageID == NoImage || n.byID == nil {
 		return
 	}
@@ -133,7 +133,7 @@ func (n *imageNames) name(b *model.Block, imageID int64) {
 }
 
 // syscall names a system call by the guest's table.
-func (n *imageNames) syscall(s *model.Syscall) {
+func (n *imageNames) syscall(s *cost.Syscall) {
 	s.Name, _ = syscalls.Name(n.proc.Arch, s.Number)
 }
 

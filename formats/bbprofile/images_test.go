@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"androprof/internal/testio"
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // The fixture is a raw plugin file kept (KeepDir) from a run of assets/samples/sieve.c built
@@ -23,10 +23,10 @@ func TestReadRealDynamicProfile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []model.Image{
-		{PID: 30219, Path: "/tmp/fixgen/bin/sieve", Name: "sieve", Kind: model.ImageProgram, Base: 0x40000000},
-		{PID: 30219, Path: "/usr/arm-linux-gnueabihf/lib/libc.so.6", Name: "libc.so.6", Kind: model.ImageLibrary, Base: 0x3f6bd000},
-		{PID: 30219, Path: "/usr/arm-linux-gnueabihf/lib/ld-linux-armhf.so.3", Name: "ld-linux-armhf.so.3", Kind: model.ImageLoader, Base: 0x3f7e0000},
+	want := []cost.Image{
+		{PID: 30219, Path: "/tmp/fixgen/bin/sieve", Name: "sieve", Kind: cost.ImageProgram, Base: 0x40000000},
+		{PID: 30219, Path: "/usr/arm-linux-gnueabihf/lib/libc.so.6", Name: "libc.so.6", Kind: cost.ImageLibrary, Base: 0x3f6bd000},
+		{PID: 30219, Path: "/usr/arm-linux-gnueabihf/lib/ld-linux-armhf.so.3", Name: "ld-linux-armhf.so.3", Kind: cost.ImageLoader, Base: 0x3f7e0000},
 	}
 	for i := range c.Images {
 		c.Images[i].Symbols = "" // depends on what this machine has
@@ -95,17 +95,17 @@ func TestImageKindsAndOffsetNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kinds := map[string]model.ImageKind{}
+	kinds := map[string]cost.ImageKind{}
 	for _, im := range c.Images {
 		kinds[im.Name] = im.Kind
-		if im.Kind == model.ImageNoFile && im.Symbols != "no file" ||
+		if im.Kind == cost.ImageNoFile && im.Symbols != "no file" ||
 			im.Path == "/nonexistent/libfoo.so (deleted)" && !strings.Contains(im.Symbols, "no such file") {
 			t.Errorf("image %+v", im)
 		}
 	}
-	wantKinds := map[string]model.ImageKind{"prog": model.ImageProgram, "myloader": model.ImageLoader,
-		"ld-linux-armhf.so.3": model.ImageLoader, "ld.so.1": model.ImageLoader, "ld-2.31.so": model.ImageLoader,
-		"libld.so": model.ImageLibrary, "libfoo.so": model.ImageLibrary, "[sigpage]": model.ImageNoFile, "[anon]": model.ImageNoFile}
+	wantKinds := map[string]cost.ImageKind{"prog": cost.ImageProgram, "myloader": cost.ImageLoader,
+		"ld-linux-armhf.so.3": cost.ImageLoader, "ld.so.1": cost.ImageLoader, "ld-2.31.so": cost.ImageLoader,
+		"libld.so": cost.ImageLibrary, "libfoo.so": cost.ImageLibrary, "[sigpage]": cost.ImageNoFile, "[anon]": cost.ImageNoFile}
 	if !reflect.DeepEqual(kinds, wantKinds) || len(c.Images) != 10 {
 		t.Errorf("kinds = %v of %d images", kinds, len(c.Images))
 	}
@@ -116,7 +116,7 @@ func TestImageKindsAndOffsetNames(t *testing.T) {
 		0x80010:    {"/nonexistent/libfoo.so (deleted)", "libfoo.so+0x10"},
 		0x99000:    {"", ""}, // no image: nothing to name it by
 	} {
-		b := c.Blocks[model.BlockKey{PID: 3, PC: pc, ISA: model.ARM}]
+		b := c.Blocks[cost.BlockKey{PID: 3, PC: pc, ISA: cost.ARM}]
 		if b == nil || b.Image != want[0] || b.Symbol != want[1] {
 			t.Errorf("block 0x%x = %+v, want image %q named %q", pc, b, want[0], want[1])
 		}

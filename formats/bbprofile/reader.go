@@ -21,6 +21,7 @@ import (
 	"androprof/internal/cutline"
 	"androprof/internal/inputerr"
 	"androprof/model"
+	"androprof/model/cost"
 )
 
 // Magic starts every basic-block profile; format detection looks for it.
@@ -31,7 +32,7 @@ const Version = 2
 
 // ARMOrThumb is the instruction set a writer gives an ARM-family block whose mode it could
 // not tell (QEMU 7.2 plugins cannot read CPSR); the reader decides it.
-const ARMOrThumb model.ISA = "ARM/Thumb"
+const ARMOrThumb cost.ISA = "ARM/Thumb"
 
 // ErrNotBBProfile says a file does not start with the basic-block profile header, so format
 // detection can try another reader.
@@ -54,7 +55,7 @@ type Exec struct {
 	PID, TID   int
 	BlockID    uint64
 	PC         uint64
-	ISA        model.ISA
+	ISA        cost.ISA
 	Executions int64
 }
 
@@ -75,12 +76,12 @@ type Record struct {
 	Process *Process
 	Thread  *model.Thread
 	Image   *Image
-	Block   *model.Block
+	Block   *cost.Block
 	PID     int
 	BlockID uint64
 	ImageID int64
 	Exec    *Exec
-	Syscall *model.Syscall
+	Syscall *cost.Syscall
 }
 
 // Reader streams a basic-block profile. Memory holds one block at a time, whatever the
@@ -89,7 +90,7 @@ type Reader struct {
 	// ModeAt tells the instruction set at an address of a process's code when the caller
 	// knows it, e.g. from the program's ELF mapping symbols (emulator.ELFModes). It is step 1 of the
 	// format's rule for ARM/Thumb blocks; nil skips that step.
-	ModeAt func(p *Process, pc uint64) (model.ISA, bool)
+	ModeAt func(p *Process, pc uint64) (cost.ISA, bool)
 	// DebugDirs are searched for separate debug files of the images (default /usr/lib/debug).
 	DebugDirs []string
 
@@ -103,7 +104,7 @@ type Reader struct {
 	images    map[uint64]struct{} // image ids of the open process: grows with image lines only
 	imageID   int64               // of the open block
 
-	block   *model.Block // being read, or the last complete one (exec lines refer to it)
+	block   *cost.Block // being read, or the last complete one (exec lines refer to it)
 	blockID uint64
 	want    int      // instructions the open block still needs
 	raw     [][]byte // bytes of the open block's instructions, reused
@@ -345,7 +346,7 @@ func (br *Reader) image(rest []byte) (*Image, error) {
 }
 
 // syscall reads `syscall TID NR COUNT INSNS`.
-func (br *Reader) syscall(rest []byte) (*model.Syscall, error) {
+func (br *Reader) syscall(rest []byte) (*cost.Syscall, error) {
 	f, _, err := br.fields(rest, 4, false)
 	if err != nil {
 		return nil, err
@@ -366,7 +367,7 @@ func (br *Reader) syscall(rest []byte) (*model.Syscall, error) {
 	if !ok || insns > 1<<62 {
 		return nil, br.errorf("bad instruction count %q", clipBytes(f[3]))
 	}
-	return &model.Syscall{PID: br.proc.PID, TID: tid, Number: int64(nr), Count: int64(n), Insns: int64(insns)}, nil
+	return &cost.Syscall{PID: br.proc.PID, TID: tid, Number: int64(nr), Count: int64(n), Insns: int64(insns)}, nil
 }
 
 func (br *Reader) openBlock(rest []byte) error {
@@ -394,9 +395,9 @@ func (br *Reader) openBlock(rest []byte) error {
 	if !ok {
 		return br.errorf("bad block pc %q (want 0x…)", clipBytes(f[1]))
 	}
-	isa := model.ISA(f[2])
+	isa := cost.ISA(f[2])
 	if isa != ARMOrThumb {
-		if isa, err = model.ParseISA(string(f[2])); err != nil {
+		if isa, err = cost.ParseISA(string(f[2])); err != nil {
 			return br.errorf("%v", err)
 		}
 	}
@@ -405,7 +406,7 @@ func (br *Reader) openBlock(rest []byte) error {
 		return br.errorf("block %d: instruction count %q is not in 1…%d", id, clipBytes(f[3]), blocks.MaxInsns)
 	}
 	// Capacity grows with the lines actually read, not with the count claimed.
-	br.block = &model.Block{PC: pc, ISA: isa, Symbol: sym, Line: br.line, Insns: make([]model.Insn, 0, min(int(n), 64))}
+	br.block = &cost.Block{PC: pc, ISA: isa, Symbol: sym, Line: br.line, Insns: make([]cost.Insn, 0, min(int(n), 64))}
 	br.blockID, br.want = id, int(n)
 	br.raw = br.raw[:0]
 	return nil
@@ -431,7 +432,7 @@ func (br *Reader) insn(rest []byte) error {
 		}
 	}
 	br.raw = append(br.raw, raw)
-	br.block.Insns = append(br.block.Insns, model.Insn{Addr: addr, Mnemonic: string(f[2]), Operands: ops})
+	br.block.Insns = append(br.block.Insns, cost.Insn{Addr: addr, Mnemonic: string(f[2]), Operands: ops})
 	br.want--
 	return nil
 }
@@ -446,35 +447,35 @@ func (br *Reader) finishBlock() {
 	for i := range b.Insns {
 		in := &b.Insns[i]
 		in.Encoding = encodingUnits(br.raw[i], b.ISA, br.big)
-		if b.ISA == model.MIPS && len(br.raw[i]) == 4 {
+		if b.ISA == cost.MIPS && len(br.raw[i]) == 4 {
 			in.Operands = completeMIPSTarget(in.Mnemonic, in.Operands, unit32(br.raw[i], br.big), in.Addr)
 		}
 	}
 }
 
-func (br *Reader) resolveARM(b *model.Block) model.ISA {
+func (br *Reader) resolveARM(b *cost.Block) cost.ISA {
 	short := false
 	for _, r := range br.raw {
 		short = short || len(r) == 2
 	}
 	if br.ModeAt != nil {
-		if isa, ok := br.ModeAt(br.proc, b.PC); ok && (isa == model.Thumb || !short) {
+		if isa, ok := br.ModeAt(br.proc, b.PC); ok && (isa == cost.Thumb || !short) {
 			return isa
 		}
 	}
 	if short {
-		return model.Thumb
+		return cost.Thumb
 	}
 	return guessARMISA(b.Insns, br.raw, br.big)
 }
 
 // guessARMISA is step 3 of the format's rule: a block of 4-byte instructions is Thumb when
 // every instruction is shaped like a 32-bit Thumb one and at least one cannot be ARM.
-func guessARMISA(insns []model.Insn, raw [][]byte, big bool) model.ISA {
+func guessARMISA(insns []cost.Insn, raw [][]byte, big bool) cost.ISA {
 	notARM := false
 	for i, r := range raw {
 		if len(r) != 4 {
-			return model.ARM
+			return cost.ARM
 		}
 		w := unit32(r, big)
 		hw1 := w & 0xffff // the first halfword in memory
@@ -482,7 +483,7 @@ func guessARMISA(insns []model.Insn, raw [][]byte, big bool) model.ISA {
 			hw1 = w >> 16
 		}
 		if hw1>>11 < 0x1d {
-			return model.ARM
+			return cost.ARM
 		}
 		mn := insns[i].Mnemonic
 		if strings.HasSuffix(mn, ".w") || !armCondFits(mn, w>>28) || !armBranchFits(mn, insns[i].Operands, w) {
@@ -490,9 +491,9 @@ func guessARMISA(insns []model.Insn, raw [][]byte, big bool) model.ISA {
 		}
 	}
 	if notARM {
-		return model.Thumb
+		return cost.Thumb
 	}
-	return model.ARM
+	return cost.ARM
 }
 
 var armConds = [...]string{"eq", "ne", "hs", "lo", "mi", "pl", "vs", "vc", "hi", "ls", "ge", "lt", "gt", "le"}
@@ -556,15 +557,15 @@ func unit32(r []byte, big bool) uint32 {
 
 // encodingUnits prints bytes the way `-d in_asm` does: ARM and MIPS words, Thumb halfwords,
 // x86 bytes.
-func encodingUnits(raw []byte, isa model.ISA, big bool) string {
+func encodingUnits(raw []byte, isa cost.ISA, big bool) string {
 	if len(raw) == 0 {
 		return ""
 	}
 	unit := 4
 	switch {
-	case isa == model.X86 || len(raw)%2 != 0:
+	case isa == cost.X86 || len(raw)%2 != 0:
 		return hex.EncodeToString(raw)
-	case isa == model.Thumb || len(raw)%4 != 0:
+	case isa == cost.Thumb || len(raw)%4 != 0:
 		unit = 2
 	}
 	var sb strings.Builder
@@ -586,8 +587,8 @@ func encodingUnits(raw []byte, isa model.ISA, big bool) string {
 }
 
 // unitBytes is encodingUnits backwards: the bytes in memory order.
-func unitBytes(enc string, isa model.ISA, big bool) ([]byte, error) {
-	if isa == model.X86 {
+func unitBytes(enc string, isa cost.ISA, big bool) ([]byte, error) {
+	if isa == cost.X86 {
 		return hex.DecodeString(enc)
 	}
 	var out []byte
@@ -705,9 +706,9 @@ func Sniff(head []byte) error {
 // several) imports in constant memory. ARM/Thumb blocks are decided by steps 2 and 3 of the
 // format's rule, and step 1 too when ModeAt is set. Blocks get their image and function names
 // (imageNames); images and system calls go to sink when it is a model.ImageSink.
-func (br *Reader) Feed(sink model.BlockSink) error {
+func (br *Reader) Feed(sink cost.BlockSink) error {
 	names := newImageNames(br.DebugDirs)
-	isink, _ := sink.(model.ImageSink)
+	isink, _ := sink.(cost.ImageSink)
 	for {
 		rec, err := br.Next()
 		if err == io.EOF {
@@ -722,7 +723,7 @@ func (br *Reader) Feed(sink model.BlockSink) error {
 	}
 }
 
-func feed(sink model.BlockSink, isink model.ImageSink, names *imageNames, rec Record) error {
+func feed(sink cost.BlockSink, isink cost.ImageSink, names *imageNames, rec Record) error {
 	switch {
 	case rec.Process != nil:
 		names.process(rec.Process)

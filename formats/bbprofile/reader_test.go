@@ -14,6 +14,7 @@ import (
 	"androprof/internal/inputerr"
 	"androprof/internal/testio"
 	"androprof/model"
+	"androprof/model/cost"
 )
 
 func collectBB(t testing.TB, src, name string) (*Collector, error) {
@@ -41,21 +42,21 @@ func TestReadRealProfile(t *testing.T) {
 	if len(c.Threads) != 2 || c.Threads[1] != (model.Thread{PID: 13835, TID: 13835}) {
 		t.Errorf("threads = %+v", c.Threads)
 	}
-	start := c.Blocks[model.BlockKey{PID: 13833, PC: 0x10494, ISA: model.Thumb}]
+	start := c.Blocks[cost.BlockKey{PID: 13833, PC: 0x10494, ISA: cost.Thumb}]
 	if start == nil || len(start.Insns) != 14 || start.Symbol != "" || start.Line != 4 {
 		t.Fatalf("_start block = %+v", start)
 	}
-	if in := start.Insns[0]; in != (model.Insn{Addr: 0x10494, Encoding: "f04f 0b00", Mnemonic: "mov.w", Operands: "fp, #0", Class: "MOV"}) {
+	if in := start.Insns[0]; in != (cost.Insn{Addr: 0x10494, Encoding: "f04f 0b00", Mnemonic: "mov.w", Operands: "fp, #0", Class: "MOV"}) {
 		t.Errorf("first insn = %+v", in)
 	}
 	if in := start.Insns[2]; in.Encoding != "bc02" || in.Mnemonic != "pop" || in.Operands != "{r1}" {
 		t.Errorf("16-bit Thumb insn = %+v", in)
 	}
 	// One 4-byte instruction with a .w suffix: step 3 of the rule says Thumb.
-	if b := c.Blocks[model.BlockKey{PID: 13835, PC: 0x4defe, ISA: model.Thumb}]; b == nil || b.Insns[0].Encoding != "f0c0 8124" {
+	if b := c.Blocks[cost.BlockKey{PID: 13835, PC: 0x4defe, ISA: cost.Thumb}]; b == nil || b.Insns[0].Encoding != "f0c0 8124" {
 		t.Errorf("blo.w block = %+v", b)
 	}
-	if n := c.Counts[ThreadBlock{model.BlockKey{PID: 13833, PC: 0x10494, ISA: model.Thumb}, 13833}]; n != 1 {
+	if n := c.Counts[ThreadBlock{cost.BlockKey{PID: 13833, PC: 0x10494, ISA: cost.Thumb}, 13833}]; n != 1 {
 		t.Errorf("_start ran %d times", n)
 	}
 }
@@ -69,7 +70,7 @@ func TestReadRealMIPSProfile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	blk := c.Blocks[model.BlockKey{PID: c.Processes[0].PID, PC: 0x400730, ISA: model.MIPS}]
+	blk := c.Blocks[cost.BlockKey{PID: c.Processes[0].PID, PC: 0x400730, ISA: cost.MIPS}]
 	if blk == nil {
 		t.Fatalf("no block at 0x400730: %v", c.Blocks)
 	}
@@ -147,16 +148,16 @@ func TestWrite(t *testing.T) {
 	c.Process(model.Process{PID: 7, Name: "be"})
 	c.Process(model.Process{PID: 9, ParentPID: 7, Name: "x86"})
 	c.Thread(model.Thread{PID: 7, TID: 7, Name: "main\tthread"})
-	mips := &model.Block{PC: 0x400130, ISA: model.MIPS, Symbol: "__start", Insns: []model.Insn{
+	mips := &cost.Block{PC: 0x400130, ISA: cost.MIPS, Symbol: "__start", Insns: []cost.Insn{
 		{Addr: 0x400130, Encoding: "27bdfff0", Mnemonic: "addiu", Operands: "sp,sp,-16"},
 		{Addr: 0x400134, Mnemonic: "nop"},
 	}}
-	x86 := &model.Block{PC: 0x401000, ISA: model.X86, Insns: []model.Insn{{Addr: 0x401000, Encoding: "0f1f4000", Mnemonic: "nop", Operands: "dword ptr [rax]"}}}
+	x86 := &cost.Block{PC: 0x401000, ISA: cost.X86, Insns: []cost.Insn{{Addr: 0x401000, Encoding: "0f1f4000", Mnemonic: "nop", Operands: "dword ptr [rax]"}}}
 	c.Block(7, mips)
 	c.Block(9, x86)
-	c.Count(7, 7, mips.PC, model.MIPS, 3)
-	c.Count(7, 8, mips.PC, model.MIPS, 2)
-	c.Count(9, 9, x86.PC, model.X86, 1)
+	c.Count(7, 7, mips.PC, cost.MIPS, 3)
+	c.Count(7, 8, mips.PC, cost.MIPS, 2)
+	c.Count(9, 9, x86.PC, cost.X86, 1)
 	var w bytes.Buffer
 	if err := Write(&w, c, map[int]string{7: "mips"}); err != nil {
 		t.Fatal(err)
@@ -185,7 +186,7 @@ end
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := back.Blocks[model.BlockKey{PID: 7, PC: 0x400130, ISA: model.MIPS}].Insns[0].Encoding; got != "27bdfff0" {
+	if got := back.Blocks[cost.BlockKey{PID: 7, PC: 0x400130, ISA: cost.MIPS}].Insns[0].Encoding; got != "27bdfff0" {
 		t.Errorf("big-endian word read back as %q", got)
 	}
 	if back.Instructions() != 2*5+1 {
@@ -196,17 +197,17 @@ end
 func TestEncodingUnits(t *testing.T) {
 	for _, tc := range []struct {
 		raw  []byte
-		isa  model.ISA
+		isa  cost.ISA
 		big  bool
 		want string
 	}{
-		{[]byte{0xf0, 0x4f, 0x2d, 0xe9}, model.ARM, false, "e92d4ff0"},
-		{[]byte{0x4f, 0xf0, 0x00, 0x0b}, model.Thumb, false, "f04f 0b00"},
-		{[]byte{0x01, 0x28}, model.Thumb, false, "2801"},
-		{[]byte{0x27, 0xbd, 0xff, 0xf0}, model.MIPS, true, "27bdfff0"},
-		{[]byte{0xf0, 0xff, 0xbd, 0x27}, model.MIPS, false, "27bdfff0"},
-		{[]byte{0x90}, model.X86, false, "90"},
-		{nil, model.MIPS, false, ""},
+		{[]byte{0xf0, 0x4f, 0x2d, 0xe9}, cost.ARM, false, "e92d4ff0"},
+		{[]byte{0x4f, 0xf0, 0x00, 0x0b}, cost.Thumb, false, "f04f 0b00"},
+		{[]byte{0x01, 0x28}, cost.Thumb, false, "2801"},
+		{[]byte{0x27, 0xbd, 0xff, 0xf0}, cost.MIPS, true, "27bdfff0"},
+		{[]byte{0xf0, 0xff, 0xbd, 0x27}, cost.MIPS, false, "27bdfff0"},
+		{[]byte{0x90}, cost.X86, false, "90"},
+		{nil, cost.MIPS, false, ""},
 	} {
 		got := encodingUnits(tc.raw, tc.isa, tc.big)
 		if got != tc.want {
@@ -223,24 +224,24 @@ func TestEncodingUnits(t *testing.T) {
 func TestGuessARMISAEncodings(t *testing.T) {
 	for _, tc := range []struct {
 		hex, mn string
-		want    model.ISA
+		want    cost.ISA
 	}{
-		{"4ff0000b", "mov.w", model.Thumb}, // wide suffix
-		{"c0f02481", "blo.w", model.Thumb},
-		{"f04f2de9", "push", model.ARM},           // ARM push: first halfword is not a Thumb-32 prefix
-		{"f0ffffeb", "bl", model.ARM},             // ARM bl backwards: Thumb-shaped, but AL
-		{"f8ffff1a", "bne", model.ARM},            // ARM bne backwards: Thumb-shaped, condition named
-		{"dff818a0", "ldr.w", model.Thumb},        // condition field 1010 (ge) not named
-		{"2de98048", "push.w", model.Thumb},       // first halfword e92d
-		{"fff7b6ec", "blx #0x10168", model.Thumb}, // AL, but an ARM blx #imm is 1111
-		{"0bf061f8", "bl #0x26a8c", model.Thumb},  // condition 1111, but not an unconditional instruction
-		{"feffffea", "b #0x1000", model.ARM},
-		{"f0ffff0b", "bleq #0x1000", model.ARM},
-		{"700020e1", "bkpt #0", model.ARM}, // not Thumb-shaped anyway
+		{"4ff0000b", "mov.w", cost.Thumb}, // wide suffix
+		{"c0f02481", "blo.w", cost.Thumb},
+		{"f04f2de9", "push", cost.ARM},           // ARM push: first halfword is not a Thumb-32 prefix
+		{"f0ffffeb", "bl", cost.ARM},             // ARM bl backwards: Thumb-shaped, but AL
+		{"f8ffff1a", "bne", cost.ARM},            // ARM bne backwards: Thumb-shaped, condition named
+		{"dff818a0", "ldr.w", cost.Thumb},        // condition field 1010 (ge) not named
+		{"2de98048", "push.w", cost.Thumb},       // first halfword e92d
+		{"fff7b6ec", "blx #0x10168", cost.Thumb}, // AL, but an ARM blx #imm is 1111
+		{"0bf061f8", "bl #0x26a8c", cost.Thumb},  // condition 1111, but not an unconditional instruction
+		{"feffffea", "b #0x1000", cost.ARM},
+		{"f0ffff0b", "bleq #0x1000", cost.ARM},
+		{"700020e1", "bkpt #0", cost.ARM}, // not Thumb-shaped anyway
 	} {
 		raw, _ := hexBytes(tc.hex)
 		mn, ops, _ := strings.Cut(tc.mn, " ")
-		got := guessARMISA([]model.Insn{{Mnemonic: mn, Operands: ops}}, [][]byte{raw}, false)
+		got := guessARMISA([]cost.Insn{{Mnemonic: mn, Operands: ops}}, [][]byte{raw}, false)
 		if got != tc.want {
 			t.Errorf("%s %s: got %s, want %s", tc.hex, tc.mn, got, tc.want)
 		}
@@ -369,7 +370,7 @@ func TestReaderV2Records(t *testing.T) {
 	br := NewReader(strings.NewReader(src), "v2")
 	var images []Image
 	var blockImages []int64
-	var calls []model.Syscall
+	var calls []cost.Syscall
 	for {
 		rec, err := br.Next()
 		if err == io.EOF {
@@ -393,7 +394,7 @@ func TestReaderV2Records(t *testing.T) {
 	if want := []int64{7, NoImage, NoImage}; !reflect.DeepEqual(blockImages, want) {
 		t.Errorf("block images = %v", blockImages)
 	}
-	if want := []model.Syscall{{PID: 5, TID: 5, Number: 248, Count: 1, Insns: 41}}; !reflect.DeepEqual(calls, want) {
+	if want := []cost.Syscall{{PID: 5, TID: 5, Number: 248, Count: 1, Insns: 41}}; !reflect.DeepEqual(calls, want) {
 		t.Errorf("system calls = %+v", calls)
 	}
 }
@@ -418,30 +419,30 @@ func TestReadVersion1HasNoImages(t *testing.T) {
 // names what it reads (image kinds, IMAGE+0xOFFSET for blocks without a symbol, system calls
 // by the guest's table), and a second round trip changes nothing.
 func TestV2RoundTrip(t *testing.T) {
-	nop := func(pc uint64, sym, image string) *model.Block {
-		return &model.Block{PC: pc, ISA: model.ARM, Symbol: sym, Image: image,
-			Insns: []model.Insn{{Addr: pc, Encoding: "e1a00000", Mnemonic: "mov", Operands: "r0, r0"}}}
+	nop := func(pc uint64, sym, image string) *cost.Block {
+		return &cost.Block{PC: pc, ISA: cost.ARM, Symbol: sym, Image: image,
+			Insns: []cost.Insn{{Addr: pc, Encoding: "e1a00000", Mnemonic: "mov", Operands: "r0, r0"}}}
 	}
 	c := NewCollector()
 	c.Process(model.Process{PID: 40, Name: "prog"})
 	c.Process(model.Process{PID: 41, ParentPID: 40, Name: "prog"})
 	c.Thread(model.Thread{PID: 40, TID: 40})
 	c.Thread(model.Thread{PID: 40, TID: 42, Name: "worker"})
-	c.Image(model.Image{PID: 40, Path: "/nonexistent/prog", Base: 0x10000})
-	c.Image(model.Image{PID: 40, Path: "/nonexistent/libc.so.6", Base: 0x3f000000})
-	c.Image(model.Image{PID: 40, Path: "[sigpage]", Base: 0xffff0000})
-	c.Image(model.Image{PID: 41, Path: "/nonexistent/libc.so.6", Base: 0x3f000000})
-	for pid, b := range map[int]*model.Block{40: nop(0x10100, "main", "/nonexistent/prog"), 41: nop(0x3f001234, "", "/nonexistent/libc.so.6")} {
+	c.Image(cost.Image{PID: 40, Path: "/nonexistent/prog", Base: 0x10000})
+	c.Image(cost.Image{PID: 40, Path: "/nonexistent/libc.so.6", Base: 0x3f000000})
+	c.Image(cost.Image{PID: 40, Path: "[sigpage]", Base: 0xffff0000})
+	c.Image(cost.Image{PID: 41, Path: "/nonexistent/libc.so.6", Base: 0x3f000000})
+	for pid, b := range map[int]*cost.Block{40: nop(0x10100, "main", "/nonexistent/prog"), 41: nop(0x3f001234, "", "/nonexistent/libc.so.6")} {
 		c.Block(pid, b)
-		c.Count(pid, pid, b.PC, model.ARM, 5)
+		c.Count(pid, pid, b.PC, cost.ARM, 5)
 	}
-	for _, b := range []*model.Block{nop(0x3f001234, "", "/nonexistent/libc.so.6"), nop(0xffff0010, "", "[sigpage]"), nop(0x20000, "jit", "")} {
+	for _, b := range []*cost.Block{nop(0x3f001234, "", "/nonexistent/libc.so.6"), nop(0xffff0010, "", "[sigpage]"), nop(0x20000, "jit", "")} {
 		c.Block(40, b)
-		c.Count(40, 42, b.PC, model.ARM, 3)
+		c.Count(40, 42, b.PC, cost.ARM, 3)
 	}
-	c.Syscall(model.Syscall{PID: 40, TID: 40, Number: 4, Count: 2, Insns: 100})
-	c.Syscall(model.Syscall{PID: 40, TID: 42, Number: 248, Count: 1, Insns: 9})
-	c.Syscall(model.Syscall{PID: 41, TID: 41, Number: 0xf0005, Count: 1, Insns: 7})
+	c.Syscall(cost.Syscall{PID: 40, TID: 40, Number: 4, Count: 2, Insns: 100})
+	c.Syscall(cost.Syscall{PID: 40, TID: 42, Number: 248, Count: 1, Insns: 9})
+	c.Syscall(cost.Syscall{PID: 41, TID: 41, Number: 0xf0005, Count: 1, Insns: 7})
 	var w1 bytes.Buffer
 	if err := Write(&w1, c, map[int]string{40: "arm", 41: "arm"}); err != nil {
 		t.Fatal(err)
@@ -484,25 +485,25 @@ end
 	if err != nil {
 		t.Fatal(err)
 	}
-	var kinds []model.ImageKind
+	var kinds []cost.ImageKind
 	for _, im := range c1.Images {
 		kinds = append(kinds, im.Kind)
 	}
-	if want := []model.ImageKind{model.ImageProgram, model.ImageLibrary, model.ImageNoFile, model.ImageLibrary}; !reflect.DeepEqual(kinds, want) {
+	if want := []cost.ImageKind{cost.ImageProgram, cost.ImageLibrary, cost.ImageNoFile, cost.ImageLibrary}; !reflect.DeepEqual(kinds, want) {
 		t.Errorf("image kinds = %v (%+v)", kinds, c1.Images)
 	}
-	for key, want := range map[model.BlockKey][2]string{
-		{PID: 40, PC: 0x10100, ISA: model.ARM}:    {"/nonexistent/prog", "main"},
-		{PID: 40, PC: 0x3f001234, ISA: model.ARM}: {"/nonexistent/libc.so.6", "libc.so.6+0x1234"},
-		{PID: 40, PC: 0xffff0010, ISA: model.ARM}: {"[sigpage]", "[sigpage]+0x10"},
-		{PID: 40, PC: 0x20000, ISA: model.ARM}:    {"", "jit"},
-		{PID: 41, PC: 0x3f001234, ISA: model.ARM}: {"/nonexistent/libc.so.6", "libc.so.6+0x1234"},
+	for key, want := range map[cost.BlockKey][2]string{
+		{PID: 40, PC: 0x10100, ISA: cost.ARM}:    {"/nonexistent/prog", "main"},
+		{PID: 40, PC: 0x3f001234, ISA: cost.ARM}: {"/nonexistent/libc.so.6", "libc.so.6+0x1234"},
+		{PID: 40, PC: 0xffff0010, ISA: cost.ARM}: {"[sigpage]", "[sigpage]+0x10"},
+		{PID: 40, PC: 0x20000, ISA: cost.ARM}:    {"", "jit"},
+		{PID: 41, PC: 0x3f001234, ISA: cost.ARM}: {"/nonexistent/libc.so.6", "libc.so.6+0x1234"},
 	} {
 		if b := c1.Blocks[key]; b == nil || b.Image != want[0] || b.Symbol != want[1] {
 			t.Errorf("block %+v = %+v, want image %q named %q", key, b, want[0], want[1])
 		}
 	}
-	wantCalls := []model.Syscall{{PID: 40, TID: 40, Number: 4, Name: "write", Count: 2, Insns: 100},
+	wantCalls := []cost.Syscall{{PID: 40, TID: 40, Number: 4, Name: "write", Count: 2, Insns: 100},
 		{PID: 40, TID: 42, Number: 248, Name: "exit_group", Count: 1, Insns: 9},
 		{PID: 41, TID: 41, Number: 0xf0005, Name: "ARM_set_tls", Count: 1, Insns: 7}}
 	if !reflect.DeepEqual(c1.Syscalls, wantCalls) {
@@ -550,7 +551,7 @@ func TestClaimsAllocateNothing(t *testing.T) {
 	if grown := after.TotalAlloc - before.TotalAlloc; grown > 256<<10 {
 		t.Errorf("reading a 500-byte profile allocated %d bytes", grown)
 	}
-	want := model.Syscall{PID: 2147483647, TID: 2147483647, Number: 2147483647, Name: "syscall_2147483647", Count: 1 << 62, Insns: 1 << 62}
+	want := cost.Syscall{PID: 2147483647, TID: 2147483647, Number: 2147483647, Name: "syscall_2147483647", Count: 1 << 62, Insns: 1 << 62}
 	if len(c.Images) != 1 || len(c.Syscalls) != 1 || c.Syscalls[0] != want {
 		t.Errorf("images %+v, system calls %+v", c.Images, c.Syscalls)
 	}
@@ -599,18 +600,18 @@ func TestReaderModeAt(t *testing.T) {
 		"block 2 0x22000 ARM/Thumb 1 g\ninsn 0x22000 0128 cmp r0, #1\nexec 5 1\nend\n"
 	br := NewReader(strings.NewReader(src), "x")
 	var asked []uint64
-	br.ModeAt = func(p *Process, pc uint64) (model.ISA, bool) {
+	br.ModeAt = func(p *Process, pc uint64) (cost.ISA, bool) {
 		asked = append(asked, pc)
 		if p.StartCode != 0x20000 {
 			t.Errorf("start code %#x", p.StartCode)
 		}
-		return model.ARM, true // wrong for the 2-byte block: step 2 must win
+		return cost.ARM, true // wrong for the 2-byte block: step 2 must win
 	}
 	c := NewCollector()
 	if err := br.Feed(c); err != nil {
 		t.Fatal(err)
 	}
-	if c.Blocks[model.BlockKey{PID: 5, PC: 0x21000, ISA: model.ARM}] == nil || c.Blocks[model.BlockKey{PID: 5, PC: 0x22000, ISA: model.Thumb}] == nil {
+	if c.Blocks[cost.BlockKey{PID: 5, PC: 0x21000, ISA: cost.ARM}] == nil || c.Blocks[cost.BlockKey{PID: 5, PC: 0x22000, ISA: cost.Thumb}] == nil {
 		t.Errorf("blocks = %v", c.Blocks)
 	}
 	if len(asked) != 2 {
@@ -620,7 +621,7 @@ func TestReaderModeAt(t *testing.T) {
 
 type failingSink struct{ Collector }
 
-func (f *failingSink) Block(pid int, b *model.Block) error { return errors.New("disk full") }
+func (f *failingSink) Block(pid int, b *cost.Block) error { return errors.New("disk full") }
 
 func TestSinkError(t *testing.T) {
 	b, _ := os.ReadFile("testdata/sieve-mips.bbprofile")

@@ -13,6 +13,7 @@ import (
 
 	"androprof/formats/internal/blocks"
 	"androprof/model"
+	"androprof/model/cost"
 )
 
 // Writer writes a basic-block profile section by section; Write uses it, and it
@@ -72,7 +73,7 @@ func (bw *Writer) Thread(tid int, name string) error {
 }
 
 // Image declares an image of the open process; blocks name it by its path.
-func (bw *Writer) Image(im model.Image) error {
+func (bw *Writer) Image(im cost.Image) error {
 	if !bw.open || im.Path == "" {
 		return fmt.Errorf("basic-block profile: image %q outside a process or without a path", im.Path)
 	}
@@ -86,7 +87,7 @@ func (bw *Writer) Image(im model.Image) error {
 }
 
 // Syscall writes one thread's count of one system call.
-func (bw *Writer) Syscall(s model.Syscall) error {
+func (bw *Writer) Syscall(s cost.Syscall) error {
 	if !bw.open || s.TID <= 0 || s.Number < 0 || s.Count <= 0 || s.Insns < 0 {
 		return fmt.Errorf("basic-block profile: bad system call %d of thread %d", s.Number, s.TID)
 	}
@@ -101,7 +102,7 @@ type ThreadCount struct {
 }
 
 // Block writes a block with its instructions and per-thread executions.
-func (bw *Writer) Block(id uint64, b *model.Block, execs []ThreadCount) error {
+func (bw *Writer) Block(id uint64, b *cost.Block, execs []ThreadCount) error {
 	if !bw.open {
 		return errors.New("basic-block profile: Block outside a process")
 	}
@@ -194,14 +195,14 @@ func Write(w io.Writer, c *Collector, archs map[int]string) error {
 		}
 		procs[p.PID] = p
 	}
-	blocksOf := map[int][]model.BlockKey{}
+	blocksOf := map[int][]cost.BlockKey{}
 	for k := range c.Blocks {
 		if _, ok := procs[k.PID]; !ok {
 			return fmt.Errorf("basic-block profile: block at 0x%x of pid %d, which is not a process", k.PC, k.PID)
 		}
 		blocksOf[k.PID] = append(blocksOf[k.PID], k)
 	}
-	execsOf := map[model.BlockKey][]ThreadCount{}
+	execsOf := map[cost.BlockKey][]ThreadCount{}
 	for tb, n := range c.Counts {
 		if c.Blocks[tb.BlockKey] == nil {
 			return fmt.Errorf("basic-block profile: pid %d counts executions of 0x%x, which has no block", tb.PID, tb.PC)
@@ -210,15 +211,15 @@ func Write(w io.Writer, c *Collector, archs map[int]string) error {
 	}
 	for _, pid := range pids {
 		keys := blocksOf[pid]
-		slices.SortFunc(keys, func(a, b model.BlockKey) int {
+		slices.SortFunc(keys, func(a, b cost.BlockKey) int {
 			return cmp.Or(cmp.Compare(a.PC, b.PC), cmp.Compare(a.ISA, b.ISA))
 		})
 		arch := archs[pid]
 		if arch == "" {
 			arch = "arm"
-			if len(keys) > 0 && keys[0].ISA == model.MIPS {
+			if len(keys) > 0 && keys[0].ISA == cost.MIPS {
 				arch = "mipsel"
-			} else if len(keys) > 0 && keys[0].ISA == model.X86 {
+			} else if len(keys) > 0 && keys[0].ISA == cost.X86 {
 				arch = "x86_64"
 			}
 		}

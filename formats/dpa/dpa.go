@@ -14,7 +14,7 @@ import (
 
 	"androprof/formats/internal/lines"
 	"androprof/internal/inputerr"
-	"androprof/model"
+	"androprof/model/calls"
 )
 
 // Magic starts every DPA log; format detection looks for it.
@@ -52,10 +52,10 @@ type Record struct {
 	Kind   Kind
 	PID    int
 	Name   string           // KindProcess: the process name
-	Cost   model.ClockCost  // KindCalibration
-	Thread model.ThreadInfo // KindThread
-	Method model.MethodInfo // KindMethod
-	Call   model.DPACall    // KindEnter, KindExit
+	Cost   calls.ClockCost  // KindCalibration
+	Thread calls.ThreadInfo // KindThread
+	Method calls.MethodInfo // KindMethod
+	Call   calls.DPACall    // KindEnter, KindExit
 }
 
 // Reader streams a DPA log: Next for every record, Feed to import one process into a
@@ -70,11 +70,11 @@ type Reader struct {
 	src       lines.Reader // scanner, file name, fields and sticky error
 	sawHeader bool
 	inHeader  bool // after a header line, before a process: calibrate may follow
-	cost      model.ClockCost
+	cost      calls.ClockCost
 	pid       int // open section; 0 between sections
 	threads   map[int]*thread
 	methods   map[uint64]bool
-	sent      model.TraceHeader // what Read gave the sink
+	sent      calls.TraceHeader // what Read gave the sink
 }
 
 type thread struct {
@@ -97,7 +97,7 @@ func NewReader(r io.Reader, name string) *Reader {
 func (r *Reader) Line() int64 { return r.src.Line() }
 
 // Cost is the calibration read so far; not Known when the log has none.
-func (r *Reader) Cost() model.ClockCost { return r.cost }
+func (r *Reader) Cost() calls.ClockCost { return r.cost }
 
 // Next returns the next record, io.EOF after the last, an error wrapping ErrNotDPA when the
 // first record is not the header, or an *inputerr.Error. After an error it returns that error.
@@ -142,7 +142,7 @@ func (r *Reader) next() (Record, error) {
 			if !ok1 || !ok2 || n == 0 || ns == 0 {
 				return Record{}, r.src.Errorf("bad calibration %q %q (want reads ≥ 1 and nanoseconds ≥ 1)", lines.Clip(f[0]), lines.Clip(f[1]))
 			}
-			r.cost = model.ClockCost{Reads: int64(n), Elapsed: time.Duration(ns)}
+			r.cost = calls.ClockCost{Reads: int64(n), Elapsed: time.Duration(ns)}
 			return Record{Kind: KindCalibration, Cost: r.cost}, nil
 		case "process":
 			if r.pid != 0 {
@@ -180,7 +180,7 @@ func (r *Reader) next() (Record, error) {
 				return Record{}, r.src.Errorf("thread %d declared twice", tid)
 			}
 			r.threads[tid] = &thread{}
-			return Record{Kind: KindThread, PID: r.pid, Thread: model.ThreadInfo{TID: tid, Name: name}}, nil
+			return Record{Kind: KindThread, PID: r.pid, Thread: calls.ThreadInfo{TID: tid, Name: name}}, nil
 		case "method":
 			return r.method(rest)
 		case "enter":
@@ -236,7 +236,7 @@ func (r *Reader) method(rest []byte) (Record, error) {
 		return Record{}, r.src.Errorf("method %d declared twice", id)
 	}
 	r.methods[id] = true
-	return Record{Kind: KindMethod, PID: r.pid, Method: model.MethodInfo{ID: id, Class: string(f[1]),
+	return Record{Kind: KindMethod, PID: r.pid, Method: calls.MethodInfo{ID: id, Class: string(f[1]),
 		Name: string(f[2]), Signature: string(sig), Line: -1}}, nil
 }
 
@@ -296,7 +296,7 @@ func (r *Reader) enter(rest []byte) (Record, error) {
 	}
 	th.open = append(th.open, frame{method: e.method, entry: e.t})
 	th.last = e.t
-	return Record{Kind: KindEnter, PID: r.pid, Call: model.DPACall{PID: r.pid, TID: e.tid, Method: e.method, Level: e.level, Entry: e.t}}, nil
+	return Record{Kind: KindEnter, PID: r.pid, Call: calls.DPACall{PID: r.pid, TID: e.tid, Method: e.method, Level: e.level, Entry: e.t}}, nil
 }
 
 func (r *Reader) exit(rest []byte, unwound bool) (Record, error) {
@@ -324,7 +324,7 @@ func (r *Reader) exit(rest []byte, unwound bool) (Record, error) {
 		th.open[n-2].nested += fr.nested + 1
 	}
 	th.last = e.t
-	return Record{Kind: KindExit, PID: r.pid, Call: model.DPACall{PID: r.pid, TID: e.tid, Method: e.method, Level: e.level,
+	return Record{Kind: KindExit, PID: r.pid, Call: calls.DPACall{PID: r.pid, TID: e.tid, Method: e.method, Level: e.level,
 		Entry: fr.entry, Exit: e.t, ClockReads: int64(reads), Nested: fr.nested, Unwound: unwound}}, nil
 }
 
@@ -333,11 +333,11 @@ func (r *Reader) exit(rest []byte, unwound bool) (Record, error) {
 // event times are corrected: each thread's timeline loses the clock reads (docs/dpa-format.md,
 // "Deduction"), so the sink's inclusive times are the seed's corrected ones. The rest of the
 // log is still read, so a damaged file is refused as a whole.
-func (r *Reader) Feed(sink model.MethodSink) error {
+func (r *Reader) Feed(sink calls.MethodSink) error {
 	var (
 		chosen   int
 		active   bool
-		timeline *model.OverheadTimeline
+		timeline *calls.OverheadTimeline
 	)
 	for {
 		rec, err := r.Next()
@@ -349,7 +349,7 @@ func (r *Reader) Feed(sink model.MethodSink) error {
 		}
 		if rec.Kind == KindProcess && chosen == 0 && (r.PID == 0 || r.PID == rec.PID) {
 			chosen, active = rec.PID, true
-			timeline = model.NewOverheadTimeline()
+			timeline = calls.NewOverheadTimeline()
 			r.sent = r.header(rec.PID, rec.Name)
 			err = sink.Header(r.sent)
 		} else if active {
@@ -365,16 +365,16 @@ func (r *Reader) Feed(sink model.MethodSink) error {
 	case r.PID != 0:
 		return r.src.Errorf("no process %d in the log, which ends here", r.PID)
 	}
-	r.sent = model.TraceHeader{Format: "dpa", Version: Version, Clock: model.ClockWall, VM: "dalvik"}
+	r.sent = calls.TraceHeader{Format: "dpa", Version: Version, Clock: calls.ClockWall, VM: "dalvik"}
 	return sink.Header(r.sent)
 }
 
 // Header is the header Read gave the sink, so a caller that stores the trace has it at hand.
-func (r *Reader) Header() model.TraceHeader { return r.sent }
+func (r *Reader) Header() calls.TraceHeader { return r.sent }
 
 func (r *Reader) corrects() bool { return !r.Measured && r.cost.Known() }
 
-func (r *Reader) header(pid int, name string) model.TraceHeader {
+func (r *Reader) header(pid int, name string) calls.TraceHeader {
 	props := map[string]string{"process": name, "times": "measured"}
 	if r.cost.Known() {
 		props["clock-read-ns"] = strconv.FormatFloat(r.cost.PerRead(), 'f', -1, 64)
@@ -383,10 +383,10 @@ func (r *Reader) header(pid int, name string) model.TraceHeader {
 	if r.corrects() {
 		props["times"] = "corrected"
 	}
-	return model.TraceHeader{Format: "dpa", Version: Version, Clock: model.ClockWall, VM: "dalvik", PID: pid, Properties: props}
+	return calls.TraceHeader{Format: "dpa", Version: Version, Clock: calls.ClockWall, VM: "dalvik", PID: pid, Properties: props}
 }
 
-func (r *Reader) feed(sink model.MethodSink, rec Record, tl *model.OverheadTimeline, active *bool) error {
+func (r *Reader) feed(sink calls.MethodSink, rec Record, tl *calls.OverheadTimeline, active *bool) error {
 	switch rec.Kind {
 	case KindThread:
 		return sink.Thread(rec.Thread)
@@ -398,18 +398,18 @@ func (r *Reader) feed(sink model.MethodSink, rec Record, tl *model.OverheadTimel
 		if r.corrects() {
 			t = tl.Enter(c.TID, t, r.cost.Of(1))
 		}
-		return sink.Event(model.MethodEvent{TID: c.TID, Method: c.Method, Action: model.Enter, Wall: micros(t)})
+		return sink.Event(calls.MethodEvent{TID: c.TID, Method: c.Method, Action: calls.Enter, Wall: micros(t)})
 	case KindExit:
 		c := rec.Call
 		t := c.Exit
 		if r.corrects() {
 			t = tl.Exit(c.TID, t, r.cost.Of(c.ClockReads), r.cost.Of(1))
 		}
-		action := model.Exit
+		action := calls.Exit
 		if c.Unwound {
-			action = model.Unroll
+			action = calls.Unroll
 		}
-		return sink.Event(model.MethodEvent{TID: c.TID, Method: c.Method, Action: action, Wall: micros(t)})
+		return sink.Event(calls.MethodEvent{TID: c.TID, Method: c.Method, Action: action, Wall: micros(t)})
 	case KindEnd:
 		*active = false
 	}

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"androprof/internal/inputerr"
-	"androprof/model"
+	"androprof/model/calls"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -37,9 +37,9 @@ func readAll(t testing.TB, src, name string) ([]Record, *Reader, error) {
 
 // report prints what the workbench shows of a log: every call with its deduction, then the
 // process times. The golden file holds the numbers worked out by hand in figure4.dpa's test.
-func report(recs []Record, cost model.ClockCost) string {
+func report(recs []Record, cost calls.ClockCost) string {
 	var b strings.Builder
-	pt := model.NewDPAProcessTimes(cost)
+	pt := calls.NewDPAProcessTimes(cost)
 	fmt.Fprintf(&b, "clock read: %.3f ns\n", cost.PerRead())
 	for _, rec := range recs {
 		if rec.Kind != KindExit {
@@ -90,7 +90,7 @@ func TestFigure4Golden(t *testing.T) {
 	for _, rec := range recs {
 		if rec.Kind == KindExit {
 			corrected = append(corrected, rec.Call.Corrected(r.Cost()))
-			if rec.Call.ClockReads != model.DPAClockReads(rec.Call.Nested) {
+			if rec.Call.ClockReads != calls.DPAClockReads(rec.Call.Nested) {
 				t.Errorf("method %d: logged %d reads, %d nested calls", rec.Call.Method, rec.Call.ClockReads, rec.Call.Nested)
 			}
 		}
@@ -101,18 +101,18 @@ func TestFigure4Golden(t *testing.T) {
 }
 
 type sink struct {
-	header  model.TraceHeader
+	header  calls.TraceHeader
 	headers int
-	threads []model.ThreadInfo
-	methods []model.MethodInfo
-	events  []model.MethodEvent
+	threads []calls.ThreadInfo
+	methods []calls.MethodInfo
+	events  []calls.MethodEvent
 	failOn  int // fail at this event (1-based); 0 never
 }
 
-func (s *sink) Header(h model.TraceHeader) error { s.header = h; s.headers++; return nil }
-func (s *sink) Thread(t model.ThreadInfo) error  { s.threads = append(s.threads, t); return nil }
-func (s *sink) Method(m model.MethodInfo) error  { s.methods = append(s.methods, m); return nil }
-func (s *sink) Event(e model.MethodEvent) error {
+func (s *sink) Header(h calls.TraceHeader) error { s.header = h; s.headers++; return nil }
+func (s *sink) Thread(t calls.ThreadInfo) error  { s.threads = append(s.threads, t); return nil }
+func (s *sink) Method(m calls.MethodInfo) error  { s.methods = append(s.methods, m); return nil }
+func (s *sink) Event(e calls.MethodEvent) error {
 	s.events = append(s.events, e)
 	if len(s.events) == s.failOn {
 		return errors.New("disk full")
@@ -120,7 +120,7 @@ func (s *sink) Event(e model.MethodEvent) error {
 	return nil
 }
 
-func walls(evs []model.MethodEvent) []uint64 {
+func walls(evs []calls.MethodEvent) []uint64 {
 	var w []uint64
 	for _, e := range evs {
 		w = append(w, e.Wall)
@@ -138,18 +138,18 @@ func TestReadIntoSink(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := s.header
-	if h.Format != "dpa" || h.PID != 2001 || h.Clock != model.ClockWall || h.Properties["times"] != "corrected" ||
+	if h.Format != "dpa" || h.PID != 2001 || h.Clock != calls.ClockWall || h.Properties["times"] != "corrected" ||
 		h.Properties["clock-read-ns"] != "300" || h.Properties["process"] != "com.example.bench" {
 		t.Errorf("header %+v", h)
 	}
-	if len(s.threads) != 1 || s.threads[0] != (model.ThreadInfo{TID: 2001, Name: "main"}) || len(s.methods) != 3 ||
-		s.methods[2] != (model.MethodInfo{ID: 3, Class: "java/lang/Math", Name: "max", Signature: "(II)I", Line: -1}) {
+	if len(s.threads) != 1 || s.threads[0] != (calls.ThreadInfo{TID: 2001, Name: "main"}) || len(s.methods) != 3 ||
+		s.methods[2] != (calls.MethodInfo{ID: 3, Class: "java/lang/Math", Name: "max", Signature: "(II)I", Line: -1}) {
 		t.Errorf("threads %+v methods %+v", s.threads, s.methods)
 	}
 	if got := fmt.Sprint(walls(s.events)); got != "[10 11 13 18 19 19]" {
 		t.Errorf("corrected µs %s", got)
 	}
-	if s.events[3].Action != model.Exit || s.events[3].Method != 3 || s.events[0].Action != model.Enter {
+	if s.events[3].Action != calls.Exit || s.events[3].Method != 3 || s.events[0].Action != calls.Enter {
 		t.Errorf("events %+v", s.events)
 	}
 	var m sink
@@ -178,7 +178,7 @@ func TestReadChoosesProcess(t *testing.T) {
 		t.Errorf("Header() %+v, the sink got %+v", r.Header(), s.header)
 	}
 	if s.header.PID != 6 || s.header.Properties["times"] != "measured" || len(s.threads) != 2 || len(s.events) != 2 ||
-		s.events[1].Action != model.Unroll || s.events[1].Wall != 4 {
+		s.events[1].Action != calls.Unroll || s.events[1].Wall != 4 {
 		t.Errorf("header %+v threads %+v events %+v", s.header, s.threads, s.events)
 	}
 	r = NewReader(strings.NewReader(src), "two.dpa")
@@ -199,18 +199,18 @@ func TestReadChoosesProcess(t *testing.T) {
 // genLog writes a random but well-formed log: per thread, calls nested at random depths, with
 // READS = 2 × nested as the seed's VM would count them.
 func genLog(rng *rand.Rand, w *Writer) error {
-	w.Calibrate(model.ClockCost{Reads: 32000, Elapsed: time.Duration(5e6 + rng.Intn(1e7))})
+	w.Calibrate(calls.ClockCost{Reads: 32000, Elapsed: time.Duration(5e6 + rng.Intn(1e7))})
 	for pid := 100; pid < 100+1+rng.Intn(3); pid++ {
 		w.Process(pid, fmt.Sprintf("proc %d", pid))
 		nm := 1 + rng.Intn(5)
 		for m := 0; m < nm; m++ {
-			w.Method(model.MethodInfo{ID: uint64(m), Class: "p/C", Name: fmt.Sprintf("m%d", m), Signature: "()V"})
+			w.Method(calls.MethodInfo{ID: uint64(m), Class: "p/C", Name: fmt.Sprintf("m%d", m), Signature: "()V"})
 		}
 		for tid := pid; tid < pid+1+rng.Intn(3); tid++ {
-			w.Thread(model.ThreadInfo{TID: tid, Name: "t"})
+			w.Thread(calls.ThreadInfo{TID: tid, Name: "t"})
 			now := time.Duration(rng.Intn(1000))
 			type open struct {
-				c      model.DPACall
+				c      calls.DPACall
 				nested int64
 			}
 			var stack []open
@@ -219,7 +219,7 @@ func genLog(rng *rand.Rand, w *Writer) error {
 				if len(stack) > 0 && (rng.Intn(2) == 0 || step > 40) {
 					o := stack[len(stack)-1]
 					stack = stack[:len(stack)-1]
-					o.c.Exit, o.c.ClockReads, o.c.Unwound = now, model.DPAClockReads(o.nested), rng.Intn(10) == 0
+					o.c.Exit, o.c.ClockReads, o.c.Unwound = now, calls.DPAClockReads(o.nested), rng.Intn(10) == 0
 					if err := w.Exit(o.c); err != nil {
 						return err
 					}
@@ -228,7 +228,7 @@ func genLog(rng *rand.Rand, w *Writer) error {
 					}
 					continue
 				}
-				c := model.DPACall{TID: tid, Level: len(stack) + 1, Entry: now, Method: uint64(rng.Intn(nm))}
+				c := calls.DPACall{TID: tid, Level: len(stack) + 1, Entry: now, Method: uint64(rng.Intn(nm))}
 				if err := w.Enter(c); err != nil {
 					return err
 				}
@@ -259,7 +259,7 @@ func TestRoundTrip(t *testing.T) {
 			if err := w.Write(rec); err != nil {
 				t.Fatal(err)
 			}
-			if rec.Kind == KindExit && rec.Call.ClockReads != model.DPAClockReads(rec.Call.Nested) {
+			if rec.Kind == KindExit && rec.Call.ClockReads != calls.DPAClockReads(rec.Call.Nested) {
 				t.Errorf("call %+v: reads and nested disagree", rec.Call)
 			}
 		}
@@ -276,10 +276,10 @@ func TestWriterShapes(t *testing.T) {
 	var b bytes.Buffer
 	w := NewWriter(&b)
 	w.Process(3, "com.x\tapp")
-	w.Thread(model.ThreadInfo{TID: 3})
-	w.Method(model.MethodInfo{ID: 9, Class: "a b", Name: "c"})
+	w.Thread(calls.ThreadInfo{TID: 3})
+	w.Method(calls.MethodInfo{ID: 9, Class: "a b", Name: "c"})
 	w.End()
-	w.Calibrate(model.ClockCost{Reads: 2, Elapsed: 3})
+	w.Calibrate(calls.ClockCost{Reads: 2, Elapsed: 3})
 	w.Flush()
 	want := "androprof-dpa 1\nprocess 3 com.x app\nthread 3\nmethod 9 a_b c\nend\nandroprof-dpa 1\ncalibrate 2 3\n"
 	if b.String() != want {
@@ -290,16 +290,16 @@ func TestWriterShapes(t *testing.T) {
 	}
 	w = NewWriter(io.Discard)
 	for _, err := range []error{
-		w.Thread(model.ThreadInfo{TID: 1}), w.End(), w.Enter(model.DPACall{TID: 1, Level: 1}),
-		w.Process(0, ""), w.Calibrate(model.ClockCost{}), w.Write(Record{}),
+		w.Thread(calls.ThreadInfo{TID: 1}), w.End(), w.Enter(calls.DPACall{TID: 1, Level: 1}),
+		w.Process(0, ""), w.Calibrate(calls.ClockCost{}), w.Write(Record{}),
 	} {
 		if err == nil {
 			t.Error("writer accepted a misplaced or bad record")
 		}
 	}
 	w.Process(1, "")
-	if w.Method(model.MethodInfo{ID: 1}) == nil || w.Exit(model.DPACall{TID: 1, Level: 1, Entry: 5, Exit: 4}) == nil ||
-		w.Process(2, "") == nil || w.Calibrate(model.ClockCost{Reads: 1, Elapsed: 1}) == nil {
+	if w.Method(calls.MethodInfo{ID: 1}) == nil || w.Exit(calls.DPACall{TID: 1, Level: 1, Entry: 5, Exit: 4}) == nil ||
+		w.Process(2, "") == nil || w.Calibrate(calls.ClockCost{Reads: 1, Elapsed: 1}) == nil {
 		t.Error("writer accepted a bad record inside a process")
 	}
 	var e bytes.Buffer

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"androprof/internal/benchmem"
-	"androprof/model"
+	"androprof/model/calls"
 )
 
 // TestMemoryFollowsContent feeds a log of many threads and methods declared and never used
@@ -23,7 +23,7 @@ func TestMemoryFollowsContent(t *testing.T) {
 		fmt.Fprintf(&b, "method %d a/B m ()V\n", i)
 	}
 	b.WriteString("thread 200001 main\nenter 200001 1 5 1\nexit 200001 1 9 0 1\nend\n")
-	benchmem.CallsWithinInput(t, b.Bytes(), func(r io.Reader, sink *model.CallBuilder) error {
+	benchmem.CallsWithinInput(t, b.Bytes(), func(r io.Reader, sink *calls.CallBuilder) error {
 		return NewReader(r, "threads.dpa").Feed(sink)
 	})
 }

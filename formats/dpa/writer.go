@@ -7,7 +7,7 @@ import (
 	"io"
 
 	"androprof/formats/internal/lines"
-	"androprof/model"
+	"androprof/model/calls"
 )
 
 // Writer writes a DPA log record by record: how tests, converters and the demo data make logs
@@ -33,7 +33,7 @@ func (w *Writer) startPart() {
 
 // Calibrate writes the clock-read calibration; outside a process, it starts a new part of the
 // file when sections were written since the last header.
-func (w *Writer) Calibrate(c model.ClockCost) error {
+func (w *Writer) Calibrate(c calls.ClockCost) error {
 	if w.open {
 		return errors.New("dpa: Calibrate inside a process section")
 	}
@@ -69,7 +69,7 @@ func (w *Writer) text(s string) error {
 }
 
 // Thread declares a thread of the open process.
-func (w *Writer) Thread(t model.ThreadInfo) error {
+func (w *Writer) Thread(t calls.ThreadInfo) error {
 	if !w.open || t.TID <= 0 {
 		return fmt.Errorf("dpa: thread %d outside a process or not positive", t.TID)
 	}
@@ -78,7 +78,7 @@ func (w *Writer) Thread(t model.ThreadInfo) error {
 }
 
 // Method declares a method of the open process.
-func (w *Writer) Method(m model.MethodInfo) error {
+func (w *Writer) Method(m calls.MethodInfo) error {
 	if !w.open {
 		return errors.New("dpa: Method outside a process")
 	}
@@ -93,7 +93,7 @@ func (w *Writer) Method(m model.MethodInfo) error {
 }
 
 // Enter writes a call's entry: TID, Level, Entry and Method of c.
-func (w *Writer) Enter(c model.DPACall) error {
+func (w *Writer) Enter(c calls.DPACall) error {
 	if err := w.checkCall(c); err != nil {
 		return err
 	}
@@ -103,7 +103,7 @@ func (w *Writer) Enter(c model.DPACall) error {
 
 // Exit writes a call's exit: TID, Level, Exit, ClockReads and Method of c; unwind when
 // Unwound.
-func (w *Writer) Exit(c model.DPACall) error {
+func (w *Writer) Exit(c calls.DPACall) error {
 	if err := w.checkCall(c); err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func (w *Writer) Exit(c model.DPACall) error {
 	return err
 }
 
-func (w *Writer) checkCall(c model.DPACall) error {
+func (w *Writer) checkCall(c calls.DPACall) error {
 	if !w.open {
 		return errors.New("dpa: event outside a process")
 	}

@@ -8,7 +8,7 @@ import (
 
 	"androprof/formats/heaplog"
 	"androprof/formats/heaplog/heaplogtest"
-	"androprof/model"
+	"androprof/model/heap"
 )
 
 var (
@@ -103,22 +103,22 @@ func BenchmarkSynthetic(b *testing.B) {
 
 // Reading allocations, deaths, mutations, GCs and snapshots allocates nothing.
 func TestNextDoesNotAllocate(t *testing.T) {
-	evs := []model.HeapEvent{
-		{Kind: model.HeapThreadStart, Thread: 1, Name: "main"},
-		{Kind: model.HeapClass, Class: 1, Name: "[I", Array: true},
+	evs := []heap.HeapEvent{
+		{Kind: heap.HeapThreadStart, Thread: 1, Name: "main"},
+		{Kind: heap.HeapClass, Class: 1, Name: "[I", Array: true},
 	}
 	var total uint64
 	for i := range uint64(3000) {
 		evs = append(evs,
-			model.HeapEvent{Kind: model.HeapAlloc, Object: i + 1, Time: total, Size: 24, Thread: 1, Class: 1, Array: true},
-			model.HeapEvent{Kind: model.HeapMutation, Time: total + 24, Object: i + 1, Offset: 16, Target: i/2 + 1},
-			model.HeapEvent{Kind: model.HeapGCStart, Time: total + 24, GCKind: model.GCForMalloc},
-			model.HeapEvent{Kind: model.HeapFree, Object: i + 1, Time: total + 24},
-			model.HeapEvent{Kind: model.HeapGCEnd, Time: total + 24},
-			model.HeapEvent{Kind: model.HeapSnapshot, Time: total + 24, Distance: -3, Count: i})
+			heap.HeapEvent{Kind: heap.HeapAlloc, Object: i + 1, Time: total, Size: 24, Thread: 1, Class: 1, Array: true},
+			heap.HeapEvent{Kind: heap.HeapMutation, Time: total + 24, Object: i + 1, Offset: 16, Target: i/2 + 1},
+			heap.HeapEvent{Kind: heap.HeapGCStart, Time: total + 24, GCKind: heap.GCForMalloc},
+			heap.HeapEvent{Kind: heap.HeapFree, Object: i + 1, Time: total + 24},
+			heap.HeapEvent{Kind: heap.HeapGCEnd, Time: total + 24},
+			heap.HeapEvent{Kind: heap.HeapSnapshot, Time: total + 24, Distance: -3, Count: i})
 		total += 24
 	}
-	r := heaplog.NewReader(bytes.NewReader(writeAll(t, model.HeapHeader{}, evs)), "allocs")
+	r := heaplog.NewReader(bytes.NewReader(writeAll(t, heap.HeapHeader{}, evs)), "allocs")
 	r.Next()
 	r.Next()
 	if n := testing.AllocsPerRun(10000, func() {

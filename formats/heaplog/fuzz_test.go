@@ -10,7 +10,7 @@ import (
 	"androprof/formats/internal/lines"
 	"androprof/internal/fuzzseed"
 	"androprof/internal/inputerr"
-	"androprof/model"
+	"androprof/model/heap"
 )
 
 // FuzzReader feeds arbitrary bytes to the reader: it must never panic, must explain every
@@ -57,7 +57,7 @@ func checkErr(t *testing.T, err error, data []byte) {
 
 // rewriteAndCompare writes what was read and checks it reads back the same, up to the writer
 // making names fit their fields.
-func rewriteAndCompare(t *testing.T, h model.HeapHeader, evs []model.HeapEvent) {
+func rewriteAndCompare(t *testing.T, h heap.HeapHeader, evs []heap.HeapEvent) {
 	t.Helper()
 	var buf bytes.Buffer
 	w, err := heaplog.NewWriter(&buf, h)
@@ -84,9 +84,9 @@ func rewriteAndCompare(t *testing.T, h model.HeapHeader, evs []model.HeapEvent) 
 	}
 	for i, e := range evs {
 		switch e.Kind {
-		case model.HeapClass:
+		case heap.HeapClass:
 			e.Name = lines.Token(e.Name)
-		case model.HeapThreadStart:
+		case heap.HeapThreadStart:
 			e.Name, e.Group = lines.Text(e.Name), lines.Token(e.Group)
 		}
 		if again[i] != e {

@@ -13,23 +13,23 @@ import (
 	"androprof/formats/heaplog"
 	"androprof/formats/internal/lines"
 	"androprof/internal/inputerr"
-	"androprof/model"
+	"androprof/model/heap"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files and the fuzz seed corpus in testdata")
 
 // collector keeps what a reader yields.
 type collector struct {
-	headers []model.HeapHeader
-	events  []model.HeapEvent
+	headers []heap.HeapHeader
+	events  []heap.HeapEvent
 	failOn  int // fail at this event (1-based); 0 never
 }
 
-func (c *collector) HeapHeader(h model.HeapHeader) error {
+func (c *collector) HeapHeader(h heap.HeapHeader) error {
 	c.headers = append(c.headers, h)
 	return nil
 }
-func (c *collector) HeapEvent(e *model.HeapEvent) error {
+func (c *collector) HeapEvent(e *heap.HeapEvent) error {
 	c.events = append(c.events, *e)
 	if len(c.events) == c.failOn {
 		return errors.New("disk full")
@@ -38,10 +38,10 @@ func (c *collector) HeapEvent(e *model.HeapEvent) error {
 }
 
 // readAll reads a log with Next, copying each event.
-func readAll(t testing.TB, data []byte, name string) (model.HeapHeader, []model.HeapEvent, error) {
+func readAll(t testing.TB, data []byte, name string) (heap.HeapHeader, []heap.HeapEvent, error) {
 	t.Helper()
 	r := heaplog.NewReader(bytes.NewReader(data), name)
-	var evs []model.HeapEvent
+	var evs []heap.HeapEvent
 	for {
 		e, err := r.Next()
 		if err == io.EOF {
@@ -55,7 +55,7 @@ func readAll(t testing.TB, data []byte, name string) (model.HeapHeader, []model.
 }
 
 // writeAll writes a log with the writer.
-func writeAll(t testing.TB, h model.HeapHeader, evs []model.HeapEvent) []byte {
+func writeAll(t testing.TB, h heap.HeapHeader, evs []heap.HeapEvent) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w, err := heaplog.NewWriter(&buf, h)
@@ -73,41 +73,41 @@ func writeAll(t testing.TB, h model.HeapHeader, evs []model.HeapEvent) []byte {
 	return buf.Bytes()
 }
 
-var smallHeader = model.HeapHeader{Format: "heaplog", Version: 1, VM: "Dalvik 1.6.0 (instrumented, seed 001)",
+var smallHeader = heap.HeapHeader{Format: "heaplog", Version: 1, VM: "Dalvik 1.6.0 (instrumented, seed 001)",
 	Props: map[string]string{"app": "com.aurorasoftworks.quadrant.ui.professional", "cohort-bytes": "262144"}}
 
 // smallLog has every record kind: two threads (one ends), classes with arrays, allocations of
 // Java sizes, mutations to an object and to null, a GC with its deaths, and a snapshot.
-var smallLog = []model.HeapEvent{
-	{Kind: model.HeapThreadStart, Thread: 1, Time: 0, Name: "main", Group: "main"},
-	{Kind: model.HeapThreadStart, Thread: 9, Time: 0, Name: "Signal Catcher"},
-	{Kind: model.HeapClass, Class: 1, Name: "java/lang/String"},
-	{Kind: model.HeapClass, Class: 2, Name: "[C", Array: true},
-	{Kind: model.HeapClass, Class: 3, Name: "[Ljava/lang/Object;", Array: true},
-	{Kind: model.HeapAlloc, Object: 1, Time: 0, Size: 24, Thread: 1, Class: 1},
-	{Kind: model.HeapAlloc, Object: 2, Time: 24, Size: 32, Thread: 1, Class: 2, Array: true},
-	{Kind: model.HeapMutation, Time: 56, Object: 1, Offset: 8, Target: 2},
-	{Kind: model.HeapAlloc, Object: 3, Time: 56, Size: 4112, Thread: 9, Class: 3, Array: true},
-	{Kind: model.HeapMutation, Time: 4168, Object: 3, Offset: 16, Target: 1},
-	{Kind: model.HeapMutation, Time: 4168, Object: 3, Offset: 16, Target: 0},
-	{Kind: model.HeapThreadEnd, Thread: 9, Time: 4168},
-	{Kind: model.HeapGCStart, Time: 4168, GCKind: model.GCConcurrent},
-	{Kind: model.HeapFree, Object: 3, Time: 4168},
-	{Kind: model.HeapGCEnd, Time: 4168},
-	{Kind: model.HeapAlloc, Object: 4, Time: 4168, Size: 16, Thread: 1, Class: 1},
-	{Kind: model.HeapGCStart, Time: 4184, GCKind: model.GCExplicit},
-	{Kind: model.HeapGCEnd, Time: 4184},
-	{Kind: model.HeapSnapshot, Time: 4184, Distance: 5, Count: 2},
-	{Kind: model.HeapSnapshot, Time: 4184, Distance: -1, Count: 1},
-	{Kind: model.HeapSnapshot, Time: 4184, Distance: 64, Count: 18446744073709551615},
-	{Kind: model.HeapGCStart, Time: 4184, GCKind: model.GCForMalloc},
-	{Kind: model.HeapGCEnd, Time: 4184},
-	{Kind: model.HeapGCStart, Time: 4184, GCKind: model.GCBeforeOOM},
-	{Kind: model.HeapFree, Object: 1, Time: 4184},
-	{Kind: model.HeapFree, Object: 99, Time: 4184}, // never allocated: the analysis's business
-	{Kind: model.HeapGCEnd, Time: 4184},
-	{Kind: model.HeapGCStart, Time: 4184, GCKind: model.GCUnknown},
-	{Kind: model.HeapGCEnd, Time: 4184},
+var smallLog = []heap.HeapEvent{
+	{Kind: heap.HeapThreadStart, Thread: 1, Time: 0, Name: "main", Group: "main"},
+	{Kind: heap.HeapThreadStart, Thread: 9, Time: 0, Name: "Signal Catcher"},
+	{Kind: heap.HeapClass, Class: 1, Name: "java/lang/String"},
+	{Kind: heap.HeapClass, Class: 2, Name: "[C", Array: true},
+	{Kind: heap.HeapClass, Class: 3, Name: "[Ljava/lang/Object;", Array: true},
+	{Kind: heap.HeapAlloc, Object: 1, Time: 0, Size: 24, Thread: 1, Class: 1},
+	{Kind: heap.HeapAlloc, Object: 2, Time: 24, Size: 32, Thread: 1, Class: 2, Array: true},
+	{Kind: heap.HeapMutation, Time: 56, Object: 1, Offset: 8, Target: 2},
+	{Kind: heap.HeapAlloc, Object: 3, Time: 56, Size: 4112, Thread: 9, Class: 3, Array: true},
+	{Kind: heap.HeapMutation, Time: 4168, Object: 3, Offset: 16, Target: 1},
+	{Kind: heap.HeapMutation, Time: 4168, Object: 3, Offset: 16, Target: 0},
+	{Kind: heap.HeapThreadEnd, Thread: 9, Time: 4168},
+	{Kind: heap.HeapGCStart, Time: 4168, GCKind: heap.GCConcurrent},
+	{Kind: heap.HeapFree, Object: 3, Time: 4168},
+	{Kind: heap.HeapGCEnd, Time: 4168},
+	{Kind: heap.HeapAlloc, Object: 4, Time: 4168, Size: 16, Thread: 1, Class: 1},
+	{Kind: heap.HeapGCStart, Time: 4184, GCKind: heap.GCExplicit},
+	{Kind: heap.HeapGCEnd, Time: 4184},
+	{Kind: heap.HeapSnapshot, Time: 4184, Distance: 5, Count: 2},
+	{Kind: heap.HeapSnapshot, Time: 4184, Distance: -1, Count: 1},
+	{Kind: heap.HeapSnapshot, Time: 4184, Distance: 64, Count: 18446744073709551615},
+	{Kind: heap.HeapGCStart, Time: 4184, GCKind: heap.GCForMalloc},
+	{Kind: heap.HeapGCEnd, Time: 4184},
+	{Kind: heap.HeapGCStart, Time: 4184, GCKind: heap.GCBeforeOOM},
+	{Kind: heap.HeapFree, Object: 1, Time: 4184},
+	{Kind: heap.HeapFree, Object: 99, Time: 4184}, // never allocated: the analysis's business
+	{Kind: heap.HeapGCEnd, Time: 4184},
+	{Kind: heap.HeapGCStart, Time: 4184, GCKind: heap.GCUnknown},
+	{Kind: heap.HeapGCEnd, Time: 4184},
 }
 
 func TestRoundTrip(t *testing.T) {
@@ -126,12 +126,12 @@ func TestRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	kinds := map[model.HeapEventKind]bool{}
+	kinds := map[heap.HeapEventKind]bool{}
 	for _, e := range got {
 		kinds[e.Kind] = true
 	}
-	if len(kinds) != int(model.HeapSnapshot) {
-		t.Errorf("the log has %d of the %d record kinds", len(kinds), model.HeapSnapshot)
+	if len(kinds) != int(heap.HeapSnapshot) {
+		t.Errorf("the log has %d of the %d record kinds", len(kinds), heap.HeapSnapshot)
 	}
 }
 
@@ -188,11 +188,11 @@ func TestLenient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []model.HeapEvent{
-		{Kind: model.HeapThreadStart, Thread: 1, Name: " two  spaces"},
-		{Kind: model.HeapClass, Class: 7, Name: "[I", Array: true},
-		{Kind: model.HeapAlloc, Object: 5, Size: 16, Thread: 1, Class: 7, Array: true},
-		{Kind: model.HeapThreadEnd, Thread: 1, Time: 16},
+	want := []heap.HeapEvent{
+		{Kind: heap.HeapThreadStart, Thread: 1, Name: " two  spaces"},
+		{Kind: heap.HeapClass, Class: 7, Name: "[I", Array: true},
+		{Kind: heap.HeapAlloc, Object: 5, Size: 16, Thread: 1, Class: 7, Array: true},
+		{Kind: heap.HeapThreadEnd, Thread: 1, Time: 16},
 	}
 	if h.VM != "" || h.Props["k"] != "v w " || !reflect.DeepEqual(evs, want) {
 		t.Errorf("header %+v events %+v", h, evs)

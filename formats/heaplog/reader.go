@@ -24,7 +24,7 @@ import (
 	"androprof/internal/countio"
 	"androprof/internal/gunzip"
 	"androprof/internal/inputerr"
-	"androprof/model"
+	"androprof/model/heap"
 )
 
 // Magic starts every heap log; format detection looks for it.
@@ -69,9 +69,9 @@ type Reader struct {
 	in      *countio.Reader // the input as stored
 	spy     *spy            // the input as the scanner reads it
 	closers []io.Closer
-	header  model.HeapHeader
+	header  heap.HeapHeader
 	pending []byte // the first record, read with the header
-	ev      model.HeapEvent
+	ev      heap.HeapEvent
 	fields  [maxFields][]byte
 	time    uint64              // the last record's time
 	total   uint64              // bytes allocated so far: the next allocation's time
@@ -121,7 +121,7 @@ func NewReader(in io.Reader, name string) *Reader {
 	}
 	r.spy = &spy{r: src}
 	r.src = lines.NewReader(r.spy, name)
-	r.header = model.HeapHeader{Format: Format, Version: Version}
+	r.header = heap.HeapHeader{Format: Format, Version: Version}
 	if err == nil {
 		err = r.readHeader()
 	}
@@ -222,7 +222,7 @@ func isDecompressErr(err error) bool {
 }
 
 // Header is what the log says about itself: its VM and properties. The map is a copy.
-func (r *Reader) Header() model.HeapHeader {
+func (r *Reader) Header() heap.HeapHeader {
 	h := r.header
 	h.Props = maps.Clone(h.Props)
 	return h
@@ -253,7 +253,7 @@ func (r *Reader) Close() error {
 // (damaged compressed data included), or the input's own error with the file name and line.
 // The event is the Reader's own and is overwritten by the next call: copy it to keep it. After
 // an error Next returns that error again.
-func (r *Reader) Next() (*model.HeapEvent, error) {
+func (r *Reader) Next() (*heap.HeapEvent, error) {
 	if err := r.src.Failed(); err != nil {
 		return nil, err
 	}
@@ -286,7 +286,7 @@ func (r *Reader) next() error {
 
 // Feed streams the log into sink: the header first, then every record. A sink's error stops
 // it, located at the record's line.
-func (r *Reader) Feed(sink model.HeapSink) error {
+func (r *Reader) Feed(sink heap.HeapSink) error {
 	if err := r.src.Failed(); err != nil {
 		return err
 	}
@@ -378,18 +378,18 @@ func (r *Reader) record(ln []byte) (emitted bool, err error) {
 		return false, err
 	}
 	e := &r.ev
-	*e = model.HeapEvent{}
+	*e = heap.HeapEvent{}
 	switch kw {
 	case 'a':
 		return true, r.alloc(f)
 	case 'd':
-		e.Kind = model.HeapFree
+		e.Kind = heap.HeapFree
 		if e.Object, err = r.oid(f[0], "object id"); err != nil {
 			return false, err
 		}
 		e.Time, err = r.at(f[1])
 	case 'm':
-		e.Kind = model.HeapMutation
+		e.Kind = heap.HeapMutation
 		if e.Time, err = r.at(f[0]); err != nil {
 			return false, err
 		}
@@ -401,16 +401,16 @@ func (r *Reader) record(ln []byte) (emitted bool, err error) {
 		}
 		e.Target, err = r.u64(f[3], "target object id")
 	case 'g':
-		e.Kind = model.HeapGCStart
+		e.Kind = heap.HeapGCStart
 		if e.Time, err = r.at(f[0]); err != nil {
 			return false, err
 		}
 		e.GCKind, err = r.gcKind(f[1])
 	case 'h':
-		e.Kind = model.HeapGCEnd
+		e.Kind = heap.HeapGCEnd
 		e.Time, err = r.at(f[0])
 	case 's':
-		e.Kind = model.HeapSnapshot
+		e.Kind = heap.HeapSnapshot
 		if e.Time, err = r.at(f[0]); err != nil {
 			return false, err
 		}
@@ -423,7 +423,7 @@ func (r *Reader) record(ln []byte) (emitted bool, err error) {
 	case 't':
 		return true, r.threadStart(f, text)
 	case 'e':
-		e.Kind = model.HeapThreadEnd
+		e.Kind = heap.HeapThreadEnd
 		if e.Thread, err = r.u32(f[0], "thread id"); err != nil {
 			return false, err
 		}
@@ -456,7 +456,7 @@ func (r *Reader) word(ln []byte) error {
 
 func (r *Reader) alloc(f [][]byte) error {
 	e := &r.ev
-	e.Kind = model.HeapAlloc
+	e.Kind = heap.HeapAlloc
 	var err error
 	if e.Object, err = r.oid(f[0], "object id"); err != nil {
 		return err
@@ -514,13 +514,13 @@ func (r *Reader) class(f [][]byte) (bool, error) {
 	}
 	name := string(f[1])
 	r.classes[id] = name
-	r.ev = model.HeapEvent{Kind: model.HeapClass, Class: id, Name: name, Array: name[0] == '['}
+	r.ev = heap.HeapEvent{Kind: heap.HeapClass, Class: id, Name: name, Array: name[0] == '['}
 	return true, nil
 }
 
 func (r *Reader) threadStart(f [][]byte, name []byte) error {
 	e := &r.ev
-	e.Kind = model.HeapThreadStart
+	e.Kind = heap.HeapThreadStart
 	var err error
 	if e.Thread, err = r.u32(f[0], "thread id"); err != nil {
 		return err
@@ -595,19 +595,19 @@ func (r *Reader) bucket(b []byte) (int, error) {
 // gcKind returns the package's constant for a GC kind, so the hot path does not allocate.
 func (r *Reader) gcKind(b []byte) (string, error) {
 	switch string(b) {
-	case model.GCConcurrent:
-		return model.GCConcurrent, nil
-	case model.GCForMalloc:
-		return model.GCForMalloc, nil
-	case model.GCExplicit:
-		return model.GCExplicit, nil
-	case model.GCBeforeOOM:
-		return model.GCBeforeOOM, nil
-	case model.GCUnknown:
-		return model.GCUnknown, nil
+	case heap.GCConcurrent:
+		return heap.GCConcurrent, nil
+	case heap.GCForMalloc:
+		return heap.GCForMalloc, nil
+	case heap.GCExplicit:
+		return heap.GCExplicit, nil
+	case heap.GCBeforeOOM:
+		return heap.GCBeforeOOM, nil
+	case heap.GCUnknown:
+		return heap.GCUnknown, nil
 	}
 	return "", r.src.Errorf("unknown GC kind %q (want %s, %s, %s, %s or %s)", lines.Clip(b),
-		model.GCConcurrent, model.GCForMalloc, model.GCExplicit, model.GCBeforeOOM, model.GCUnknown)
+		heap.GCConcurrent, heap.GCForMalloc, heap.GCExplicit, heap.GCBeforeOOM, heap.GCUnknown)
 }
 
 // Sniff answers format detection from a file's first bytes (decompressed): nil when they start

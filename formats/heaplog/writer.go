@@ -11,7 +11,7 @@ import (
 	"strconv"
 
 	"androprof/formats/internal/lines"
-	"androprof/model"
+	"androprof/model/heap"
 )
 
 // Writer writes a heap log record by record: how tests, converters and benchmarks make logs.
@@ -30,7 +30,7 @@ type Writer struct {
 
 // NewWriter writes the header of a log to w: magic line, vm and props (sorted by key). Format
 // and Version of h may be left zero. Call Flush at the end.
-func NewWriter(w io.Writer, h model.HeapHeader) (*Writer, error) {
+func NewWriter(w io.Writer, h heap.HeapHeader) (*Writer, error) {
 	if h.Format != "" && h.Format != Format {
 		return nil, fmt.Errorf("heaplog: header of format %q", h.Format)
 	}
@@ -53,10 +53,10 @@ func NewWriter(w io.Writer, h model.HeapHeader) (*Writer, error) {
 }
 
 // Write writes one record; e is not kept.
-func (w *Writer) Write(e *model.HeapEvent) error {
+func (w *Writer) Write(e *heap.HeapEvent) error {
 	b := w.buf[:0]
 	switch e.Kind {
-	case model.HeapAlloc:
+	case heap.HeapAlloc:
 		if err := w.checkAlloc(e); err != nil {
 			return err
 		}
@@ -72,7 +72,7 @@ func (w *Writer) Write(e *model.HeapEvent) error {
 		} else {
 			b = append(b, " 0\n"...)
 		}
-	case model.HeapFree:
+	case heap.HeapFree:
 		if err := w.checkTime(e); err != nil {
 			return err
 		}
@@ -84,7 +84,7 @@ func (w *Writer) Write(e *model.HeapEvent) error {
 		b = strconv.AppendUint(b, e.Object, 10)
 		b = w.num(b, e.Time)
 		b = append(b, '\n')
-	case model.HeapMutation:
+	case heap.HeapMutation:
 		if err := w.checkTime(e); err != nil {
 			return err
 		}
@@ -98,12 +98,12 @@ func (w *Writer) Write(e *model.HeapEvent) error {
 		b = w.num(b, uint64(e.Offset))
 		b = w.num(b, e.Target)
 		b = append(b, '\n')
-	case model.HeapGCStart:
+	case heap.HeapGCStart:
 		kind := e.GCKind
 		switch kind {
 		case "":
-			kind = model.GCUnknown
-		case model.GCConcurrent, model.GCForMalloc, model.GCExplicit, model.GCBeforeOOM, model.GCUnknown:
+			kind = heap.GCUnknown
+		case heap.GCConcurrent, heap.GCForMalloc, heap.GCExplicit, heap.GCBeforeOOM, heap.GCUnknown:
 		default:
 			return fmt.Errorf("heaplog: unknown GC kind %q", kind)
 		}
@@ -116,7 +116,7 @@ func (w *Writer) Write(e *model.HeapEvent) error {
 		b = append(b, ' ')
 		b = append(b, kind...)
 		b = append(b, '\n')
-	case model.HeapGCEnd:
+	case heap.HeapGCEnd:
 		if err := w.checkTime(e); err != nil {
 			return err
 		}
@@ -124,7 +124,7 @@ func (w *Writer) Write(e *model.HeapEvent) error {
 		b = append(b, 'h', ' ')
 		b = strconv.AppendUint(b, e.Time, 10)
 		b = append(b, '\n')
-	case model.HeapSnapshot:
+	case heap.HeapSnapshot:
 		if err := w.checkTime(e); err != nil {
 			return err
 		}
@@ -138,7 +138,7 @@ func (w *Writer) Write(e *model.HeapEvent) error {
 		b = strconv.AppendInt(b, int64(e.Distance), 10)
 		b = w.num(b, e.Count)
 		b = append(b, '\n')
-	case model.HeapClass:
+	case heap.HeapClass:
 		name := lines.Token(e.Name)
 		switch old, ok := w.classes[e.Class]; {
 		case name == "":
@@ -156,7 +156,7 @@ func (w *Writer) Write(e *model.HeapEvent) error {
 		b = append(b, ' ')
 		b = append(b, name...)
 		b = append(b, '\n')
-	case model.HeapThreadStart:
+	case heap.HeapThreadStart:
 		if _, ok := w.threads[e.Thread]; ok {
 			return fmt.Errorf("heaplog: thread %d declared twice", e.Thread)
 		}
@@ -179,7 +179,7 @@ func (w *Writer) Write(e *model.HeapEvent) error {
 			b = append(b, lines.Text(e.Name)...)
 		}
 		b = append(b, '\n')
-	case model.HeapThreadEnd:
+	case heap.HeapThreadEnd:
 		if _, ok := w.threads[e.Thread]; !ok {
 			return fmt.Errorf("heaplog: end of thread %d, which was never started", e.Thread)
 		}
@@ -205,7 +205,7 @@ func (w *Writer) num(b []byte, v uint64) []byte {
 }
 
 // checkTime applies the reader's rule for the time of a record that is not an allocation.
-func (w *Writer) checkTime(e *model.HeapEvent) error {
+func (w *Writer) checkTime(e *heap.HeapEvent) error {
 	switch {
 	case e.Time < w.time:
 		return fmt.Errorf("heaplog: record of kind %d at time %d, before the previous record's %d", e.Kind, e.Time, w.time)
@@ -215,7 +215,7 @@ func (w *Writer) checkTime(e *model.HeapEvent) error {
 	return nil
 }
 
-func (w *Writer) checkAlloc(e *model.HeapEvent) error {
+func (w *Writer) checkAlloc(e *heap.HeapEvent) error {
 	switch {
 	case e.Object == 0:
 		return errors.New("heaplog: allocation of object 0")

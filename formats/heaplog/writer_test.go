@@ -6,46 +6,46 @@ import (
 	"testing"
 
 	"androprof/formats/heaplog"
-	"androprof/model"
+	"androprof/model/heap"
 )
 
 // The writer refuses what the reader would, writes nothing for a refused event and carries on
 // as before it.
 func TestWriterRefuses(t *testing.T) {
-	setup := []model.HeapEvent{
-		{Kind: model.HeapThreadStart, Thread: 1, Name: "main"},
-		{Kind: model.HeapClass, Class: 1, Name: "java/lang/String"},
-		{Kind: model.HeapAlloc, Object: 1, Time: 0, Size: 24, Thread: 1, Class: 1},
-		{Kind: model.HeapGCStart, Time: 24},
+	setup := []heap.HeapEvent{
+		{Kind: heap.HeapThreadStart, Thread: 1, Name: "main"},
+		{Kind: heap.HeapClass, Class: 1, Name: "java/lang/String"},
+		{Kind: heap.HeapAlloc, Object: 1, Time: 0, Size: 24, Thread: 1, Class: 1},
+		{Kind: heap.HeapGCStart, Time: 24},
 	}
 	for _, c := range []struct {
 		name string
-		e    model.HeapEvent
+		e    heap.HeapEvent
 		want string
 	}{
-		{"alloc time", model.HeapEvent{Kind: model.HeapAlloc, Object: 2, Time: 16, Size: 8, Thread: 1, Class: 1}, "total 24 bytes"},
-		{"size 0", model.HeapEvent{Kind: model.HeapAlloc, Object: 2, Time: 24, Thread: 1, Class: 1}, "size 0"},
-		{"oid 0", model.HeapEvent{Kind: model.HeapAlloc, Time: 24, Size: 8, Thread: 1, Class: 1}, "object 0"},
-		{"overflow", model.HeapEvent{Kind: model.HeapAlloc, Object: 2, Time: 24, Size: 1<<64 - 1, Thread: 1, Class: 1}, "past 2^64"},
-		{"undeclared thread", model.HeapEvent{Kind: model.HeapAlloc, Object: 2, Time: 24, Size: 8, Thread: 2, Class: 1}, "thread 2"},
-		{"undeclared class", model.HeapEvent{Kind: model.HeapAlloc, Object: 2, Time: 24, Size: 8, Thread: 1, Class: 2}, "class 2"},
-		{"time back", model.HeapEvent{Kind: model.HeapFree, Object: 1, Time: 0}, "before the previous record's 24"},
-		{"time ahead", model.HeapEvent{Kind: model.HeapGCEnd, Time: 25}, "past the 24 bytes"},
-		{"death of 0", model.HeapEvent{Kind: model.HeapFree, Time: 24}, "object 0"},
-		{"mutation of 0", model.HeapEvent{Kind: model.HeapMutation, Time: 24, Target: 1}, "object 0"},
-		{"bucket", model.HeapEvent{Kind: model.HeapSnapshot, Time: 24, Distance: 65}, "bucket 65"},
-		{"bucket 0", model.HeapEvent{Kind: model.HeapSnapshot, Time: 24}, "bucket 0"},
-		{"gc kind", model.HeapEvent{Kind: model.HeapGCStart, Time: 24, GCKind: "young"}, "GC kind"},
-		{"thread twice", model.HeapEvent{Kind: model.HeapThreadStart, Thread: 1, Time: 24}, "declared twice"},
-		{"thread end", model.HeapEvent{Kind: model.HeapThreadEnd, Thread: 3, Time: 24}, "thread 3"},
-		{"class renamed", model.HeapEvent{Kind: model.HeapClass, Class: 1, Name: "X"}, "declared twice"},
-		{"class name", model.HeapEvent{Kind: model.HeapClass, Class: 2}, "no name"},
-		{"array flag", model.HeapEvent{Kind: model.HeapClass, Class: 2, Name: "[I"}, "array flag false"},
-		{"kind", model.HeapEvent{}, "unknown kind 0"},
+		{"alloc time", heap.HeapEvent{Kind: heap.HeapAlloc, Object: 2, Time: 16, Size: 8, Thread: 1, Class: 1}, "total 24 bytes"},
+		{"size 0", heap.HeapEvent{Kind: heap.HeapAlloc, Object: 2, Time: 24, Thread: 1, Class: 1}, "size 0"},
+		{"oid 0", heap.HeapEvent{Kind: heap.HeapAlloc, Time: 24, Size: 8, Thread: 1, Class: 1}, "object 0"},
+		{"overflow", heap.HeapEvent{Kind: heap.HeapAlloc, Object: 2, Time: 24, Size: 1<<64 - 1, Thread: 1, Class: 1}, "past 2^64"},
+		{"undeclared thread", heap.HeapEvent{Kind: heap.HeapAlloc, Object: 2, Time: 24, Size: 8, Thread: 2, Class: 1}, "thread 2"},
+		{"undeclared class", heap.HeapEvent{Kind: heap.HeapAlloc, Object: 2, Time: 24, Size: 8, Thread: 1, Class: 2}, "class 2"},
+		{"time back", heap.HeapEvent{Kind: heap.HeapFree, Object: 1, Time: 0}, "before the previous record's 24"},
+		{"time ahead", heap.HeapEvent{Kind: heap.HeapGCEnd, Time: 25}, "past the 24 bytes"},
+		{"death of 0", heap.HeapEvent{Kind: heap.HeapFree, Time: 24}, "object 0"},
+		{"mutation of 0", heap.HeapEvent{Kind: heap.HeapMutation, Time: 24, Target: 1}, "object 0"},
+		{"bucket", heap.HeapEvent{Kind: heap.HeapSnapshot, Time: 24, Distance: 65}, "bucket 65"},
+		{"bucket 0", heap.HeapEvent{Kind: heap.HeapSnapshot, Time: 24}, "bucket 0"},
+		{"gc kind", heap.HeapEvent{Kind: heap.HeapGCStart, Time: 24, GCKind: "young"}, "GC kind"},
+		{"thread twice", heap.HeapEvent{Kind: heap.HeapThreadStart, Thread: 1, Time: 24}, "declared twice"},
+		{"thread end", heap.HeapEvent{Kind: heap.HeapThreadEnd, Thread: 3, Time: 24}, "thread 3"},
+		{"class renamed", heap.HeapEvent{Kind: heap.HeapClass, Class: 1, Name: "X"}, "declared twice"},
+		{"class name", heap.HeapEvent{Kind: heap.HeapClass, Class: 2}, "no name"},
+		{"array flag", heap.HeapEvent{Kind: heap.HeapClass, Class: 2, Name: "[I"}, "array flag false"},
+		{"kind", heap.HeapEvent{}, "unknown kind 0"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			w, _ := heaplog.NewWriter(&buf, model.HeapHeader{})
+			w, _ := heaplog.NewWriter(&buf, heap.HeapHeader{})
 			for i := range setup {
 				if err := w.Write(&setup[i]); err != nil {
 					t.Fatal(err)
@@ -54,7 +54,7 @@ func TestWriterRefuses(t *testing.T) {
 			if err := w.Write(&c.e); err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v, want %q", err, c.want)
 			}
-			last := model.HeapEvent{Kind: model.HeapAlloc, Object: 2, Time: 24, Size: 8, Thread: 1, Class: 1}
+			last := heap.HeapEvent{Kind: heap.HeapAlloc, Object: 2, Time: 24, Size: 8, Thread: 1, Class: 1}
 			if err := w.Write(&last); err != nil {
 				t.Fatalf("after the refusal: %v", err)
 			}
@@ -67,7 +67,7 @@ func TestWriterRefuses(t *testing.T) {
 }
 
 func TestWriterHeader(t *testing.T) {
-	for _, h := range []model.HeapHeader{{Format: "hprof"}, {Version: 2}, {Props: map[string]string{"": "x"}}} {
+	for _, h := range []heap.HeapHeader{{Format: "hprof"}, {Version: 2}, {Props: map[string]string{"": "x"}}} {
 		if _, err := heaplog.NewWriter(&bytes.Buffer{}, h); err == nil {
 			t.Errorf("header %+v accepted", h)
 		}
@@ -78,13 +78,13 @@ func TestWriterHeader(t *testing.T) {
 // declared again with its name writes nothing.
 func TestWriterSanitizes(t *testing.T) {
 	var buf bytes.Buffer
-	w, _ := heaplog.NewWriter(&buf, model.HeapHeader{VM: "Open\nJDK", Props: map[string]string{"b key": "2\t3", "a": ""}})
-	for _, e := range []model.HeapEvent{
-		{Kind: model.HeapThreadStart, Thread: 4, Group: "system group", Name: "Signal\tCatcher"},
-		{Kind: model.HeapThreadStart, Thread: 5, Group: "g"},
-		{Kind: model.HeapClass, Class: 1, Name: "a b"},
-		{Kind: model.HeapClass, Class: 1, Name: "a_b"},
-		{Kind: model.HeapGCStart},
+	w, _ := heaplog.NewWriter(&buf, heap.HeapHeader{VM: "Open\nJDK", Props: map[string]string{"b key": "2\t3", "a": ""}})
+	for _, e := range []heap.HeapEvent{
+		{Kind: heap.HeapThreadStart, Thread: 4, Group: "system group", Name: "Signal\tCatcher"},
+		{Kind: heap.HeapThreadStart, Thread: 5, Group: "g"},
+		{Kind: heap.HeapClass, Class: 1, Name: "a b"},
+		{Kind: heap.HeapClass, Class: 1, Name: "a_b"},
+		{Kind: heap.HeapGCStart},
 	} {
 		if err := w.Write(&e); err != nil {
 			t.Fatal(err)

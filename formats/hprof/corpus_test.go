@@ -2,13 +2,12 @@ package hprof
 
 import (
 	"androprof/internal/corpus"
+	heapmodel "androprof/model/heap"
 	"bytes"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
-
-	"androprof/model"
 )
 
 // plainDump is a dump as a deliberately plain second reader sees it: the whole file in
@@ -174,13 +173,13 @@ func (d *plainDump) readHeapDump(c *plainCursor, end int) {
 
 // plainCounts is what the plain reader counts, keyed as the summary's rows are.
 type plainCounts struct {
-	classes  map[string]model.DumpCount // "name|heap|array"
-	sizes    map[string]model.DumpCount // "heap|class|instances or arrays"
-	pointers map[string]uint64          // "heap|bucket"
+	classes  map[string]heapmodel.DumpCount // "name|heap|array"
+	sizes    map[string]heapmodel.DumpCount // "heap|class|instances or arrays"
+	pointers map[string]uint64              // "heap|bucket"
 }
 
 func (d *plainDump) count() plainCounts {
-	pc := plainCounts{classes: map[string]model.DumpCount{}, sizes: map[string]model.DumpCount{}, pointers: map[string]uint64{}}
+	pc := plainCounts{classes: map[string]heapmodel.DumpCount{}, sizes: map[string]heapmodel.DumpCount{}, pointers: map[string]uint64{}}
 	loaded := map[string]bool{}
 	for _, n := range d.loads {
 		loaded[d.strs[n]] = true
@@ -199,7 +198,7 @@ func (d *plainDump) count() plainCounts {
 		}
 		return fmt.Sprintf("class@%#x", class)
 	}
-	bump := func(m map[string]model.DumpCount, k string, bytes uint64) {
+	bump := func(m map[string]heapmodel.DumpCount, k string, bytes uint64) {
 		c := m[k]
 		c.Objects++
 		c.Bytes += bytes
@@ -207,7 +206,7 @@ func (d *plainDump) count() plainCounts {
 	}
 	point := func(heap string, from, to uint64) {
 		if to != 0 {
-			pc.pointers[fmt.Sprintf("%s|%d", heap, model.DistanceBucket(int64(to)-int64(from)))]++
+			pc.pointers[fmt.Sprintf("%s|%d", heap, heapmodel.DistanceBucket(int64(to)-int64(from)))]++
 		}
 	}
 	for _, o := range d.objs {
@@ -246,14 +245,14 @@ func (d *plainDump) count() plainCounts {
 			key = primName(o.elem) + "|" + o.heap + "|true"
 		}
 		bump(pc.classes, key, bytes)
-		bump(pc.sizes, fmt.Sprintf("%s|%d|%v", o.heap, model.SizeClass(bytes), o.tag != 0x21), bytes)
+		bump(pc.sizes, fmt.Sprintf("%s|%d|%v", o.heap, heapmodel.SizeClass(bytes), o.tag != 0x21), bytes)
 	}
 	return pc
 }
 
 // summaryCounts keys a summary's rows as plainCounts does.
-func summaryCounts(d *model.HeapDump) plainCounts {
-	pc := plainCounts{classes: map[string]model.DumpCount{}, sizes: map[string]model.DumpCount{}, pointers: map[string]uint64{}}
+func summaryCounts(d *heapmodel.HeapDump) plainCounts {
+	pc := plainCounts{classes: map[string]heapmodel.DumpCount{}, sizes: map[string]heapmodel.DumpCount{}, pointers: map[string]uint64{}}
 	for _, c := range d.Classes {
 		pc.classes[fmt.Sprintf("%s|%s|%v", c.Name, c.Heap, c.Array)] = c.DumpCount
 	}

@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"androprof/internal/inputerr"
-	"androprof/model"
+	"androprof/model/heap"
 )
 
 // GraphOptions say which references keep an object alive.
@@ -23,7 +23,7 @@ type GraphOptions struct {
 // sizes (model.ComputeDominators). Nodes are instances, object and primitive arrays, and class
 // objects, in the order the dump lists them.
 type Graph struct {
-	model.ObjectGraph
+	heap.ObjectGraph
 	IDs []uint64 // each node's object id
 	// Class is each node's class (index into ClassNames): an instance's class, an array's
 	// array class (int[] for a primitive array), and for a class object the class it is.
@@ -246,7 +246,7 @@ func (b *graphBuilder) link(r *Reader, rec *Record) error {
 	}
 	b.next++
 	if len(g.Edges) >= math.MaxUint32-MaxValues {
-		return r.errorf(rec.Offset, "%v", model.ErrGraphTooBig)
+		return r.errorf(rec.Offset, "%v", heap.ErrGraphTooBig)
 	}
 	g.Start = append(g.Start, uint32(len(g.Edges)))
 	var size uint64

@@ -11,7 +11,7 @@ import (
 	"androprof/formats/hprof/hproftest"
 	"androprof/internal/corpus"
 	"androprof/internal/testio"
-	"androprof/model"
+	"androprof/model/heap"
 )
 
 // graphOfFile reads a dump file (plain or gzip) into its graph.
@@ -37,15 +37,15 @@ func TestRetainedSizesMatchBruteForce(t *testing.T) {
 				path = corpus.File(t, name) // skips without ../shared/corpus
 			}
 			g := graphOfFile(t, path, GraphOptions{})
-			d := model.ComputeDominators(&g.ObjectGraph)
+			d := heap.ComputeDominators(&g.ObjectGraph)
 			seen := make([]bool, g.Nodes())
-			all := model.ReachableWithout(&g.ObjectGraph, -1, seen)
+			all := heap.ReachableWithout(&g.ObjectGraph, -1, seen)
 			if d.Reachable != all {
 				t.Fatalf("dominators reach %d bytes, a walk from the roots %d", d.Reachable, all)
 			}
 			var top uint64
 			for v, p := range d.Idom {
-				if p == model.Root {
+				if p == heap.Root {
 					top += d.Retained[v]
 				}
 			}
@@ -60,7 +60,7 @@ func TestRetainedSizesMatchBruteForce(t *testing.T) {
 				check = append(check, d.Order[rng.IntN(len(d.Order))])
 			}
 			for _, v := range check {
-				if want := all - model.ReachableWithout(&g.ObjectGraph, v, seen); d.Retained[v] != want {
+				if want := all - heap.ReachableWithout(&g.ObjectGraph, v, seen); d.Retained[v] != want {
 					t.Fatalf("object %#x (%s): retained %d, brute force %d", g.IDs[v], g.className(v), d.Retained[v], want)
 				}
 			}
@@ -131,7 +131,7 @@ func TestGraphOfKnownDump(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := model.ComputeDominators(&g.ObjectGraph)
+		d := heap.ComputeDominators(&g.ObjectGraph)
 		node := map[uint64]int32{}
 		for v, id := range g.IDs {
 			node[id] = int32(v)
@@ -151,7 +151,7 @@ func TestGraphOfKnownDump(t *testing.T) {
 		if got := retained(cHolder); got != wantMap {
 			t.Errorf("weak %v: the Holder class retains %d bytes, want %d", weak, got, wantMap)
 		}
-		if d.Idom[node[301]] != model.Unreachable || d.Retained[node[301]] != 0 {
+		if d.Idom[node[301]] != heap.Unreachable || d.Retained[node[301]] != 0 {
 			t.Errorf("weak %v: garbage has idom %d, retained %d", weak, d.Idom[node[301]], d.Retained[node[301]])
 		}
 		if c := g.className(node[300]); c != "java/lang/ref/WeakReference" {

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"androprof/formats/hprof/hproftest"
-	"androprof/model"
+	"androprof/model/heap"
 )
 
 // TestReaderRecords reads the hand-made dump record by record.
@@ -171,13 +171,13 @@ func TestLargeRecords(t *testing.T) {
 func TestBuckets(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, d := range []int64{0, 1, -1, 2, -2, math.MaxInt64, math.MinInt64, 1 << 40, -(1 << 40)} {
-		if b := model.DistanceBucket(d) + bucketBias; b < 0 || b >= 2*bucketBias {
+		if b := heap.DistanceBucket(d) + bucketBias; b < 0 || b >= 2*bucketBias {
 			t.Errorf("distance %d: slot %d", d, b)
 		}
 	}
 	for range 10000 {
 		size := rng.Uint64N(1 << uint(rng.IntN(36)))
-		class := model.SizeClass(size)
+		class := heap.SizeClass(size)
 		slot := sizeSlot(class)
 		back := uint64(slot) * 8
 		if slot > 32 {

@@ -5,13 +5,13 @@ import (
 	"slices"
 
 	"androprof/internal/inputerr"
-	"androprof/model"
+	"androprof/model/heap"
 )
 
 // ReadRetention reads a dump's object graph and works out what keeps its memory alive: the
 // exact dominator tree, retained sizes per object and per class, and a shortest reference chain
 // from a GC root to every reachable object.
-func ReadRetention(r io.ReadSeeker, name string, opts GraphOptions) (*model.DumpRetention, error) {
+func ReadRetention(r io.ReadSeeker, name string, opts GraphOptions) (*heap.DumpRetention, error) {
 	g, err := ReadGraph(r, name, opts)
 	if err != nil {
 		return nil, err
@@ -20,10 +20,10 @@ func ReadRetention(r io.ReadSeeker, name string, opts GraphOptions) (*model.Dump
 }
 
 // Retention computes a graph's dominator tree, retained sizes and shortest paths.
-func Retention(g *Graph, opts GraphOptions) *model.DumpRetention {
-	d := model.ComputeDominators(&g.ObjectGraph)
-	paths := model.ShortestPaths(&g.ObjectGraph)
-	out := &model.DumpRetention{Weak: opts.Weak, Reachable: d.Reachable, Classes: make([]model.RetainedClass, len(g.ClassNames))}
+func Retention(g *Graph, opts GraphOptions) *heap.DumpRetention {
+	d := heap.ComputeDominators(&g.ObjectGraph)
+	paths := heap.ShortestPaths(&g.ObjectGraph)
+	out := &heap.DumpRetention{Weak: opts.Weak, Reachable: d.Reachable, Classes: make([]heap.RetainedClass, len(g.ClassNames))}
 	for i, name := range g.ClassNames {
 		out.Classes[i].Name = name
 	}
@@ -62,7 +62,7 @@ func Retention(g *Graph, opts GraphOptions) *model.DumpRetention {
 		return i
 	}
 	for _, v := range d.Order {
-		o := model.DumpObject{ID: g.IDs[v], Class: g.Class[v], IsClass: g.IsClass[v], Shallow: g.Size[v],
+		o := heap.DumpObject{ID: g.IDs[v], Class: g.Class[v], IsClass: g.IsClass[v], Shallow: g.Size[v],
 			Retained: d.Retained[v], Idom: -1, Parent: -1, Depth: paths.Depth[v]}
 		if p := d.Idom[v]; p >= 0 {
 			o.Idom = at[p]
@@ -82,7 +82,7 @@ func Retention(g *Graph, opts GraphOptions) *model.DumpRetention {
 // no other instance of the same class dominates (so a linked list's nodes count once, at its
 // head). It walks the dominator tree depth first, counting per class the instances open on
 // the way down.
-func classRetainers(g *Graph, d *model.Dominators) []bool {
+func classRetainers(g *Graph, d *heap.Dominators) []bool {
 	n := g.Nodes()
 	// Children in the dominator tree, the top level under the virtual root n.
 	start := make([]int32, n+3)
@@ -132,7 +132,7 @@ func classRetainers(g *Graph, d *model.Dominators) []bool {
 // SummarizeWithRetention is Summarize, then ReadRetention on the same input (four passes in
 // all, each seeking back to where r started): the summary's counts and what keeps the memory
 // alive, as an import keeps them.
-func SummarizeWithRetention(r io.ReadSeeker, name string, opts GraphOptions) (*model.HeapDump, error) {
+func SummarizeWithRetention(r io.ReadSeeker, name string, opts GraphOptions) (*heap.HeapDump, error) {
 	start, err := r.Seek(0, io.SeekCurrent)
 	if err != nil {
 		return nil, &inputerr.Error{File: name, Msg: "seek: " + err.Error(), Err: err}

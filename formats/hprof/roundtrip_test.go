@@ -13,7 +13,7 @@ import (
 	"androprof/formats/hprof/hproftest"
 	"androprof/internal/countio"
 	"androprof/internal/inputerr"
-	"androprof/model"
+	heapmodel "androprof/model/heap"
 )
 
 // Strings and classes of the hand-made dump.
@@ -105,13 +105,15 @@ func handDump(t testing.TB, version string, idSize int, classesFirst bool) []byt
 }
 
 // handSummary is handDump's summary, worked out by hand.
-func handSummary(version string, idSize int) *model.HeapDump {
+func handSummary(version string, idSize int) *heapmodel.HeapDump {
 	id := uint64(idSize)
-	c := func(objects, bytes uint64) model.DumpCount { return model.DumpCount{Objects: objects, Bytes: bytes} }
+	c := func(objects, bytes uint64) heapmodel.DumpCount {
+		return heapmodel.DumpCount{Objects: objects, Bytes: bytes}
+	}
 	if version == "1.0.2" {
-		d := &model.HeapDump{Version: "JAVA PROFILE 1.0.2", IDSize: idSize, Timestamp: 1405028182739,
+		d := &heapmodel.HeapDump{Version: "JAVA PROFILE 1.0.2", IDSize: idSize, Timestamp: 1405028182739,
 			Heaps: []string{"default"}, LoadedClasses: 5, ArrayClasses: 2, Roots: 3,
-			Classes: []model.DumpClass{
+			Classes: []heapmodel.DumpClass{
 				{Name: "Leaf", Heap: "default", DumpCount: c(2, 48)},
 				{Name: "Node", Heap: "default", DumpCount: c(2, 32)},
 				{Name: "Node[]", Heap: "default", Array: true, DumpCount: c(1, 3*id)},
@@ -120,19 +122,19 @@ func handSummary(version string, idSize int) *model.HeapDump {
 			Pointers: pointers("default", -13, -7, -6, -1, 5, 12),
 		}
 		if idSize == 4 {
-			d.Sizes = []model.DumpSize{{Heap: "default", SizeClass: 0, Arrays: c(1, 0)},
+			d.Sizes = []heapmodel.DumpSize{{Heap: "default", SizeClass: 0, Arrays: c(1, 0)},
 				{Heap: "default", SizeClass: 16, Instances: c(2, 32), Arrays: c(1, 12)},
 				{Heap: "default", SizeClass: 24, Instances: c(2, 48), Arrays: c(1, 20)}}
 		} else {
-			d.Sizes = []model.DumpSize{{Heap: "default", SizeClass: 0, Arrays: c(1, 0)},
+			d.Sizes = []heapmodel.DumpSize{{Heap: "default", SizeClass: 0, Arrays: c(1, 0)},
 				{Heap: "default", SizeClass: 16, Instances: c(2, 32)},
 				{Heap: "default", SizeClass: 24, Instances: c(2, 48), Arrays: c(2, 44)}}
 		}
 		return d
 	}
-	d := &model.HeapDump{Version: "JAVA PROFILE 1.0.3", IDSize: idSize, Timestamp: 1405028182739,
+	d := &heapmodel.HeapDump{Version: "JAVA PROFILE 1.0.3", IDSize: idSize, Timestamp: 1405028182739,
 		Heaps: []string{"zygote", "app", "default"}, LoadedClasses: 4, ArrayClasses: 1, Roots: 4,
-		Classes: []model.DumpClass{
+		Classes: []heapmodel.DumpClass{
 			{Name: "Leaf", Heap: "zygote", DumpCount: c(1, 24)},
 			{Name: "Leaf", Heap: "app", DumpCount: c(1, 24)},
 			{Name: "Node", Heap: "zygote", DumpCount: c(2, 32)},
@@ -145,30 +147,30 @@ func handSummary(version string, idSize int) *model.HeapDump {
 		Pointers: append(pointers("zygote", -7, -6, -1, 5, 12), pointers("app", -13)...),
 	}
 	if idSize == 4 {
-		d.Sizes = []model.DumpSize{{Heap: "zygote", SizeClass: 16, Instances: c(2, 32), Arrays: c(1, 12)},
+		d.Sizes = []heapmodel.DumpSize{{Heap: "zygote", SizeClass: 16, Instances: c(2, 32), Arrays: c(1, 12)},
 			{Heap: "zygote", SizeClass: 24, Instances: c(1, 24), Arrays: c(1, 20)}}
 	} else {
-		d.Sizes = []model.DumpSize{{Heap: "zygote", SizeClass: 16, Instances: c(2, 32)},
+		d.Sizes = []heapmodel.DumpSize{{Heap: "zygote", SizeClass: 16, Instances: c(2, 32)},
 			{Heap: "zygote", SizeClass: 24, Instances: c(1, 24), Arrays: c(2, 44)}}
 	}
-	d.Sizes = append(d.Sizes, model.DumpSize{Heap: "app", SizeClass: 0, Arrays: c(1, 0)},
-		model.DumpSize{Heap: "app", SizeClass: 24, Instances: c(1, 24), Arrays: c(1, 20)},
-		model.DumpSize{Heap: "default", SizeClass: 16, Instances: c(1, 16)})
+	d.Sizes = append(d.Sizes, heapmodel.DumpSize{Heap: "app", SizeClass: 0, Arrays: c(1, 0)},
+		heapmodel.DumpSize{Heap: "app", SizeClass: 24, Instances: c(1, 24), Arrays: c(1, 20)},
+		heapmodel.DumpSize{Heap: "default", SizeClass: 16, Instances: c(1, 16)})
 	return d
 }
 
 // pointers is one reference in each bucket.
-func pointers(heap string, buckets ...int) []model.DumpPointers {
-	var p []model.DumpPointers
+func pointers(heap string, buckets ...int) []heapmodel.DumpPointers {
+	var p []heapmodel.DumpPointers
 	for _, b := range buckets {
-		p = append(p, model.DumpPointers{Heap: heap, Bucket: b, Count: 1})
+		p = append(p, heapmodel.DumpPointers{Heap: heap, Bucket: b, Count: 1})
 	}
 	return p
 }
 
 // summarizeBytes runs the summariser on a dump in memory, as the importer does: through a
 // countio.Reader that reports progress over both passes and stops when ctx is cancelled.
-func summarizeBytes(ctx context.Context, data []byte, progress func(done, total int64)) (*model.HeapDump, error) {
+func summarizeBytes(ctx context.Context, data []byte, progress func(done, total int64)) (*heapmodel.HeapDump, error) {
 	p := countio.NewProgress(ctx, progress)
 	p.Expect(2 * int64(len(data)))
 	d, err := Summarize(&countio.Reader{R: bytes.NewReader(data), Progress: p}, "mem")
@@ -179,7 +181,7 @@ func summarizeBytes(ctx context.Context, data []byte, progress func(done, total 
 }
 
 // summarizeFile runs the summariser on a file.
-func summarizeFile(path string) (*model.HeapDump, error) {
+func summarizeFile(path string) (*heapmodel.HeapDump, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

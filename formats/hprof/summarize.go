@@ -10,7 +10,8 @@ import (
 	"strings"
 
 	"androprof/internal/inputerr"
-	"androprof/model"
+	"androprof/model/calls"
+	heapmodel "androprof/model/heap"
 )
 
 // DefaultHeap names the heap of objects no HEAP_DUMP_INFO places: all of a 1.0.2 dump's.
@@ -30,7 +31,7 @@ const MaxHeaps = 256
 // twice, seeking back to where it started, because class layouts may come after the instances
 // that need them: first the class names and layouts, then the objects. name is used in errors.
 // Progress and cancellation are the input's (a countio.Reader counts both passes).
-func Summarize(r io.ReadSeeker, name string) (*model.HeapDump, error) {
+func Summarize(r io.ReadSeeker, name string) (*heapmodel.HeapDump, error) {
 	start, err := r.Seek(0, io.SeekCurrent)
 	if err != nil {
 		return nil, &inputerr.Error{File: name, Msg: "seek: " + err.Error(), Err: err}
@@ -105,7 +106,7 @@ type heapCounts []heapCount
 
 type heapCount struct {
 	heap int
-	model.DumpCount
+	heapmodel.DumpCount
 }
 
 // add counts an object of bytes in heap h, looking at the latest heap first: objects come
@@ -118,7 +119,7 @@ func (c heapCounts) add(h int, bytes uint64) heapCounts {
 			return c
 		}
 	}
-	return append(c, heapCount{heap: h, DumpCount: model.DumpCount{Objects: 1, Bytes: bytes}})
+	return append(c, heapCount{heap: h, DumpCount: heapmodel.DumpCount{Objects: 1, Bytes: bytes}})
 }
 
 // heapKey tells heaps apart as the dump names them (merged by name at the end).
@@ -145,9 +146,9 @@ const bucketBias = 64
 // heapState is the counts of one heap.
 type heapState struct {
 	key   heapKey
-	sizes [sizeSlots][2]model.DumpCount // instances, arrays
+	sizes [sizeSlots][2]heapmodel.DumpCount // instances, arrays
 	ptrs  [2 * bucketBias]uint64
-	prim  [TypeLong + 1]model.DumpCount // primitive arrays by element type
+	prim  [TypeLong + 1]heapmodel.DumpCount // primitive arrays by element type
 }
 
 type summary struct {
@@ -237,13 +238,13 @@ func (s *summary) heap(r *Reader, rec *Record) (int, error) {
 }
 
 func (hs *heapState) addSize(bytes uint64, array int) {
-	c := &hs.sizes[sizeSlot(model.SizeClass(bytes))][array]
+	c := &hs.sizes[sizeSlot(heapmodel.SizeClass(bytes))][array]
 	c.Objects++
 	c.Bytes += bytes
 }
 
 func (hs *heapState) pointer(source, target uint64) {
-	hs.ptrs[model.DistanceBucket(int64(target-source))+bucketBias]++
+	hs.ptrs[heapmodel.DistanceBucket(int64(target-source))+bucketBias]++
 }
 
 // count is the second pass: objects, sizes and references.
@@ -352,8 +353,8 @@ type classKey struct {
 }
 
 // result turns the counts into the summary, names resolved and slices sorted.
-func (s *summary) result() *model.HeapDump {
-	d := &model.HeapDump{Version: s.hdr.Version, IDSize: s.hdr.IDSize, Timestamp: s.hdr.Timestamp, Roots: s.roots}
+func (s *summary) result() *heapmodel.HeapDump {
+	d := &heapmodel.HeapDump{Version: s.hdr.Version, IDSize: s.hdr.IDSize, Timestamp: s.hdr.Timestamp, Roots: s.roots}
 	d.LoadedClasses = max(len(s.loadNames), s.classDumps)
 	loaded := map[string]bool{}
 	for _, n := range s.loadNames {
@@ -387,14 +388,14 @@ func (s *summary) result() *model.HeapDump {
 		heapOf[i] = j
 	}
 
-	classes := map[classKey]model.DumpCount{}
-	put := func(name string, h int, array bool, c model.DumpCount) {
+	classes := map[classKey]heapmodel.DumpCount{}
+	put := func(name string, h int, array bool, c heapmodel.DumpCount) {
 		if c.Objects == 0 {
 			return
 		}
 		k := classKey{name, heapOf[h], array}
 		old := classes[k]
-		classes[k] = model.DumpCount{Objects: old.Objects + c.Objects, Bytes: old.Bytes + c.Bytes}
+		classes[k] = heapmodel.DumpCount{Objects: old.Objects + c.Objects, Bytes: old.Bytes + c.Bytes}
 	}
 	for id, ci := range s.classes {
 		if len(ci.inst) == 0 && len(ci.arr) == 0 {
@@ -420,7 +421,7 @@ func (s *summary) result() *model.HeapDump {
 		}
 	}
 
-	sizes := map[[2]uint64]*model.DumpSize{}
+	sizes := map[[2]uint64]*heapmodel.DumpSize{}
 	pointers := map[[2]int]uint64{}
 	for h, hs := range s.heaps {
 		for t := TypeBoolean; t <= TypeLong; t++ {
@@ -438,11 +439,11 @@ func (s *summary) result() *model.HeapDump {
 			k := [2]uint64{uint64(heap), class}
 			ds := sizes[k]
 			if ds == nil {
-				ds = &model.DumpSize{Heap: d.Heaps[heap], SizeClass: class}
+				ds = &heapmodel.DumpSize{Heap: d.Heaps[heap], SizeClass: class}
 				sizes[k] = ds
 			}
-			ds.Instances = model.DumpCount{Objects: ds.Instances.Objects + c[0].Objects, Bytes: ds.Instances.Bytes + c[0].Bytes}
-			ds.Arrays = model.DumpCount{Objects: ds.Arrays.Objects + c[1].Objects, Bytes: ds.Arrays.Bytes + c[1].Bytes}
+			ds.Instances = heapmodel.DumpCount{Objects: ds.Instances.Objects + c[0].Objects, Bytes: ds.Instances.Bytes + c[0].Bytes}
+			ds.Arrays = heapmodel.DumpCount{Objects: ds.Arrays.Objects + c[1].Objects, Bytes: ds.Arrays.Bytes + c[1].Bytes}
 		}
 		for i, n := range hs.ptrs {
 			if n != 0 {
@@ -452,22 +453,22 @@ func (s *summary) result() *model.HeapDump {
 	}
 
 	for k, c := range classes {
-		d.Classes = append(d.Classes, model.DumpClass{Name: k.name, Heap: d.Heaps[k.heap], Array: k.array, DumpCount: c})
+		d.Classes = append(d.Classes, heapmodel.DumpClass{Name: k.name, Heap: d.Heaps[k.heap], Array: k.array, DumpCount: c})
 	}
 	heapRank := func(name string) int { return final[name] }
-	slices.SortFunc(d.Classes, func(a, b model.DumpClass) int {
-		return cmp.Or(strings.Compare(a.Name, b.Name), cmp.Compare(heapRank(a.Heap), heapRank(b.Heap)), model.FalseFirst(a.Array, b.Array))
+	slices.SortFunc(d.Classes, func(a, b heapmodel.DumpClass) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), cmp.Compare(heapRank(a.Heap), heapRank(b.Heap)), calls.FalseFirst(a.Array, b.Array))
 	})
 	for _, ds := range sizes {
 		d.Sizes = append(d.Sizes, *ds)
 	}
-	slices.SortFunc(d.Sizes, func(a, b model.DumpSize) int {
+	slices.SortFunc(d.Sizes, func(a, b heapmodel.DumpSize) int {
 		return cmp.Or(cmp.Compare(heapRank(a.Heap), heapRank(b.Heap)), cmp.Compare(a.SizeClass, b.SizeClass))
 	})
 	for k, n := range pointers {
-		d.Pointers = append(d.Pointers, model.DumpPointers{Heap: d.Heaps[k[0]], Bucket: k[1], Count: n})
+		d.Pointers = append(d.Pointers, heapmodel.DumpPointers{Heap: d.Heaps[k[0]], Bucket: k[1], Count: n})
 	}
-	slices.SortFunc(d.Pointers, func(a, b model.DumpPointers) int {
+	slices.SortFunc(d.Pointers, func(a, b heapmodel.DumpPointers) int {
 		return cmp.Or(cmp.Compare(heapRank(a.Heap), heapRank(b.Heap)), cmp.Compare(a.Bucket, b.Bucket))
 	})
 	return d

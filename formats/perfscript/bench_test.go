@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"androprof/model"
+	"androprof/model/samples"
 )
 
 // BenchmarkFeed reads 4000 samples of 30 frames into the builder an import uses.
@@ -14,7 +14,7 @@ func BenchmarkFeed(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		r := NewReader(bytes.NewReader(data), "bench.perfscript")
-		sink := model.NewSampleBuilder(model.SampleSelection{})
+		sink := samples.NewSampleBuilder(samples.SampleSelection{})
 		if err := r.Feed(sink); err != nil {
 			b.Fatal(err)
 		}

@@ -9,7 +9,7 @@ import (
 	"androprof/internal/fuzzseed"
 	"androprof/internal/inputerr"
 	"androprof/internal/testio"
-	"androprof/model"
+	"androprof/model/samples"
 )
 
 var update = flag.Bool("update", false, "rewrite the seed corpus in testdata/fuzz/FuzzReader")
@@ -20,9 +20,9 @@ var update = flag.Bool("update", false, "rewrite the seed corpus in testdata/fuz
 func FuzzReader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		Sniff(data)
-		b := model.NewSampleBuilder(model.SampleSelection{})
+		b := samples.NewSampleBuilder(samples.SampleSelection{})
 		r := NewReader(bytes.NewReader(data), "fuzz")
-		err := r.Feed(sinkFunc(func(s *model.Sample) error {
+		err := r.Feed(sinkFunc(func(s *samples.Sample) error {
 			if len(s.Stack) > MaxFrames {
 				t.Fatalf("%d frames", len(s.Stack))
 			}

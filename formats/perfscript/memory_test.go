@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"androprof/internal/benchmem"
-	"androprof/model"
+	"androprof/model/samples"
 )
 
 // synthetic writes n samples of perf script text whose stacks of depth frames draw on 64
@@ -28,7 +28,7 @@ func synthetic(n, depth int) []byte {
 // the same stacks: one sample and its stack are reused and names are made once, so memory stays
 // flat as recordings grow.
 func TestMemoryFlat(t *testing.T) {
-	discard := sinkFunc(func(*model.Sample) error { return nil })
+	discard := sinkFunc(func(*samples.Sample) error { return nil })
 	read := func(data []byte) uint64 {
 		var err error
 		got := benchmem.Allocated(func() { err = NewReader(bytes.NewReader(data), "x").Feed(discard) })
@@ -56,7 +56,7 @@ func TestMemoryFollowsContent(t *testing.T) {
 	var err error
 	benchmem.WithinInput(t, b.Len(), func() {
 		r := NewReader(bytes.NewReader(b.Bytes()), "deep.perfscript")
-		sink := model.NewSampleBuilder(model.SampleSelection{})
+		sink := samples.NewSampleBuilder(samples.SampleSelection{})
 		err = r.Feed(sink)
 		sink.Finish(r.Header())
 	})

@@ -9,7 +9,7 @@ import (
 	"androprof/formats/perfscript"
 	"androprof/internal/inputerr"
 	"androprof/internal/shapes"
-	"androprof/model"
+	"androprof/model/samples"
 )
 
 // Issue 24, finding 13 (the reader's side): a recording whose samples go back in time (here
@@ -38,7 +38,7 @@ type lastTime struct {
 	back bool
 }
 
-func (s *lastTime) Sample(m *model.Sample) error {
+func (s *lastTime) Sample(m *samples.Sample) error {
 	s.back = s.back || m.TimeNS < s.last
 	s.last = m.TimeNS
 	return nil

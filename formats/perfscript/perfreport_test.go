@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"androprof/internal/testio"
-	"androprof/model"
+	"androprof/model/samples"
 )
 
 // leaf is a row of perf report --sort dso,sym: a sample's leaf image and symbol, "" for a
@@ -62,11 +62,11 @@ func reportCounts(t *testing.T, report []byte) map[leaf]int {
 // frameless counts the samples perf script printed no frame for: on a loaded machine perf
 // sometimes records a call chain it cannot resolve, and then prints the sample's header alone,
 // where perf report still counts it by its ip (the importer keeps it as [unknown]).
-func leafCounts(t *testing.T, script []byte, name string, verbose bool) (counts map[leaf]int, h model.SampleHeader, frameless int) {
+func leafCounts(t *testing.T, script []byte, name string, verbose bool) (counts map[leaf]int, h samples.SampleHeader, frameless int) {
 	t.Helper()
 	counts = map[leaf]int{}
 	r := NewReader(bytes.NewReader(script), name)
-	err := r.Feed(sinkFunc(func(s *model.Sample) error {
+	err := r.Feed(sinkFunc(func(s *samples.Sample) error {
 		if len(s.Stack) == 0 {
 			frameless++
 			return nil
@@ -98,9 +98,9 @@ func reportImage(image string) string {
 	return image
 }
 
-type sinkFunc func(*model.Sample) error
+type sinkFunc func(*samples.Sample) error
 
-func (f sinkFunc) Sample(s *model.Sample) error { return f(s) }
+func (f sinkFunc) Sample(s *samples.Sample) error { return f(s) }
 
 // compareCounts fails t for every (image, symbol) whose counts differ, but for frameless
 // samples: perf report counts them in rows of their own, which may have that many more.

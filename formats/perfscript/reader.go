@@ -20,7 +20,7 @@ import (
 	"androprof/formats/internal/lines"
 	"androprof/internal/cutline"
 	"androprof/internal/inputerr"
-	"androprof/model"
+	"androprof/model/samples"
 )
 
 // The formats SampleHeader.Format names.
@@ -51,15 +51,15 @@ type Reader struct {
 	sc      *bufio.Scanner
 	line    int64
 	err     error // the first error, which ends the file for good
-	header  model.SampleHeader
+	header  samples.SampleHeader
 	started bool // a sample was read: '#' lines are comments only before the first
 	held    bool // the scanner's line is a header read ahead: the next sample starts with it
 	heldLn  []byte
 
-	s          model.Sample // the sample being read, reused
+	s          samples.Sample // the sample being read, reused
 	open       bool
-	at         int64       // its first line
-	tail       model.Frame // the frame a header line carries when the sample has no call chain
+	at         int64         // its first line
+	tail       samples.Frame // the frame a header line carries when the sample has no call chain
 	hasTail    bool
 	inTrace    bool // simpleperf's tracing data runs to the sample's end
 	afterFrame bool // the last line was a frame: a line of spaces under it is its source line
@@ -83,16 +83,16 @@ func NewReader(r io.Reader, name string) *Reader {
 	sc.Buffer(make([]byte, 0, 64<<10), lines.MaxLine)
 	sc.Split(cutline.ScanLines) // a last line cut short is refused, not read as a frame
 	return &Reader{name: name, sc: sc, names: map[string]string{}, toks: make([]span, 0, 32),
-		header: model.SampleHeader{Format: FormatPerf}}
+		header: samples.SampleHeader{Format: FormatPerf}}
 }
 
 // Header is what the file says about its recording: the format, the first sample's event and,
 // when perf script ran with --header, the recorded command line and rate. It is complete once
 // the first sample was read.
-func (r *Reader) Header() model.SampleHeader { return r.header }
+func (r *Reader) Header() samples.SampleHeader { return r.header }
 
 // Feed streams every sample into sink. A sink's error comes back with the sample's first line.
-func (r *Reader) Feed(sink model.SampleSink) error {
+func (r *Reader) Feed(sink samples.SampleSink) error {
 	for {
 		s, err := r.Next()
 		if err == io.EOF {
@@ -117,7 +117,7 @@ func (r *Reader) Line() int64 { return r.line }
 
 // Next returns the next sample, io.EOF after the last. The sample and its stack are reused
 // by the next call.
-func (r *Reader) Next() (*model.Sample, error) {
+func (r *Reader) Next() (*samples.Sample, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -128,7 +128,7 @@ func (r *Reader) Next() (*model.Sample, error) {
 	return s, err
 }
 
-func (r *Reader) next() (*model.Sample, error) {
+func (r *Reader) next() (*samples.Sample, error) {
 	for {
 		ln, ok := r.readLine()
 		if !ok {
@@ -215,12 +215,12 @@ func (r *Reader) errorf(format string, args ...any) error {
 
 // begin starts a sample at the current line.
 func (r *Reader) begin() {
-	r.s = model.Sample{Stack: r.s.Stack[:0]}
+	r.s = samples.Sample{Stack: r.s.Stack[:0]}
 	r.open, r.at, r.hasTail, r.inTrace, r.afterFrame, r.inlined = true, r.line, false, false, false, 0
 }
 
 // finish ends the sample being read and returns it.
-func (r *Reader) finish() *model.Sample {
+func (r *Reader) finish() *samples.Sample {
 	if len(r.s.Stack) == 0 && r.hasTail {
 		r.s.Stack = append(r.s.Stack, r.tail)
 	}
@@ -406,7 +406,7 @@ func isFrameLine(ln []byte) bool {
 
 // parseFrame reads "ADDR [SYMBOL[+0xOFF]] [(IMAGE)]", blanks around it; "(inlined)" in place
 // of the image marks a function perf found inlined at the address. msg says what is wrong.
-func (r *Reader) parseFrame(b []byte) (f model.Frame, inlined bool, msg string) {
+func (r *Reader) parseFrame(b []byte) (f samples.Frame, inlined bool, msg string) {
 	b = bytes.TrimLeft(b, " \t")
 	n := 0
 	for n < len(b) && isHex(b[n]) {

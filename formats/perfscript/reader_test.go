@@ -11,12 +11,12 @@ import (
 	"androprof/formats/internal/lines"
 	"androprof/internal/inputerr"
 	"androprof/internal/testio"
-	"androprof/model"
+	"androprof/model/samples"
 )
 
 // readAll reads text with Next and writes each sample as one line: "COMM PID/TID TIME PERIOD
 // EVENT | ADDR SYMBOL (IMAGE) | …", so cases compare as text.
-func readAll(t testing.TB, text, name string) ([]string, model.SampleHeader, error) {
+func readAll(t testing.TB, text, name string) ([]string, samples.SampleHeader, error) {
 	t.Helper()
 	r := NewReader(strings.NewReader(text), name)
 	var got []string
@@ -32,7 +32,7 @@ func readAll(t testing.TB, text, name string) ([]string, model.SampleHeader, err
 	}
 }
 
-func format(s *model.Sample) string {
+func format(s *samples.Sample) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%q %d/%d %d %d %q", s.Comm, s.PID, s.TID, s.TimeNS, s.Period, s.Event)
 	for _, f := range s.Stack {
@@ -49,7 +49,7 @@ func TestReadVariants(t *testing.T) {
 	for _, tc := range []struct {
 		name, text string
 		want       []string
-		header     model.SampleHeader
+		header     samples.SampleHeader
 	}{
 		{
 			name: "default",
@@ -64,7 +64,7 @@ func TestReadVariants(t *testing.T) {
 				`"java" 0/25140 56979592768000 1001001 "cpu-clock" | 7f5c60ec7762 "long Spin.loop(int)" ("/tmp/perf-25138.map") | 78b2ee "PhaseCFG::schedule_late" ("/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so") | 4548530030303030 "" ("[unknown]")`,
 				`"C2 CompilerThre" 0/25153 56979649443000 1001001 "cpu-clock" | ffffffff81407e30 "__rcu_read_unlock" ("[kernel.kallsyms]")`,
 			},
-			header: model.SampleHeader{Format: FormatPerf, Event: "cpu-clock"},
+			header: samples.SampleHeader{Format: FormatPerf, Event: "cpu-clock"},
 		},
 		{
 			name: "pid-tid-cpu-ns-no-offsets",
@@ -78,7 +78,7 @@ func TestReadVariants(t *testing.T) {
 			want: []string{
 				`"Thread 12" 12345/12346 345678901234 250000 "cpu-clock:ppp" | 7f1234 "com.example.A.b(I)J" ("/tmp/perf-12345.map") | 7f1300 "operator new(unsigned long)" ("/usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.30") | 7f1400 "StubRoutines (1)" ("/tmp/perf-12345.map") | 7f1500 "non-virtual thunk to LIRGenerator::block_do(BlockBegin*)" ("/usr/lib/libjvm.so") | 7f1600 "Lcom/example/Foo;::bar" ("/memfd:jit-cache (deleted)") | 7f1700 "" ("/tmp/perf-12345.map")`,
 			},
-			header: model.SampleHeader{Format: FormatPerf, Event: "cpu-clock:ppp"},
+			header: samples.SampleHeader{Format: FormatPerf, Event: "cpu-clock:ppp"},
 		},
 		{
 			name: "no-call-chain",
@@ -90,7 +90,7 @@ func TestReadVariants(t *testing.T) {
 				`"cc1" 0/26365 57061630512000 2000000 "cpu-clock:ppp" | 7f3d5851aa91 "__memmove_avx_unaligned_erms" ("/usr/lib/x86_64-linux-gnu/libc.so.6")`,
 				`"spin" 0/21304 0 0 "" | ffffffff81407e30 "__rcu_read_unlock" ("[kernel.kallsyms]")`,
 			},
-			header: model.SampleHeader{Format: FormatPerf, Event: "cpu-clock"},
+			header: samples.SampleHeader{Format: FormatPerf, Event: "cpu-clock"},
 		},
 		{
 			name: "ip-sym-dso-only", // perf script -F ip,sym,dso: an empty header line
@@ -100,7 +100,7 @@ func TestReadVariants(t *testing.T) {
 				`"" 0/0 0 0 "" | ffffffff81407e30 "__rcu_read_unlock" ("[kernel.kallsyms]") | 158b50 "__strrchr_avx2" ("/usr/lib/x86_64-linux-gnu/libc.so.6")`,
 				`"" 0/0 0 0 "" | 702db "__sin_fma" ("/usr/lib/x86_64-linux-gnu/libm.so.6")`,
 			},
-			header: model.SampleHeader{Format: FormatPerf},
+			header: samples.SampleHeader{Format: FormatPerf},
 		},
 		{
 			name: "srcline-inlined-tracepoint", // -F +srcline; perf script --inline; a tracepoint's fields
@@ -113,7 +113,7 @@ func TestReadVariants(t *testing.T) {
 			want: []string{
 				`"spin" 0/21304 56847443489000 0 "sched:sched_switch" | ffffffff81407e30 "__rcu_read_unlock" ("[kernel.kallsyms]") | 12d5 "sq" ("/tmp/pa/spin") | 12d5 "outer" ("/tmp/pa/spin")`,
 			},
-			header: model.SampleHeader{Format: FormatPerf, Event: "sched:sched_switch"},
+			header: samples.SampleHeader{Format: FormatPerf, Event: "sched:sched_switch"},
 		},
 		{
 			name: "side-band-events", // perf script --show-mmap-events --show-task-events
@@ -125,7 +125,7 @@ func TestReadVariants(t *testing.T) {
 			want: []string{
 				`"spin2" 0/8271 57741381724000 1001001 "cpu-clock" | 702df "__sin_fma" ("/usr/lib/x86_64-linux-gnu/libm.so.6")`,
 			},
-			header: model.SampleHeader{Format: FormatPerf, Event: "cpu-clock"},
+			header: samples.SampleHeader{Format: FormatPerf, Event: "cpu-clock"},
 		},
 		{
 			name: "header-comments-crlf",
@@ -138,14 +138,14 @@ func TestReadVariants(t *testing.T) {
 			want: []string{
 				`"spin" 0/21304 56847450512000 1001001 "cpu-clock" | 702db "__sin_fma" ("/usr/lib/x86_64-linux-gnu/libm.so.6")`,
 			},
-			header: model.SampleHeader{Format: FormatPerf, Command: "/usr/bin/perf record -F 999 -g -e cpu-clock -o spin.data -- ./spin 20000", Event: "cpu-clock", RateHz: 999},
+			header: samples.SampleHeader{Format: FormatPerf, Command: "/usr/bin/perf record -F 999 -g -e cpu-clock -o spin.data -- ./spin 20000", Event: "cpu-clock", RateHz: 999},
 		},
 		{
 			name: "period-sampling", // perf record -c: no rate; a cmdline without --header's event line
 			text: "# event : name = cpu-clock, , id = { 305, 306 }, { sample_period, sample_freq } = 100000, sample_type = IP|TID|TIME, disabled = 1\n" +
 				"spin 26881 57060.491370:     100000 cpu-clock:  ffffffff821cce99 mas_prev_slot+0xc9 ([kernel.kallsyms])\n",
 			want:   []string{`"spin" 0/26881 57060491370000 100000 "cpu-clock" | ffffffff821cce99 "mas_prev_slot" ("[kernel.kallsyms]")`},
-			header: model.SampleHeader{Format: FormatPerf, Event: "cpu-clock"},
+			header: samples.SampleHeader{Format: FormatPerf, Event: "cpu-clock"},
 		},
 		{
 			name: "simpleperf", // report_sample.py --header --show_tracing_data
@@ -162,7 +162,7 @@ func TestReadVariants(t *testing.T) {
 				`"RenderThread" 4242/4260 12345678901000 1000000 "cpu-clock" | 7f12345678 "com.example.app.Main.draw" ("/data/app/com.example.app/oat/arm64/base.odex") | 7f12340000 "" ("[anon:dalvik-jit-code-cache]") | 7e00001234 "" ("/system/lib64/libhwui.so") | ffffffc0100851ec "el0_svc_handler" ("[kernel.kallsyms]")`,
 				`"binder:4242_2" 4242/4300 12345679901000 1000000 "cpu-clock" | 7a00000010 "__epoll_pwait" ("/apex/com.android.runtime/lib64/bionic/libc.so")`,
 			},
-			header: model.SampleHeader{Format: FormatSimpleperf, Command: "/data/local/tmp/simpleperf record -f 1000 -g --app com.example.app", Event: "cpu-clock", RateHz: 1000},
+			header: samples.SampleHeader{Format: FormatSimpleperf, Command: "/data/local/tmp/simpleperf record -f 1000 -g --app com.example.app", Event: "cpu-clock", RateHz: 1000},
 		},
 		{
 			name: "simpleperf-2016", // report_sample.py as the NDK shipped it until 2017
@@ -172,12 +172,12 @@ func TestReadVariants(t *testing.T) {
 			want: []string{
 				`"sudo" 0/4712 1051622374000 250000 "cpu-clock" | 7f9e0e7a2d6c "__libc_start_main" ("/lib/x86_64-linux-gnu/libc-2.23.so") | 4013a1 "main" ("/tmp/a.out")`,
 			},
-			header: model.SampleHeader{Format: FormatSimpleperf, Event: "cpu-clock"},
+			header: samples.SampleHeader{Format: FormatSimpleperf, Event: "cpu-clock"},
 		},
 		{
 			name:   "empty",
 			text:   "# ========\n# cmdline : perf record -F 99 -- true\n#\n",
-			header: model.SampleHeader{Format: FormatPerf},
+			header: samples.SampleHeader{Format: FormatPerf},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -259,7 +259,7 @@ func TestFeedSinkError(t *testing.T) {
 	text := "java 1 1.000001: cpu-clock:\n\t7f1 f (a)\n\njava 1 1.000002: cpu-clock:\n\t7f1 f (a)\n\n"
 	full := errors.New("disk full")
 	n := 0
-	err := NewReader(strings.NewReader(text), "x.perfscript").Feed(sinkFunc(func(*model.Sample) error {
+	err := NewReader(strings.NewReader(text), "x.perfscript").Feed(sinkFunc(func(*samples.Sample) error {
 		if n++; n == 2 {
 			return full
 		}
@@ -322,7 +322,7 @@ func TestSniff(t *testing.T) {
 
 // Reading the committed recording gives its samples with their threads and stacks.
 func TestCommittedRecording(t *testing.T) {
-	b := model.NewSampleBuilder(model.SampleSelection{})
+	b := samples.NewSampleBuilder(samples.SampleSelection{})
 	data := testio.ReadPlain(t, "testdata/java.perfscript.gz")
 	r := NewReader(bytes.NewReader(data), "java.perfscript")
 	if err := r.Feed(b); err != nil {

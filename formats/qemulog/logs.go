@@ -16,6 +16,7 @@ import (
 	"androprof/internal/countio"
 	"androprof/internal/inputerr"
 	"androprof/model"
+	"androprof/model/cost"
 )
 
 // ImportLogs streams QEMU logs into sink: `-d in_asm,exec,nochain` logs in every layout of
@@ -46,7 +47,7 @@ import (
 // no Trace lines. A single log fails at once at such a line: QEMU logs a block's translation
 // before the block first runs, so in one log a translation that has not come never will, and
 // its executions are not kept to the end (counts of blocks another file may translate are).
-func ImportLogs(ctx context.Context, paths []string, isas []model.ISA, sink model.BlockSink, progress func(done, total int64)) error {
+func ImportLogs(ctx context.Context, paths []string, isas []cost.ISA, sink cost.BlockSink, progress func(done, total int64)) error {
 	if len(paths) == 0 {
 		return errors.New("no log files given")
 	}
@@ -83,7 +84,7 @@ type Input struct {
 
 // ReadLogs is ImportLogs on logs already open: the files of one import, which an importer
 // opened, recognised and counts progress and cancellation on.
-func ReadLogs(logs []Input, isas []model.ISA, sink model.BlockSink) error {
+func ReadLogs(logs []Input, isas []cost.ISA, sink cost.BlockSink) error {
 	files := make([]logFile, len(logs))
 	for i, l := range logs {
 		files[i] = logFile{Input: l, regular: canSeek(l.R)}
@@ -94,7 +95,7 @@ func ReadLogs(logs []Input, isas []model.ISA, sink model.BlockSink) error {
 		}
 	}
 	im := &importer{
-		sink: sink, isas: isas, known: map[model.BlockKey]struct{}{}, atPC: map[pidPC]model.ISA{},
+		sink: sink, isas: isas, known: map[cost.BlockKey]struct{}{}, atPC: map[pidPC]cost.ISA{},
 		threads: map[pidTID]bool{}, counts: map[execKey]*execCount{}, fast: map[uint64]*execCount{},
 		single: len(files) == 1,
 	}
@@ -152,7 +153,7 @@ func splitFileNumber(path string) fileNumber {
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // assignProcesses gives each file its pid by the rule in ImportLogs' comment.
-func assignProcesses(files []logFile, isas []model.ISA) []model.Process {
+func assignProcesses(files []logFile, isas []cost.ISA) []model.Process {
 	nums := make([]fileNumber, len(files))
 	numbered := len(files) > 1
 	seen := map[int]bool{}
@@ -205,7 +206,7 @@ func assignProcesses(files []logFile, isas []model.ISA) []model.Process {
 
 // firstCPU is the vCPU index of a log's first Trace line, -1 when it has none in its first
 // few MiB or cannot be read (the import proper reports why). It seeks the log back to its start.
-func firstCPU(in Input, isas []model.ISA) int {
+func firstCPU(in Input, isas []cost.ISA) int {
 	defer in.R.(io.Seeker).Seek(0, io.SeekStart)
 	lr := NewReader(io.LimitReader(in.R, 4<<20), in.Name, isas)
 	for {
@@ -242,17 +243,17 @@ type execCount struct {
 type unmatched struct {
 	pid, tid int
 	pc       uint64
-	isa      model.ISA
+	isa      cost.ISA
 	n        int64
 	file     int
 	line     int64
 }
 
 type importer struct {
-	sink    model.BlockSink
-	isas    []model.ISA
-	known   map[model.BlockKey]struct{}
-	atPC    map[pidPC]model.ISA // the mode of the first block translated at a pc
+	sink    cost.BlockSink
+	isas    []cost.ISA
+	known   map[cost.BlockKey]struct{}
+	atPC    map[pidPC]cost.ISA // the mode of the first block translated at a pc
 	threads map[pidTID]bool
 	counts  map[execKey]*execCount // one file's counts; keys packKey cannot fold
 	fast    map[uint64]*execCount  // one file's counts by packKey
@@ -345,8 +346,8 @@ func (im *importer) untranslated(pid int, lr *Reader) error {
 	return lr.errorf("the block at 0x%x executed here has no translation before it, and QEMU logs a block's translation before it runs: give the -d in_asm output together with the exec log", lr.ex.PC)
 }
 
-func (im *importer) block(pid int, b *model.Block) error {
-	k := model.BlockKey{PID: pid, PC: b.PC, ISA: b.ISA}
+func (im *importer) block(pid int, b *cost.Block) error {
+	k := cost.BlockKey{PID: pid, PC: b.PC, ISA: b.ISA}
 	if _, ok := im.known[k]; ok {
 		return nil // a re-translation of the same code
 	}
@@ -360,9 +361,9 @@ func (im *importer) block(pid int, b *model.Block) error {
 
 // resolve finds the block a count belongs to: its own key, or the block translated at its pc
 // when the Trace line did not tell the mode or told another one.
-func (im *importer) resolve(pid int, pc uint64, isa model.ISA) (model.ISA, bool) {
+func (im *importer) resolve(pid int, pc uint64, isa cost.ISA) (cost.ISA, bool) {
 	if isa != "" {
-		if _, ok := im.known[model.BlockKey{PID: pid, PC: pc, ISA: isa}]; ok {
+		if _, ok := im.known[cost.BlockKey{PID: pid, PC: pc, ISA: isa}]; ok {
 			return isa, true
 		}
 	}

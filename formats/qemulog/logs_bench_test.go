@@ -11,7 +11,7 @@ import (
 	"androprof/emulator/qemutest"
 	"androprof/formats/bbprofile"
 	"androprof/internal/benchmem"
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // BenchmarkImportLog1GB measures ImportLogs on a realistic 1 GB `-d in_asm,exec,nochain` log
@@ -32,7 +32,7 @@ func BenchmarkImportLog1GB(b *testing.B) {
 	one := qemutest.Log(b, tg, bin, []string{"-d", "in_asm,exec,nochain"}, "200000")
 	big := filepath.Join(b.TempDir(), "sieve-1g.log")
 	written := repeatFile(b, one, big, size)
-	isas := []model.ISA{model.ARM, model.Thumb}
+	isas := []cost.ISA{cost.ARM, cost.Thumb}
 
 	// A sub-benchmark, so the log is built once however often the framework calls it.
 	b.Run("import", func(b *testing.B) {

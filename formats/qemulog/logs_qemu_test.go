@@ -15,14 +15,14 @@ import (
 	"androprof/formats/bbprofile"
 	"androprof/formats/internal/blocks"
 	"androprof/isaprofiles"
-	"androprof/model"
+	"androprof/model/cost"
 )
 
-func guestISAs(tg qemutest.Target) []model.ISA {
+func guestISAs(tg qemutest.Target) []cost.ISA {
 	if tg.Name == "mips" {
-		return []model.ISA{model.MIPS}
+		return []cost.ISA{cost.MIPS}
 	}
-	return []model.ISA{model.ARM, model.Thumb}
+	return []cost.ISA{cost.ARM, cost.Thumb}
 }
 
 // The definition of done: for real programs built for ARM, Thumb and MIPS, the
@@ -42,17 +42,17 @@ func TestImportExactCounts(t *testing.T) {
 			if got := c.Instructions(); got != want {
 				t.Errorf("ImportLogs counted %d instructions, qemu -singlestep %d", got, want)
 			}
-			isas := map[model.ISA]int{}
+			isas := map[cost.ISA]int{}
 			for k := range c.Blocks {
 				isas[k.ISA]++
 			}
 			switch tg.Name {
 			case "arm": // static glibc is Thumb-2 even in a -marm build (docs/formats.md#arm-and-thumb)
-				if isas[model.ARM] == 0 || isas[model.Thumb] == 0 {
+				if isas[cost.ARM] == 0 || isas[cost.Thumb] == 0 {
 					t.Errorf("blocks by instruction set = %v, want both ARM and Thumb", isas)
 				}
 			case "thumb":
-				if isas[model.Thumb] == 0 {
+				if isas[cost.Thumb] == 0 {
 					t.Errorf("blocks by instruction set = %v", isas)
 				}
 			}
@@ -83,7 +83,7 @@ func TestImportOBJDTMatchesText(t *testing.T) {
 				t.Fatalf("OBJD-T: %d instructions in %d blocks, text: %d in %d", got.Instructions(), len(got.Blocks), text.Instructions(), len(text.Blocks))
 			}
 			var decoded, same, armWords int
-			cat := isaprofiles.CatalogFor(model.ARM)
+			cat := isaprofiles.CatalogFor(cost.ARM)
 			for k, want := range text.Blocks {
 				b := got.Blocks[k]
 				if b == nil || len(b.Insns) != len(want.Insns) {
@@ -93,7 +93,7 @@ func TestImportOBJDTMatchesText(t *testing.T) {
 					if in.Encoding != want.Insns[i].Encoding || in.Addr != want.Insns[i].Addr {
 						t.Fatalf("block %v insn %d: OBJD-T %+v, text %+v", k, i, in, want.Insns[i])
 					}
-					if k.ISA != model.ARM {
+					if k.ISA != cost.ARM {
 						if in.Mnemonic != blocks.Undecoded {
 							t.Fatalf("%s decoded as %q", k.ISA, in.Mnemonic)
 						}
@@ -224,7 +224,7 @@ func TestImportPerThreadFiles(t *testing.T) {
 }
 
 // checkedImport imports into a Collector through orderSink and fails the test on any error.
-func checkedImport(t *testing.T, paths []string, isas []model.ISA) *bbprofile.Collector {
+func checkedImport(t *testing.T, paths []string, isas []cost.ISA) *bbprofile.Collector {
 	t.Helper()
 	s := newOrderSink()
 	if err := ImportLogs(context.Background(), paths, isas, s, nil); err != nil {

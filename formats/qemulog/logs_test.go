@@ -15,9 +15,10 @@ import (
 	"androprof/formats/internal/blocks"
 	"androprof/internal/inputerr"
 	"androprof/model"
+	"androprof/model/cost"
 )
 
-var armThumb = []model.ISA{model.ARM, model.Thumb}
+var armThumb = []cost.ISA{cost.ARM, cost.Thumb}
 
 // writeFiles writes name → content files into a new temp dir and returns their paths in
 // name order.
@@ -35,7 +36,7 @@ func writeFiles(t testing.TB, files map[string]string) (dir string, paths []stri
 	return dir, paths
 }
 
-func importText(t *testing.T, text string, isas []model.ISA) (*bbprofile.Collector, error) {
+func importText(t *testing.T, text string, isas []cost.ISA) (*bbprofile.Collector, error) {
 	t.Helper()
 	_, paths := writeFiles(t, map[string]string{"qemu.log": text})
 	s := newOrderSink()
@@ -52,8 +53,8 @@ func TestImportLayouts(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		log    string
-		isas   []model.ISA
-		counts map[model.BlockKey]int64 // pid 1, summed over threads
+		isas   []cost.ISA
+		counts map[cost.BlockKey]int64 // pid 1, summed over threads
 		insns  int64
 		tids   []int
 	}{
@@ -63,8 +64,8 @@ func TestImportLayouts(t *testing.T) {
 				"Trace 0x40001000 [00008000] _start\n" +
 				"----------------\nIN: f\n0x00008010:  add\tr0, r0, #1\n0x00008014:  cmp\tr0, #3\n0x00008018:  bne\t0x8010\n\n" +
 				"Trace 0x40001040 [00008010] f\nTrace 0x40001040 [00008010] f\nTrace 0x40001040 [00008010] f\n",
-			isas:   []model.ISA{model.ARM},
-			counts: map[model.BlockKey]int64{{PID: 1, PC: 0x8000, ISA: model.ARM}: 1, {PID: 1, PC: 0x8010, ISA: model.ARM}: 3},
+			isas:   []cost.ISA{cost.ARM},
+			counts: map[cost.BlockKey]int64{{PID: 1, PC: 0x8000, ISA: cost.ARM}: 1, {PID: 1, PC: 0x8010, ISA: cost.ARM}: 3},
 			insns:  2 + 3*3,
 			tids:   []int{0},
 		},
@@ -75,7 +76,7 @@ func TestImportLayouts(t *testing.T) {
 				"----------------\nIN: thumb_fn\n0x00009400:  2801      cmp\tr0, #1\n0x00009402:  d0fd      beq.n\t0x9400\n0x00009404:  4770      bx\tlr\n\n" +
 				"Trace 0x7f00123456c0 [00009400] thumb_fn\nTrace 0x7f00123456c0 [00009400] thumb_fn\n",
 			isas:   armThumb,
-			counts: map[model.BlockKey]int64{{PID: 1, PC: 0x93e8, ISA: model.ARM}: 1, {PID: 1, PC: 0x9400, ISA: model.Thumb}: 2},
+			counts: map[cost.BlockKey]int64{{PID: 1, PC: 0x93e8, ISA: cost.ARM}: 1, {PID: 1, PC: 0x9400, ISA: cost.Thumb}: 2},
 			insns:  2 + 2*3,
 			tids:   []int{0},
 		},
@@ -86,7 +87,7 @@ func TestImportLayouts(t *testing.T) {
 				"----------------\nIN: g\n0x0001043c:  4770       bx       lr\n\n" +
 				"Trace 1: 0x7f4f1c000180 [00000000/0001043c/0x4a1] g\nTrace 0: 0x7f4f1c000180 [00000000/0001043c/0] g\n",
 			isas:   armThumb,
-			counts: map[model.BlockKey]int64{{PID: 1, PC: 0x103f0, ISA: model.ARM}: 1, {PID: 1, PC: 0x1043c, ISA: model.Thumb}: 2},
+			counts: map[cost.BlockKey]int64{{PID: 1, PC: 0x103f0, ISA: cost.ARM}: 1, {PID: 1, PC: 0x1043c, ISA: cost.Thumb}: 2},
 			insns:  2 + 2,
 			tids:   []int{0, 1},
 		},
@@ -99,7 +100,7 @@ func TestImportLayouts(t *testing.T) {
 				"Trace 0: 0x7f5a18032000 [00800480/00010000/00000000/00000200] f\n" +
 				"Trace 0: 0x7f5a18031f00 [00000480/00010000/00000000/00000200] f\n",
 			isas:   armThumb,
-			counts: map[model.BlockKey]int64{{PID: 1, PC: 0x10000, ISA: model.ARM}: 2, {PID: 1, PC: 0x10000, ISA: model.Thumb}: 2},
+			counts: map[cost.BlockKey]int64{{PID: 1, PC: 0x10000, ISA: cost.ARM}: 2, {PID: 1, PC: 0x10000, ISA: cost.Thumb}: 2},
 			insns:  2*2 + 2*3,
 			tids:   []int{0},
 		},
@@ -109,7 +110,7 @@ func TestImportLayouts(t *testing.T) {
 				"Trace 0: 0x7f5a18032000 [800480/10000/00000000/00000200] f\n" +
 				"Trace 2: 0x7f5a18032000 [00800480/0000000000010000/00000000/00000200] f\n",
 			isas:   armThumb,
-			counts: map[model.BlockKey]int64{{PID: 1, PC: 0x10000, ISA: model.Thumb}: 2},
+			counts: map[cost.BlockKey]int64{{PID: 1, PC: 0x10000, ISA: cost.Thumb}: 2},
 			insns:  4,
 			tids:   []int{0, 2},
 		},
@@ -118,8 +119,8 @@ func TestImportLayouts(t *testing.T) {
 			log: "----------------\nIN: \n0x00400730:  move\tzero,ra\n0x00400734:  bal\t0x40073c\n0x00400738:  nop\n\n" +
 				"Trace 0: 0x7f8d30e000c0 [00000000/00400730/000000e2/00000200] \n" +
 				"Trace 0: 0x7f8d30e000c0 [00000000/00400730/000000e2/00000200] \n",
-			isas:   []model.ISA{model.MIPS},
-			counts: map[model.BlockKey]int64{{PID: 1, PC: 0x400730, ISA: model.MIPS}: 2},
+			isas:   []cost.ISA{cost.MIPS},
+			counts: map[cost.BlockKey]int64{{PID: 1, PC: 0x400730, ISA: cost.MIPS}: 2},
 			insns:  6,
 			tids:   []int{0},
 		},
@@ -127,8 +128,8 @@ func TestImportLayouts(t *testing.T) {
 			name: "the real qemu-arm 7.2 fixture",
 			log:  string(must(os.ReadFile("testdata/arm-7.2.log"))),
 			isas: armThumb,
-			counts: map[model.BlockKey]int64{
-				{PID: 1, PC: 0x104f8, ISA: model.Thumb}: 1, {PID: 1, PC: 0x106ac, ISA: model.Thumb}: 1, {PID: 1, PC: 0x106d0, ISA: model.Thumb}: 13,
+			counts: map[cost.BlockKey]int64{
+				{PID: 1, PC: 0x104f8, ISA: cost.Thumb}: 1, {PID: 1, PC: 0x106ac, ISA: cost.Thumb}: 1, {PID: 1, PC: 0x106d0, ISA: cost.Thumb}: 13,
 			},
 			insns: 14 + 19 + 13*3,
 			tids:  []int{0},
@@ -139,7 +140,7 @@ func TestImportLayouts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := map[model.BlockKey]int64{}
+			got := map[cost.BlockKey]int64{}
 			for k, n := range c.Counts {
 				got[k.BlockKey] += n
 			}
@@ -206,29 +207,29 @@ func TestOBJDT(t *testing.T) {
 		t.Fatalf("records %+v", recs)
 	}
 	a := recs[0].Block
-	want := []model.Insn{
+	want := []cost.Insn{
 		{Addr: 0x10340, Encoding: "e92d4ff0", Mnemonic: "push", Operands: "{r4, r5, r6, r7, r8, r9, sl, fp, lr}"},
 		{Addr: 0x10344, Encoding: "e1560004", Mnemonic: "cmp", Operands: "r6, r4"},
 		{Addr: 0x10348, Encoding: "0a000004", Mnemonic: "beq", Operands: "#0x10360"},
 		{Addr: 0x1034c, Encoding: "f4200a8f", Mnemonic: blocks.Undecoded, Operands: ""},
 	}
-	if a.ISA != model.ARM || a.PC != 0x10340 || a.Line != 3 || !slices.Equal(a.Insns, want) {
+	if a.ISA != cost.ARM || a.PC != 0x10340 || a.Line != 3 || !slices.Equal(a.Insns, want) {
 		t.Errorf("ARM block %+v\nwant insns %+v", a, want)
 	}
 	th := recs[2].Block
-	if th.ISA != model.Thumb || len(th.Insns) != 16 || th.Insns[1].Encoding != "f44f 5bfa" || th.Insns[1].Addr != 0x20002 ||
+	if th.ISA != cost.Thumb || len(th.Insns) != 16 || th.Insns[1].Encoding != "f44f 5bfa" || th.Insns[1].Addr != 0x20002 ||
 		th.Insns[15].Encoding != "4770" || th.Insns[15].Addr != 0x20020 || th.Insns[0].Mnemonic != blocks.Undecoded {
 		t.Errorf("Thumb block %+v", th)
 	}
 
-	recs, err = readAll(t, mips, "objd.log", model.MIPS)
-	if err != nil || recs[0].Block == nil || recs[0].Block.ISA != model.MIPS || len(recs[0].Block.Insns) != 1 || recs[0].Block.Insns[0].Encoding != "03000025" {
+	recs, err = readAll(t, mips, "objd.log", cost.MIPS)
+	if err != nil || recs[0].Block == nil || recs[0].Block.ISA != cost.MIPS || len(recs[0].Block.Insns) != 1 || recs[0].Block.Insns[0].Encoding != "03000025" {
 		t.Errorf("MIPS: %v %+v", err, recs)
 	}
 
 	// With nothing after it, an OBJD-T block of an ARM+Thumb guest is read as ARM.
 	recs, err = readAll(t, "IN: \n0x00010000:  \nOBJD-T: 0000a0e3\n\n", "objd.log", armThumb...)
-	if err != nil || len(recs) != 1 || recs[0].Block.ISA != model.ARM || recs[0].Block.Insns[0].Mnemonic != "mov" {
+	if err != nil || len(recs) != 1 || recs[0].Block.ISA != cost.ARM || recs[0].Block.Insns[0].Mnemonic != "mov" {
 		t.Errorf("lone block: %v %+v", err, recs)
 	}
 
@@ -236,7 +237,7 @@ func TestOBJDT(t *testing.T) {
 	two := "IN: \n0x00010000:  \nOBJD-T: 0000a0e3\n\nIN: \n0x00020000:  \nOBJD-T: 00207047\n\n" +
 		"Trace 0: 0x7f [00800480/00020000/00000000/00000200] \n"
 	recs, err = readAll(t, two, "objd.log", armThumb...)
-	if err != nil || len(recs) != 3 || recs[0].Block.ISA != model.ARM || recs[1].Block.ISA != model.Thumb || len(recs[1].Block.Insns) != 2 || recs[2].Exec == nil {
+	if err != nil || len(recs) != 3 || recs[0].Block.ISA != cost.ARM || recs[1].Block.ISA != cost.Thumb || len(recs[1].Block.Insns) != 2 || recs[2].Exec == nil {
 		t.Errorf("two held blocks: %v %+v", err, recs)
 	}
 
@@ -252,7 +253,7 @@ func TestOBJDT(t *testing.T) {
 		{"IN: \nOBJD-T: 0000a0e3\n\n", "without the address"},
 		{"IN: \n0x00010000:  unable to read memory\n\n", "could not read"},
 	} {
-		_, err := readAll(t, bad.log, "objd.log", model.ARM)
+		_, err := readAll(t, bad.log, "objd.log", cost.ARM)
 		var se *inputerr.Error
 		if !errors.As(err, &se) || !strings.Contains(se.Msg, bad.msg) || se.File != "objd.log" {
 			t.Errorf("%q: %v, want an inputerr.Error with %q", bad.log, err, bad.msg)
@@ -323,7 +324,7 @@ func TestImportStopped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := model.BlockKey{PID: 1, PC: 0x451fc, ISA: model.Thumb}
+	k := cost.BlockKey{PID: 1, PC: 0x451fc, ISA: cost.Thumb}
 	if c.Counts[bbprofile.ThreadBlock{BlockKey: k, TID: 1}] != 2 || c.Counts[bbprofile.ThreadBlock{BlockKey: k, TID: 0}] != 0 || c.Instructions() != 4 {
 		t.Errorf("counts %v", c.Counts)
 	}
@@ -409,7 +410,7 @@ func TestImportFiles(t *testing.T) {
 		if err != nil || procs(s) != "t:100 t:300" || len(s.Threads) != 4 || s.Instructions() != 4*72 {
 			t.Errorf("%v: processes %s, threads %+v, %d instructions", err, procs(s), s.Threads, s.Instructions())
 		}
-		if n := s.Counts[bbprofile.ThreadBlock{BlockKey: model.BlockKey{PID: 300, PC: 0x106d0, ISA: model.Thumb}, TID: 1}]; n != 13 {
+		if n := s.Counts[bbprofile.ThreadBlock{BlockKey: cost.BlockKey{PID: 300, PC: 0x106d0, ISA: cost.Thumb}, TID: 1}]; n != 13 {
 			t.Errorf("thread 1 of pid 300 ran the loop %d times", n)
 		}
 	})
@@ -491,11 +492,11 @@ func (s *orderSink) Thread(th model.Thread) error {
 	return s.Collector.Thread(th)
 }
 
-func (s *orderSink) Block(pid int, b *model.Block) error {
+func (s *orderSink) Block(pid int, b *cost.Block) error {
 	if !s.procs[pid] {
 		s.fail("block of pid %d before its process", pid)
 	}
-	if s.Blocks[model.BlockKey{PID: pid, PC: b.PC, ISA: b.ISA}] != nil {
+	if s.Blocks[cost.BlockKey{PID: pid, PC: b.PC, ISA: b.ISA}] != nil {
 		s.fail("block %d/%#x/%s sent twice", pid, b.PC, b.ISA)
 	}
 	if len(b.Insns) == 0 || b.ISA == "" {
@@ -504,8 +505,8 @@ func (s *orderSink) Block(pid int, b *model.Block) error {
 	return s.Collector.Block(pid, b)
 }
 
-func (s *orderSink) Count(pid, tid int, pc uint64, isa model.ISA, n int64) error {
-	if s.Blocks[model.BlockKey{PID: pid, PC: pc, ISA: isa}] == nil || !s.threads[[2]int{pid, tid}] || n <= 0 {
+func (s *orderSink) Count(pid, tid int, pc uint64, isa cost.ISA, n int64) error {
+	if s.Blocks[cost.BlockKey{PID: pid, PC: pc, ISA: isa}] == nil || !s.threads[[2]int{pid, tid}] || n <= 0 {
 		s.fail("count %d/%d/%#x/%s = %d before its block or thread", pid, tid, pc, isa, n)
 	}
 	return s.Collector.Count(pid, tid, pc, isa, n)

@@ -8,7 +8,7 @@ import (
 	"golang.org/x/arch/arm/armasm"
 
 	"androprof/formats/internal/blocks"
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // A QEMU built without a disassembler for the guest (7.1+ without capstone for ARM, any
@@ -26,7 +26,7 @@ import (
 // get blocks.Undecoded: x/arch has no Thumb or MIPS decoder (docs/formats.md#qemu-blocks-given-as-bytes). Lengths are
 // exact in every case, so dynamic instruction counts are too. Guests are little-endian, as
 // every Android ARM and MIPS target is.
-func (lr *Reader) decodeBlock(b *model.Block, runs []objdRun, mode isaCode) error {
+func (lr *Reader) decodeBlock(b *cost.Block, runs []objdRun, mode isaCode) error {
 	b.ISA = isaByCode[mode]
 	if mode == isaOther {
 		b.ISA = lr.hint[0]
@@ -47,7 +47,7 @@ func (lr *Reader) decodeBlock(b *model.Block, runs []objdRun, mode isaCode) erro
 			if len(b.Insns) >= blocks.MaxInsns {
 				return lr.errorAt(r.line, "block at 0x%x has more than %d instructions; QEMU translates at most 512", b.PC, blocks.MaxInsns)
 			}
-			in := model.Insn{Addr: r.addr + uint64(i), Mnemonic: blocks.Undecoded}
+			in := cost.Insn{Addr: r.addr + uint64(i), Mnemonic: blocks.Undecoded}
 			switch mode {
 			case isaARM:
 				w := binary.LittleEndian.Uint32(r.bytes[i:])

@@ -15,7 +15,7 @@ import (
 	"androprof/formats/internal/lines"
 	"androprof/internal/cutline"
 	"androprof/internal/inputerr"
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // ErrNotQEMULog says a file holds neither translation blocks nor Trace lines, so format
@@ -25,13 +25,13 @@ var ErrNotQEMULog = errors.New("not a QEMU -d in_asm/exec log")
 // Exec is one executed-block line of a `-d exec` log.
 type Exec struct {
 	PC  uint64
-	CPU int       // vCPU index; each user-mode guest thread is its own vCPU; -1 when not printed
-	ISA model.ISA // from the flags where the layout tells ARM from Thumb; "" when unknown
+	CPU int      // vCPU index; each user-mode guest thread is its own vCPU; -1 when not printed
+	ISA cost.ISA // from the flags where the layout tells ARM from Thumb; "" when unknown
 }
 
 // Record is a Block, an Exec, or a Stopped execution.
 type Record struct {
-	Block *model.Block
+	Block *cost.Block
 	Exec  *Exec
 	// Stopped is a block QEMU logged a Trace line for and then did not run: another thread
 	// asked the vCPU to stop at the block's entry ("Stopped execution of TB chain before …").
@@ -62,19 +62,19 @@ const (
 	isaOther // an instruction set this package has no code for; its blocks keep their ISA string
 )
 
-var isaByCode = [...]model.ISA{isaUnknown: "", isaARM: model.ARM, isaThumb: model.Thumb, isaMIPS: model.MIPS, isaX86: model.X86}
+var isaByCode = [...]cost.ISA{isaUnknown: "", isaARM: cost.ARM, isaThumb: cost.Thumb, isaMIPS: cost.MIPS, isaX86: cost.X86}
 
-func codeOf(isa model.ISA) isaCode {
+func codeOf(isa cost.ISA) isaCode {
 	switch isa {
 	case "":
 		return isaUnknown
-	case model.ARM:
+	case cost.ARM:
 		return isaARM
-	case model.Thumb:
+	case cost.Thumb:
 		return isaThumb
-	case model.MIPS:
+	case cost.MIPS:
 		return isaMIPS
-	case model.X86:
+	case cost.X86:
 		return isaX86
 	}
 	return isaOther
@@ -91,7 +91,7 @@ type objdRun struct {
 // queued is a record read ahead while an OBJD-T block waited for the Trace line telling its mode.
 type queued struct {
 	kind recKind
-	blk  *model.Block
+	blk  *cost.Block
 	ex   Exec
 }
 
@@ -103,7 +103,7 @@ type queued struct {
 type Reader struct {
 	br   *bufio.Reader
 	file string
-	hint []model.ISA
+	hint []cost.ISA
 	// one is the only instruction set the guest may run (isaUnknown when there are several);
 	// flagsTell says Trace flags may tell ARM from Thumb.
 	one       isaCode
@@ -114,7 +114,7 @@ type Reader struct {
 	any       bool // saw at least one record
 
 	inBlock   bool
-	blk       *model.Block
+	blk       *cost.Block
 	objd      []objdRun
 	objdBytes int
 	over      int   // instruction lines of the open block past blocks.MaxInsns: counted, not kept
@@ -124,10 +124,10 @@ type Reader struct {
 	exCode isaCode  // ex.ISA as a code
 	recent [16]Exec // the latest Trace lines, for the Stopped line that cancels one
 	nrec   int
-	out    *model.Block // the Block scan found
+	out    *cost.Block // the Block scan found
 
-	outRuns  []objdRun    // lr.out's OBJD-T bytes, not yet decoded
-	held     *model.Block // an OBJD-T block whose mode waits for the next Trace line
+	outRuns  []objdRun   // lr.out's OBJD-T bytes, not yet decoded
+	held     *cost.Block // an OBJD-T block whose mode waits for the next Trace line
 	heldRuns []objdRun
 	queue    []queued
 	errAt    error // an error found while a held block was still to be returned
@@ -137,12 +137,12 @@ type Reader struct {
 
 // NewReader reads r; name is used in errors. isas is what the guest may run: it decides
 // the instruction set of log text that carries no encoding (QEMU 0.x, MIPS).
-func NewReader(r io.Reader, name string, isas []model.ISA) *Reader {
+func NewReader(r io.Reader, name string, isas []cost.ISA) *Reader {
 	lr := &Reader{br: bufio.NewReaderSize(r, 256<<10), file: name, hint: isas, intern: map[string]string{}}
 	if len(isas) == 1 {
 		lr.one = codeOf(isas[0])
 	}
-	lr.flagsTell = lr.one == isaUnknown && lr.mayBe(model.ARM, model.Thumb)
+	lr.flagsTell = lr.one == isaUnknown && lr.mayBe(cost.ARM, cost.Thumb)
 	return lr
 }
 
@@ -159,7 +159,7 @@ func Sniff(head []byte) error {
 	if startsRecord(head) {
 		return nil
 	}
-	lr := NewReader(bytes.NewReader(head[:min(len(head), sniffLimit)]), "", []model.ISA{})
+	lr := NewReader(bytes.NewReader(head[:min(len(head), sniffLimit)]), "", []cost.ISA{})
 	if _, err := lr.scanRaw(); err != nil { // scanRaw: an OBJD-T block needs no Trace line here
 		return ErrNotQEMULog
 	}
@@ -245,7 +245,7 @@ func (lr *Reader) scan() (recKind, error) {
 		h, runs := lr.held, lr.heldRuns
 		lr.held, lr.heldRuns = nil, nil
 		mode := isaARM
-		if len(lr.hint) > 0 && !lr.mayBe(model.ARM) {
+		if len(lr.hint) > 0 && !lr.mayBe(cost.ARM) {
 			mode = isaThumb
 		}
 		if err == nil && k == kindExec && lr.ex.PC == h.PC && (lr.exCode == isaARM || lr.exCode == isaThumb) {
@@ -307,7 +307,7 @@ func (lr *Reader) scanRaw() (recKind, error) {
 		}
 		if len(ln) >= 3 && string(ln[:3]) == "IN:" {
 			lr.inBlock = true
-			lr.blk = &model.Block{Symbol: string(bytes.TrimSpace(ln[3:]))}
+			lr.blk = &cost.Block{Symbol: string(bytes.TrimSpace(ln[3:]))}
 			lr.objd, lr.objdBytes, lr.over = lr.objd[:0], 0, 0
 			continue
 		}
@@ -457,7 +457,7 @@ func (lr *Reader) insnLine(ln []byte) error {
 	if len(mn) == 0 {
 		return lr.errorf("instruction at 0x%x has no mnemonic", addr)
 	}
-	in := model.Insn{Addr: addr, Mnemonic: lr.str(mn), Operands: string(bytes.TrimSpace(ops))}
+	in := cost.Insn{Addr: addr, Mnemonic: lr.str(mn), Operands: string(bytes.TrimSpace(ops))}
 	switch nu {
 	case 1:
 		in.Encoding = string(units[0])
@@ -533,20 +533,20 @@ func (lr *Reader) blockTooLong() error {
 
 // blockISA tells ARM from Thumb by the encoding units (docs/formats.md#qemu-translation-blocks): one 8-digit word is
 // ARM, 4-digit halves are Thumb. Without units the caller's hint decides.
-func (lr *Reader) blockISA(b *model.Block) model.ISA {
+func (lr *Reader) blockISA(b *cost.Block) cost.ISA {
 	if len(lr.hint) == 1 {
 		return lr.hint[0]
 	}
 	enc := b.Insns[0].Encoding
 	switch {
 	case len(enc) == 8:
-		return model.ARM
+		return cost.ARM
 	case len(enc) == 4 || len(enc) == 9:
-		return model.Thumb
+		return cost.Thumb
 	case len(lr.hint) > 0:
 		return lr.hint[0]
 	}
-	return model.ARM
+	return cost.ARM
 }
 
 // parseTrace parses every layout of docs/formats.md#qemu-execution-lines into lr.ex without allocating:
@@ -666,7 +666,7 @@ func (lr *Reader) stopped(ln []byte) error {
 }
 
 // mayBe tells whether the guest may run one of the given instruction sets; no hint means any.
-func (lr *Reader) mayBe(isas ...model.ISA) bool {
+func (lr *Reader) mayBe(isas ...cost.ISA) bool {
 	if len(lr.hint) == 0 {
 		return true
 	}

@@ -11,10 +11,10 @@ import (
 	"androprof/formats/bbprofile"
 	"androprof/formats/internal/blocks"
 	"androprof/internal/inputerr"
-	"androprof/model"
+	"androprof/model/cost"
 )
 
-func readAll(t *testing.T, src, name string, isas ...model.ISA) ([]Record, error) {
+func readAll(t *testing.T, src, name string, isas ...cost.ISA) ([]Record, error) {
 	t.Helper()
 	lr := NewReader(strings.NewReader(src), name, isas)
 	var recs []Record
@@ -36,18 +36,18 @@ func TestReadRealARMLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, err := readAll(t, string(b), "arm-7.2.log", model.ARM, model.Thumb)
+	recs, err := readAll(t, string(b), "arm-7.2.log", cost.ARM, cost.Thumb)
 	if err != nil {
 		t.Fatal(err)
 	}
 	first := recs[0].Block
-	if first == nil || first.PC != 0x104f8 || first.ISA != model.Thumb || len(first.Insns) != 14 || first.Line != 3 {
+	if first == nil || first.PC != 0x104f8 || first.ISA != cost.Thumb || len(first.Insns) != 14 || first.Line != 3 {
 		t.Fatalf("first block = %+v", first)
 	}
 	if in := first.Insns[0]; in.Encoding != "f04f 0b00" || in.Mnemonic != "mov.w" || in.Operands != "fp, #0" {
 		t.Errorf("first insn = %+v", in)
 	}
-	if ex := recs[1].Exec; ex == nil || ex.PC != 0x104f8 || ex.ISA != model.Thumb || ex.CPU != 0 {
+	if ex := recs[1].Exec; ex == nil || ex.PC != 0x104f8 || ex.ISA != cost.Thumb || ex.CPU != 0 {
 		t.Errorf("first exec = %+v", ex)
 	}
 	if b := recs[2].Block; b == nil || b.Symbol != "__libc_start_main_impl" {
@@ -59,25 +59,25 @@ func TestReadRealARMLog(t *testing.T) {
 func TestExecLayouts(t *testing.T) {
 	for _, tc := range []struct {
 		line string
-		isas []model.ISA
+		isas []cost.ISA
 		pc   uint64
 		cpu  int
-		isa  model.ISA
+		isa  cost.ISA
 	}{
-		{"Trace 0x00008000 [00008000] _start", []model.ISA{model.ARM}, 0x8000, -1, model.ARM},
+		{"Trace 0x00008000 [00008000] _start", []cost.ISA{cost.ARM}, 0x8000, -1, cost.ARM},
 		{"Trace 0x7f0012345678 [0000a0c4] main", nil, 0xa0c4, -1, ""},
-		{"Trace 0: 0x7f4f1c000100 [00000000/000103f0/00000010] main", []model.ISA{model.MIPS}, 0x103f0, 0, model.MIPS},
-		{"Trace 1: 0x7f5a18031f00 [00000480/0001045c/00000000/00000200] main", []model.ISA{model.ARM, model.Thumb}, 0x1045c, 1, model.ARM},
-		{"Trace 0: 0x7f5a18031f00 [00800480/0001045c/00000000/00000200] main", []model.ISA{model.ARM, model.Thumb}, 0x1045c, 0, model.Thumb},
-		{"Trace 0: 0x7f968c0000c0 [00000000/00400730/000000e2/00000200] ", []model.ISA{model.MIPS}, 0x400730, 0, model.MIPS},
-		{"Trace 2: 0x7f5a18031f00 [0/1045c/0/200] main", []model.ISA{model.ARM, model.Thumb}, 0x1045c, 2, model.ARM},
-		{"Trace 3: 0x7f5a18031f00 [800480/1045c/0/200] main", []model.ISA{model.ARM, model.Thumb}, 0x1045c, 3, model.Thumb},
-		{"Trace 0: 0x7f5a18031f00 [00800480/000000000001045c/00000000/00000200] main", []model.ISA{model.ARM, model.Thumb}, 0x1045c, 0, model.Thumb},
-		{"Trace 0: 0x7f4f1c000100 [00000000/000103f0/0x4a1] main", []model.ISA{model.ARM, model.Thumb}, 0x103f0, 0, ""},
-		{"Trace 12: 0x7f4f1c000100 [00000000/000103f0/0] main", []model.ISA{model.MIPS}, 0x103f0, 12, model.MIPS},
+		{"Trace 0: 0x7f4f1c000100 [00000000/000103f0/00000010] main", []cost.ISA{cost.MIPS}, 0x103f0, 0, cost.MIPS},
+		{"Trace 1: 0x7f5a18031f00 [00000480/0001045c/00000000/00000200] main", []cost.ISA{cost.ARM, cost.Thumb}, 0x1045c, 1, cost.ARM},
+		{"Trace 0: 0x7f5a18031f00 [00800480/0001045c/00000000/00000200] main", []cost.ISA{cost.ARM, cost.Thumb}, 0x1045c, 0, cost.Thumb},
+		{"Trace 0: 0x7f968c0000c0 [00000000/00400730/000000e2/00000200] ", []cost.ISA{cost.MIPS}, 0x400730, 0, cost.MIPS},
+		{"Trace 2: 0x7f5a18031f00 [0/1045c/0/200] main", []cost.ISA{cost.ARM, cost.Thumb}, 0x1045c, 2, cost.ARM},
+		{"Trace 3: 0x7f5a18031f00 [800480/1045c/0/200] main", []cost.ISA{cost.ARM, cost.Thumb}, 0x1045c, 3, cost.Thumb},
+		{"Trace 0: 0x7f5a18031f00 [00800480/000000000001045c/00000000/00000200] main", []cost.ISA{cost.ARM, cost.Thumb}, 0x1045c, 0, cost.Thumb},
+		{"Trace 0: 0x7f4f1c000100 [00000000/000103f0/0x4a1] main", []cost.ISA{cost.ARM, cost.Thumb}, 0x103f0, 0, ""},
+		{"Trace 12: 0x7f4f1c000100 [00000000/000103f0/0] main", []cost.ISA{cost.MIPS}, 0x103f0, 12, cost.MIPS},
 		{"Trace 0x7f00123456c0 [00009400] a symbol with spaces", nil, 0x9400, -1, ""},
-		{"Trace 00007FF612345678 [00009400] windows_host", []model.ISA{model.ARM}, 0x9400, -1, model.ARM},
-		{"Trace 0: 0x7f5a18031f00 [00800480/0001045c/00000000/00000200] main\r", []model.ISA{model.ARM, model.Thumb}, 0x1045c, 0, model.Thumb},
+		{"Trace 00007FF612345678 [00009400] windows_host", []cost.ISA{cost.ARM}, 0x9400, -1, cost.ARM},
+		{"Trace 0: 0x7f5a18031f00 [00800480/0001045c/00000000/00000200] main\r", []cost.ISA{cost.ARM, cost.Thumb}, 0x1045c, 0, cost.Thumb},
 	} {
 		recs, err := readAll(t, tc.line+"\n", "exec.log", tc.isas...)
 		if err != nil || len(recs) != 1 || recs[0].Exec == nil {
@@ -95,16 +95,16 @@ func TestExecLayouts(t *testing.T) {
 func TestInsnLayouts(t *testing.T) {
 	for _, tc := range []struct {
 		text         string
-		isas         []model.ISA
-		isa          model.ISA
+		isas         []cost.ISA
+		isa          cost.ISA
 		enc, mn, ops string
 	}{
-		{"0x00010340:  e92d4ff0  push     {r4, r5, lr}", []model.ISA{model.ARM, model.Thumb}, model.ARM, "e92d4ff0", "push", "{r4, r5, lr}"},
-		{"0x00010348:  f44f 5bfa  movle.w  fp, #0x1f40", []model.ISA{model.ARM, model.Thumb}, model.Thumb, "f44f 5bfa", "movle.w", "fp, #0x1f40"},
-		{"0x00400538:  lui\tgp,0xa", []model.ISA{model.MIPS}, model.MIPS, "", "lui", "gp,0xa"},
-		{"0x0043d95c:  cfc1\tv1,$31", []model.ISA{model.MIPS}, model.MIPS, "", "cfc1", "v1,$31"},
-		{"0x000093e8:  e1560004      cmp  r6, r4", []model.ISA{model.ARM, model.Thumb}, model.ARM, "e1560004", "cmp", "r6, r4"},
-		{"0x00008000:  mov\tr0, #0", []model.ISA{model.ARM, model.Thumb}, model.ARM, "", "mov", "r0, #0"},
+		{"0x00010340:  e92d4ff0  push     {r4, r5, lr}", []cost.ISA{cost.ARM, cost.Thumb}, cost.ARM, "e92d4ff0", "push", "{r4, r5, lr}"},
+		{"0x00010348:  f44f 5bfa  movle.w  fp, #0x1f40", []cost.ISA{cost.ARM, cost.Thumb}, cost.Thumb, "f44f 5bfa", "movle.w", "fp, #0x1f40"},
+		{"0x00400538:  lui\tgp,0xa", []cost.ISA{cost.MIPS}, cost.MIPS, "", "lui", "gp,0xa"},
+		{"0x0043d95c:  cfc1\tv1,$31", []cost.ISA{cost.MIPS}, cost.MIPS, "", "cfc1", "v1,$31"},
+		{"0x000093e8:  e1560004      cmp  r6, r4", []cost.ISA{cost.ARM, cost.Thumb}, cost.ARM, "e1560004", "cmp", "r6, r4"},
+		{"0x00008000:  mov\tr0, #0", []cost.ISA{cost.ARM, cost.Thumb}, cost.ARM, "", "mov", "r0, #0"},
 	} {
 		recs, err := readAll(t, "----------------\nIN: f\n"+tc.text+"\n\n", "in_asm.log", tc.isas...)
 		if err != nil || len(recs) != 1 || recs[0].Block == nil {
@@ -134,7 +134,7 @@ func TestLogErrors(t *testing.T) {
 		t.Errorf("bad trace: %v", err)
 	}
 	huge := "IN: f\n" + strings.Repeat("0x00010000:  e92d4ff0  push {lr}\n", blocks.MaxInsns+1)
-	_, err = readAll(t, huge, "huge.log", model.ARM)
+	_, err = readAll(t, huge, "huge.log", cost.ARM)
 	if !errors.As(err, &se) || se.Line != blocks.MaxInsns+2 {
 		t.Errorf("endless block: %v", err)
 	}
@@ -153,7 +153,7 @@ func FuzzLogReader(f *testing.F) {
 	f.Add([]byte("IN: \n0x00400538:  lui\tgp,0xa\n\nTrace 0: 0x7f [00000000/00400538/000000e2/00000200] \n"))
 	f.Add([]byte("IN: \n0x00010000:  \nOBJD-T: 0000a0e3\n\nIN: \n0x00020000:  \nOBJD-T: 00207047\n\nTrace 0: 0x7f [00800480/00020000/0/0] \nStopped execution of TB chain before 0x7f [00020000] \n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		lr := NewReader(strings.NewReader(string(b)), "fuzz.log", []model.ISA{model.ARM, model.Thumb})
+		lr := NewReader(strings.NewReader(string(b)), "fuzz.log", []cost.ISA{cost.ARM, cost.Thumb})
 		for i := 0; i < 1e6; i++ {
 			if _, err := lr.Next(); err != nil {
 				return
@@ -182,7 +182,7 @@ func TestSniffBrokenStart(t *testing.T) {
 			t.Errorf("%.30q: a basic-block profile: %v", head, err)
 		}
 	}
-	_, err := readAll(t, block, "block.log", model.ARM)
+	_, err := readAll(t, block, "block.log", cost.ARM)
 	var se *inputerr.Error
 	if !errors.As(err, &se) || se.Line != blocks.MaxInsns+3 || !strings.HasPrefix(se.Msg, fmt.Sprintf("a block of %d instructions (at 0x20000)", blocks.MaxInsns+1)) {
 		t.Errorf("a block too long: %v", err)

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"androprof/internal/benchmem"
-	"androprof/model"
+	"androprof/model/calls"
 )
 
 // TestMemoryFollowsContent feeds a round of many probes and threads declared and never used
@@ -23,7 +23,7 @@ func TestMemoryFollowsContent(t *testing.T) {
 		fmt.Fprintf(&b, "thread %d t\n", i)
 	}
 	b.WriteString("in 1 5 1\nout 1 9 1\nend\n")
-	benchmem.CallsWithinInput(t, b.Bytes(), func(r io.Reader, sink *model.CallBuilder) error {
+	benchmem.CallsWithinInput(t, b.Bytes(), func(r io.Reader, sink *calls.CallBuilder) error {
 		return NewReader(r, "threads.rmp").Feed(sink)
 	})
 }

@@ -16,7 +16,7 @@ import (
 
 	"androprof/formats/internal/lines"
 	"androprof/internal/inputerr"
-	"androprof/model"
+	"androprof/model/calls"
 )
 
 // Magic starts every RMP log and every round in it; format detection looks for it.
@@ -37,8 +37,8 @@ var ErrNotRMP = errors.New("not an androprof RMP log")
 // its cost.
 type Probe struct {
 	ID         uint64
-	Resolution model.ProbeResolution
-	Kind       model.ProbeKind
+	Resolution calls.ProbeResolution
+	Kind       calls.ProbeKind
 	On         bool
 	Name       string
 }
@@ -63,12 +63,12 @@ type Record struct {
 	Kind   Kind
 	PID    int             // KindProcess
 	Name   string          // KindProcess: the application
-	CostOf model.ProbeKind // KindCost
+	CostOf calls.ProbeKind // KindCost
 	Cost   time.Duration   // KindCost
 	Caller string          // KindFilter
 	Probe  Probe           // KindProbe
-	Thread model.ThreadInfo
-	Span   model.ProbeSpan // KindIn, KindOut
+	Thread calls.ThreadInfo
+	Span   calls.ProbeSpan // KindIn, KindOut
 }
 
 // stage orders the parts of a round.
@@ -91,17 +91,17 @@ type Reader struct {
 	Measured bool
 	// Area, when set, makes Read pass only the spans in this profiling area (the offline
 	// zoom-in); the deduction still counts every probe in the log.
-	Area *model.ProfilingArea
+	Area *calls.ProfilingArea
 
 	src       lines.Reader // scanner, file name, fields and sticky error
 	sawHeader bool
 	stage     stage
 	rounds    int
 	pid       int
-	cost      model.ProbeCost
+	cost      calls.ProbeCost
 	probes    map[uint64]*Probe
 	threads   map[int]*thread
-	sent      model.TraceHeader // what Read gave the sink
+	sent      calls.TraceHeader // what Read gave the sink
 }
 
 type thread struct {
@@ -126,7 +126,7 @@ func NewReader(r io.Reader, name string) *Reader {
 func (r *Reader) Line() int64 { return r.src.Line() }
 
 // Cost is the probe cost of the current round: its cost lines, or the seed's where it has none.
-func (r *Reader) Cost() model.ProbeCost { return r.cost }
+func (r *Reader) Cost() calls.ProbeCost { return r.cost }
 
 // Next returns the next record, io.EOF after the last, an error wrapping ErrNotRMP when the
 // first record is not the header, or an *inputerr.Error. After an error it returns that error.
@@ -157,7 +157,7 @@ func (r *Reader) next() (Record, error) {
 			}
 			r.sawHeader, r.stage = true, stageHead
 			r.rounds++
-			r.pid, r.cost = 0, model.SeedProbeCost
+			r.pid, r.cost = 0, calls.SeedProbeCost
 			r.probes, r.threads = map[uint64]*Probe{}, map[int]*thread{}
 			continue
 		}
@@ -245,7 +245,7 @@ func (r *Reader) costLine(rest []byte) (Record, error) {
 	if err != nil {
 		return Record{}, err
 	}
-	k, err := model.ParseProbeKind(string(f[0]))
+	k, err := calls.ParseProbeKind(string(f[0]))
 	if err != nil {
 		return Record{}, r.src.Errorf("%v", err)
 	}
@@ -253,7 +253,7 @@ func (r *Reader) costLine(rest []byte) (Record, error) {
 	if !ok {
 		return Record{}, r.src.Errorf("bad cost %q (want nanoseconds)", lines.Clip(f[1]))
 	}
-	if k == model.FrameworkProbe {
+	if k == calls.FrameworkProbe {
 		r.cost.Framework = time.Duration(ns)
 	} else {
 		r.cost.App = time.Duration(ns)
@@ -273,11 +273,11 @@ func (r *Reader) probe(rest []byte) (Record, error) {
 	if r.probes[id] != nil {
 		return Record{}, r.src.Errorf("probe %d declared twice", id)
 	}
-	res, err := model.ParseProbeResolution(string(f[1]))
+	res, err := calls.ParseProbeResolution(string(f[1]))
 	if err != nil {
 		return Record{}, r.src.Errorf("%v", err)
 	}
-	k, err := model.ParseProbeKind(string(f[2]))
+	k, err := calls.ParseProbeKind(string(f[2]))
 	if err != nil {
 		return Record{}, r.src.Errorf("%v", err)
 	}
@@ -310,7 +310,7 @@ func (r *Reader) thread(rest []byte) (Record, error) {
 		return Record{}, r.src.Errorf("thread %d declared twice", tid)
 	}
 	r.threads[tid] = &thread{}
-	return Record{Kind: KindThread, Thread: model.ThreadInfo{TID: tid, Name: name}}, nil
+	return Record{Kind: KindThread, Thread: calls.ThreadInfo{TID: tid, Name: name}}, nil
 }
 
 // event parses the tid, time and probe that in and out lines start with.
@@ -360,7 +360,7 @@ func (r *Reader) in(rest []byte) (Record, error) {
 	th.outer[p.Resolution]++
 	th.open = append(th.open, span{probe: p, start: t, caller: caller})
 	th.last = t
-	return Record{Kind: KindIn, Span: model.ProbeSpan{TID: tid, Probe: p.ID, Name: p.Name, Resolution: p.Resolution,
+	return Record{Kind: KindIn, Span: calls.ProbeSpan{TID: tid, Probe: p.ID, Name: p.Name, Resolution: p.Resolution,
 		Kind: p.Kind, Caller: caller, Start: t, Outer: outer}}, nil
 }
 
@@ -387,14 +387,14 @@ func (r *Reader) out(rest []byte) (Record, error) {
 		parent := &th.open[n-2]
 		parent.app += sp.app
 		parent.framework += sp.framework
-		if p.Kind == model.FrameworkProbe {
+		if p.Kind == calls.FrameworkProbe {
 			parent.framework++
 		} else {
 			parent.app++
 		}
 	}
 	th.last = t
-	return Record{Kind: KindOut, Span: model.ProbeSpan{TID: tid, Probe: p.ID, Name: p.Name, Resolution: p.Resolution,
+	return Record{Kind: KindOut, Span: calls.ProbeSpan{TID: tid, Probe: p.ID, Name: p.Name, Resolution: p.Resolution,
 		Kind: p.Kind, Caller: sp.caller, Start: sp.start, End: t, NestedApp: sp.app, NestedFramework: sp.framework,
 		Outer: th.outer[p.Resolution] == 0}}, nil
 }
@@ -404,12 +404,12 @@ func (r *Reader) out(rest []byte) (Record, error) {
 // event times are corrected on each thread's timeline (docs/rmp-format.md, "Deduction"); with
 // Area set, only spans in the area are passed. The rest of the log is still read, so a damaged
 // file is refused as a whole.
-func (r *Reader) Feed(sink model.MethodSink) error {
+func (r *Reader) Feed(sink calls.MethodSink) error {
 	want := max(r.Round, 1)
 	var (
 		active, sent bool
-		timeline     *model.OverheadTimeline
-		filter       *model.AreaFilter
+		timeline     *calls.OverheadTimeline
+		filter       *calls.AreaFilter
 		process      string
 		roots        []string
 	)
@@ -425,9 +425,9 @@ func (r *Reader) Feed(sink model.MethodSink) error {
 			continue
 		}
 		if !active {
-			active, timeline = true, model.NewOverheadTimeline()
+			active, timeline = true, calls.NewOverheadTimeline()
 			if r.Area != nil {
-				filter = model.NewAreaFilter(*r.Area)
+				filter = calls.NewAreaFilter(*r.Area)
 			}
 		}
 		switch rec.Kind {
@@ -458,9 +458,9 @@ func (r *Reader) Feed(sink model.MethodSink) error {
 }
 
 // Header is the header Read gave the sink, so a caller that stores the trace has it at hand.
-func (r *Reader) Header() model.TraceHeader { return r.sent }
+func (r *Reader) Header() calls.TraceHeader { return r.sent }
 
-func (r *Reader) header(process string, roots []string) model.TraceHeader {
+func (r *Reader) header(process string, roots []string) calls.TraceHeader {
 	props := map[string]string{
 		"process":                 process,
 		"times":                   "measured",
@@ -484,10 +484,10 @@ func (r *Reader) header(process string, roots []string) model.TraceHeader {
 			props["area"] += " under " + strings.Join(a.Callers, ", ")
 		}
 	}
-	return model.TraceHeader{Format: "rmp", Version: Version, Clock: model.ClockWall, VM: "dalvik", PID: r.pid, Properties: props}
+	return calls.TraceHeader{Format: "rmp", Version: Version, Clock: calls.ClockWall, VM: "dalvik", PID: r.pid, Properties: props}
 }
 
-func (r *Reader) feed(sink model.MethodSink, rec Record, tl *model.OverheadTimeline, f *model.AreaFilter) error {
+func (r *Reader) feed(sink calls.MethodSink, rec Record, tl *calls.OverheadTimeline, f *calls.AreaFilter) error {
 	switch rec.Kind {
 	case KindProbe:
 		return sink.Method(methodInfo(rec.Probe))
@@ -498,14 +498,14 @@ func (r *Reader) feed(sink model.MethodSink, rec Record, tl *model.OverheadTimel
 		c := r.cost.Of(s.Kind)
 		t := s.Start
 		var keep bool
-		action := model.Enter
+		action := calls.Enter
 		if rec.Kind == KindIn {
 			if !r.Measured {
 				t = tl.Enter(s.TID, t, c/2)
 			}
 			keep = f == nil || f.Enter(s.TID, s.Name, s.Caller, s.Resolution)
 		} else {
-			action, t = model.Exit, s.End
+			action, t = calls.Exit, s.End
 			if !r.Measured {
 				t = tl.Exit(s.TID, t, s.Deduction(r.cost), c-c/2)
 			}
@@ -518,19 +518,19 @@ func (r *Reader) feed(sink model.MethodSink, rec Record, tl *model.OverheadTimel
 		if !keep {
 			return nil
 		}
-		return sink.Event(model.MethodEvent{TID: s.TID, Method: s.Probe, Action: action, Wall: uint64(t / time.Microsecond)})
+		return sink.Event(calls.MethodEvent{TID: s.TID, Method: s.Probe, Action: action, Wall: uint64(t / time.Microsecond)})
 	}
 	return nil
 }
 
 // methodInfo names a probe as a method: class and method split at the last dot before any
 // "#" of a loop probe ("a.B.c#2" → class "a.B", name "c#2").
-func methodInfo(p Probe) model.MethodInfo {
+func methodInfo(p Probe) calls.MethodInfo {
 	head := p.Name
 	if i := strings.IndexByte(head, '#'); i >= 0 {
 		head = head[:i]
 	}
-	m := model.MethodInfo{ID: p.ID, Name: p.Name, Line: -1}
+	m := calls.MethodInfo{ID: p.ID, Name: p.Name, Line: -1}
 	if i := strings.LastIndexByte(head, '.'); i > 0 {
 		m.Class, m.Name = p.Name[:i], p.Name[i+1:]
 	}

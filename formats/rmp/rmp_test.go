@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"androprof/internal/inputerr"
-	"androprof/model"
+	"androprof/model/calls"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -48,9 +48,9 @@ func readFixture(t testing.TB) string {
 
 // report prints a round's profile: every span with its deduction, then the rows per probe,
 // component and resolution.
-func report(recs []Record, cost model.ProbeCost) (string, *model.RMPProfile) {
+func report(recs []Record, cost calls.ProbeCost) (string, *calls.RMPProfile) {
 	var b strings.Builder
-	p := model.NewRMPProfile(cost)
+	p := calls.NewRMPProfile(cost)
 	fmt.Fprintf(&b, "probe cost: app %v, framework %v\n", cost.App, cost.Framework)
 	for _, rec := range recs {
 		if rec.Kind != KindOut {
@@ -68,7 +68,7 @@ func report(recs []Record, cost model.ProbeCost) (string, *model.RMPProfile) {
 		st := p.Components[c]
 		fmt.Fprintf(&b, "component %s: %d spans, corrected %v\n", c, st.Calls, st.Corrected)
 	}
-	for r := model.ResolutionProcess; r <= model.ResolutionLoop; r++ {
+	for r := calls.ResolutionProcess; r <= calls.ResolutionLoop; r++ {
 		fmt.Fprintf(&b, "%s level: %d outer spans, corrected %v\n", r, p.Resolutions[r].Calls, p.Resolutions[r].Corrected)
 	}
 	return b.String(), p
@@ -103,25 +103,25 @@ func TestBrowserGolden(t *testing.T) {
 		}
 	}
 	if p.Components["com.android.browser.BrowserActivity"].Corrected != ms(8.393) ||
-		p.Resolutions[model.ResolutionMethod].Corrected != ms(3.281) { // loadUrl is inside restoreState
-		t.Errorf("component %+v, method level %+v", p.Components, p.Resolutions[model.ResolutionMethod])
+		p.Resolutions[calls.ResolutionMethod].Corrected != ms(3.281) { // loadUrl is inside restoreState
+		t.Errorf("component %+v, method level %+v", p.Components, p.Resolutions[calls.ResolutionMethod])
 	}
 }
 
 type sink struct {
-	header  model.TraceHeader
-	methods []model.MethodInfo
-	threads []model.ThreadInfo
+	header  calls.TraceHeader
+	methods []calls.MethodInfo
+	threads []calls.ThreadInfo
 	events  []string
 	failOn  int
 }
 
-func (s *sink) Header(h model.TraceHeader) error { s.header = h; return nil }
-func (s *sink) Thread(t model.ThreadInfo) error  { s.threads = append(s.threads, t); return nil }
-func (s *sink) Method(m model.MethodInfo) error  { s.methods = append(s.methods, m); return nil }
-func (s *sink) Event(e model.MethodEvent) error {
+func (s *sink) Header(h calls.TraceHeader) error { s.header = h; return nil }
+func (s *sink) Thread(t calls.ThreadInfo) error  { s.threads = append(s.threads, t); return nil }
+func (s *sink) Method(m calls.MethodInfo) error  { s.methods = append(s.methods, m); return nil }
+func (s *sink) Event(e calls.MethodEvent) error {
 	a := "in"
-	if e.Action == model.Exit {
+	if e.Action == calls.Exit {
 		a = "out"
 	}
 	s.events = append(s.events, fmt.Sprintf("%s%d@%d", a, e.Method, e.Wall))
@@ -169,7 +169,7 @@ func TestReadIntoSink(t *testing.T) {
 		h.Properties["probe-cost-app-ns"] != "488000" || h.Properties["probe-cost-framework-ns"] != "631000" {
 		t.Errorf("header %+v", h)
 	}
-	if len(s.methods) != 6 || s.methods[3] != (model.MethodInfo{ID: 4, Class: "com.android.browser.TabControl", Name: "restoreState#1", Line: -1}) ||
+	if len(s.methods) != 6 || s.methods[3] != (calls.MethodInfo{ID: 4, Class: "com.android.browser.TabControl", Name: "restoreState#1", Line: -1}) ||
 		s.methods[1].Class != "com.android.browser.TabControl$Loader" || len(s.threads) != 2 {
 		t.Errorf("methods %+v threads %+v", s.methods, s.threads)
 	}
@@ -184,15 +184,15 @@ func TestReadIntoSink(t *testing.T) {
 // and loadUrl, the loop only, Loader.run only; the kept spans keep the full deduction.
 func TestReadZoomed(t *testing.T) {
 	for _, c := range []struct {
-		area model.ProfilingArea
+		area calls.ProfilingArea
 		want string
 	}{
-		{model.ProfilingArea{Resolution: model.ResolutionMethod, Callers: []string{"com.android.browser.BrowserActivity.onCreate"}},
+		{calls.ProfilingArea{Resolution: calls.ResolutionMethod, Callers: []string{"com.android.browser.BrowserActivity.onCreate"}},
 			"[in3@756 in5@1440 out5@2440 out3@4037]"},
-		{model.ProfilingArea{Resolution: model.ResolutionLoop, Callers: []string{"com.android.browser.TabControl.restoreState"}},
+		{calls.ProfilingArea{Resolution: calls.ResolutionLoop, Callers: []string{"com.android.browser.TabControl.restoreState"}},
 			"[in4@2481 out4@3881]"},
-		{model.ProfilingArea{Resolution: model.ResolutionThread}, "[in2@4000 out2@9000]"},
-		{model.ProfilingArea{Callers: []string{"nobody"}}, "[]"},
+		{calls.ProfilingArea{Resolution: calls.ResolutionThread}, "[in2@4000 out2@9000]"},
+		{calls.ProfilingArea{Callers: []string{"nobody"}}, "[]"},
 	} {
 		area := c.area
 		s := read(t, readFixture(t), func(r *Reader) { r.Area = &area })
@@ -237,7 +237,7 @@ func genLog(rng *rand.Rand, w *Writer) error {
 			w.Process(100+round, "app")
 		}
 		if rng.Intn(2) == 0 {
-			w.Costs(model.ProbeCost{App: time.Duration(rng.Intn(1e6)), Framework: time.Duration(rng.Intn(1e6))})
+			w.Costs(calls.ProbeCost{App: time.Duration(rng.Intn(1e6)), Framework: time.Duration(rng.Intn(1e6))})
 		}
 		if rng.Intn(3) == 0 {
 			w.Filter("a.W.run")
@@ -245,7 +245,7 @@ func genLog(rng *rand.Rand, w *Writer) error {
 		np := 1 + rng.Intn(6)
 		var on []uint64
 		for id := 0; id < np; id++ {
-			p := Probe{ID: uint64(id), Resolution: model.ProbeResolution(1 + rng.Intn(4)), Kind: model.ProbeKind(1 + rng.Intn(2)),
+			p := Probe{ID: uint64(id), Resolution: calls.ProbeResolution(1 + rng.Intn(4)), Kind: calls.ProbeKind(1 + rng.Intn(2)),
 				On: id == 0 || rng.Intn(4) > 0, Name: fmt.Sprintf("a.W.m%d", id)}
 			if p.On {
 				on = append(on, p.ID)
@@ -254,10 +254,10 @@ func genLog(rng *rand.Rand, w *Writer) error {
 		}
 		nt := 1 + rng.Intn(3)
 		for tid := 1; tid <= nt; tid++ {
-			w.Thread(model.ThreadInfo{TID: tid, Name: fmt.Sprintf("T%d", tid)})
+			w.Thread(calls.ThreadInfo{TID: tid, Name: fmt.Sprintf("T%d", tid)})
 		}
 		now := map[int]time.Duration{}
-		stacks := map[int][]model.ProbeSpan{}
+		stacks := map[int][]calls.ProbeSpan{}
 		for step := 0; step < 60; step++ {
 			tid := 1 + rng.Intn(nt)
 			now[tid] += time.Duration(rng.Intn(1e6))
@@ -271,7 +271,7 @@ func genLog(rng *rand.Rand, w *Writer) error {
 				}
 				continue
 			}
-			s := model.ProbeSpan{TID: tid, Probe: on[rng.Intn(len(on))], Start: now[tid], Caller: "a.W.run"}
+			s := calls.ProbeSpan{TID: tid, Probe: on[rng.Intn(len(on))], Start: now[tid], Caller: "a.W.run"}
 			stacks[tid] = append(st, s)
 			if err := w.In(s); err != nil {
 				return err
@@ -326,18 +326,18 @@ func TestRoundTrip(t *testing.T) {
 
 func TestWriterOrder(t *testing.T) {
 	w := NewWriter(io.Discard)
-	w.Probe(Probe{ID: 1, Resolution: model.ResolutionLoop, Kind: model.AppProbe, Name: "x"})
+	w.Probe(Probe{ID: 1, Resolution: calls.ResolutionLoop, Kind: calls.AppProbe, Name: "x"})
 	for _, err := range []error{
-		w.Process(5, "a"), w.Cost(model.AppProbe, 1), w.Filter("x"),
-		w.Probe(Probe{ID: 2, Name: "y"}), w.Cost(0, 1), w.Thread(model.ThreadInfo{}), w.Process(0, ""),
-		w.In(model.ProbeSpan{}), w.Out(model.ProbeSpan{TID: 1, Start: 5, End: 4}), w.Write(Record{}),
+		w.Process(5, "a"), w.Cost(calls.AppProbe, 1), w.Filter("x"),
+		w.Probe(Probe{ID: 2, Name: "y"}), w.Cost(0, 1), w.Thread(calls.ThreadInfo{}), w.Process(0, ""),
+		w.In(calls.ProbeSpan{}), w.Out(calls.ProbeSpan{TID: 1, Start: 5, End: 4}), w.Write(Record{}),
 	} {
 		if err == nil {
 			t.Error("writer accepted a misplaced or bad record")
 		}
 	}
-	w.Thread(model.ThreadInfo{TID: 1})
-	if w.Probe(Probe{ID: 3, Resolution: model.ResolutionLoop, Kind: model.AppProbe, Name: "z"}) == nil {
+	w.Thread(calls.ThreadInfo{TID: 1})
+	if w.Probe(Probe{ID: 3, Resolution: calls.ResolutionLoop, Kind: calls.AppProbe, Name: "z"}) == nil {
 		t.Error("probe after a thread accepted")
 	}
 	w.End()
@@ -470,7 +470,7 @@ func FuzzReader(f *testing.F) {
 			t.Fatalf("records differ after a round trip\n%+v\n%+v", recs, again)
 		}
 		r := NewReader(bytes.NewReader(b), "fuzz")
-		r.Area = &model.ProfilingArea{Resolution: model.ResolutionMethod, Callers: []string{"a.W.run"}}
+		r.Area = &calls.ProfilingArea{Resolution: calls.ResolutionMethod, Callers: []string{"a.W.run"}}
 		if err := r.Feed(&sink{}); err != nil {
 			t.Fatalf("Read of an accepted log: %v", err)
 		}

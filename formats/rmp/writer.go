@@ -7,7 +7,7 @@ import (
 	"io"
 
 	"androprof/formats/internal/lines"
-	"androprof/model"
+	"androprof/model/calls"
 )
 
 // Writer writes an RMP log record by record: how tests, converters and the demo data make logs
@@ -54,8 +54,8 @@ func (w *Writer) text(s string) error {
 }
 
 // Cost writes what one probe of kind k costs.
-func (w *Writer) Cost(k model.ProbeKind, d int64) error {
-	if d < 0 || (k != model.AppProbe && k != model.FrameworkProbe) {
+func (w *Writer) Cost(k calls.ProbeKind, d int64) error {
+	if d < 0 || (k != calls.AppProbe && k != calls.FrameworkProbe) {
 		return fmt.Errorf("rmp: bad cost %d for %v", d, k)
 	}
 	if err := w.to(stageHead, "cost"); err != nil {
@@ -66,11 +66,11 @@ func (w *Writer) Cost(k model.ProbeKind, d int64) error {
 }
 
 // Costs writes both costs.
-func (w *Writer) Costs(c model.ProbeCost) error {
-	if err := w.Cost(model.AppProbe, int64(c.App)); err != nil {
+func (w *Writer) Costs(c calls.ProbeCost) error {
+	if err := w.Cost(calls.AppProbe, int64(c.App)); err != nil {
 		return err
 	}
-	return w.Cost(model.FrameworkProbe, int64(c.Framework))
+	return w.Cost(calls.FrameworkProbe, int64(c.Framework))
 }
 
 // Filter writes a root of the round's caller filter.
@@ -84,8 +84,8 @@ func (w *Writer) Filter(root string) error {
 
 // Probe writes an entry of the probe list.
 func (w *Writer) Probe(p Probe) error {
-	if p.Name == "" || p.Resolution < model.ResolutionProcess || p.Resolution > model.ResolutionLoop ||
-		(p.Kind != model.AppProbe && p.Kind != model.FrameworkProbe) {
+	if p.Name == "" || p.Resolution < calls.ResolutionProcess || p.Resolution > calls.ResolutionLoop ||
+		(p.Kind != calls.AppProbe && p.Kind != calls.FrameworkProbe) {
 		return fmt.Errorf("rmp: bad probe %+v", p)
 	}
 	if err := w.to(stageProbes, "probe"); err != nil {
@@ -100,7 +100,7 @@ func (w *Writer) Probe(p Probe) error {
 }
 
 // Thread declares a thread.
-func (w *Writer) Thread(t model.ThreadInfo) error {
+func (w *Writer) Thread(t calls.ThreadInfo) error {
 	if t.TID <= 0 {
 		return fmt.Errorf("rmp: bad thread id %d", t.TID)
 	}
@@ -112,7 +112,7 @@ func (w *Writer) Thread(t model.ThreadInfo) error {
 }
 
 // In writes a span's entry point: TID, Start, Probe and Caller of s.
-func (w *Writer) In(s model.ProbeSpan) error {
+func (w *Writer) In(s calls.ProbeSpan) error {
 	if s.TID <= 0 || s.Start < 0 {
 		return fmt.Errorf("rmp: bad entry: thread %d at %v", s.TID, s.Start)
 	}
@@ -124,7 +124,7 @@ func (w *Writer) In(s model.ProbeSpan) error {
 }
 
 // Out writes a span's exit point: TID, End and Probe of s.
-func (w *Writer) Out(s model.ProbeSpan) error {
+func (w *Writer) Out(s calls.ProbeSpan) error {
 	if s.TID <= 0 || s.End < s.Start || s.Start < 0 {
 		return fmt.Errorf("rmp: bad exit: thread %d at %v (entry %v)", s.TID, s.End, s.Start)
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"androprof/internal/benchmem"
-	"androprof/model"
+	"androprof/model/calls"
 )
 
 // BenchmarkImport500MB reads a 500 MB version-3 dual-clock trace, made by the writer before the
@@ -35,9 +35,9 @@ func BenchmarkImport500MB(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		cb := model.NewCallBuilder()
+		cb := calls.NewCallBuilder()
 		spans := 0
-		cb.OnCall = func(c model.Call) {
+		cb.OnCall = func(c calls.Call) {
 			if c.EndWall-c.StartWall > 1000 {
 				spans++ // what a timeline would keep
 			}
@@ -67,7 +67,7 @@ func writeBigTrace(b *testing.B, path string, size int64) int64 {
 	g := newTraceGen(1, 8, 2000, 40, 0)
 	bw := bufio.NewWriterSize(f, 1<<20)
 	events := size / 14
-	w, err := NewWriter(bw, WriterOptions{Version: 3, Clock: model.ClockDual, VM: "art", PID: 1234, NumMethodCalls: events})
+	w, err := NewWriter(bw, WriterOptions{Version: 3, Clock: calls.ClockDual, VM: "art", PID: 1234, NumMethodCalls: events})
 	if err != nil {
 		b.Fatal(err)
 	}

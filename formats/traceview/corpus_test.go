@@ -2,25 +2,24 @@ package traceview
 
 import (
 	"androprof/internal/corpus"
+	"androprof/model/calls"
 	"os"
 	"testing"
-
-	"androprof/model"
 )
 
 // counter is a MethodSink that counts what a reader yields.
 type counter struct {
-	header           model.TraceHeader
+	header           calls.TraceHeader
 	headers          int
 	threads, methods int
 	events           int64
 	tids             map[int]bool
 }
 
-func (c *counter) Header(h model.TraceHeader) error { c.header = h; c.headers++; return nil }
-func (c *counter) Thread(model.ThreadInfo) error    { c.threads++; return nil }
-func (c *counter) Method(model.MethodInfo) error    { c.methods++; return nil }
-func (c *counter) Event(e model.MethodEvent) error {
+func (c *counter) Header(h calls.TraceHeader) error { c.header = h; c.headers++; return nil }
+func (c *counter) Thread(calls.ThreadInfo) error    { c.threads++; return nil }
+func (c *counter) Method(calls.MethodInfo) error    { c.methods++; return nil }
+func (c *counter) Event(e calls.MethodEvent) error {
 	c.events++
 	if c.tids == nil {
 		c.tids = map[int]bool{}
@@ -30,9 +29,9 @@ func (c *counter) Event(e model.MethodEvent) error {
 }
 
 // teeSink feeds several sinks.
-type teeSink []model.MethodSink
+type teeSink []calls.MethodSink
 
-func (t teeSink) Header(h model.TraceHeader) error {
+func (t teeSink) Header(h calls.TraceHeader) error {
 	for _, s := range t {
 		if err := s.Header(h); err != nil {
 			return err
@@ -40,7 +39,7 @@ func (t teeSink) Header(h model.TraceHeader) error {
 	}
 	return nil
 }
-func (t teeSink) Thread(v model.ThreadInfo) error {
+func (t teeSink) Thread(v calls.ThreadInfo) error {
 	for _, s := range t {
 		if err := s.Thread(v); err != nil {
 			return err
@@ -48,7 +47,7 @@ func (t teeSink) Thread(v model.ThreadInfo) error {
 	}
 	return nil
 }
-func (t teeSink) Method(v model.MethodInfo) error {
+func (t teeSink) Method(v calls.MethodInfo) error {
 	for _, s := range t {
 		if err := s.Method(v); err != nil {
 			return err
@@ -56,7 +55,7 @@ func (t teeSink) Method(v model.MethodInfo) error {
 	}
 	return nil
 }
-func (t teeSink) Event(v model.MethodEvent) error {
+func (t teeSink) Event(v calls.MethodEvent) error {
 	for _, s := range t {
 		if err := s.Event(v); err != nil {
 			return err
@@ -66,7 +65,7 @@ func (t teeSink) Event(v model.MethodEvent) error {
 }
 
 // readCorpus reads a corpus file into a counter and a CallBuilder.
-func readCorpus(t *testing.T, name string) (*counter, *model.CallProfile) {
+func readCorpus(t *testing.T, name string) (*counter, *calls.CallProfile) {
 	t.Helper()
 	f, err := os.Open(corpus.File(t, name))
 	if err != nil {
@@ -74,7 +73,7 @@ func readCorpus(t *testing.T, name string) (*counter, *model.CallProfile) {
 	}
 	defer f.Close()
 	c := &counter{}
-	b := model.NewCallBuilder()
+	b := calls.NewCallBuilder()
 	if err := NewReader(f, name).Feed(teeSink{c, b}); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -87,19 +86,19 @@ func TestCorpusCounts(t *testing.T) {
 	for _, tc := range []struct {
 		file             string
 		version          int
-		clock            model.Clock
+		clock            calls.Clock
 		vm               string
 		pid              int
 		records          int64
 		threads, methods int
 		seen             int // threads with records
 	}{
-		{"perflib-basic.trace", 3, model.ClockDual, "dalvik", 0, 9, 11, 7, 1},
-		{"perflib-exception.trace", 3, model.ClockDual, "dalvik", 0, 23, 11, 14, 1},
-		{"perflib-mismatched.trace", 3, model.ClockDual, "dalvik", 0, 9, 11, 8, 1},
-		{"jag-dmtrace.trace", 3, model.ClockDual, "dalvik", 0, 4115, 12, 101, 1},
-		{"sns-logout.trace", 1, model.ClockThreadCPU, "dalvik", 0, 56923, 10, 2688, 6},
-		{"art-trace-regular.trace.gz", 3, model.ClockDual, "art", 21491, 13295, 66, 2067, 40},
+		{"perflib-basic.trace", 3, calls.ClockDual, "dalvik", 0, 9, 11, 7, 1},
+		{"perflib-exception.trace", 3, calls.ClockDual, "dalvik", 0, 23, 11, 14, 1},
+		{"perflib-mismatched.trace", 3, calls.ClockDual, "dalvik", 0, 9, 11, 8, 1},
+		{"jag-dmtrace.trace", 3, calls.ClockDual, "dalvik", 0, 4115, 12, 101, 1},
+		{"sns-logout.trace", 1, calls.ClockThreadCPU, "dalvik", 0, 56923, 10, 2688, 6},
+		{"art-trace-regular.trace.gz", 3, calls.ClockDual, "art", 21491, 13295, 66, 2067, 40},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			c, _ := readCorpus(t, tc.file)

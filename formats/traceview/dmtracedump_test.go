@@ -2,14 +2,13 @@ package traceview
 
 import (
 	"androprof/internal/corpus"
+	callsmodel "androprof/model/calls"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"androprof/model"
 )
 
 // These tests hold the method table of every corpus trace to what Android's dmtracedump
@@ -27,7 +26,7 @@ type dmtRow struct {
 	calls, recursiveCalls int64
 }
 
-func methodTable(p *model.CallProfile) map[uint64]dmtRow {
+func methodTable(p *callsmodel.CallProfile) map[uint64]dmtRow {
 	out := map[uint64]dmtRow{}
 	for id, t := range p.ByMethod() {
 		out[id] = dmtRow{t.ExclusiveCPU, t.InclusiveCPU, t.Calls, t.RecursiveCalls}
@@ -36,7 +35,7 @@ func methodTable(p *model.CallProfile) map[uint64]dmtRow {
 }
 
 func TestDmtracedumpPerflibByHand(t *testing.T) {
-	const top = model.TopLevelMethod
+	const top = callsmodel.TopLevelMethod
 	for _, tc := range []struct {
 		file string
 		want map[uint64]dmtRow
@@ -110,7 +109,7 @@ func TestDmtracedumpPerflibByHand(t *testing.T) {
 // expects (as caller→callee edges), and its testMethodStats2 invariant that the exclusive times
 // of all methods sum to the top-level call's inclusive time.
 func TestPerflibExpectations(t *testing.T) {
-	const top = model.TopLevelMethod
+	const top = callsmodel.TopLevelMethod
 	for _, tc := range []struct {
 		file  string
 		edges [][2]uint64
@@ -130,7 +129,7 @@ func TestPerflibExpectations(t *testing.T) {
 		t.Run(tc.file, func(t *testing.T) {
 			_, p := readCorpus(t, tc.file)
 			for _, e := range tc.edges {
-				if p.Edges[model.CallEdge{TID: 11, Caller: e[0], Callee: e[1]}].Calls != 1 {
+				if p.Edges[callsmodel.CallEdge{TID: 11, Caller: e[0], Callee: e[1]}].Calls != 1 {
 					t.Errorf("no call %#x → %#x", e[0], e[1])
 				}
 			}
@@ -162,7 +161,7 @@ var corpusGoldenTraces = []string{"perflib-basic", "perflib-exception", "perflib
 
 // compareGoldens checks, for every corpus trace, what text makes of its profile against
 // testdata/dmtracedump/NAME+suffix, naming the first line that differs.
-func compareGoldens(t *testing.T, suffix string, text func(*model.CallProfile) string) {
+func compareGoldens(t *testing.T, suffix string, text func(*callsmodel.CallProfile) string) {
 	for _, name := range corpusGoldenTraces {
 		t.Run(name, func(t *testing.T) {
 			file := name + ".trace"
@@ -189,7 +188,7 @@ func compareGoldens(t *testing.T, suffix string, text func(*model.CallProfile) s
 }
 
 // dmtGolden prints a profile's method table the way model.py does.
-func dmtGolden(p *model.CallProfile) string {
+func dmtGolden(p *callsmodel.CallProfile) string {
 	rows := p.ByMethod()
 	ids := make([]uint64, 0, len(rows))
 	for id := range rows {
@@ -221,10 +220,10 @@ func TestCorpusInvariants(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			b := model.NewCallBuilder()
+			b := callsmodel.NewCallBuilder()
 			orphans := map[int]int{}
 			calls := 0
-			b.OnCall = func(c model.Call) {
+			b.OnCall = func(c callsmodel.Call) {
 				calls++
 				if c.Orphan {
 					orphans[c.TID]++
@@ -255,12 +254,12 @@ func TestCorpusInvariants(t *testing.T) {
 				if exclCPU[th.TID] != th.ElapsedCPU() || hasWall && exclWall[th.TID] != th.ElapsedWall() {
 					t.Errorf("thread %d: exclusive sums %d/%d, spans %d/%d", th.TID, exclCPU[th.TID], exclWall[th.TID], th.ElapsedCPU(), th.ElapsedWall())
 				}
-				topExcl := p.PerThread[model.ThreadMethod{TID: th.TID, Method: model.TopLevelMethod}]
+				topExcl := p.PerThread[callsmodel.ThreadMethod{TID: th.TID, Method: callsmodel.TopLevelMethod}]
 				if orphans[th.TID] == 0 && th.Level1CPU != th.ElapsedCPU()-topExcl.ExclusiveCPU {
 					t.Errorf("thread %d: level-1 calls %d µs, span less (toplevel) %d µs", th.TID, th.Level1CPU, th.ElapsedCPU()-topExcl.ExclusiveCPU)
 				}
 			}
-			if top := p.ByMethod()[model.TopLevelMethod]; top.InclusiveCPU != p.TotalCPU() {
+			if top := p.ByMethod()[callsmodel.TopLevelMethod]; top.InclusiveCPU != p.TotalCPU() {
 				t.Errorf("(toplevel) inclusive %d, total %d", top.InclusiveCPU, p.TotalCPU())
 			}
 			if p.Anomalies.Mismatched != 0 || p.Anomalies.Backwards != 0 {

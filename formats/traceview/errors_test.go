@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"androprof/internal/inputerr"
-	"androprof/model"
+	"androprof/model/calls"
 )
 
 // checkErr fails unless err is nil, an *inputerr.Error inside the data, or "not a trace".
@@ -36,7 +36,7 @@ func readAll(data []byte, seekable bool) error {
 	if !seekable {
 		r = struct{ io.Reader }{r}
 	}
-	b := model.NewCallBuilder()
+	b := calls.NewCallBuilder()
 	err := NewReader(r, "t").Feed(b)
 	b.Finish()
 	return err
@@ -46,10 +46,10 @@ func readAll(data []byte, seekable bool) error {
 // any trace cut inside a record, packet or key line must say where it ends.
 func TestTruncated(t *testing.T) {
 	for _, o := range []WriterOptions{
-		{Version: 3, Clock: model.ClockDual, NumMethodCalls: 60},
-		{Version: 1, Clock: model.ClockThreadCPU, NumMethodCalls: 60},
-		{Version: 2, Clock: model.ClockWall, Streaming: true, LegacyRecords: true},
-		{Version: 3, Clock: model.ClockDual, Streaming: true},
+		{Version: 3, Clock: calls.ClockDual, NumMethodCalls: 60},
+		{Version: 1, Clock: calls.ClockThreadCPU, NumMethodCalls: 60},
+		{Version: 2, Clock: calls.ClockWall, Streaming: true, LegacyRecords: true},
+		{Version: 3, Clock: calls.ClockDual, Streaming: true},
 	} {
 		data, _ := writeTrace(t, o, newTraceGen(5, 2, 6, 5, 0), 60)
 		for n := range len(data) {
@@ -73,9 +73,9 @@ func TestTruncated(t *testing.T) {
 func TestCorrupted(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, o := range []WriterOptions{
-		{Version: 3, Clock: model.ClockDual},
-		{Version: 2, Clock: model.ClockThreadCPU, Streaming: true, LegacyRecords: true},
-		{Version: 3, Clock: model.ClockDual, Streaming: true, ARTMethodLines: true},
+		{Version: 3, Clock: calls.ClockDual},
+		{Version: 2, Clock: calls.ClockThreadCPU, Streaming: true, LegacyRecords: true},
+		{Version: 3, Clock: calls.ClockDual, Streaming: true, ARTMethodLines: true},
 	} {
 		data, _ := writeTrace(t, o, newTraceGen(9, 3, 8, 6, 0), 200)
 		for range 2000 {
@@ -210,7 +210,7 @@ func TestMethodLineDialects(t *testing.T) {
 	if err := NewReader(bytes.NewReader(data), "dialects").Feed(got); err != nil {
 		t.Fatal(err)
 	}
-	want := []model.MethodInfo{
+	want := []calls.MethodInfo{
 		{ID: 0x4105b494, Class: "java/lang/Long", Name: "doubleValue", Signature: "()D", File: "Long.java", Line: 168},
 		{ID: 0x1468, Class: "java.lang.BootClassLoader", Name: "findResources", Signature: "(Ljava/lang/String;)Ljava/util/Enumeration;", File: "ClassLoader.java", Line: -1},
 		{ID: 0, Class: "com.android.internal.os.ZygoteInit", Name: "main", Signature: "([Ljava/lang/String;)V", File: "ZygoteInit.java", Line: -1},
@@ -228,16 +228,16 @@ func TestMethodLineDialects(t *testing.T) {
 			t.Errorf("line %d: %+v, want %+v", i+1, got.methods[i], want[i])
 		}
 	}
-	if h := got.headers[0]; h.Clock != model.ClockDual || h.Version != 3 {
+	if h := got.headers[0]; h.Clock != calls.ClockDual || h.Version != 3 {
 		t.Errorf("header %+v", h)
 	}
 }
 
 // TestOldClockNames: very old Dalvik wrote no clock line, or "global" for wall.
 func TestOldClockNames(t *testing.T) {
-	for key, want := range map[string]model.Clock{
-		"*version\n1\n*threads\n*methods\n*end\n":               model.ClockWall,
-		"*version\n2\nclock=global\n*threads\n*methods\n*end\n": model.ClockWall,
+	for key, want := range map[string]calls.Clock{
+		"*version\n1\n*threads\n*methods\n*end\n":               calls.ClockWall,
+		"*version\n2\nclock=global\n*threads\n*methods\n*end\n": calls.ClockWall,
 	} {
 		got := &collector{}
 		v := int(key[9] - '0')

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"androprof/internal/fuzzseed"
-	"androprof/model"
+	"androprof/model/calls"
 )
 
 var update = flag.Bool("update", false, "rewrite the seed corpus in testdata/fuzz/FuzzReader")
@@ -20,7 +20,7 @@ func FuzzReader(f *testing.F) {
 		for _, seekable := range []bool{true, false} {
 			got := &collector{}
 			r := NewReader(readerOf(data, seekable), "fuzz")
-			b := model.NewCallBuilder()
+			b := calls.NewCallBuilder()
 			err := r.Feed(teeSink{got, b})
 			b.Finish()
 			checkErr(t, "fuzz", err, len(data)+(1<<24)) // gzip input may expand; the offset is in the expansion
@@ -90,16 +90,16 @@ func TestWriteFuzzSeeds(t *testing.T) {
 func fuzzSeeds(t *testing.T) map[string][]byte {
 	seeds := map[string][]byte{}
 	for name, o := range map[string]WriterOptions{
-		"classic-v1-thread-cpu":    {Version: 1, Clock: model.ClockThreadCPU, NumMethodCalls: 40},
-		"classic-v2-wall":          {Version: 2, Clock: model.ClockWall, DataOffset: 16},
-		"classic-v3-dual":          {Version: 3, Clock: model.ClockDual, NumMethodCalls: 40},
-		"classic-v3-art-lines":     {Version: 3, Clock: model.ClockDual, ARTMethodLines: true, VM: "art", PID: 21491},
-		"streaming-v2-legacy-14":   {Version: 2, Clock: model.ClockThreadCPU, Streaming: true, LegacyRecords: true},
-		"streaming-v2-wall":        {Version: 2, Clock: model.ClockWall, Streaming: true},
-		"streaming-v3-dual":        {Version: 3, Clock: model.ClockDual, Streaming: true, ARTMethodLines: true, VM: "art"},
-		"streaming-v3-no-summary":  {Version: 3, Clock: model.ClockDual, Streaming: true, NoSummary: true},
-		"streaming-v1-thread-cpu":  {Version: 1, Clock: model.ClockThreadCPU, Streaming: true},
-		"classic-v3-record-size-1": {Version: 3, Clock: model.ClockDual, RecordSize: 18},
+		"classic-v1-thread-cpu":    {Version: 1, Clock: calls.ClockThreadCPU, NumMethodCalls: 40},
+		"classic-v2-wall":          {Version: 2, Clock: calls.ClockWall, DataOffset: 16},
+		"classic-v3-dual":          {Version: 3, Clock: calls.ClockDual, NumMethodCalls: 40},
+		"classic-v3-art-lines":     {Version: 3, Clock: calls.ClockDual, ARTMethodLines: true, VM: "art", PID: 21491},
+		"streaming-v2-legacy-14":   {Version: 2, Clock: calls.ClockThreadCPU, Streaming: true, LegacyRecords: true},
+		"streaming-v2-wall":        {Version: 2, Clock: calls.ClockWall, Streaming: true},
+		"streaming-v3-dual":        {Version: 3, Clock: calls.ClockDual, Streaming: true, ARTMethodLines: true, VM: "art"},
+		"streaming-v3-no-summary":  {Version: 3, Clock: calls.ClockDual, Streaming: true, NoSummary: true},
+		"streaming-v1-thread-cpu":  {Version: 1, Clock: calls.ClockThreadCPU, Streaming: true},
+		"classic-v3-record-size-1": {Version: 3, Clock: calls.ClockDual, RecordSize: 18},
 	} {
 		g := newTraceGen(uint64(len(name)), 2, 6, 4, 1<<32-40)
 		g.unknown = true
@@ -120,15 +120,15 @@ func fuzzSeeds(t *testing.T) map[string][]byte {
 // this package's writer.
 func perflibBasicReplica(t *testing.T) []byte {
 	var buf bytes.Buffer
-	w, err := NewWriter(&buf, WriterOptions{Version: 3, Clock: model.ClockDual, StartMicros: 1374703971214759,
+	w, err := NewWriter(&buf, WriterOptions{Version: 3, Clock: calls.ClockDual, StartMicros: 1374703971214759,
 		ElapsedMicros: 303, NumMethodCalls: 9, Overhead: 2178, VM: "dalvik"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, th := range []model.ThreadInfo{{TID: 1, Name: "main"}, {TID: 11, Name: "AsyncTask #1"}, {TID: 10, Name: "Binder_2"}, {TID: 2, Name: "GC"}} {
+	for _, th := range []calls.ThreadInfo{{TID: 1, Name: "main"}, {TID: 11, Name: "AsyncTask #1"}, {TID: 10, Name: "Binder_2"}, {TID: 2, Name: "GC"}} {
 		w.Thread(th)
 	}
-	for _, m := range []model.MethodInfo{
+	for _, m := range []calls.MethodInfo{
 		{ID: 0x6287d960, Class: "android/os/Debug", Name: "startMethodTracing", Signature: "(Ljava/lang/String;)V", File: "Debug.java", Line: -1},
 		{ID: 0x6287d9d0, Class: "android/os/Debug", Name: "startMethodTracing", Signature: "(Ljava/lang/String;II)V", File: "Debug.java", Line: 604},
 		{ID: 0x6287dae8, Class: "android/os/Debug", Name: "stopMethodTracing", Signature: "()V", File: "Debug.java", Line: 650},
@@ -144,7 +144,7 @@ func perflibBasicReplica(t *testing.T) []byte {
 		{0x62ae8a10, 0, 19, 245}, {0x62ae8a10, 1, 21, 247}, {0x62ae8a48, 1, 23, 249}, {0x6287dae8, 0, 45, 271},
 		{0x627f59f0, 0, 61, 287},
 	} {
-		w.Event(model.MethodEvent{TID: 11, Method: r[0], Action: model.MethodAction(r[1]), ThreadCPU: r[2], Wall: r[3]})
+		w.Event(calls.MethodEvent{TID: 11, Method: r[0], Action: calls.MethodAction(r[1]), ThreadCPU: r[2], Wall: r[3]})
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
@@ -155,13 +155,13 @@ func perflibBasicReplica(t *testing.T) []byte {
 // TestPerflibBasicReplica checks the replica against the hand-derived table of the real file, so
 // the seed corpus and the unit tests hold without ../shared.
 func TestPerflibBasicReplica(t *testing.T) {
-	b := model.NewCallBuilder()
+	b := calls.NewCallBuilder()
 	if err := NewReader(bytes.NewReader(perflibBasicReplica(t)), "replica").Feed(b); err != nil {
 		t.Fatal(err)
 	}
 	m := methodTable(b.Finish())
 	for id, want := range map[uint64]dmtRow{
-		model.TopLevelMethod: {29, 58, 0, 0}, 0x627f5868: {0, 3, 1, 0}, 0x6287d9d0: {4, 7, 1, 0},
+		calls.TopLevelMethod: {29, 58, 0, 0}, 0x627f5868: {0, 3, 1, 0}, 0x6287d9d0: {4, 7, 1, 0},
 		0x6287d960: {2, 9, 1, 0}, 0x62ae8a48: {5, 7, 1, 0}, 0x62ae8a10: {2, 2, 1, 0},
 		0x6287dae8: {16, 16, 1, 0}, 0x627f59f0: {0, 0, 1, 0},
 	} {

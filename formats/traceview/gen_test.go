@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"androprof/model"
+	"androprof/model/calls"
 )
 
 // traceGen makes a plausible method trace one event at a time, so tests and the benchmark can
@@ -15,7 +15,7 @@ import (
 type traceGen struct {
 	rng      *rand.Rand
 	threads  []*genThread
-	methods  []model.MethodInfo
+	methods  []calls.MethodInfo
 	callees  map[uint64][]uint64 // a fixed call graph: each method calls a few others
 	maxDepth int
 	cur      *genThread
@@ -33,7 +33,7 @@ type genThread struct {
 func newTraceGen(seed uint64, threads, methods, maxDepth int, start uint64) *traceGen {
 	g := &traceGen{rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), maxDepth: maxDepth}
 	for i := range methods {
-		g.methods = append(g.methods, model.MethodInfo{
+		g.methods = append(g.methods, calls.MethodInfo{
 			ID:    uint64(0x1000 + 4*i),
 			Class: fmt.Sprintf("com/example/pkg%d/Class%d", i%7, i%31), Name: fmt.Sprintf("m%d", i),
 			Signature: "(I)V", File: fmt.Sprintf("Class%d.java", i%31), Line: i % 500,
@@ -51,10 +51,10 @@ func newTraceGen(seed uint64, threads, methods, maxDepth int, start uint64) *tra
 	return g
 }
 
-func (g *traceGen) threadInfos() []model.ThreadInfo {
-	var out []model.ThreadInfo
+func (g *traceGen) threadInfos() []calls.ThreadInfo {
+	var out []calls.ThreadInfo
 	for _, t := range g.threads {
-		out = append(out, model.ThreadInfo{TID: t.tid, Name: fmt.Sprintf("worker %d", t.tid)})
+		out = append(out, calls.ThreadInfo{TID: t.tid, Name: fmt.Sprintf("worker %d", t.tid)})
 	}
 	return out
 }
@@ -69,7 +69,7 @@ func (g *traceGen) method() uint64 {
 	return g.methods[i].ID
 }
 
-func (g *traceGen) next() model.MethodEvent {
+func (g *traceGen) next() calls.MethodEvent {
 	if g.cur == nil || g.burst == 0 {
 		g.cur = g.threads[g.rng.IntN(len(g.threads))]
 		g.burst = 1 + g.rng.IntN(40)
@@ -79,11 +79,11 @@ func (g *traceGen) next() model.MethodEvent {
 	d := uint64(g.rng.IntN(8))
 	t.cpu += d
 	t.wall += d + uint64(g.rng.IntN(5))
-	e := model.MethodEvent{TID: t.tid, ThreadCPU: t.cpu, Wall: t.wall}
+	e := calls.MethodEvent{TID: t.tid, ThreadCPU: t.cpu, Wall: t.wall}
 	switch {
 	case t.orphans > 0:
 		t.orphans--
-		e.Method, e.Action = g.method(), model.Exit
+		e.Method, e.Action = g.method(), calls.Exit
 	case len(t.stack) == 0 || len(t.stack) < g.maxDepth && g.rng.IntN(2) == 0:
 		e.Method = g.method()
 		if n := len(t.stack); n > 0 {
@@ -97,9 +97,9 @@ func (g *traceGen) next() model.MethodEvent {
 		}
 		t.stack = append(t.stack, e.Method)
 	default:
-		e.Method, e.Action = t.stack[len(t.stack)-1], model.Exit
+		e.Method, e.Action = t.stack[len(t.stack)-1], calls.Exit
 		if g.rng.IntN(50) == 0 {
-			e.Action = model.Unroll
+			e.Action = calls.Unroll
 		}
 		t.stack = t.stack[:len(t.stack)-1]
 	}
@@ -107,7 +107,7 @@ func (g *traceGen) next() model.MethodEvent {
 }
 
 // project keeps the times a clock carries, as a reader gives them back.
-func project(e model.MethodEvent, c model.Clock) model.MethodEvent {
+func project(e calls.MethodEvent, c calls.Clock) calls.MethodEvent {
 	if !c.HasCPU() {
 		e.ThreadCPU = 0
 	}

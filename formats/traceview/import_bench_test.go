@@ -10,7 +10,7 @@ import (
 	"androprof/controller"
 	"androprof/formats/traceview"
 	"androprof/internal/benchmem"
-	"androprof/model"
+	"androprof/model/calls"
 	"androprof/store"
 )
 
@@ -46,7 +46,7 @@ func BenchmarkWorkbenchImport500MB(b *testing.B) {
 		b.StopTimer()
 		t0 := time.Now()
 		ma := controller.NewWorkspace(db).Methods
-		rep, err := ma.Report(context.Background(), model.MethodReportOptions{Run: run, By: model.ByMethod})
+		rep, err := ma.Report(context.Background(), calls.MethodReportOptions{Run: run, By: calls.ByMethod})
 		if err != nil || len(rep.Rows) < 1000 {
 			b.Fatalf("table: %v", err)
 		}

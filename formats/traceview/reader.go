@@ -21,7 +21,7 @@ import (
 
 	"androprof/internal/gunzip"
 	"androprof/internal/inputerr"
-	"androprof/model"
+	"androprof/model/calls"
 )
 
 // Magic starts the binary part of every trace ("SLOW", little-endian).
@@ -65,10 +65,10 @@ const (
 // events, and the summary at its end may name threads again).
 type Record struct {
 	Kind   Kind
-	Header *model.TraceHeader
-	Thread model.ThreadInfo
-	Method *model.MethodInfo
-	Event  model.MethodEvent
+	Header *calls.TraceHeader
+	Thread calls.ThreadInfo
+	Method *calls.MethodInfo
+	Event  calls.MethodEvent
 }
 
 type state uint8
@@ -104,7 +104,7 @@ type Reader struct {
 	streaming bool
 
 	version int
-	clock   model.Clock
+	clock   calls.Clock
 	guessed bool // streaming: the clock was guessed before the summary could say
 	recSize int
 	tidSize int
@@ -118,7 +118,7 @@ type Reader struct {
 	summary    bool              // parsing the streaming summary
 	summaryEnd int64             // offset where the summary packet ends
 	compressed bool              // the reader decompresses its input
-	header     model.TraceHeader // the header record, completed by a late summary
+	header     calls.TraceHeader // the header record, completed by a late summary
 	claimed    int64             // num-method-calls, or -1
 	pre        preInfo
 	startUS    uint64 // from the binary header
@@ -133,7 +133,7 @@ type Reader struct {
 type preInfo struct {
 	startUS uint64
 	recSize int
-	header  *model.TraceHeader // a streaming trace's summary
+	header  *calls.TraceHeader // a streaming trace's summary
 }
 
 // unwrap extends a thread's 32-bit microsecond clocks past their wrap (about 71 minutes).
@@ -282,7 +282,7 @@ func prescan(rs io.ReadSeeker, name string) (pre preInfo) {
 
 // tailSummary finds the summary packet that ends a plain streaming file and parses it; ok is
 // false when the input cannot seek to its end.
-func tailSummary(rs io.ReadSeeker, start int64, name string, tidSize int) (h *model.TraceHeader, ok bool) {
+func tailSummary(rs io.ReadSeeker, start int64, name string, tidSize int) (h *calls.TraceHeader, ok bool) {
 	end, err := rs.Seek(0, io.SeekEnd)
 	if err != nil {
 		return nil, false
@@ -340,7 +340,7 @@ func (r *Reader) Streaming() bool { return r.streaming }
 func (r *Reader) RecordSize() int { return r.recSize }
 
 // Clock is the clock the records are read with.
-func (r *Reader) Clock() model.Clock { return r.clock }
+func (r *Reader) Clock() calls.Clock { return r.clock }
 
 // Events is how many event records have been read.
 func (r *Reader) Events() int64 { return r.records }
@@ -348,7 +348,7 @@ func (r *Reader) Events() int64 { return r.records }
 // Header is the header the first record gave, completed by a streaming trace's summary once
 // read when the reader could not look ahead for it (its VM, pid, elapsed time and properties):
 // after Read, the trace's header as the file tells it.
-func (r *Reader) Header() model.TraceHeader { return r.header }
+func (r *Reader) Header() calls.TraceHeader { return r.header }
 
 // Next returns the next record, io.EOF after the last, or an error (an *inputerr.Error for a
 // damaged or truncated file). Errors are sticky.
@@ -531,12 +531,12 @@ func (r *Reader) sectionLine(ln []byte, at int64) (Record, bool, error) {
 // makeHeader turns the version section into the header. In a streaming trace's summary it
 // checks the summary against what the records were read with, and yields the header only when
 // a look-ahead wants it.
-func (r *Reader) makeHeader(at int64) (*model.TraceHeader, error) {
+func (r *Reader) makeHeader(at int64) (*calls.TraceHeader, error) {
 	clock, err := r.parseClock(at)
 	if err != nil {
 		return nil, err
 	}
-	h := &model.TraceHeader{Format: "traceview", Version: r.keyVersion, Clock: clock, VM: r.props["vm"],
+	h := &calls.TraceHeader{Format: "traceview", Version: r.keyVersion, Clock: clock, VM: r.props["vm"],
 		Properties: r.props, StartMicros: r.pre.startUS}
 	h.PID, _ = strconv.Atoi(r.props["pid"])
 	h.ElapsedMicro, _ = strconv.ParseUint(r.props["elapsed-time-usec"], 10, 64)
@@ -563,38 +563,38 @@ func (r *Reader) makeHeader(at int64) (*model.TraceHeader, error) {
 	return nil, nil
 }
 
-func (r *Reader) parseClock(at int64) (model.Clock, error) {
+func (r *Reader) parseClock(at int64) (calls.Clock, error) {
 	v, ok := r.props["clock"]
 	if !ok {
 		// Files from before the clock line timed everything with the global clock, which is wall;
 		// version 3 came with dual.
 		if r.keyVersion == 3 && (r.pre.recSize == 0 || r.pre.recSize >= 14) {
-			return model.ClockDual, nil
+			return calls.ClockDual, nil
 		}
-		return model.ClockWall, nil
+		return calls.ClockWall, nil
 	}
 	switch v {
 	case "thread-cpu":
-		return model.ClockThreadCPU, nil
+		return calls.ClockThreadCPU, nil
 	case "wall", "global":
-		return model.ClockWall, nil
+		return calls.ClockWall, nil
 	case "dual":
 		if r.keyVersion != 3 {
 			return "", r.errorf(at, "clock=dual needs version 3 (records of version %d hold one time)", r.keyVersion)
 		}
-		return model.ClockDual, nil
+		return calls.ClockDual, nil
 	}
 	return "", r.errorf(at, "unknown clock %q", clip([]byte(v)))
 }
 
 // threadLine parses "<tid> TAB <name>".
-func (r *Reader) threadLine(ln []byte, at int64) (model.ThreadInfo, error) {
+func (r *Reader) threadLine(ln []byte, at int64) (calls.ThreadInfo, error) {
 	id, name, ok := bytes.Cut(ln, []byte("\t"))
 	tid, err := strconv.ParseInt(string(bytes.TrimSpace(id)), 10, 32)
 	if !ok || err != nil || tid < 0 {
-		return model.ThreadInfo{}, r.errorf(at, "bad thread line %q (want tid TAB name)", clip(ln))
+		return calls.ThreadInfo{}, r.errorf(at, "bad thread line %q (want tid TAB name)", clip(ln))
 	}
-	return model.ThreadInfo{TID: int(tid), Name: string(bytes.TrimSpace(name))}, nil
+	return calls.ThreadInfo{TID: int(tid), Name: string(bytes.TrimSpace(name))}, nil
 }
 
 // methodLine parses a method line by perflib's token rule (docs/formats.md#traceview-key-section): six tokens are id,
@@ -602,16 +602,16 @@ func (r *Reader) threadLine(ln []byte, at int64) (model.ThreadInfo, error) {
 // makes the third and fourth method and signature (and a fifth the file), otherwise they are
 // file and line. Two tokens are id and a bare name (kept as the class, as dmtracedump does);
 // three are id, class, method.
-func (r *Reader) methodLine(ln []byte, at int64) (model.MethodInfo, error) {
+func (r *Reader) methodLine(ln []byte, at int64) (calls.MethodInfo, error) {
 	tok := strings.Split(string(ln), "\t")
 	if len(tok) < 2 {
-		return model.MethodInfo{}, r.errorf(at, "method line %q has no tab", clip(ln))
+		return calls.MethodInfo{}, r.errorf(at, "method line %q has no tab", clip(ln))
 	}
 	id, ok := parseMethodID(tok[0])
 	if !ok {
-		return model.MethodInfo{}, r.errorf(at, "bad method id %q", clip([]byte(tok[0])))
+		return calls.MethodInfo{}, r.errorf(at, "bad method id %q", clip([]byte(tok[0])))
 	}
-	m := model.MethodInfo{ID: id, Class: tok[1], Line: -1}
+	m := calls.MethodInfo{ID: id, Class: tok[1], Line: -1}
 	switch {
 	case len(tok) == 6:
 		m.Name, m.Signature, m.File = tok[2], tok[3], tok[4]
@@ -728,7 +728,7 @@ func (r *Reader) dataHeader() error {
 
 func (r *Reader) checkRecordSize(at int64) error {
 	need := r.tidSize + 8
-	if r.clock == model.ClockDual {
+	if r.clock == calls.ClockDual {
 		need += 4
 	}
 	if r.recSize < need {
@@ -769,8 +769,8 @@ func (r *Reader) event(b []byte, at int64) (Record, error) {
 	}
 	b = b[r.tidSize:]
 	mv := binary.LittleEndian.Uint32(b)
-	action := model.MethodAction(mv & 3)
-	if action > model.Unroll {
+	action := calls.MethodAction(mv & 3)
+	if action > calls.Unroll {
 		return Record{}, r.errorf(at+int64(r.tidSize), "record action 3 (method value %#08x): not enter, exit or unroll", mv)
 	}
 	t1 := binary.LittleEndian.Uint32(b[4:])
@@ -783,12 +783,12 @@ func (r *Reader) event(b []byte, at int64) (Record, error) {
 		r.lastTID = tid
 	}
 	u := r.lastClk
-	e := model.MethodEvent{TID: tid, Method: uint64(mv &^ 3), Action: action}
+	e := calls.MethodEvent{TID: tid, Method: uint64(mv &^ 3), Action: action}
 	switch r.clock {
-	case model.ClockDual:
+	case calls.ClockDual:
 		e.ThreadCPU = u.extend(&u.cpu, &u.cpuHi, t1)
 		e.Wall = u.extend(&u.wall, &u.wallHi, binary.LittleEndian.Uint32(b[8:]))
-	case model.ClockThreadCPU:
+	case calls.ClockThreadCPU:
 		e.ThreadCPU = u.extend(&u.cpu, &u.cpuHi, t1)
 	default:
 		e.Wall = u.extend(&u.wall, &u.wallHi, t1)
@@ -838,9 +838,9 @@ func (r *Reader) streamHeader() error {
 	case h != nil && h.Version == r.version:
 		r.clock = h.Clock
 	case r.version == 3 && r.recSize >= 14:
-		r.clock = model.ClockDual
+		r.clock = calls.ClockDual
 	default:
-		r.clock, r.guessed = model.ClockWall, true
+		r.clock, r.guessed = calls.ClockWall, true
 	}
 	if err := r.checkRecordSize(16); err != nil {
 		return err
@@ -852,7 +852,7 @@ func (r *Reader) streamHeader() error {
 // streamHeaderRecord is the header of a streaming trace, with what a look-ahead found in its
 // summary; the first Next yields it.
 func (r *Reader) streamHeaderRecord() Record {
-	h := &model.TraceHeader{Format: "traceview", Version: r.version, Clock: r.clock, StartMicros: r.startUS,
+	h := &calls.TraceHeader{Format: "traceview", Version: r.version, Clock: r.clock, StartMicros: r.startUS,
 		Properties: map[string]string{}}
 	if p := r.pre.header; p != nil {
 		h.VM, h.PID, h.ElapsedMicro, h.Properties = p.VM, p.PID, p.ElapsedMicro, p.Properties
@@ -1008,7 +1008,7 @@ func (r *Reader) streamStep() (Record, bool, error) {
 		if err != nil {
 			return Record{}, false, err
 		}
-		return Record{Kind: KindThread, Thread: model.ThreadInfo{TID: tid, Name: string(name)}}, true, nil
+		return Record{Kind: KindThread, Thread: calls.ThreadInfo{TID: tid, Name: string(name)}}, true, nil
 	case opSummary:
 		lb, err := r.take(4, "the summary packet")
 		if err != nil {
@@ -1026,7 +1026,7 @@ func (r *Reader) streamStep() (Record, bool, error) {
 
 // Feed streams every record into sink. Errors from the sink come back located at the offset
 // the reader had reached.
-func (r *Reader) Feed(sink model.MethodSink) error {
+func (r *Reader) Feed(sink calls.MethodSink) error {
 	for {
 		if r.st == stData && r.err == nil {
 			// The bulk of a classic trace: decode whole buffers of records at once.
@@ -1059,7 +1059,7 @@ func (r *Reader) Feed(sink model.MethodSink) error {
 
 // feedRecords hands the complete records in the read buffer straight to sink, until fewer than
 // one record is buffered; Next deals with the end of the data.
-func (r *Reader) feedRecords(sink model.MethodSink) error {
+func (r *Reader) feedRecords(sink calls.MethodSink) error {
 	for {
 		n := r.src.Buffered() / r.recSize
 		if n == 0 {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"androprof/model"
+	"androprof/model/calls"
 )
 
 // These tests hold the parents and children of every method of every corpus trace to
@@ -32,7 +32,7 @@ func TestDmtracedumpRelativesGolden(t *testing.T) {
 func TestDrawChildRelativesByHand(t *testing.T) {
 	_, p := readCorpus(t, "sns-logout.trace")
 	const drawChild, dispatchDraw = 0x410fdf40, 0x410fdc00
-	parents, children := p.Relatives(p.Edges, model.RecursiveEdges(p.Tree), drawChild, 0)
+	parents, children := p.Relatives(p.Edges, calls.RecursiveEdges(p.Tree), drawChild, 0)
 	want := []string{"0x410fdc00 plain 9/103 846218", "0x410fdc00 recursive 94/103 2615473"}
 	if got := relativeRows(parents); !slices.Equal(got, want) {
 		t.Errorf("drawChild's parents %v, want %v", got, want)
@@ -41,7 +41,7 @@ func TestDrawChildRelativesByHand(t *testing.T) {
 		t.Errorf("drawChild inclusive %d µs", incl)
 	}
 	// dispatchDraw's own children: drawChild again, split by whether dispatchDraw was nested.
-	_, children = p.Relatives(p.Edges, model.RecursiveEdges(p.Tree), dispatchDraw, 0)
+	_, children = p.Relatives(p.Edges, calls.RecursiveEdges(p.Tree), dispatchDraw, 0)
 	for _, w := range []string{"0x410fdf40 plain 9/103 846218", "0x410fdf40 recursive 94/103 2615473"} {
 		if !slices.Contains(relativeRows(children), w) {
 			t.Errorf("dispatchDraw's children %v lack %s", relativeRows(children), w)
@@ -49,7 +49,7 @@ func TestDrawChildRelativesByHand(t *testing.T) {
 	}
 }
 
-func relativeRows(rs []model.Relative) []string {
+func relativeRows(rs []calls.Relative) []string {
 	var out []string
 	for _, r := range rs {
 		kind := "plain"
@@ -62,17 +62,17 @@ func relativeRows(rs []model.Relative) []string {
 }
 
 // relativesGolden prints every method's relatives the way model.py --relatives does.
-func relativesGolden(p *model.CallProfile) string {
+func relativesGolden(p *calls.CallProfile) string {
 	type line struct {
 		method, rel uint64
 		kind        int
 		text        string
 	}
-	rec := model.RecursiveEdges(p.Tree)
+	rec := calls.RecursiveEdges(p.Tree)
 	var lines []line
 	for id := range p.ByMethod() {
 		parents, children := p.Relatives(p.Edges, rec, id, 0)
-		for i, list := range [][]model.Relative{parents, children} {
+		for i, list := range [][]calls.Relative{parents, children} {
 			for _, r := range list {
 				kind := 2 * i
 				if r.Recursive {
@@ -94,7 +94,7 @@ func relativesGolden(p *model.CallProfile) string {
 }
 
 // dmtIdent names a method as model.py does: its id, or the synthetic method's name.
-func dmtIdent(p *model.CallProfile, id uint64) string {
+func dmtIdent(p *calls.CallProfile, id uint64) string {
 	if dmtRank(id) < 2 {
 		return p.Methods[id].Class
 	}
@@ -108,9 +108,9 @@ func compareIDs(a, b uint64) int {
 // dmtRank puts (toplevel) and (unknown) before the trace's methods, as model.py does.
 func dmtRank(id uint64) int {
 	switch id {
-	case model.TopLevelMethod:
+	case calls.TopLevelMethod:
 		return 0
-	case model.UnknownMethod:
+	case calls.UnknownMethod:
 		return 1
 	}
 	return 2

@@ -12,21 +12,21 @@ import (
 	"strings"
 	"testing"
 
-	"androprof/model"
+	"androprof/model/calls"
 )
 
 // collector keeps everything a reader yields, for comparison.
 type collector struct {
-	headers []model.TraceHeader
-	threads []model.ThreadInfo
-	methods []model.MethodInfo
-	events  []model.MethodEvent
+	headers []calls.TraceHeader
+	threads []calls.ThreadInfo
+	methods []calls.MethodInfo
+	events  []calls.MethodEvent
 }
 
-func (c *collector) Header(h model.TraceHeader) error { c.headers = append(c.headers, h); return nil }
-func (c *collector) Thread(t model.ThreadInfo) error  { c.threads = append(c.threads, t); return nil }
-func (c *collector) Method(m model.MethodInfo) error  { c.methods = append(c.methods, m); return nil }
-func (c *collector) Event(e model.MethodEvent) error  { c.events = append(c.events, e); return nil }
+func (c *collector) Header(h calls.TraceHeader) error { c.headers = append(c.headers, h); return nil }
+func (c *collector) Thread(t calls.ThreadInfo) error  { c.threads = append(c.threads, t); return nil }
+func (c *collector) Method(m calls.MethodInfo) error  { c.methods = append(c.methods, m); return nil }
+func (c *collector) Event(e calls.MethodEvent) error  { c.events = append(c.events, e); return nil }
 
 // writeTrace writes a generated trace with the options and returns it with what was written.
 func writeTrace(t testing.TB, o WriterOptions, g *traceGen, events int) ([]byte, *collector) {
@@ -43,7 +43,7 @@ func writeTrace(t testing.TB, o WriterOptions, g *traceGen, events int) ([]byte,
 		}
 		want.threads = append(want.threads, th)
 	}
-	declare := func(m model.MethodInfo) {
+	declare := func(m calls.MethodInfo) {
 		if err := w.Method(m); err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +68,7 @@ func writeTrace(t testing.TB, o WriterOptions, g *traceGen, events int) ([]byte,
 		e := g.next()
 		if o.Streaming && i < events/3 && e.Method >= g.methods[half].ID {
 			e.Method = g.methods[0].ID // keep streaming traces declaring methods before their use
-			e.Action = model.Enter
+			e.Action = calls.Enter
 			g.cur.stack = append(g.cur.stack, e.Method)
 		}
 		if err := w.Event(e); err != nil {
@@ -91,8 +91,8 @@ func TestRoundTrip(t *testing.T) {
 	var variants []variant
 	for _, streaming := range []bool{false, true} {
 		for v := 1; v <= 3; v++ {
-			for _, c := range []model.Clock{model.ClockThreadCPU, model.ClockWall, model.ClockDual} {
-				if c == model.ClockDual && v != 3 {
+			for _, c := range []calls.Clock{calls.ClockThreadCPU, calls.ClockWall, calls.ClockDual} {
+				if c == calls.ClockDual && v != 3 {
 					continue
 				}
 				variants = append(variants, variant{fmt.Sprintf("v%d-%s-streaming=%v", v, c, streaming),
@@ -101,15 +101,15 @@ func TestRoundTrip(t *testing.T) {
 		}
 	}
 	variants = append(variants,
-		variant{"legacy14-thread-cpu", WriterOptions{Version: 2, Clock: model.ClockThreadCPU, Streaming: true, LegacyRecords: true}},
-		variant{"legacy14-wall", WriterOptions{Version: 2, Clock: model.ClockWall, Streaming: true, LegacyRecords: true}},
-		variant{"legacy14-no-summary", WriterOptions{Version: 2, Clock: model.ClockWall, Streaming: true, LegacyRecords: true, NoSummary: true}},
-		variant{"v3-record-size-20", WriterOptions{Version: 3, Clock: model.ClockDual, RecordSize: 20}},
-		variant{"v3-single-14", WriterOptions{Version: 3, Clock: model.ClockThreadCPU, RecordSize: 14}},
-		variant{"v2-offset-16", WriterOptions{Version: 2, Clock: model.ClockWall, DataOffset: 16}},
-		variant{"v3-art-lines", WriterOptions{Version: 3, Clock: model.ClockDual, ARTMethodLines: true, VM: "art", PID: 4242}},
-		variant{"v3-streaming-art", WriterOptions{Version: 3, Clock: model.ClockDual, Streaming: true, ARTMethodLines: true, VM: "art", PID: 77}},
-		variant{"v3-streaming-no-summary", WriterOptions{Version: 3, Clock: model.ClockDual, Streaming: true, NoSummary: true}},
+		variant{"legacy14-thread-cpu", WriterOptions{Version: 2, Clock: calls.ClockThreadCPU, Streaming: true, LegacyRecords: true}},
+		variant{"legacy14-wall", WriterOptions{Version: 2, Clock: calls.ClockWall, Streaming: true, LegacyRecords: true}},
+		variant{"legacy14-no-summary", WriterOptions{Version: 2, Clock: calls.ClockWall, Streaming: true, LegacyRecords: true, NoSummary: true}},
+		variant{"v3-record-size-20", WriterOptions{Version: 3, Clock: calls.ClockDual, RecordSize: 20}},
+		variant{"v3-single-14", WriterOptions{Version: 3, Clock: calls.ClockThreadCPU, RecordSize: 14}},
+		variant{"v2-offset-16", WriterOptions{Version: 2, Clock: calls.ClockWall, DataOffset: 16}},
+		variant{"v3-art-lines", WriterOptions{Version: 3, Clock: calls.ClockDual, ARTMethodLines: true, VM: "art", PID: 4242}},
+		variant{"v3-streaming-art", WriterOptions{Version: 3, Clock: calls.ClockDual, Streaming: true, ARTMethodLines: true, VM: "art", PID: 77}},
+		variant{"v3-streaming-no-summary", WriterOptions{Version: 3, Clock: calls.ClockDual, Streaming: true, NoSummary: true}},
 	)
 	for i, vt := range variants {
 		t.Run(vt.name, func(t *testing.T) {
@@ -137,7 +137,7 @@ func TestRoundTrip(t *testing.T) {
 				}
 				got := &collector{}
 				err := NewReader(r, vt.name).Feed(got)
-				singleStream := o.Streaming && o.Clock == model.ClockThreadCPU
+				singleStream := o.Streaming && o.Clock == calls.ClockThreadCPU
 				if singleStream && strings.HasSuffix(input, "stream") {
 					// The clock of a single-clock streaming trace is only in its summary; without
 					// seeking the reader has to guess wall, and must say so when the summary disagrees.
@@ -179,7 +179,7 @@ func checkRoundTrip(t *testing.T, input string, o WriterOptions, want, got *coll
 	}
 	wantThreads := want.threads
 	if o.Streaming && !o.NoSummary {
-		wantThreads = append(append([]model.ThreadInfo{}, want.threads...), want.threads...) // packets, then the summary
+		wantThreads = append(append([]calls.ThreadInfo{}, want.threads...), want.threads...) // packets, then the summary
 	}
 	if !reflect.DeepEqual(got.threads, wantThreads) {
 		t.Errorf("%s: threads %v, want %v", input, got.threads, wantThreads)
@@ -203,9 +203,9 @@ func checkRoundTrip(t *testing.T, input string, o WriterOptions, want, got *coll
 func TestRoundTripFile(t *testing.T) {
 	dir := t.TempDir()
 	for i, o := range []WriterOptions{
-		{Version: 2, Clock: model.ClockThreadCPU, Streaming: true, LegacyRecords: true, PID: 9},
-		{Version: 2, Clock: model.ClockThreadCPU, Streaming: true, PID: 9},
-		{Version: 1, Clock: model.ClockThreadCPU, PID: 9},
+		{Version: 2, Clock: calls.ClockThreadCPU, Streaming: true, LegacyRecords: true, PID: 9},
+		{Version: 2, Clock: calls.ClockThreadCPU, Streaming: true, PID: 9},
+		{Version: 1, Clock: calls.ClockThreadCPU, PID: 9},
 	} {
 		data, want := writeTrace(t, o, newTraceGen(7, 3, 20, 8, 0), 500)
 		if err := Sniff(data); err != nil {
@@ -241,7 +241,7 @@ func TestRoundTripFile(t *testing.T) {
 // TestLegacyRecordSize checks that the Android 6–12 quirk is seen from the data, not the header.
 func TestLegacyRecordSize(t *testing.T) {
 	for _, legacy := range []bool{false, true} {
-		data, _ := writeTrace(t, WriterOptions{Version: 2, Clock: model.ClockWall, Streaming: true, LegacyRecords: legacy},
+		data, _ := writeTrace(t, WriterOptions{Version: 2, Clock: calls.ClockWall, Streaming: true, LegacyRecords: legacy},
 			newTraceGen(3, 2, 10, 6, 100), 300)
 		if got := int(data[16]) | int(data[17])<<8; got != 10 {
 			t.Fatalf("header states %d-byte records, want 10 as ART wrote", got)
@@ -264,7 +264,7 @@ func TestSniff(t *testing.T) {
 			t.Errorf("%s: %v, want ErrNotTraceview", name, err)
 		}
 	}
-	for _, o := range []WriterOptions{{Version: 3, Clock: model.ClockDual}, {Version: 3, Clock: model.ClockDual, Streaming: true}} {
+	for _, o := range []WriterOptions{{Version: 3, Clock: calls.ClockDual}, {Version: 3, Clock: calls.ClockDual, Streaming: true}} {
 		data, _ := writeTrace(t, o, newTraceGen(1, 1, 4, 2, 0), 10)
 		if err := Sniff(data); err != nil {
 			t.Errorf("streaming %v: %v", o.Streaming, err)
@@ -277,32 +277,32 @@ func TestSniff(t *testing.T) {
 
 func TestWriterRejects(t *testing.T) {
 	for _, o := range []WriterOptions{
-		{Version: 4, Clock: model.ClockWall},
-		{Version: 2, Clock: model.ClockDual},
+		{Version: 4, Clock: calls.ClockWall},
+		{Version: 2, Clock: calls.ClockDual},
 		{Version: 3, Clock: "global"},
-		{Version: 3, Clock: model.ClockDual, RecordSize: 12},
-		{Version: 2, Clock: model.ClockWall, RecordSize: 14},
-		{Version: 2, Clock: model.ClockWall, LegacyRecords: true},
-		{Version: 3, Clock: model.ClockWall, DataOffset: 17},
+		{Version: 3, Clock: calls.ClockDual, RecordSize: 12},
+		{Version: 2, Clock: calls.ClockWall, RecordSize: 14},
+		{Version: 2, Clock: calls.ClockWall, LegacyRecords: true},
+		{Version: 3, Clock: calls.ClockWall, DataOffset: 17},
 	} {
 		if _, err := NewWriter(io.Discard, o); err == nil {
 			t.Errorf("%+v accepted", o)
 		}
 	}
-	w, _ := NewWriter(io.Discard, WriterOptions{Version: 1, Clock: model.ClockWall})
-	if err := w.Event(model.MethodEvent{TID: 300}); err == nil {
+	w, _ := NewWriter(io.Discard, WriterOptions{Version: 1, Clock: calls.ClockWall})
+	if err := w.Event(calls.MethodEvent{TID: 300}); err == nil {
 		t.Error("thread id 300 in a version-1 trace accepted")
 	}
-	if err := w.Event(model.MethodEvent{TID: 1, Method: 6}); err == nil {
+	if err := w.Event(calls.MethodEvent{TID: 1, Method: 6}); err == nil {
 		t.Error("method id with low bits accepted")
 	}
-	if err := w.Event(model.MethodEvent{TID: 1, Method: 8}); err != nil {
+	if err := w.Event(calls.MethodEvent{TID: 1, Method: 8}); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Method(model.MethodInfo{ID: 12, Class: "a/B"}); err == nil {
+	if err := w.Method(calls.MethodInfo{ID: 12, Class: "a/B"}); err == nil {
 		t.Error("method declared after the first event of a classic trace")
 	}
-	if err := w.Method(model.MethodInfo{ID: 16, Class: "a\tB"}); err == nil {
+	if err := w.Method(calls.MethodInfo{ID: 16, Class: "a\tB"}); err == nil {
 		t.Error("tab in a class name accepted")
 	}
 }

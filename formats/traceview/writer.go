@@ -11,14 +11,14 @@ import (
 	"strconv"
 	"strings"
 
-	"androprof/model"
+	"androprof/model/calls"
 )
 
 // WriterOptions say what kind of trace a Writer makes. The zero value of each field is what
 // Android writes most often.
 type WriterOptions struct {
 	Version   int         // 1, 2 or 3
-	Clock     model.Clock // thread-cpu, wall, or dual (version 3 only)
+	Clock     calls.Clock // thread-cpu, wall, or dual (version 3 only)
 	Streaming bool        // ART's streaming layout instead of key section + data
 	// RecordSize is, for version 3, the bytes per record the header states and every record
 	// takes; extra bytes are zeros. 0 means 14 for dual, 10 otherwise.
@@ -57,8 +57,8 @@ type Writer struct {
 	statedSize int // record size the header states
 	tidSize    int
 	rec        []byte
-	threads    []model.ThreadInfo
-	methods    []model.MethodInfo
+	threads    []calls.ThreadInfo
+	methods    []calls.MethodInfo
 	started    bool // classic: key section written
 	closed     bool
 	err        error
@@ -71,8 +71,8 @@ func NewWriter(w io.Writer, o WriterOptions) (*Writer, error) {
 		return nil, fmt.Errorf("traceview: version %d (want 1, 2 or 3)", o.Version)
 	}
 	switch o.Clock {
-	case model.ClockThreadCPU, model.ClockWall:
-	case model.ClockDual:
+	case calls.ClockThreadCPU, calls.ClockWall:
+	case calls.ClockDual:
 		if o.Version != 3 {
 			return nil, fmt.Errorf("traceview: clock=dual needs version 3")
 		}
@@ -87,7 +87,7 @@ func NewWriter(w io.Writer, o WriterOptions) (*Writer, error) {
 		tw.recSize = 10
 	case 3:
 		tw.recSize = 10
-		if o.Clock == model.ClockDual {
+		if o.Clock == calls.ClockDual {
 			tw.recSize = 14
 		}
 		if o.RecordSize != 0 {
@@ -147,7 +147,7 @@ func (tw *Writer) fail(err error) error {
 }
 
 // Thread declares a thread.
-func (tw *Writer) Thread(t model.ThreadInfo) error {
+func (tw *Writer) Thread(t calls.ThreadInfo) error {
 	if tw.err != nil {
 		return tw.err
 	}
@@ -193,7 +193,7 @@ func (tw *Writer) marker(op byte) {
 }
 
 // Method declares a method.
-func (tw *Writer) Method(m model.MethodInfo) error {
+func (tw *Writer) Method(m calls.MethodInfo) error {
 	if tw.err != nil {
 		return tw.err
 	}
@@ -219,7 +219,7 @@ func (tw *Writer) Method(m model.MethodInfo) error {
 	return tw.fail(err)
 }
 
-func (tw *Writer) methodLine(m model.MethodInfo) (string, error) {
+func (tw *Writer) methodLine(m calls.MethodInfo) (string, error) {
 	if m.ID > 0xFFFFFFFF || m.ID&3 != 0 {
 		return "", fmt.Errorf("traceview: method id %#x is not a 32-bit multiple of 4", m.ID)
 	}
@@ -290,7 +290,7 @@ func (tw *Writer) start() {
 }
 
 // Event writes one record. Times are cut to 32 bits, as every VM does; readers extend them again.
-func (tw *Writer) Event(e model.MethodEvent) error {
+func (tw *Writer) Event(e calls.MethodEvent) error {
 	if tw.err != nil {
 		return tw.err
 	}
@@ -300,7 +300,7 @@ func (tw *Writer) Event(e model.MethodEvent) error {
 	if err := tw.checkTID(e.TID); err != nil {
 		return err
 	}
-	if e.Method > 0xFFFFFFFF || e.Method&3 != 0 || e.Action > model.Unroll {
+	if e.Method > 0xFFFFFFFF || e.Method&3 != 0 || e.Action > calls.Unroll {
 		return fmt.Errorf("traceview: method %#x with action %d does not fit a record", e.Method, e.Action)
 	}
 	if !tw.started {
@@ -317,10 +317,10 @@ func (tw *Writer) Event(e model.MethodEvent) error {
 	}
 	binary.LittleEndian.PutUint32(b[p:], uint32(e.Method)|uint32(e.Action))
 	switch tw.o.Clock {
-	case model.ClockDual:
+	case calls.ClockDual:
 		binary.LittleEndian.PutUint32(b[p+4:], uint32(e.ThreadCPU))
 		binary.LittleEndian.PutUint32(b[p+8:], uint32(e.Wall))
-	case model.ClockThreadCPU:
+	case calls.ClockThreadCPU:
 		binary.LittleEndian.PutUint32(b[p+4:], uint32(e.ThreadCPU))
 	default:
 		binary.LittleEndian.PutUint32(b[p+4:], uint32(e.Wall))

@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"testing"
 
-	"androprof/model"
+	"androprof/model/calls"
 )
 
 // Allocated is how many bytes f allocates on the heap (runtime.MemStats.TotalAlloc), whatever
@@ -39,11 +39,11 @@ func WithinInput(t testing.TB, size int, f func()) {
 
 // CallsWithinInput is WithinInput for a method-trace reader: feed reads input into the call
 // builder an import uses (finished afterwards, as an import does); a read error fails t.
-func CallsWithinInput(t testing.TB, input []byte, feed func(r io.Reader, sink *model.CallBuilder) error) {
+func CallsWithinInput(t testing.TB, input []byte, feed func(r io.Reader, sink *calls.CallBuilder) error) {
 	t.Helper()
 	var err error
 	WithinInput(t, len(input), func() {
-		sink := model.NewCallBuilder()
+		sink := calls.NewCallBuilder()
 		err = feed(bytes.NewReader(input), sink)
 		sink.Finish()
 	})

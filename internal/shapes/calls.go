@@ -8,7 +8,7 @@ import (
 	"androprof/formats/dpa"
 	"androprof/formats/rmp"
 	"androprof/formats/traceview"
-	"androprof/model"
+	"androprof/model/calls"
 )
 
 // Call-tree shapes (findings 8 and 10): one thread nesting calls depth deep, and many threads
@@ -24,8 +24,8 @@ const shapeMethods = 4
 // positive.
 func methodID(i int) uint64 { return uint64(0x1000 + 4*(i%shapeMethods)) }
 
-func shapeMethod(i int) model.MethodInfo {
-	return model.MethodInfo{ID: methodID(i), Class: "com/example/Deep", Name: fmt.Sprint("m", i), Signature: "()V",
+func shapeMethod(i int) calls.MethodInfo {
+	return calls.MethodInfo{ID: methodID(i), Class: "com/example/Deep", Name: fmt.Sprint("m", i), Signature: "()V",
 		File: "Deep.java", Line: 10 + i}
 }
 
@@ -43,12 +43,12 @@ func ManyThreadsTraceview(w io.Writer, threads int) error {
 
 // writeTraceview writes threads threads, one after the other, each nesting depth calls.
 func writeTraceview(w io.Writer, threads, depth int) error {
-	tw, err := traceview.NewWriter(w, traceview.WriterOptions{Version: 3, Clock: model.ClockDual, VM: "art"})
+	tw, err := traceview.NewWriter(w, traceview.WriterOptions{Version: 3, Clock: calls.ClockDual, VM: "art"})
 	if err != nil {
 		return err
 	}
 	for tid := 1; tid <= threads; tid++ {
-		if err := tw.Thread(model.ThreadInfo{TID: tid, Name: fmt.Sprint("worker ", tid)}); err != nil {
+		if err := tw.Thread(calls.ThreadInfo{TID: tid, Name: fmt.Sprint("worker ", tid)}); err != nil {
 			return err
 		}
 	}
@@ -58,13 +58,13 @@ func writeTraceview(w io.Writer, threads, depth int) error {
 		}
 	}
 	var clock uint64
-	event := func(tid, level int, a model.MethodAction) error {
+	event := func(tid, level int, a calls.MethodAction) error {
 		clock++
-		return tw.Event(model.MethodEvent{TID: tid, Method: methodID(level), Action: a, ThreadCPU: clock, Wall: clock})
+		return tw.Event(calls.MethodEvent{TID: tid, Method: methodID(level), Action: a, ThreadCPU: clock, Wall: clock})
 	}
 	for tid := 1; tid <= threads; tid++ {
-		if err := nest(depth, func(level int) error { return event(tid, level, model.Enter) },
-			func(level int) error { return event(tid, level, model.Exit) }); err != nil {
+		if err := nest(depth, func(level int) error { return event(tid, level, calls.Enter) },
+			func(level int) error { return event(tid, level, calls.Exit) }); err != nil {
 			return err
 		}
 	}
@@ -95,14 +95,14 @@ func ManyThreadsDPA(w io.Writer, threads int) error { return writeDPA(w, threads
 
 func writeDPA(w io.Writer, threads, depth int) error {
 	dw := dpa.NewWriter(w)
-	if err := dw.Calibrate(model.ClockCost{Reads: 1000, Elapsed: time.Microsecond}); err != nil {
+	if err := dw.Calibrate(calls.ClockCost{Reads: 1000, Elapsed: time.Microsecond}); err != nil {
 		return err
 	}
 	if err := dw.Process(100, "com.example.deep"); err != nil {
 		return err
 	}
 	for tid := 1; tid <= threads; tid++ {
-		if err := dw.Thread(model.ThreadInfo{TID: tid, Name: fmt.Sprint("worker ", tid)}); err != nil {
+		if err := dw.Thread(calls.ThreadInfo{TID: tid, Name: fmt.Sprint("worker ", tid)}); err != nil {
 			return err
 		}
 	}
@@ -119,12 +119,12 @@ func writeDPA(w io.Writer, threads, depth int) error {
 		enter := func(level int) error {
 			clock += time.Microsecond
 			entries[level] = clock
-			return dw.Enter(model.DPACall{TID: tid, Level: level + 1, Entry: clock, Method: methodID(level)})
+			return dw.Enter(calls.DPACall{TID: tid, Level: level + 1, Entry: clock, Method: methodID(level)})
 		}
 		exit := func(level int) error {
 			clock += time.Microsecond
 			// Each call nested inside read the clock twice.
-			return dw.Exit(model.DPACall{TID: tid, Level: level + 1, Entry: entries[level], Exit: clock,
+			return dw.Exit(calls.DPACall{TID: tid, Level: level + 1, Entry: entries[level], Exit: clock,
 				ClockReads: 2 * int64(depth-1-level), Method: methodID(level)})
 		}
 		if err := nest(depth, enter, exit); err != nil {
@@ -150,14 +150,14 @@ func writeRMP(w io.Writer, threads, depth int) error {
 		return err
 	}
 	for i := range min(depth, shapeMethods) {
-		p := rmp.Probe{ID: methodID(i), Resolution: model.ResolutionMethod, Kind: model.AppProbe, On: true,
+		p := rmp.Probe{ID: methodID(i), Resolution: calls.ResolutionMethod, Kind: calls.AppProbe, On: true,
 			Name: fmt.Sprint("com.example.Deep.m", i)}
 		if err := rw.Probe(p); err != nil {
 			return err
 		}
 	}
 	for tid := 1; tid <= threads; tid++ {
-		if err := rw.Thread(model.ThreadInfo{TID: tid, Name: fmt.Sprint("worker ", tid)}); err != nil {
+		if err := rw.Thread(calls.ThreadInfo{TID: tid, Name: fmt.Sprint("worker ", tid)}); err != nil {
 			return err
 		}
 	}
@@ -167,11 +167,11 @@ func writeRMP(w io.Writer, threads, depth int) error {
 		enter := func(level int) error {
 			clock += time.Millisecond // more than a probe's cost, so corrected times stay apart
 			entries[level] = clock
-			return rw.In(model.ProbeSpan{TID: tid, Start: clock, Probe: methodID(level), Caller: "com.example.Deep.run"})
+			return rw.In(calls.ProbeSpan{TID: tid, Start: clock, Probe: methodID(level), Caller: "com.example.Deep.run"})
 		}
 		exit := func(level int) error {
 			clock += time.Millisecond
-			return rw.Out(model.ProbeSpan{TID: tid, Start: entries[level], End: clock, Probe: methodID(level)})
+			return rw.Out(calls.ProbeSpan{TID: tid, Start: entries[level], End: clock, Probe: methodID(level)})
 		}
 		if err := nest(depth, enter, exit); err != nil {
 			return err

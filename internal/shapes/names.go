@@ -8,7 +8,7 @@ import (
 
 	"androprof/formats/hprof/hproftest"
 	"androprof/formats/traceview"
-	"androprof/model"
+	"androprof/model/calls"
 )
 
 // Long names (finding 12): one name of about n bytes among NameRows(n) short ones. A report
@@ -46,11 +46,11 @@ func LongClassDump(w io.Writer, n int) error {
 // LongMethodTrace writes a classic Traceview trace (version 3, wall clock) of one thread that
 // calls NameRows(n) methods once each, and one more method whose name is LongName(n).
 func LongMethodTrace(w io.Writer, n int) error {
-	tw, err := traceview.NewWriter(w, traceview.WriterOptions{Version: 3, Clock: model.ClockWall})
+	tw, err := traceview.NewWriter(w, traceview.WriterOptions{Version: 3, Clock: calls.ClockWall})
 	if err != nil {
 		return err
 	}
-	if err := tw.Thread(model.ThreadInfo{TID: 1, Name: "main"}); err != nil {
+	if err := tw.Thread(calls.ThreadInfo{TID: 1, Name: "main"}); err != nil {
 		return err
 	}
 	rows := NameRows(n) + 1
@@ -59,7 +59,7 @@ func LongMethodTrace(w io.Writer, n int) error {
 		if i == 0 {
 			name = LongName(n)
 		}
-		m := model.MethodInfo{ID: uint64(4 * (i + 1)), Class: "com/example/Names", Name: name, Signature: "()V", File: "Names.java", Line: 1}
+		m := calls.MethodInfo{ID: uint64(4 * (i + 1)), Class: "com/example/Names", Name: name, Signature: "()V", File: "Names.java", Line: 1}
 		if err := tw.Method(m); err != nil {
 			return err
 		}
@@ -67,8 +67,8 @@ func LongMethodTrace(w io.Writer, n int) error {
 	for i := range rows {
 		id := uint64(4 * (i + 1))
 		t := uint64(10 * i)
-		tw.Event(model.MethodEvent{TID: 1, Method: id, Action: model.Enter, Wall: t})
-		tw.Event(model.MethodEvent{TID: 1, Method: id, Action: model.Exit, Wall: t + 5})
+		tw.Event(calls.MethodEvent{TID: 1, Method: id, Action: calls.Enter, Wall: t})
+		tw.Event(calls.MethodEvent{TID: 1, Method: id, Action: calls.Exit, Wall: t + 5})
 	}
 	return tw.Close()
 }

@@ -6,7 +6,7 @@ import (
 
 	"androprof/formats/dpa"
 	"androprof/formats/traceview"
-	"androprof/model"
+	"androprof/model/calls"
 )
 
 // tieMicros is how long every call of the ties shape lasts, and tieGap the time between two
@@ -20,13 +20,13 @@ const (
 // TiesTraceview writes a Traceview trace (version 3, classic layout, dual clock) in which one
 // thread makes n calls of one method one after another, each tieMicros long on both clocks.
 func TiesTraceview(w io.Writer, n int) error {
-	tw, err := traceview.NewWriter(w, traceview.WriterOptions{Version: 3, Clock: model.ClockDual,
+	tw, err := traceview.NewWriter(w, traceview.WriterOptions{Version: 3, Clock: calls.ClockDual,
 		ElapsedMicros: uint64(n) * (tieMicros + tieGap), NumMethodCalls: int64(n)})
 	if err != nil {
 		return err
 	}
-	m := model.MethodInfo{ID: 0x1000, Class: "com/example/Ties", Name: "same", Signature: "()V", File: "Ties.java"}
-	if err := tw.Thread(model.ThreadInfo{TID: 1, Name: "main"}); err != nil {
+	m := calls.MethodInfo{ID: 0x1000, Class: "com/example/Ties", Name: "same", Signature: "()V", File: "Ties.java"}
+	if err := tw.Thread(calls.ThreadInfo{TID: 1, Name: "main"}); err != nil {
 		return err
 	}
 	if err := tw.Method(m); err != nil {
@@ -34,8 +34,8 @@ func TiesTraceview(w io.Writer, n int) error {
 	}
 	for i := range uint64(n) {
 		t := i * (tieMicros + tieGap)
-		tw.Event(model.MethodEvent{TID: 1, Method: m.ID, Action: model.Enter, ThreadCPU: t, Wall: t})
-		tw.Event(model.MethodEvent{TID: 1, Method: m.ID, Action: model.Exit, ThreadCPU: t + tieMicros, Wall: t + tieMicros})
+		tw.Event(calls.MethodEvent{TID: 1, Method: m.ID, Action: calls.Enter, ThreadCPU: t, Wall: t})
+		tw.Event(calls.MethodEvent{TID: 1, Method: m.ID, Action: calls.Exit, ThreadCPU: t + tieMicros, Wall: t + tieMicros})
 	}
 	return tw.Close()
 }
@@ -45,12 +45,12 @@ func TiesTraceview(w io.Writer, n int) error {
 func TiesDPA(w io.Writer, n int) error {
 	dw := dpa.NewWriter(w)
 	dw.Process(1000, "com.example.ties")
-	dw.Thread(model.ThreadInfo{TID: 1000, Name: "main"})
-	dw.Method(model.MethodInfo{ID: 1, Class: "com/example/Ties", Name: "same", Signature: "()V"})
+	dw.Thread(calls.ThreadInfo{TID: 1000, Name: "main"})
+	dw.Method(calls.MethodInfo{ID: 1, Class: "com/example/Ties", Name: "same", Signature: "()V"})
 	const us = 1000 // ns
 	for i := range int64(n) {
 		t := i * (tieMicros + tieGap) * us
-		c := model.DPACall{TID: 1000, Level: 1, Method: 1, Entry: time.Duration(t), Exit: time.Duration(t + tieMicros*us)}
+		c := calls.DPACall{TID: 1000, Level: 1, Method: 1, Entry: time.Duration(t), Exit: time.Duration(t + tieMicros*us)}
 		dw.Enter(c)
 		if err := dw.Exit(c); err != nil {
 			return err

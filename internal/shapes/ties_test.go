@@ -8,7 +8,7 @@ import (
 	"androprof/formats/dpa"
 	"androprof/formats/traceview"
 	"androprof/internal/shapes"
-	"androprof/model"
+	callsmodel "androprof/model/calls"
 )
 
 // The ties generators make files whose calls, as the readers rebuild them, all last one length
@@ -16,10 +16,10 @@ import (
 func TestTiesReadBack(t *testing.T) {
 	readers := map[string]struct {
 		write func(io.Writer, int) error
-		feed  func(io.Reader, model.MethodSink) error
+		feed  func(io.Reader, callsmodel.MethodSink) error
 	}{
-		"traceview": {shapes.TiesTraceview, func(r io.Reader, s model.MethodSink) error { return traceview.NewReader(r, "ties.trace").Feed(s) }},
-		"dpa":       {shapes.TiesDPA, func(r io.Reader, s model.MethodSink) error { return dpa.NewReader(r, "ties.dpa").Feed(s) }},
+		"traceview": {shapes.TiesTraceview, func(r io.Reader, s callsmodel.MethodSink) error { return traceview.NewReader(r, "ties.trace").Feed(s) }},
+		"dpa":       {shapes.TiesDPA, func(r io.Reader, s callsmodel.MethodSink) error { return dpa.NewReader(r, "ties.dpa").Feed(s) }},
 	}
 	const budget = 500
 	for name, f := range readers {
@@ -28,10 +28,10 @@ func TestTiesReadBack(t *testing.T) {
 			if err := f.write(&buf, n); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			b := model.NewCallBuilder()
-			k := &model.SpanKeeper{Budget: budget}
+			b := callsmodel.NewCallBuilder()
+			k := &callsmodel.SpanKeeper{Budget: budget}
 			calls, lengths := 0, map[uint64]bool{}
-			b.OnCall = func(c model.Call) {
+			b.OnCall = func(c callsmodel.Call) {
 				calls++
 				lengths[c.EndWall-c.StartWall] = true
 				k.Add(c)

@@ -26,6 +26,7 @@ import (
 	"androprof/formats/hprof/hproftest"
 	"androprof/internal/corpus"
 	"androprof/model"
+	"androprof/model/cost"
 	"androprof/store"
 	"androprof/store/storetest"
 	"androprof/view/ui"
@@ -134,12 +135,12 @@ func CheckReachable(t testing.TB, win fyne.Window) {
 }
 
 // StoredProfile is a small profile to keep in a workspace: one category with a citation.
-func StoredProfile() *model.Profile {
-	p := model.NewProfile("Stored test profile", model.ARM)
-	p.Reference = model.Reference{FrequencyGHz: 1, CPI: 1.5}
-	p.Categories = []model.Category{{Name: "Load", Cycles: 2, PowerMW: 90,
-		Citations:    []model.Citation{{Cost: "power", Estimate: true, Text: "guess"}},
-		Instructions: []model.Instruction{{ISA: model.ARM, Mnemonic: "LDR"}}}}
+func StoredProfile() *cost.Profile {
+	p := cost.NewProfile("Stored test profile", cost.ARM)
+	p.Reference = cost.Reference{FrequencyGHz: 1, CPI: 1.5}
+	p.Categories = []cost.Category{{Name: "Load", Cycles: 2, PowerMW: 90,
+		Citations:    []cost.Citation{{Cost: "power", Estimate: true, Text: "guess"}},
+		Instructions: []cost.Instruction{{ISA: cost.ARM, Mnemonic: "LDR"}}}}
 	return p
 }
 

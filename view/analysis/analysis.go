@@ -20,6 +20,7 @@ import (
 	"androprof/chart"
 	"androprof/controller"
 	"androprof/model"
+	"androprof/model/cost"
 	"androprof/view/heap"
 	"androprof/view/methods"
 	"androprof/view/samples"
@@ -84,7 +85,7 @@ type View struct {
 	lastRun  string // the preference holding this workspace's last run
 	bg       *ui.Background
 
-	infos    []model.ProfileInfo
+	infos    []cost.ProfileInfo
 	sel      selection
 	metric   chart.Metric
 	res      *results
@@ -126,7 +127,7 @@ var Size = fyne.NewSize(1200, 760)
 // be nil (Import and Run program are then disabled); openEditor and edit open the editor window,
 // empty or on a profile.
 func New(win fyne.Window, bg *ui.Background, prefs fyne.Preferences, ws *controller.Workspace, importer RunImporter,
-	openEditor func(), edit func(*model.Profile)) *View {
+	openEditor func(), edit func(*cost.Profile)) *View {
 	v := &View{Window: win, prefs: prefs, ws: ws, profiles: ws.Profiles, analysis: ws.Costs, importer: importer,
 		bg: bg, metric: chart.Cycles}
 	v.moveOn()
@@ -231,7 +232,7 @@ func (v *View) ReloadProfiles() {
 }
 
 // showProfiles offers the profiles read, keeping the one chosen when it is still there.
-func (v *View) showProfiles(infos []model.ProfileInfo, err error) {
+func (v *View) showProfiles(infos []cost.ProfileInfo, err error) {
 	v.infos = infos
 	v.Browser.showList(infos, err)
 	names := v.ProfileNames()

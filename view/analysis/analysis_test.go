@@ -12,7 +12,7 @@ import (
 	"androprof/controller"
 	"androprof/internal/viewtest"
 	"androprof/isaprofiles"
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 func TestAnalysisListsBuiltinAndStoredProfiles(t *testing.T) {
@@ -20,8 +20,8 @@ func TestAnalysisListsBuiltinAndStoredProfiles(t *testing.T) {
 	if err := db.SaveProfile(context.Background(), viewtest.StoredProfile()); err != nil {
 		t.Fatal(err)
 	}
-	var edited *model.Profile
-	av := openWindowWith(test.NewTempApp(t), controller.NewWorkspace(db), nil, func() {}, func(p *model.Profile) { edited = p })
+	var edited *cost.Profile
+	av := openWindowWith(test.NewTempApp(t), controller.NewWorkspace(db), nil, func() {}, func(p *cost.Profile) { edited = p })
 	av.Wait()
 	if av.Runs.Empty.Text == "" || len(av.Runs.Names()) != 0 {
 		t.Errorf("Runs shows %q and %v in an empty workspace", av.Runs.Empty.Text, av.Runs.Names())

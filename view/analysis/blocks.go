@@ -8,13 +8,13 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"androprof/model"
+	"androprof/model/cost"
 	"androprof/view/ui"
 )
 
 // blockInsnRow is one instruction of a block with the category the profile gives it.
 type blockInsnRow struct {
-	model.BlockInstruction
+	cost.BlockInstruction
 	Category string
 	Cycles   float64
 	PowerMW  float64
@@ -42,7 +42,7 @@ const chooseBlockText = "Choose a block to see its instructions."
 // blockList is a table of blocks over the instructions of the one chosen, so a costly block
 // can be read as the trace showed it: the Basic blocks tab, and the Images tab's last level.
 type blockList struct {
-	Table   *ui.SortTable[model.ReportRow]
+	Table   *ui.SortTable[cost.ReportRow]
 	Block   *widget.Label // the block whose instructions are listed
 	Insns   *ui.SortTable[blockInsnRow]
 	shown   int64 // block id listed, to drop answers for blocks no longer chosen
@@ -54,14 +54,14 @@ type blockList struct {
 // nil, goes above it.
 func newBlockList(v *View, name string, title fyne.CanvasObject) *blockList {
 	l := &blockList{v: v}
-	l.Table = ui.NewSortTable(v.Window, name, []ui.Column[model.ReportRow]{
-		ui.TextCol("Block", 300, func(r model.ReportRow) string { return r.Key }),
-		ui.IDCol("PID", 70, func(r model.ReportRow) int64 { return int64(r.PID) }),
-		ui.IntCol("Executions", 120, func(r model.ReportRow) int64 { return r.Blocks }),
-		ui.IntCol("Size", 60, func(r model.ReportRow) int64 { return blockSize(r) }),
-		ui.IntCol("Instructions", 130, func(r model.ReportRow) int64 { return r.Instructions }),
-		ui.FloatCol("Cycles", 130, 0, func(r model.ReportRow) float64 { return r.Cycles }),
-		ui.QuantityCol("Time", "s", 100, func(r model.ReportRow) float64 { return r.TimeS }),
+	l.Table = ui.NewSortTable(v.Window, name, []ui.Column[cost.ReportRow]{
+		ui.TextCol("Block", 300, func(r cost.ReportRow) string { return r.Key }),
+		ui.IDCol("PID", 70, func(r cost.ReportRow) int64 { return int64(r.PID) }),
+		ui.IntCol("Executions", 120, func(r cost.ReportRow) int64 { return r.Blocks }),
+		ui.IntCol("Size", 60, func(r cost.ReportRow) int64 { return blockSize(r) }),
+		ui.IntCol("Instructions", 130, func(r cost.ReportRow) int64 { return r.Instructions }),
+		ui.FloatCol("Cycles", 130, 0, func(r cost.ReportRow) float64 { return r.Cycles }),
+		ui.QuantityCol("Time", "s", 100, func(r cost.ReportRow) float64 { return r.TimeS }),
 		energyCol(100, reportRow),
 	}, l.listInstructions)
 	l.Block = widget.NewLabel(chooseBlockText)
@@ -85,7 +85,7 @@ func newBlockList(v *View, name string, title fyne.CanvasObject) *blockList {
 }
 
 // set lists blocks, none of them chosen.
-func (l *blockList) set(rows []model.ReportRow) {
+func (l *blockList) set(rows []cost.ReportRow) {
 	l.shown = 0
 	l.Insns.Set(nil)
 	l.Block.SetText(chooseBlockText)
@@ -93,7 +93,7 @@ func (l *blockList) set(rows []model.ReportRow) {
 }
 
 // blockSize is the block's static instruction count.
-func blockSize(r model.ReportRow) int64 {
+func blockSize(r cost.ReportRow) int64 {
 	if r.Blocks == 0 {
 		return 0
 	}
@@ -122,14 +122,14 @@ func (t *blocksTab) show(res *results) {
 
 // listInstructions reads a block's instructions in the background and classifies them with
 // the profile shown.
-func (l *blockList) listInstructions(r model.ReportRow) {
+func (l *blockList) listInstructions(r cost.ReportRow) {
 	v := l.v
 	if v.res == nil || v.analysis == nil || r.BlockID == 0 {
 		return
 	}
 	l.shown = r.BlockID
 	l.Block.SetText("Instructions of " + r.Key)
-	id, store, cl, ctx := r.BlockID, v.ws, model.NewClassifier(v.res.profile), v.ctx
+	id, store, cl, ctx := r.BlockID, v.ws, cost.NewClassifier(v.res.profile), v.ctx
 	v.bg.Run(func() func() {
 		insns, err := store.BlockInstructions(ctx, id)
 		rows := make([]blockInsnRow, len(insns))

@@ -17,12 +17,13 @@ import (
 	"androprof/controller"
 	"androprof/internal/human"
 	"androprof/model"
+	"androprof/model/cost"
 	"androprof/view/ui"
 )
 
 // compareChoice is one line of the Compare list: a run, or a process of it.
 type compareChoice struct {
-	item  model.CompareItem
+	item  cost.CompareItem
 	label string
 }
 
@@ -34,28 +35,28 @@ type compareChoice struct {
 type compareTab struct {
 	Choices   *widget.List
 	Clear     *widget.Button
-	Hint      *widget.Label                // what to do, then which profile priced what and what is a guess
-	PriceWith map[model.ISA]*widget.Select // per instruction set compared, the profile that prices it
-	Pricing   *fyne.Container              // the choosers, in the order of the items' sets
+	Hint      *widget.Label               // what to do, then which profile priced what and what is a guess
+	PriceWith map[cost.ISA]*widget.Select // per instruction set compared, the profile that prices it
+	Pricing   *fyne.Container             // the choosers, in the order of the items' sets
 	Chart     *ui.ChartPanel
-	Table     *ui.SortTable[model.CompareRow]
+	Table     *ui.SortTable[cost.CompareRow]
 	PerImage  *widget.Check // shows Images instead of Table: the program, libraries and loader side by side
-	Images    *ui.SortTable[model.ImageCompareRow]
+	Images    *ui.SortTable[cost.ImageCompareRow]
 
 	v         *View
 	choices   []compareChoice
-	picked    []model.CompareItem // in the order ticked: the first is the base of the ratios
-	rows      []model.CompareRow
-	imageRows []model.ImageCompareRow
-	items     []string             // the picked items' names, in the order of rows
-	chosen    map[model.ISA]string // the profile the user chose per instruction set, by name
-	quiet     bool                 // set while the code, not the user, sets a chooser
+	picked    []cost.CompareItem // in the order ticked: the first is the base of the ratios
+	rows      []cost.CompareRow
+	imageRows []cost.ImageCompareRow
+	items     []string            // the picked items' names, in the order of rows
+	chosen    map[cost.ISA]string // the profile the user chose per instruction set, by name
+	quiet     bool                // set while the code, not the user, sets a chooser
 	gen       int
 	content   fyne.CanvasObject
 }
 
 func newCompareTab(v *View) *compareTab {
-	t := &compareTab{v: v, PriceWith: map[model.ISA]*widget.Select{}, chosen: map[model.ISA]string{}}
+	t := &compareTab{v: v, PriceWith: map[cost.ISA]*widget.Select{}, chosen: map[cost.ISA]string{}}
 	t.Choices = widget.NewList(func() int { return len(t.choices) },
 		func() fyne.CanvasObject { return newPickRow() }, t.updateChoice)
 	t.Pricing = container.NewStack()
@@ -72,21 +73,21 @@ func newCompareTab(v *View) *compareTab {
 	hint.SetMinSize(fyne.NewSize(0, widget.NewLabel("1\n2\n3").MinSize().Height))
 	t.Chart = ui.NewChartPanel(v.Window, v.bg, chart.Bars, nil)
 	ratio := func(f float64) string { return ui.FormatFloat(f, 4) }
-	t.Table = ui.NewSortTable(v.Window, "comparison", []ui.Column[model.CompareRow]{
-		ui.TextCol("Item", 160, func(r model.CompareRow) string { return r.Item }),
-		ui.TextCol("Profile", 170, func(r model.CompareRow) string { return r.Profile }),
-		shareCol("Not in profile", 100, func(r model.CompareRow) float64 { return r.Coverage.UndefinedShare() }),
-		ui.IntCol("Instructions", 130, func(r model.CompareRow) int64 { return r.Instructions }),
-		ui.IntCol("Blocks", 120, func(r model.CompareRow) int64 { return r.Blocks }),
-		ui.FloatCol("Insns/block", 90, 4, func(r model.CompareRow) float64 { return r.InsnsPerBlock }),
-		ui.FloatCol("Cycles", 130, 0, func(r model.CompareRow) float64 { return r.Cycles }),
-		ui.QuantityCol("Time", "s", 100, func(r model.CompareRow) float64 { return r.TimeS }),
-		unknownIf(ui.QuantityCol("Energy", "J", 100, func(r model.CompareRow) float64 { return r.EnergyJ }), energyUnknown),
-		{Title: "Insns ratio", Width: 90, Num: true, Text: func(r model.CompareRow) string { return ratio(r.InstructionRatio) }},
-		{Title: "Cycles ratio", Width: 90, Num: true, Text: func(r model.CompareRow) string { return ratio(r.CycleRatio) }},
-		unknownIf(ui.Column[model.CompareRow]{Title: "Energy ratio", Width: 90, Num: true,
-			Text: func(r model.CompareRow) string { return ratio(r.EnergyRatio) }},
-			func(r model.CompareRow) bool {
+	t.Table = ui.NewSortTable(v.Window, "comparison", []ui.Column[cost.CompareRow]{
+		ui.TextCol("Item", 160, func(r cost.CompareRow) string { return r.Item }),
+		ui.TextCol("Profile", 170, func(r cost.CompareRow) string { return r.Profile }),
+		shareCol("Not in profile", 100, func(r cost.CompareRow) float64 { return r.Coverage.UndefinedShare() }),
+		ui.IntCol("Instructions", 130, func(r cost.CompareRow) int64 { return r.Instructions }),
+		ui.IntCol("Blocks", 120, func(r cost.CompareRow) int64 { return r.Blocks }),
+		ui.FloatCol("Insns/block", 90, 4, func(r cost.CompareRow) float64 { return r.InsnsPerBlock }),
+		ui.FloatCol("Cycles", 130, 0, func(r cost.CompareRow) float64 { return r.Cycles }),
+		ui.QuantityCol("Time", "s", 100, func(r cost.CompareRow) float64 { return r.TimeS }),
+		unknownIf(ui.QuantityCol("Energy", "J", 100, func(r cost.CompareRow) float64 { return r.EnergyJ }), energyUnknown),
+		{Title: "Insns ratio", Width: 90, Num: true, Text: func(r cost.CompareRow) string { return ratio(r.InstructionRatio) }},
+		{Title: "Cycles ratio", Width: 90, Num: true, Text: func(r cost.CompareRow) string { return ratio(r.CycleRatio) }},
+		unknownIf(ui.Column[cost.CompareRow]{Title: "Energy ratio", Width: 90, Num: true,
+			Text: func(r cost.CompareRow) string { return ratio(r.EnergyRatio) }},
+			func(r cost.CompareRow) bool {
 				return energyUnknown(r) || len(t.rows) > 0 && energyUnknown(t.rows[0])
 			}),
 	}, nil)
@@ -121,7 +122,7 @@ func (t *compareTab) updateChoice(id widget.ListItemID, o fyne.CanvasObject) {
 	check.OnChanged = func(on bool) { t.Pick(c.item, on) }
 }
 
-func (t *compareTab) isPicked(it model.CompareItem) bool {
+func (t *compareTab) isPicked(it cost.CompareItem) bool {
 	for _, p := range t.picked {
 		if p == it {
 			return true
@@ -131,7 +132,7 @@ func (t *compareTab) isPicked(it model.CompareItem) bool {
 }
 
 // Pick ticks or unticks an item, as its check box does.
-func (t *compareTab) Pick(it model.CompareItem, on bool) {
+func (t *compareTab) Pick(it cost.CompareItem, on bool) {
 	if on == t.isPicked(it) {
 		return
 	}
@@ -162,19 +163,19 @@ func (t *compareTab) loadChoices(runs []model.RunInfo) {
 			if tabSetOf(r.Kind) != emulatorTabs { // method traces are compared in their own tabs; heap runs have no costs
 				continue
 			}
-			choices = append(choices, compareChoice{model.CompareItem{Run: r.Name}, r.Name})
+			choices = append(choices, compareChoice{cost.CompareItem{Run: r.Name}, r.Name})
 			procs, err := store.Processes(context.Background(), r.Name)
 			if err != nil {
 				continue
 			}
 			for _, p := range procs {
-				choices = append(choices, compareChoice{model.CompareItem{Run: r.Name, PID: p.PID},
+				choices = append(choices, compareChoice{cost.CompareItem{Run: r.Name, PID: p.PID},
 					"    " + r.Name + ":" + processLabel(p.Process)})
 			}
 		}
 		return func() {
 			t.choices = choices
-			var kept []model.CompareItem
+			var kept []cost.CompareItem
 			for _, p := range t.picked {
 				for _, c := range choices {
 					if c.item == p {
@@ -203,13 +204,13 @@ func (t *compareTab) recompute() {
 		return
 	}
 	t.Hint.SetText(fmt.Sprintf("Ratios are to %s.", t.picked[0]))
-	gen, items, a, freq, ctx := t.gen, append([]model.CompareItem(nil), t.picked...), v.analysis, v.sel.freq, v.ctx
+	gen, items, a, freq, ctx := t.gen, append([]cost.CompareItem(nil), t.picked...), v.analysis, v.sel.freq, v.ctx
 	infos := slices.Clone(v.infos)
 	profileFor := v.profiles.ByISA(infos, maps.Clone(t.chosen), v.profiles.ForISA(infos, v.res.profile))
 	v.bg.Run(func() func() {
 		isas, err := itemISAs(ctx, a, items)
-		var rows []model.CompareRow
-		var images []model.ImageCompareRow
+		var rows []cost.CompareRow
+		var images []cost.ImageCompareRow
 		if err == nil {
 			rows, err = a.Compare(ctx, items, profileFor, freq)
 		}
@@ -246,8 +247,8 @@ func (t *compareTab) recompute() {
 }
 
 // itemISAs is the instruction set each item executed most: the one its profile has to price.
-func itemISAs(ctx context.Context, a *controller.Analysis, items []model.CompareItem) ([]model.ISA, error) {
-	out := make([]model.ISA, len(items))
+func itemISAs(ctx context.Context, a *controller.Analysis, items []cost.CompareItem) ([]cost.ISA, error) {
+	out := make([]cost.ISA, len(items))
 	for i, it := range items {
 		d, err := a.Load(ctx, it.Run)
 		if err != nil {
@@ -260,9 +261,9 @@ func itemISAs(ctx context.Context, a *controller.Analysis, items []model.Compare
 
 // showPricing offers, for each instruction set compared, the profiles that price it, showing
 // the one that priced its items; a choice prices that set's items with it from then on.
-func (t *compareTab) showPricing(infos []model.ProfileInfo, isas []model.ISA, rows []model.CompareRow) {
+func (t *compareTab) showPricing(infos []cost.ProfileInfo, isas []cost.ISA, rows []cost.CompareRow) {
 	var cells []fyne.CanvasObject
-	seen := map[model.ISA]bool{}
+	seen := map[cost.ISA]bool{}
 	t.quiet = true
 	defer func() { t.quiet = false }()
 	for i, isa := range isas {
@@ -308,27 +309,27 @@ func (t *compareTab) chart(m chart.Metric) {
 // imageCols are the per-image table's columns for the items compared: each item's
 // instructions, cycles and energy, and the images' names where the items name one differently
 // (ld-linux-armhf.so.3 and ld.so.1 are both the loader).
-func (t *compareTab) imageCols() []ui.Column[model.ImageCompareRow] {
-	cols := []ui.Column[model.ImageCompareRow]{
-		ui.TextCol("Image", 170, func(r model.ImageCompareRow) string { return r.Key }),
-		ui.TextCol("Kind", 80, func(r model.ImageCompareRow) string { return string(r.Kind) }),
+func (t *compareTab) imageCols() []ui.Column[cost.ImageCompareRow] {
+	cols := []ui.Column[cost.ImageCompareRow]{
+		ui.TextCol("Image", 170, func(r cost.ImageCompareRow) string { return r.Key }),
+		ui.TextCol("Kind", 80, func(r cost.ImageCompareRow) string { return string(r.Kind) }),
 	}
 	for i, item := range t.items {
-		cell := func(r model.ImageCompareRow) model.ReportRow { return r.Cells[i] }
-		unknown := func(model.ImageCompareRow) bool { return i < len(t.rows) && energyUnknown(t.rows[i]) }
+		cell := func(r cost.ImageCompareRow) cost.ReportRow { return r.Cells[i] }
+		unknown := func(cost.ImageCompareRow) bool { return i < len(t.rows) && energyUnknown(t.rows[i]) }
 		cols = append(cols,
-			ui.IntCol(item+" instructions", 130, func(r model.ImageCompareRow) int64 { return cell(r).Instructions }),
-			ui.FloatCol(item+" cycles", 130, 0, func(r model.ImageCompareRow) float64 { return cell(r).Cycles }),
-			unknownIf(ui.QuantityCol(item+" energy", "J", 110, func(r model.ImageCompareRow) float64 { return cell(r).EnergyJ }), unknown))
+			ui.IntCol(item+" instructions", 130, func(r cost.ImageCompareRow) int64 { return cell(r).Instructions }),
+			ui.FloatCol(item+" cycles", 130, 0, func(r cost.ImageCompareRow) float64 { return cell(r).Cycles }),
+			unknownIf(ui.QuantityCol(item+" energy", "J", 110, func(r cost.ImageCompareRow) float64 { return cell(r).EnergyJ }), unknown))
 	}
-	if slices.ContainsFunc(t.imageRows, func(r model.ImageCompareRow) bool { return imageNames(r) != "" }) {
+	if slices.ContainsFunc(t.imageRows, func(r cost.ImageCompareRow) bool { return imageNames(r) != "" }) {
 		cols = append(cols, ui.TextCol("Names", 240, imageNames))
 	}
 	return cols
 }
 
 // imageNames lists each item's name for an image when they differ ("" when they agree).
-func imageNames(r model.ImageCompareRow) string {
+func imageNames(r cost.ImageCompareRow) string {
 	var names []string
 	for _, n := range r.Names {
 		if n != "" && !slices.Contains(names, n) {
@@ -345,7 +346,7 @@ func imageNames(r model.ImageCompareRow) string {
 	return strings.Join(each, " · ")
 }
 
-func energyUnknown(r model.CompareRow) bool { return r.Coverage.PowerUnknown() }
+func energyUnknown(r cost.CompareRow) bool { return r.Coverage.PowerUnknown() }
 
 // pickRow is a line of the Compare list: its check box ticks on a tap anywhere on the line,
 // not only on the box and its label.
@@ -386,7 +387,7 @@ func (pickRowLayout) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0
 
 // compareNotes says what the ratios are to, which profile priced which rows, and, row by row,
 // what of a row's cost is a guess.
-func compareNotes(rows []model.CompareRow) string {
+func compareNotes(rows []cost.CompareRow) string {
 	var profiles []string
 	items := map[string][]string{}
 	for _, r := range rows {

@@ -8,7 +8,7 @@ import (
 
 	"androprof/controller"
 	"androprof/internal/human"
-	"androprof/model"
+	"androprof/model/cost"
 	"androprof/view/ui"
 )
 
@@ -18,23 +18,23 @@ const blocksTop = 200
 
 // results is everything the tabs show for one selection, computed off the UI goroutine.
 type results struct {
-	sel     selection      // as computed: a pid that exists; profile is still the user's choice
-	profile *model.Profile // the profile every report here is priced with
-	data    *model.RunData
-	isa     model.ISA // the instruction set the run executed most
+	sel     selection     // as computed: a pid that exists; profile is still the user's choice
+	profile *cost.Profile // the profile every report here is priced with
+	data    *cost.RunData
+	isa     cost.ISA // the instruction set the run executed most
 
-	pids   *model.Report // every process, whatever the selection
-	blocks *model.Report // the selection's blocksTop most costly blocks
-	insns  *model.Report
-	cats   *model.Report
-	funcs  *model.Report
+	pids   *cost.Report // every process, whatever the selection
+	blocks *cost.Report // the selection's blocksTop most costly blocks
+	insns  *cost.Report
+	cats   *cost.Report
+	funcs  *cost.Report
 
-	images   []model.Image      // the run's, every process's; none for traces that name none
-	layers   controller.Layers  // every process's images priced (Rows, Calls) when images
-	calls    []model.SyscallRow // per process and name, every process; nil when the trace has none
-	thrCalls []model.SyscallRow // per thread too
+	images   []cost.Image      // the run's, every process's; none for traces that name none
+	layers   controller.Layers // every process's images priced (Rows, Calls) when images
+	calls    []cost.SyscallRow // per process and name, every process; nil when the trace has none
+	thrCalls []cost.SyscallRow // per thread too
 
-	costing      model.Costing     // per-category estimate of the selection
+	costing      cost.Costing      // per-category estimate of the selection
 	instructions int64             // of the selection
 	names        map[string]string // pid → "pid name", for chart labels
 }
@@ -43,7 +43,7 @@ type results struct {
 // (or was chosen for this run), else the default for it (controller.Profiles.Choose, the
 // command line's rule too), and makes every report. sel.profile stays the user's choice:
 // the profile used is res.profile.
-func compute(ctx context.Context, a *controller.Analysis, profiles controller.Profiles, infos []model.ProfileInfo, sel selection) (*results, error) {
+func compute(ctx context.Context, a *controller.Analysis, profiles controller.Profiles, infos []cost.ProfileInfo, sel selection) (*results, error) {
 	d, err := a.Load(ctx, sel.run)
 	if err != nil {
 		return nil, err
@@ -63,22 +63,22 @@ func compute(ctx context.Context, a *controller.Analysis, profiles controller.Pr
 	if res.profile, err = resolveInfo(ctx, profiles, infos[i]); err != nil {
 		return nil, err
 	}
-	if !slices.ContainsFunc(d.Processes, func(p model.ProcessSummary) bool { return p.PID == sel.pid }) {
+	if !slices.ContainsFunc(d.Processes, func(p cost.ProcessSummary) bool { return p.PID == sel.pid }) {
 		sel.pid = 0
 	}
 	res.sel = sel
-	opts := model.ReportOptions{Run: sel.run, Profile: res.profile, FrequencyGHz: sel.freq}
+	opts := cost.ReportOptions{Run: sel.run, Profile: res.profile, FrequencyGHz: sel.freq}
 	for _, r := range []struct {
-		out *(*model.Report)
-		by  model.Grouping
+		out *(*cost.Report)
+		by  cost.Grouping
 		pid int
 		top int
 	}{
-		{&res.pids, model.ByPID, 0, 0},
-		{&res.blocks, model.ByBlock, sel.pid, blocksTop},
-		{&res.insns, model.ByInstruction, sel.pid, 0},
-		{&res.cats, model.ByCategory, sel.pid, 0},
-		{&res.funcs, model.ByFunction, sel.pid, 0},
+		{&res.pids, cost.ByPID, 0, 0},
+		{&res.blocks, cost.ByBlock, sel.pid, blocksTop},
+		{&res.insns, cost.ByInstruction, sel.pid, 0},
+		{&res.cats, cost.ByCategory, sel.pid, 0},
+		{&res.funcs, cost.ByFunction, sel.pid, 0},
 	} {
 		o := opts
 		o.By, o.PID, o.Top = r.by, r.pid, r.top
@@ -96,7 +96,7 @@ func compute(ctx context.Context, a *controller.Analysis, profiles controller.Pr
 	if err != nil {
 		return nil, err
 	}
-	res.costing = model.Cost(model.NewClassifier(res.profile), counts, res.pids.FrequencyGHz)
+	res.costing = cost.Cost(cost.NewClassifier(res.profile), counts, res.pids.FrequencyGHz)
 	res.instructions = res.cats.Total.Instructions
 	return res, nil
 }
@@ -104,7 +104,7 @@ func compute(ctx context.Context, a *controller.Analysis, profiles controller.Pr
 // imagesAndCalls takes the run's images and system calls (loaded with the run) and, when it
 // has images, prices every process's images: the layer chart shows every process, and a
 // drill-down needs the pid of the image chosen.
-func (res *results) imagesAndCalls(ctx context.Context, a *controller.Analysis, opts model.ReportOptions) error {
+func (res *results) imagesAndCalls(ctx context.Context, a *controller.Analysis, opts cost.ReportOptions) error {
 	var err error
 	if res.images, err = a.Images(ctx, opts.Run); err != nil {
 		return err
@@ -142,7 +142,7 @@ func (res *results) fitWarning() string {
 }
 
 // energyText is an energy with its unit, or says it is unknown when the profile gives no power.
-func energyText(j float64, cov model.Coverage) string {
+func energyText(j float64, cov cost.Coverage) string {
 	if cov.PowerUnknown() {
 		return "energy unknown (no power in the profile)"
 	}
@@ -152,11 +152,11 @@ func energyText(j float64, cov model.Coverage) string {
 // fitNote is the coverage warnings made short for a line of totals: " · 100 % of instructions
 // not in profile, which lacks MIPS" ("" when the profile fits); the sentences are in the
 // window's problem area.
-func fitNote(cov model.Coverage) string {
+func fitNote(cov cost.Coverage) string {
 	if cov.Undefined == 0 {
 		return ""
 	}
-	note := " · " + model.Percent(cov.UndefinedShare()) + " of instructions not in profile"
+	note := " · " + cost.Percent(cov.UndefinedShare()) + " of instructions not in profile"
 	if len(cov.ForeignISAs) > 0 {
 		isas := make([]string, len(cov.ForeignISAs))
 		for i, isa := range cov.ForeignISAs {
@@ -170,7 +170,7 @@ func fitNote(cov model.Coverage) string {
 // shareCol shows a share (0 to 1) as a percentage that never rounds a little to nothing.
 func shareCol[T any](title string, width float32, v func(T) float64) ui.Column[T] {
 	c := ui.FloatCol(title, width, 0, v)
-	c.Text = func(r T) string { return model.Percent(v(r)) }
+	c.Text = func(r T) string { return cost.Percent(v(r)) }
 	return c
 }
 
@@ -194,10 +194,10 @@ func unknownIf[T any](c ui.Column[T], unknown func(T) bool) ui.Column[T] {
 
 // energyCol is the Energy column of a table of report rows: "unknown" for a row whose every
 // instruction the profile prices without a power (model.ReportRow.EnergyKnown).
-func energyCol[T any](width float32, row func(T) model.ReportRow) ui.Column[T] {
+func energyCol[T any](width float32, row func(T) cost.ReportRow) ui.Column[T] {
 	return unknownIf(ui.QuantityCol("Energy", "J", width, func(r T) float64 { return row(r).EnergyJ }),
 		func(r T) bool { return !row(r).EnergyKnown() })
 }
 
 // reportRow is a table of model.ReportRow's row getter, for energyCol.
-func reportRow(r model.ReportRow) model.ReportRow { return r }
+func reportRow(r cost.ReportRow) cost.ReportRow { return r }

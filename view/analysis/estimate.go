@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/internal/human"
-	"androprof/model"
+	"androprof/model/cost"
 	"androprof/view/ui"
 )
 
@@ -47,12 +47,12 @@ type estimateTab struct {
 	Error   *widget.Label
 	Source  *widget.Label // where the prefilled numbers come from, and what of them is a guess
 
-	Categories *ui.SortTable[model.CategoryCost]
+	Categories *ui.SortTable[cost.CategoryCost]
 	Totals     *widget.Label
 	Fit        *widget.Label // what of the per-category estimate is a guess
 	Clock      *widget.Label // at a clock not the profile's own: why the energy follows the clock
 
-	exact   *model.Estimate // the last result, unrounded; nil after a failure
+	exact   *cost.Estimate // the last result, unrounded; nil after a failure
 	res     *results
 	content fyne.CanvasObject
 }
@@ -116,11 +116,11 @@ func newEstimateTab(v *View) *estimateTab {
 	calc := container.NewVBox(ui.Heading("Estimate from CPI (seed figure 5.2)"), t.Source, form,
 		container.NewHBox(t.Calculate, t.Refill), t.Error)
 
-	t.Categories = ui.NewSortTable(v.Window, "per-category-estimate", []ui.Column[model.CategoryCost]{
-		ui.TextCol("Category", 170, func(c model.CategoryCost) string { return c.Category }),
-		ui.IntCol("Instructions", 110, func(c model.CategoryCost) int64 { return c.Instructions }),
-		ui.FloatCol("Cycles", 110, 0, func(c model.CategoryCost) float64 { return c.Cycles }),
-		unknownIf(ui.QuantityCol("Energy", "J", 100, func(c model.CategoryCost) float64 { return c.EnergyJ }), t.powerless),
+	t.Categories = ui.NewSortTable(v.Window, "per-category-estimate", []ui.Column[cost.CategoryCost]{
+		ui.TextCol("Category", 170, func(c cost.CategoryCost) string { return c.Category }),
+		ui.IntCol("Instructions", 110, func(c cost.CategoryCost) int64 { return c.Instructions }),
+		ui.FloatCol("Cycles", 110, 0, func(c cost.CategoryCost) float64 { return c.Cycles }),
+		unknownIf(ui.QuantityCol("Energy", "J", 100, func(c cost.CategoryCost) float64 { return c.EnergyJ }), t.powerless),
 	}, nil)
 	t.Totals = widget.NewLabel("")
 	t.Totals.Wrapping = fyne.TextWrapWord
@@ -162,13 +162,13 @@ func (t *estimateTab) show(res *results) {
 }
 
 // powerless tells a category the profile gives no power: what it ran has no known energy.
-func (t *estimateTab) powerless(c model.CategoryCost) bool {
+func (t *estimateTab) powerless(c cost.CategoryCost) bool {
 	if t.res == nil || c.Instructions == 0 {
 		return false
 	}
 	p := t.res.profile
 	cats := append(slices.Clone(p.Categories), p.Undefined)
-	i := slices.IndexFunc(cats, func(k model.Category) bool { return k.Name == c.Category })
+	i := slices.IndexFunc(cats, func(k cost.Category) bool { return k.Name == c.Category })
 	return i >= 0 && cats[i].PowerMW == 0
 }
 
@@ -182,7 +182,7 @@ func (t *estimateTab) prefill() {
 	if res == nil {
 		return
 	}
-	in := model.InputFromReference(res.profile.Reference, float64(res.instructions))
+	in := cost.InputFromReference(res.profile.Reference, float64(res.instructions))
 	in.FrequencyGHz = res.pids.FrequencyGHz // the top bar's, else the profile's, else assumed
 	for _, f := range []struct {
 		e *widget.Entry
@@ -214,7 +214,7 @@ func (t *estimateTab) prefill() {
 
 // calculate applies equations (1)–(4) to the entries.
 func (t *estimateTab) calculate() {
-	var in model.EstimateInput
+	var in cost.EstimateInput
 	for _, f := range []struct {
 		name string
 		e    *widget.Entry
@@ -235,7 +235,7 @@ func (t *estimateTab) calculate() {
 		}
 		*f.v = v
 	}
-	e, err := model.EstimateCPI(in)
+	e, err := cost.EstimateCPI(in)
 	if err != nil {
 		t.fail(err.Error())
 		return

@@ -19,7 +19,7 @@ import (
 	"androprof/chart"
 	"androprof/chart/render"
 	"androprof/controller"
-	"androprof/model"
+	"androprof/model/cost"
 	"androprof/store"
 	"androprof/view/ui"
 )
@@ -163,13 +163,13 @@ func TestEstimateExplainsAndRounds(t *testing.T) {
 func TestCompareEachRunWithAProfileOfItsISA(t *testing.T) {
 	v := openSieves(t)
 	showRun(v, "demo-sieve-arm", "ARMv7-A Cortex-A8")
-	v.Compare.Pick(model.CompareItem{Run: "demo-sieve-arm"}, true)
-	v.Compare.Pick(model.CompareItem{Run: "demo-sieve-mips"}, true)
+	v.Compare.Pick(cost.CompareItem{Run: "demo-sieve-arm"}, true)
+	v.Compare.Pick(cost.CompareItem{Run: "demo-sieve-mips"}, true)
 	v.Wait()
 	if rows := v.Compare.Table.Rows(); len(rows) != 2 || !strings.HasPrefix(rows[1].Profile, "MIPS32") {
 		t.Fatalf("the MIPS run is priced by %+v", rows)
 	}
-	v.Compare.PriceWith[model.MIPS].SetSelected("MIPS32 Release 2 24K") // no power: energy unknown
+	v.Compare.PriceWith[cost.MIPS].SetSelected("MIPS32 Release 2 24K") // no power: energy unknown
 	v.Wait()
 	rows := v.Compare.Table.Rows()
 	if len(rows) != 2 || rows[0].Profile != "ARMv7-A Cortex-A8" || rows[1].Profile != "MIPS32 Release 2 24K" ||
@@ -211,8 +211,8 @@ func TestCompareControlsStayPutWhenResultsArrive(t *testing.T) {
 	}
 	before := where()
 	hint := v.Compare.Hint.Text
-	v.Compare.Pick(model.CompareItem{Run: "demo-sieve-arm"}, true)
-	v.Compare.Pick(model.CompareItem{Run: "demo-sieve-mips"}, true)
+	v.Compare.Pick(cost.CompareItem{Run: "demo-sieve-arm"}, true)
+	v.Compare.Pick(cost.CompareItem{Run: "demo-sieve-mips"}, true)
 	v.Wait()
 	if v.Compare.Hint.Text == hint || len(v.Compare.Table.Rows()) != 2 {
 		t.Fatalf("no results arrived: %q", v.Compare.Hint.Text)
@@ -265,7 +265,7 @@ func TestUnknownEnergyInEveryTable(t *testing.T) {
 			}
 		}
 	}
-	for name, tb := range map[string]*ui.SortTable[model.ReportRow]{"Basic blocks": v.Blocks.Table,
+	for name, tb := range map[string]*ui.SortTable[cost.ReportRow]{"Basic blocks": v.Blocks.Table,
 		"Instructions": v.Insns.Insns, "Categories": v.Insns.Categories, "Functions": v.Functions.Table} {
 		shown, csv := columnTexts(t, tb, "Energy")
 		check(name, shown, csv)
@@ -286,10 +286,10 @@ func TestComparePricesEachISAWithTheProfileChosen(t *testing.T) {
 	v := openSieves(t)
 	showRun(v, "demo-sieve-arm", "ARMv7-A Cortex-A15")
 	c := v.Compare
-	c.Pick(model.CompareItem{Run: "demo-sieve-arm"}, true)
-	c.Pick(model.CompareItem{Run: "demo-sieve-mips"}, true)
+	c.Pick(cost.CompareItem{Run: "demo-sieve-arm"}, true)
+	c.Pick(cost.CompareItem{Run: "demo-sieve-mips"}, true)
 	v.Wait()
-	choose := func(isa model.ISA, profile string) {
+	choose := func(isa cost.ISA, profile string) {
 		t.Helper()
 		sel, ok := c.PriceWith[isa]
 		if !ok || !sel.Visible() {
@@ -301,11 +301,11 @@ func TestComparePricesEachISAWithTheProfileChosen(t *testing.T) {
 		sel.SetSelected(profile)
 		v.Wait()
 	}
-	if got := c.PriceWith[model.ARM].Selected; got != "ARMv7-A Cortex-A15" {
+	if got := c.PriceWith[cost.ARM].Selected; got != "ARMv7-A Cortex-A15" {
 		t.Errorf("the ARM chooser opens on %q, the profile that priced the ARM run", got)
 	}
-	choose(model.ARM, "ARMv7-A Cortex-A8")
-	choose(model.MIPS, "MIPS32 Release 2 74K")
+	choose(cost.ARM, "ARMv7-A Cortex-A8")
+	choose(cost.MIPS, "MIPS32 Release 2 74K")
 	rows := c.Table.Rows()
 	if len(rows) != 2 || rows[0].Profile != "ARMv7-A Cortex-A8" || rows[1].Profile != "MIPS32 Release 2 74K" || rows[1].EnergyJ == 0 {
 		t.Fatalf("priced as %+v", rows)
@@ -314,7 +314,7 @@ func TestComparePricesEachISAWithTheProfileChosen(t *testing.T) {
 		t.Errorf("the Compare choosers changed the top bar's profile to %q", v.Profile.Selected)
 	}
 	// The MIPS 24K has no power: its bar stays in the energy chart, as unknown.
-	choose(model.MIPS, "MIPS32 Release 2 24K")
+	choose(cost.MIPS, "MIPS32 Release 2 24K")
 	v.Metric.SetSelected(string(chart.Energy))
 	v.Wait()
 	bars := c.Chart.Chart().Bars

@@ -8,7 +8,7 @@ import (
 
 	"androprof/chart"
 	"androprof/internal/human"
-	"androprof/model"
+	"androprof/model/cost"
 	"androprof/view/ui"
 )
 
@@ -16,7 +16,7 @@ import (
 // (seed §5.1: which methods to move to native code).
 type functionsTab struct {
 	Chart     *ui.ChartPanel
-	Table     *ui.SortTable[model.ReportRow]
+	Table     *ui.SortTable[cost.ReportRow]
 	withImage bool // the table has the Image column: the trace named images
 	content   fyne.CanvasObject
 }
@@ -33,24 +33,24 @@ func newFunctionsTab(v *View) *functionsTab {
 
 // functionCols are the columns of a table of functions; withImage adds the image each is in
 // (a library's memcpy and the program's are two rows).
-func functionCols(withImage bool) []ui.Column[model.ReportRow] {
-	cols := []ui.Column[model.ReportRow]{
-		ui.TextCol("Function", 260, func(r model.ReportRow) string { return r.Key }),
-		ui.IntCol("Instructions", 140, func(r model.ReportRow) int64 { return r.Instructions }),
-		ui.IntCol("Blocks executed", 130, func(r model.ReportRow) int64 { return r.Blocks }),
-		ui.FloatCol("Cycles", 140, 0, func(r model.ReportRow) float64 { return r.Cycles }),
-		ui.QuantityCol("Time", "s", 110, func(r model.ReportRow) float64 { return r.TimeS }),
+func functionCols(withImage bool) []ui.Column[cost.ReportRow] {
+	cols := []ui.Column[cost.ReportRow]{
+		ui.TextCol("Function", 260, func(r cost.ReportRow) string { return r.Key }),
+		ui.IntCol("Instructions", 140, func(r cost.ReportRow) int64 { return r.Instructions }),
+		ui.IntCol("Blocks executed", 130, func(r cost.ReportRow) int64 { return r.Blocks }),
+		ui.FloatCol("Cycles", 140, 0, func(r cost.ReportRow) float64 { return r.Cycles }),
+		ui.QuantityCol("Time", "s", 110, func(r cost.ReportRow) float64 { return r.TimeS }),
 		energyCol(110, reportRow),
 	}
 	if withImage {
-		cols = slices.Insert(cols, 1, ui.TextCol("Image", 150, func(r model.ReportRow) string { return r.Image }))
+		cols = slices.Insert(cols, 1, ui.TextCol("Image", 150, func(r cost.ReportRow) string { return r.Image }))
 	}
 	return cols
 }
 
 // hasImages tells whether any row names its image: traces without images get no Image column.
-func hasImages(rows []model.ReportRow) bool {
-	return slices.ContainsFunc(rows, func(r model.ReportRow) bool { return r.Image != "" })
+func hasImages(rows []cost.ReportRow) bool {
+	return slices.ContainsFunc(rows, func(r cost.ReportRow) bool { return r.Image != "" })
 }
 
 func (t *functionsTab) show(res *results) {

@@ -13,7 +13,7 @@ import (
 
 	"androprof/chart"
 	"androprof/internal/human"
-	"androprof/model"
+	"androprof/model/cost"
 	"androprof/view/ui"
 )
 
@@ -23,7 +23,7 @@ const NoImagesText = "This run's trace names no images (program, libraries, load
 
 // imageRow is an image of one process with its cost under the profile shown.
 type imageRow struct {
-	model.ReportRow
+	cost.ReportRow
 	Process string // "pid name"
 	Symbols string // where its function names came from
 }
@@ -47,17 +47,17 @@ type imagesTab struct {
 	Crumbs    [levels]*widget.Button // every image, the image chosen, the function chosen
 	Hint      *widget.Label          // what choosing a row does
 	Images    *ui.SortTable[imageRow]
-	Functions *ui.SortTable[model.ReportRow]
+	Functions *ui.SortTable[cost.ReportRow]
 	Blocks    *blockList
 
 	level       int
-	run         string          // whose images are listed
-	image       imageRow        // chosen, below levelImages
-	function    model.ReportRow // chosen, at levelBlocks
-	pids        []int           // the chart's bars' processes, in bar order
-	withProcess bool            // Images has the Process column
-	cycles      float64         // of the images listed, for shares
-	gen         int             // drill-down answers for an older choice are dropped
+	run         string         // whose images are listed
+	image       imageRow       // chosen, below levelImages
+	function    cost.ReportRow // chosen, at levelBlocks
+	pids        []int          // the chart's bars' processes, in bar order
+	withProcess bool           // Images has the Process column
+	cycles      float64        // of the images listed, for shares
+	gen         int            // drill-down answers for an older choice are dropped
 	pages       [levels]fyne.CanvasObject
 	path, bar   *fyne.Container // the path's buttons, and they beside the hint
 	main        fyne.CanvasObject
@@ -108,7 +108,7 @@ func (t *imagesTab) imageCols(withProcess bool) []ui.Column[imageRow] {
 		ui.IntCol("Instructions", 130, func(r imageRow) int64 { return r.Instructions }),
 		ui.FloatCol("Cycles", 130, 0, func(r imageRow) float64 { return r.Cycles }),
 		ui.QuantityCol("Time", "s", 100, func(r imageRow) float64 { return r.TimeS }),
-		energyCol(100, func(r imageRow) model.ReportRow { return r.ReportRow }),
+		energyCol(100, func(r imageRow) cost.ReportRow { return r.ReportRow }),
 		shareCol("% cycles", 80, func(r imageRow) float64 { return share(r.Cycles, t.cycles) }),
 		ui.TextCol("Names from", 120, func(r imageRow) string { return r.Symbols }),
 	}
@@ -270,9 +270,9 @@ func (t *imagesTab) drillImage(r imageRow, function string) {
 	t.goTo(levelFunctions)
 	t.Functions.Set(nil)
 	t.Functions.Count.SetText("Reading the functions of " + r.Key + "…")
-	t.report(model.ByFunction, r.PID, func(rows []model.ReportRow) []model.ReportRow {
-		return slices.DeleteFunc(rows, func(f model.ReportRow) bool { return f.Image != r.Image })
-	}, func(rows []model.ReportRow, err error) {
+	t.report(cost.ByFunction, r.PID, func(rows []cost.ReportRow) []cost.ReportRow {
+		return slices.DeleteFunc(rows, func(f cost.ReportRow) bool { return f.Image != r.Image })
+	}, func(rows []cost.ReportRow, err error) {
 		if err != nil {
 			t.Functions.Count.SetText(ui.ProblemText("list the functions of", r.Key, err))
 			return
@@ -289,14 +289,14 @@ func (t *imagesTab) drillImage(r imageRow, function string) {
 
 // report groups the rows of process pid by by in the background, keeps those keep keeps (it
 // runs there too) and hands them to done, unless the user chose something else meanwhile.
-func (t *imagesTab) report(by model.Grouping, pid int, keep func([]model.ReportRow) []model.ReportRow, done func([]model.ReportRow, error)) {
+func (t *imagesTab) report(by cost.Grouping, pid int, keep func([]cost.ReportRow) []cost.ReportRow, done func([]cost.ReportRow, error)) {
 	v := t.v
 	t.gen++
 	gen, a, ctx := t.gen, v.analysis, v.ctx
-	opts := model.ReportOptions{Run: v.res.sel.run, Profile: v.res.profile, By: by, PID: pid, FrequencyGHz: v.res.sel.freq}
+	opts := cost.ReportOptions{Run: v.res.sel.run, Profile: v.res.profile, By: by, PID: pid, FrequencyGHz: v.res.sel.freq}
 	v.bg.Run(func() func() {
 		rep, err := a.Report(ctx, opts)
-		var rows []model.ReportRow
+		var rows []cost.ReportRow
 		if err == nil {
 			rows = keep(rep.Rows)
 		}
@@ -312,7 +312,7 @@ func (t *imagesTab) report(by model.Grouping, pid int, keep func([]model.ReportR
 const noSymbol = "(no symbol)"
 
 // openFunction lists the blocks of a function of the image chosen, in the background.
-func (t *imagesTab) openFunction(f model.ReportRow) {
+func (t *imagesTab) openFunction(f cost.ReportRow) {
 	if t.v.res == nil || t.v.analysis == nil {
 		return
 	}
@@ -321,15 +321,15 @@ func (t *imagesTab) openFunction(f model.ReportRow) {
 	t.Blocks.set(nil)
 	t.Blocks.Table.Count.SetText("Reading the blocks of " + f.Key + "…")
 	d, img := t.v.res.data, t.image
-	t.report(model.ByBlock, img.PID, func(rows []model.ReportRow) []model.ReportRow {
+	t.report(cost.ByBlock, img.PID, func(rows []cost.ReportRow) []cost.ReportRow {
 		ids := map[int64]bool{}
 		for _, b := range d.Blocks {
 			if b.PID == img.PID && b.Image == img.Image && cmp.Or(b.Symbol, noSymbol) == f.Key {
 				ids[b.ID] = true
 			}
 		}
-		return slices.DeleteFunc(rows, func(r model.ReportRow) bool { return !ids[r.BlockID] })
-	}, func(rows []model.ReportRow, err error) {
+		return slices.DeleteFunc(rows, func(r cost.ReportRow) bool { return !ids[r.BlockID] })
+	}, func(rows []cost.ReportRow, err error) {
 		if err != nil {
 			t.Blocks.Table.Count.SetText(ui.ProblemText("list the blocks of", f.Key, err))
 			return

@@ -20,6 +20,7 @@ import (
 	"androprof/internal/fastlane"
 	"androprof/internal/viewtest"
 	"androprof/model"
+	"androprof/model/cost"
 	"androprof/store"
 	"androprof/store/storetest"
 	"androprof/view/ui"
@@ -41,7 +42,7 @@ func importProfile(t *testing.T, db *store.DB, run, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.ImportRun(context.Background(), run, path, func(s model.BlockSink) error {
+	if err := db.ImportRun(context.Background(), run, path, func(s cost.BlockSink) error {
 		return bbprofile.NewReader(zr, path).Feed(s)
 	}); err != nil {
 		t.Fatal(err)
@@ -84,8 +85,8 @@ func TestImagesTabListsTheImagesOfARealProgram(t *testing.T) {
 	v := openDyn(t)
 	rows := imageKeys(v)
 	program := v.res.data.Processes[0].Name
-	want := map[string]model.ImageKind{program: model.ImageProgram, "libc.so.6": model.ImageLibrary,
-		"ld-linux-armhf.so.3": model.ImageLoader}
+	want := map[string]cost.ImageKind{program: cost.ImageProgram, "libc.so.6": cost.ImageLibrary,
+		"ld-linux-armhf.so.3": cost.ImageLoader}
 	if len(rows) != len(want) {
 		t.Fatalf("images %v, want %v", slices.Collect(maps.Keys(rows)), want)
 	}
@@ -255,7 +256,7 @@ func TestSyscallsTab(t *testing.T) {
 	v := openDyn(t)
 	selectTab(t, v.Tabs, "System calls")
 	s := v.Syscalls
-	calls := map[string]model.SyscallRow{}
+	calls := map[string]cost.SyscallRow{}
 	for _, r := range s.Table.Rows() {
 		calls[r.Name] = r
 	}
@@ -314,8 +315,8 @@ func TestCompareImages(t *testing.T) {
 	v := openDyn(t)
 	selectTab(t, v.Tabs, "Compare")
 	c := v.Compare
-	c.Pick(model.CompareItem{Run: "dyn"}, true)
-	c.Pick(model.CompareItem{Run: "dyn-again"}, true)
+	c.Pick(cost.CompareItem{Run: "dyn"}, true)
+	c.Pick(cost.CompareItem{Run: "dyn-again"}, true)
 	v.Wait()
 	c.PerImage.SetChecked(true)
 	rows := c.Images.Rows()
@@ -381,8 +382,8 @@ func TestImageScreens(t *testing.T) {
 	selectTab(t, v.Tabs, "System calls")
 	shoot("system-calls")
 	selectTab(t, v.Tabs, "Compare")
-	v.Compare.Pick(model.CompareItem{Run: "dyn"}, true)
-	v.Compare.Pick(model.CompareItem{Run: "dyn-again"}, true)
+	v.Compare.Pick(cost.CompareItem{Run: "dyn"}, true)
+	v.Compare.Pick(cost.CompareItem{Run: "dyn-again"}, true)
 	v.Wait()
 	v.Compare.PerImage.SetChecked(true)
 	shoot("compare-per-image")
@@ -393,15 +394,15 @@ func TestImageScreens(t *testing.T) {
 
 // feedTwoImageProcesses is test input, not measured data: a parent and its child, each running
 // a program and a library, the child also code with no file.
-func feedTwoImageProcesses(s model.BlockSink) error {
-	is := s.(model.ImageSink)
+func feedTwoImageProcesses(s cost.BlockSink) error {
+	is := s.(cost.ImageSink)
 	for _, pid := range []int{20, 21} {
 		if err := s.Process(model.Process{PID: pid, Name: "p"}); err != nil {
 			return err
 		}
-		for _, im := range []model.Image{{PID: pid, Path: "/bin/p", Name: "p", Kind: model.ImageProgram, Symbols: ".symtab"},
-			{PID: pid, Path: "/lib/libc.so.6", Name: "libc.so.6", Kind: model.ImageLibrary, Symbols: ".dynsym"},
-			{PID: pid, Path: "[vdso]", Name: "[vdso]", Kind: model.ImageNoFile, Symbols: "no file"}} {
+		for _, im := range []cost.Image{{PID: pid, Path: "/bin/p", Name: "p", Kind: cost.ImageProgram, Symbols: ".symtab"},
+			{PID: pid, Path: "/lib/libc.so.6", Name: "libc.so.6", Kind: cost.ImageLibrary, Symbols: ".dynsym"},
+			{PID: pid, Path: "[vdso]", Name: "[vdso]", Kind: cost.ImageNoFile, Symbols: "no file"}} {
 			if err := is.Image(im); err != nil {
 				return err
 			}
@@ -410,12 +411,12 @@ func feedTwoImageProcesses(s model.BlockSink) error {
 			if pid == 20 && path == "[vdso]" {
 				continue
 			}
-			b := &model.Block{PC: uint64(0x1000 * (i + 1)), ISA: model.ARM, Symbol: fmt.Sprintf("f%d", i), Image: path,
-				Insns: []model.Insn{{Addr: uint64(0x1000 * (i + 1)), Encoding: "e2800001", Mnemonic: "add", Operands: "r0, r0, #1"}}}
+			b := &cost.Block{PC: uint64(0x1000 * (i + 1)), ISA: cost.ARM, Symbol: fmt.Sprintf("f%d", i), Image: path,
+				Insns: []cost.Insn{{Addr: uint64(0x1000 * (i + 1)), Encoding: "e2800001", Mnemonic: "add", Operands: "r0, r0, #1"}}}
 			if err := s.Block(pid, b); err != nil {
 				return err
 			}
-			if err := s.Count(pid, 0, b.PC, model.ARM, int64(10*pid+i)); err != nil {
+			if err := s.Count(pid, 0, b.PC, cost.ARM, int64(10*pid+i)); err != nil {
 				return err
 			}
 		}

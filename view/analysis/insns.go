@@ -8,7 +8,7 @@ import (
 
 	"androprof/chart"
 	"androprof/internal/human"
-	"androprof/model"
+	"androprof/model/cost"
 	"androprof/view/ui"
 )
 
@@ -17,10 +17,10 @@ import (
 type insnsTab struct {
 	Histogram  *ui.ChartPanel
 	Costs      *ui.ChartPanel
-	Insns      *ui.SortTable[model.ReportRow]
-	Categories *ui.SortTable[model.ReportRow]
+	Insns      *ui.SortTable[cost.ReportRow]
+	Categories *ui.SortTable[cost.ReportRow]
 
-	total   model.ReportRow // of the selection, for shares
+	total   cost.ReportRow // of the selection, for shares
 	content fyne.CanvasObject
 }
 
@@ -34,24 +34,24 @@ func newInsnsTab(v *View) *insnsTab {
 		}
 		return 100 * part / whole
 	}
-	t.Insns = ui.NewSortTable(v.Window, "instructions", []ui.Column[model.ReportRow]{
-		ui.TextCol("Instruction", 140, func(r model.ReportRow) string { return r.Key }),
-		ui.TextCol("Category", 170, func(r model.ReportRow) string { return r.Category }),
-		ui.IntCol("Executed", 130, func(r model.ReportRow) int64 { return r.Instructions }),
-		ui.FloatCol("Cycles", 130, 0, func(r model.ReportRow) float64 { return r.Cycles }),
-		ui.FloatCol("% cycles", 80, 3, func(r model.ReportRow) float64 { return share(r.Cycles, t.total.Cycles) }),
-		ui.QuantityCol("Time", "s", 100, func(r model.ReportRow) float64 { return r.TimeS }),
+	t.Insns = ui.NewSortTable(v.Window, "instructions", []ui.Column[cost.ReportRow]{
+		ui.TextCol("Instruction", 140, func(r cost.ReportRow) string { return r.Key }),
+		ui.TextCol("Category", 170, func(r cost.ReportRow) string { return r.Category }),
+		ui.IntCol("Executed", 130, func(r cost.ReportRow) int64 { return r.Instructions }),
+		ui.FloatCol("Cycles", 130, 0, func(r cost.ReportRow) float64 { return r.Cycles }),
+		ui.FloatCol("% cycles", 80, 3, func(r cost.ReportRow) float64 { return share(r.Cycles, t.total.Cycles) }),
+		ui.QuantityCol("Time", "s", 100, func(r cost.ReportRow) float64 { return r.TimeS }),
 		energyCol(100, reportRow),
 	}, nil)
-	t.Categories = ui.NewSortTable(v.Window, "categories", []ui.Column[model.ReportRow]{
-		ui.TextCol("Category", 170, func(r model.ReportRow) string { return r.Key }),
-		ui.IntCol("Executed", 130, func(r model.ReportRow) int64 { return r.Instructions }),
-		ui.FloatCol("% executed", 90, 3, func(r model.ReportRow) float64 {
+	t.Categories = ui.NewSortTable(v.Window, "categories", []ui.Column[cost.ReportRow]{
+		ui.TextCol("Category", 170, func(r cost.ReportRow) string { return r.Key }),
+		ui.IntCol("Executed", 130, func(r cost.ReportRow) int64 { return r.Instructions }),
+		ui.FloatCol("% executed", 90, 3, func(r cost.ReportRow) float64 {
 			return share(float64(r.Instructions), float64(t.total.Instructions))
 		}),
-		ui.FloatCol("Cycles", 130, 0, func(r model.ReportRow) float64 { return r.Cycles }),
-		ui.FloatCol("% cycles", 80, 3, func(r model.ReportRow) float64 { return share(r.Cycles, t.total.Cycles) }),
-		ui.QuantityCol("Time", "s", 100, func(r model.ReportRow) float64 { return r.TimeS }),
+		ui.FloatCol("Cycles", 130, 0, func(r cost.ReportRow) float64 { return r.Cycles }),
+		ui.FloatCol("% cycles", 80, 3, func(r cost.ReportRow) float64 { return share(r.Cycles, t.total.Cycles) }),
+		ui.QuantityCol("Time", "s", 100, func(r cost.ReportRow) float64 { return r.TimeS }),
 		energyCol(100, reportRow),
 	}, nil)
 	charts := container.NewHSplit(t.Histogram.Content(), t.Costs.Content())
@@ -64,7 +64,7 @@ func newInsnsTab(v *View) *insnsTab {
 
 func (t *insnsTab) show(res *results) {
 	if res == nil {
-		t.total = model.ReportRow{}
+		t.total = cost.ReportRow{}
 		t.Insns.Set(nil)
 		t.Categories.Set(nil)
 		return

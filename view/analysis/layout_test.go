@@ -10,6 +10,7 @@ import (
 	"androprof/internal/fastlane"
 	"androprof/internal/viewtest"
 	"androprof/model"
+	"androprof/model/cost"
 )
 
 // menuBarHeight is about what the desktop driver's main menu bar takes off the top of a real
@@ -114,7 +115,7 @@ func TestEstimateResultsAboveTheFold(t *testing.T) {
 func TestComparePricingFitsNarrowWindow(t *testing.T) {
 	v := openSieves(t)
 	for _, run := range []string{"demo-sieve-arm", "demo-sieve-mips", "demo-sieve-thumb"} {
-		v.Compare.Pick(model.CompareItem{Run: run}, true)
+		v.Compare.Pick(cost.CompareItem{Run: run}, true)
 	}
 	v.Wait()
 	selectTab(t, v.Tabs, "Compare")

@@ -8,13 +8,13 @@ import (
 
 	"androprof/chart"
 	"androprof/internal/human"
-	"androprof/model"
+	"androprof/model/cost"
 	"androprof/view/ui"
 )
 
 // processRow is a process with its cost: the PID chart of seed §4.2.2 as a table.
 type processRow struct {
-	model.ReportRow
+	cost.ReportRow
 	Name string
 }
 
@@ -23,7 +23,7 @@ type processesTab struct {
 	Chart *ui.ChartPanel
 	Table *ui.SortTable[processRow]
 
-	rows    []model.ReportRow // in chart order, for taps on bars
+	rows    []cost.ReportRow // in chart order, for taps on bars
 	content fyne.CanvasObject
 }
 
@@ -41,7 +41,7 @@ func newProcessesTab(v *View) *processesTab {
 		ui.IntCol("Blocks executed", 130, func(r processRow) int64 { return r.Blocks }),
 		ui.FloatCol("Cycles", 140, 0, func(r processRow) float64 { return r.Cycles }),
 		ui.QuantityCol("Time", "s", 110, func(r processRow) float64 { return r.TimeS }),
-		energyCol(110, func(r processRow) model.ReportRow { return r.ReportRow }),
+		energyCol(110, func(r processRow) cost.ReportRow { return r.ReportRow }),
 	}, func(r processRow) { v.drill(r.PID) })
 	split := container.NewVSplit(t.Chart.Content(), t.Table.Content())
 	split.Offset = 0.5

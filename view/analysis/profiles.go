@@ -14,7 +14,7 @@ import (
 
 	"androprof/controller"
 	"androprof/internal/human"
-	"androprof/model"
+	"androprof/model/cost"
 	"androprof/view/ui"
 )
 
@@ -33,12 +33,12 @@ type profileBrowser struct {
 
 	profiles controller.Profiles
 	bg       *ui.Background // reads the database off the UI goroutine
-	infos    []model.ProfileInfo
-	chosen   *model.Profile
+	infos    []cost.ProfileInfo
+	chosen   *cost.Profile
 	content  fyne.CanvasObject
 }
 
-func newProfileBrowser(win fyne.Window, bg *ui.Background, profiles controller.Profiles, edit func(*model.Profile), reload func()) *profileBrowser {
+func newProfileBrowser(win fyne.Window, bg *ui.Background, profiles controller.Profiles, edit func(*cost.Profile), reload func()) *profileBrowser {
 	v := &profileBrowser{Window: win, bg: bg, profiles: profiles}
 	v.Status = widget.NewLabel("")
 	v.Status.Importance = widget.DangerImportance
@@ -87,7 +87,7 @@ func (v *profileBrowser) layout() fyne.CanvasObject {
 
 // resolveInfo reads a listed profile; a built-in is read as built in, so a stored profile of
 // the same name does not shadow it.
-func resolveInfo(ctx context.Context, profiles controller.Profiles, in model.ProfileInfo) (*model.Profile, error) {
+func resolveInfo(ctx context.Context, profiles controller.Profiles, in cost.ProfileInfo) (*cost.Profile, error) {
 	return profiles.Open(ctx, in)
 }
 
@@ -98,7 +98,7 @@ var categoryColumns = []struct {
 }{{"Category", 220}, {"Cycles", 80}, {"Power (mW)", 100}, {"Instructions", 110}, {"Estimate?", 90}}
 
 // showList lists the profiles read by the window (err: why they could not be read).
-func (v *profileBrowser) showList(infos []model.ProfileInfo, err error) {
+func (v *profileBrowser) showList(infos []cost.ProfileInfo, err error) {
 	v.infos = infos
 	v.Status.SetText("")
 	if err != nil {
@@ -151,7 +151,7 @@ func (v *profileBrowser) updateProfileRow(id widget.ListItemID, o fyne.CanvasObj
 	cells[1].(*widget.Label).SetText(profileSummary(in))
 }
 
-func profileSummary(in model.ProfileInfo) string {
+func profileSummary(in cost.ProfileInfo) string {
 	isas := make([]string, len(in.ISAs))
 	for i, isa := range in.ISAs {
 		isas[i] = string(isa)
@@ -178,7 +178,7 @@ func (v *profileBrowser) choose(id widget.ListItemID) {
 }
 
 // show fills the details for p, or clears them when p is nil.
-func (v *profileBrowser) show(p *model.Profile) {
+func (v *profileBrowser) show(p *cost.Profile) {
 	v.chosen = p
 	ui.Enable(v.Edit, p != nil)
 	v.Reference.Objects = nil
@@ -197,7 +197,7 @@ func (v *profileBrowser) show(p *model.Profile) {
 	v.Categories.Refresh()
 }
 
-func profileTitle(p *model.Profile) string {
+func profileTitle(p *cost.Profile) string {
 	var parts []string
 	for _, s := range []string{p.Name, p.Architecture, p.Organization} {
 		if s != "" && !slices.Contains(parts, s) {
@@ -208,7 +208,7 @@ func profileTitle(p *model.Profile) string {
 }
 
 // sourcesText is the profile's own source and the citations of its reference data.
-func sourcesText(p *model.Profile) string {
+func sourcesText(p *cost.Profile) string {
 	var lines []string
 	if p.Source != "" {
 		lines = append(lines, p.Source)
@@ -223,7 +223,7 @@ func sourcesText(p *model.Profile) string {
 }
 
 // referenceRows are the label/value pairs of a profile's reference data; zero means unknown.
-func referenceRows(r model.Reference) [][2]string {
+func referenceRows(r cost.Reference) [][2]string {
 	if r.IsZero() {
 		return [][2]string{{"", "This profile has no reference data."}}
 	}
@@ -244,11 +244,11 @@ func referenceRows(r model.Reference) [][2]string {
 }
 
 // categoryRows lists the chosen profile's categories, Undefined last.
-func (v *profileBrowser) categoryRows() []model.Category {
+func (v *profileBrowser) categoryRows() []cost.Category {
 	if v.chosen == nil {
 		return nil
 	}
-	return append(append([]model.Category(nil), v.chosen.Categories...), v.chosen.Undefined)
+	return append(append([]cost.Category(nil), v.chosen.Categories...), v.chosen.Undefined)
 }
 
 func (v *profileBrowser) tableSize() (int, int) {
@@ -264,7 +264,7 @@ func (v *profileBrowser) updateCell(id widget.TableCellID, o fyne.CanvasObject) 
 }
 
 // categoryCell is the text of one cell of the Categories table.
-func categoryCell(c model.Category, col int) string {
+func categoryCell(c cost.Category, col int) string {
 	switch col {
 	case 0:
 		return c.Name

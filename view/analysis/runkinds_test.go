@@ -15,7 +15,7 @@ import (
 	"androprof/internal/corpus"
 	"androprof/internal/human"
 	"androprof/internal/viewtest"
-	"androprof/model"
+	"androprof/model/calls"
 )
 
 // openMethodsWindow opens the analysis window on a copy of MethodsWorkspace (method traces and
@@ -73,7 +73,7 @@ func TestImportMethodTraceThroughWindow(t *testing.T) {
 	var got error = fmt.Errorf("never finished")
 	v.Runs.ImportFrom("basic", corpus.File(t, "perflib-basic.trace"), func(err error) { got = err })
 	v.Wait()
-	rep, err := methods.Report(context.Background(), model.MethodReportOptions{Run: "basic", By: model.ByMethod})
+	rep, err := methods.Report(context.Background(), calls.MethodReportOptions{Run: "basic", By: calls.ByMethod})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"androprof/internal/viewtest"
 	"androprof/isaprofiles"
 	"androprof/model"
+	"androprof/model/cost"
 	"androprof/store"
 	"androprof/store/storetest"
 	"androprof/view/ui"
@@ -23,8 +24,8 @@ import (
 
 // feedWideRun is test input with something to draw: four processes, a dozen functions, blocks
 // of catalogue instructions executed different numbers of times. Not measured data.
-func feedWideRun(s model.BlockSink) error {
-	cat := isaprofiles.CatalogFor(model.ARM).Entries
+func feedWideRun(s cost.BlockSink) error {
+	cat := isaprofiles.CatalogFor(cost.ARM).Entries
 	names := []string{"zygote", "sieve", "sqlite", "mpegaudio"}
 	for p, n := range names {
 		if err := s.Process(model.Process{PID: 100 + p, Name: n}); err != nil {
@@ -33,15 +34,15 @@ func feedWideRun(s model.BlockSink) error {
 	}
 	for i := 0; i < 60; i++ {
 		pid := 100 + i%len(names)
-		b := &model.Block{PC: uint64(0x8000 + 64*i), ISA: model.ARM, Symbol: fmt.Sprintf("%s_func_%d", names[i%len(names)], i/5)}
+		b := &cost.Block{PC: uint64(0x8000 + 64*i), ISA: cost.ARM, Symbol: fmt.Sprintf("%s_func_%d", names[i%len(names)], i/5)}
 		for j := 0; j < 2+i%9; j++ {
-			b.Insns = append(b.Insns, model.Insn{Addr: b.PC + uint64(4*j), Encoding: "e1a00000",
+			b.Insns = append(b.Insns, cost.Insn{Addr: b.PC + uint64(4*j), Encoding: "e1a00000",
 				Mnemonic: cat[(i*7+j*13)%len(cat)].Mnemonic, Operands: "r0, r0"})
 		}
 		if err := s.Block(pid, b); err != nil {
 			return err
 		}
-		if err := s.Count(pid, 0, b.PC, model.ARM, int64(1+(i*37)%500)*int64(1+i%4)); err != nil {
+		if err := s.Count(pid, 0, b.PC, cost.ARM, int64(1+(i*37)%500)*int64(1+i%4)); err != nil {
 			return err
 		}
 	}
@@ -58,7 +59,7 @@ func TestAnalysisScreens(t *testing.T) {
 	}
 	defer db.Close()
 	ctx := context.Background()
-	for name, feed := range map[string]func(model.BlockSink) error{"wide": feedWideRun, "small": storetest.SmallRun} {
+	for name, feed := range map[string]func(cost.BlockSink) error{"wide": feedWideRun, "small": storetest.SmallRun} {
 		if err := db.ImportRun(ctx, name, "test", feed); err != nil {
 			t.Fatal(err)
 		}
@@ -68,8 +69,8 @@ func TestAnalysisScreens(t *testing.T) {
 	v.Wait()
 	v.SelectRun("wide")
 	v.Wait()
-	v.Compare.Pick(model.CompareItem{Run: "wide"}, true)
-	v.Compare.Pick(model.CompareItem{Run: "small"}, true)
+	v.Compare.Pick(cost.CompareItem{Run: "wide"}, true)
+	v.Compare.Pick(cost.CompareItem{Run: "small"}, true)
 	v.Wait()
 	dir := os.Getenv("ANALYSIS_SHOTS")
 	for i, item := range v.Tabs.Items {

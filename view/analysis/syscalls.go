@@ -11,7 +11,7 @@ import (
 
 	"androprof/chart"
 	"androprof/internal/human"
-	"androprof/model"
+	"androprof/model/cost"
 	"androprof/view/ui"
 )
 
@@ -24,7 +24,7 @@ const NoSyscallsText = "This run's trace has no system calls: they come with `an
 type syscallsTab struct {
 	Chart     *ui.ChartPanel // calls by name
 	PerThread *widget.Check
-	Table     *ui.SortTable[model.SyscallRow]
+	Table     *ui.SortTable[cost.SyscallRow]
 	Empty     *widget.Label // why the run has none
 
 	res     *results
@@ -54,22 +54,22 @@ func newSyscallsTab(v *View) *syscallsTab {
 }
 
 // cols are the table's columns; perThread adds the thread.
-func (t *syscallsTab) cols(perThread bool) []ui.Column[model.SyscallRow] {
-	cols := []ui.Column[model.SyscallRow]{
-		ui.TextCol("Name", 150, func(r model.SyscallRow) string { return r.Name }),
-		ui.IDCol("Number", 70, func(r model.SyscallRow) int64 { return r.Number }),
-		ui.TextCol("Process", 150, func(r model.SyscallRow) string {
+func (t *syscallsTab) cols(perThread bool) []ui.Column[cost.SyscallRow] {
+	cols := []ui.Column[cost.SyscallRow]{
+		ui.TextCol("Name", 150, func(r cost.SyscallRow) string { return r.Name }),
+		ui.IDCol("Number", 70, func(r cost.SyscallRow) int64 { return r.Number }),
+		ui.TextCol("Process", 150, func(r cost.SyscallRow) string {
 			if n, ok := t.names[strconv.Itoa(r.PID)]; ok {
 				return n
 			}
 			return strconv.Itoa(r.PID)
 		}),
-		ui.IntCol("Calls", 90, func(r model.SyscallRow) int64 { return r.Count }),
-		ui.IntCol("Instructions before", 150, func(r model.SyscallRow) int64 { return r.Insns }),
-		ui.FloatCol("Instructions per call", 150, 0, func(r model.SyscallRow) float64 { return r.InsnsPerCall() }),
+		ui.IntCol("Calls", 90, func(r cost.SyscallRow) int64 { return r.Count }),
+		ui.IntCol("Instructions before", 150, func(r cost.SyscallRow) int64 { return r.Insns }),
+		ui.FloatCol("Instructions per call", 150, 0, func(r cost.SyscallRow) float64 { return r.InsnsPerCall() }),
 	}
 	if perThread {
-		cols = slices.Insert(cols, 3, ui.IDCol("Thread", 80, func(r model.SyscallRow) int64 { return int64(r.TID) }))
+		cols = slices.Insert(cols, 3, ui.IDCol("Thread", 80, func(r cost.SyscallRow) int64 { return int64(r.TID) }))
 	}
 	return cols
 }
@@ -90,7 +90,7 @@ func (t *syscallsTab) show(res *results) {
 	if t.PerThread.Checked {
 		all = res.thrCalls
 	}
-	var rows []model.SyscallRow
+	var rows []cost.SyscallRow
 	var calls, insns int64
 	for _, r := range all {
 		if res.sel.pid == 0 || r.PID == res.sel.pid {

@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"androprof/model"
+	"androprof/model/calls"
 	"androprof/view/ui"
 )
 
@@ -27,8 +27,8 @@ func rowsShown[T any](tb *ui.SortTable[T]) float32 {
 const paintMethod = "com/jag/positron/GameScreen.paint (F)V"
 
 // methodRowOf finds a row of the method profile table by its key.
-func methodRowOf(tb *ui.SortTable[model.MethodRow], key string) int {
-	return slices.IndexFunc(tb.Rows(), func(r model.MethodRow) bool { return r.Key == key })
+func methodRowOf(tb *ui.SortTable[calls.MethodRow], key string) int {
+	return slices.IndexFunc(tb.Rows(), func(r calls.MethodRow) bool { return r.Key == key })
 }
 
 // The Parents and Children panes have room for rows, not one, and say click (a desktop).
@@ -46,7 +46,7 @@ func TestRelativesPanesShowRows(t *testing.T) {
 	}{{Size, 5.5}, {fyne.NewSize(900, 600), 3}} {
 		v.Window.Resize(tc.size)
 		v.Wait()
-		for _, tb := range []*ui.SortTable[model.Relative]{p.Parents, p.Children} {
+		for _, tb := range []*ui.SortTable[calls.Relative]{p.Parents, p.Children} {
 			if n := rowsShown(tb); n < tc.rows {
 				t.Errorf("at %v a pane has room for %.1f rows, want %.1f", tc.size, n, tc.rows)
 			}

@@ -18,7 +18,7 @@ import (
 	"androprof/controller"
 	"androprof/internal/viewtest"
 	"androprof/isaprofiles"
-	"androprof/model"
+	"androprof/model/cost"
 	"androprof/store"
 	"androprof/store/storetest"
 	"androprof/view/ui"
@@ -56,11 +56,11 @@ func (f *scriptedImporter) RunProgram(ctx context.Context, run, program string, 
 // openWindow opens the analysis window of app a on ws at its first size, as the workbench does,
 // with no editor: its Editor command and its profiles' Edit do nothing.
 func openWindow(a fyne.App, ws *controller.Workspace, importer RunImporter) *View {
-	return openWindowWith(a, ws, importer, func() {}, func(*model.Profile) {})
+	return openWindowWith(a, ws, importer, func() {}, func(*cost.Profile) {})
 }
 
 // openWindowWith is openWindow with what opening the editor and editing a profile do.
-func openWindowWith(a fyne.App, ws *controller.Workspace, importer RunImporter, openEditor func(), edit func(*model.Profile)) *View {
+func openWindowWith(a fyne.App, ws *controller.Workspace, importer RunImporter, openEditor func(), edit func(*cost.Profile)) *View {
 	win := a.NewWindow("AndroProf — Analysis")
 	win.Resize(Size)
 	v := New(win, ui.NewQueuedBackground(), a.Preferences(), ws, importer, openEditor, edit)
@@ -86,21 +86,21 @@ func openAnalysisWith(t *testing.T, openEditor func()) (*View, *scriptedImporter
 		t.Fatal(err)
 	}
 	imp := &scriptedImporter{db: db}
-	v := openWindowWith(test.NewTempApp(t), controller.NewWorkspace(db), imp, openEditor, func(*model.Profile) {})
+	v := openWindowWith(test.NewTempApp(t), controller.NewWorkspace(db), imp, openEditor, func(*cost.Profile) {})
 	v.Wait()
 	return v, imp
 }
 
 // cycles is what a profile says n runs of an instruction cost.
-func cycles(t *testing.T, profile string, in model.Instruction, n float64) float64 {
+func cycles(t *testing.T, profile string, in cost.Instruction, n float64) float64 {
 	p, err := isaprofiles.Builtin(profile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return n * model.NewClassifier(p).Classify(in).Cycles
+	return n * cost.NewClassifier(p).Classify(in).Cycles
 }
 
-func arm(m string) model.Instruction { return model.Instruction{ISA: model.ARM, Mnemonic: m} }
+func arm(m string) cost.Instruction { return cost.Instruction{ISA: cost.ARM, Mnemonic: m} }
 
 // processCells reads the Processes table as pid → column title → text.
 func processCells(v *View) map[string]map[string]string {
@@ -199,12 +199,12 @@ func TestAnalysisDrillsFromProcessToInstructions(t *testing.T) {
 		t.Fatalf("instructions of the loop: %+v", insns.Rows())
 	}
 	p, _ := isaprofiles.Builtin(v.Profile.Selected)
-	want := model.NewClassifier(p).Classify(arm("BNE")).Name
+	want := cost.NewClassifier(p).Classify(arm("BNE")).Name
 	got := []string{}
 	for c := range insns.Columns() {
 		got = append(got, insns.Cell(2, c))
 	}
-	if strings.Join(got[:6], "|") != "0x1008|1afffffc|bne #0x1000|BNE|ARM|"+want || want == model.UndefinedCategory {
+	if strings.Join(got[:6], "|") != "0x1008|1afffffc|bne #0x1000|BNE|ARM|"+want || want == cost.UndefinedCategory {
 		t.Errorf("third instruction reads %v (want category %q)", got, want)
 	}
 
@@ -320,8 +320,8 @@ func TestAnalysisComparesProcesses(t *testing.T) {
 	if len(v.Compare.choices) != 3 { // small, small:10, small:11
 		t.Fatalf("choices %+v", v.Compare.choices)
 	}
-	v.Compare.Pick(model.CompareItem{Run: "small", PID: 10}, true)
-	v.Compare.Pick(model.CompareItem{Run: "small", PID: 11}, true)
+	v.Compare.Pick(cost.CompareItem{Run: "small", PID: 10}, true)
+	v.Compare.Pick(cost.CompareItem{Run: "small", PID: 11}, true)
 	v.Wait()
 	rows := v.Compare.Table.Rows()
 	if len(rows) != 2 || rows[0].Item != "small:10" || rows[0].InsnsPerBlock != 3 || rows[1].InstructionRatio != 2.0/300 {

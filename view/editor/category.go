@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"androprof/model"
+	"androprof/model/cost"
 	"androprof/view/ui"
 )
 
@@ -162,7 +162,7 @@ func (v *View) askNewCategory() {
 
 func (v *View) askRenameCategory() {
 	old := v.Category.Selected
-	if old == model.UndefinedCategory {
+	if old == cost.UndefinedCategory {
 		return
 	}
 	name := nameEntry(old, func(s string) error { return v.ed.CheckCategoryName(old, s) })
@@ -183,7 +183,7 @@ func (v *View) askRenameCategory() {
 func (v *View) askDeleteCategory() {
 	name := v.Category.Selected
 	c := v.ed.Profile().Category(name)
-	if c == nil || name == model.UndefinedCategory {
+	if c == nil || name == cost.UndefinedCategory {
 		return
 	}
 	msg := "Delete category “" + name + "”? Its " + describe(len(c.Instructions)) + " become uncategorised."

@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/controller"
-	"androprof/model"
+	"androprof/model/cost"
 	"androprof/view/ui"
 )
 
@@ -133,7 +133,7 @@ func (v *View) askDetails() {
 		{Text: "Source", Widget: d.Source},
 		{Text: "", Widget: ui.Heading("Reference data (the CPI estimate's inputs; empty is unknown)")},
 	}
-	for i, f := range model.ReferenceFields {
+	for i, f := range cost.ReferenceFields {
 		fields := newSourcedFields(det.Reference[i], true)
 		d.Fields = append(d.Fields, fields)
 		items = append(items, fields.items(f.Label, "")...)

@@ -9,7 +9,7 @@ import (
 
 	"androprof/controller"
 	"androprof/internal/viewtest"
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // The editor could not set a profile's metadata. Profile details… edits every field, the
@@ -18,7 +18,7 @@ func TestProfileDetailsDialogSetsEveryField(t *testing.T) {
 	ed, v := newTestEditor(t)
 	v.commands[cmdDetails].Run()
 	d := v.Sourced
-	if d == nil || d.Architecture == nil || len(d.Fields) != len(model.ReferenceFields) {
+	if d == nil || d.Architecture == nil || len(d.Fields) != len(cost.ReferenceFields) {
 		t.Fatalf("Profile details shows %+v", d)
 	}
 	test.Type(d.Architecture, "ARMv8-A")
@@ -26,7 +26,7 @@ func TestProfileDetailsDialogSetsEveryField(t *testing.T) {
 	test.Type(d.Source, "Measured on a Raspberry Pi 3")
 	for i, f := range d.Fields {
 		retype(f.Value, []string{"1.2", "1.5", "0.6", "1000", "20", "2.5"}[i])
-		test.Type(f.Source, "table "+model.ReferenceFields[i].Key)
+		test.Type(f.Source, "table "+cost.ReferenceFields[i].Key)
 		if i == 0 {
 			test.Tap(f.Estimate)
 		}
@@ -49,12 +49,12 @@ func TestProfileDetailsDialogSetsEveryField(t *testing.T) {
 	again := controller.NewEditor()
 	viewtest.Must(t, again.Open(path))
 	p := again.Profile()
-	want := model.Reference{FrequencyGHz: 1.2, CPI: 1.5, ProcessorPowerW: 0.6, BaseInstructions: 1000, BaseCacheMisses: 20, MemoryAccessEnergy: 2.5}
+	want := cost.Reference{FrequencyGHz: 1.2, CPI: 1.5, ProcessorPowerW: 0.6, BaseInstructions: 1000, BaseCacheMisses: 20, MemoryAccessEnergy: 2.5}
 	if p.Architecture != "ARMv8-A" || p.Organization != "Cortex-A53" || p.Source != "Measured on a Raspberry Pi 3" || p.Reference != want {
 		t.Fatalf("reopened: %q %q %q %+v", p.Architecture, p.Organization, p.Source, p.Reference)
 	}
 	got := again.Details().Reference
-	for i, f := range model.ReferenceFields {
+	for i, f := range cost.ReferenceFields {
 		if got[i].Source != "table "+f.Key || got[i].Estimate != (i == 0) {
 			t.Errorf("reopened %s cites %+v", f.Key, got[i])
 		}
@@ -83,7 +83,7 @@ func TestCostsDialogEditsSourceAndEstimate(t *testing.T) {
 	}
 
 	retype(v.Cycles, "5")
-	if !strings.Contains(v.Citations.Text, model.HandEdited) || strings.Contains(v.Citations.Text, "perf") {
+	if !strings.Contains(v.Citations.Text, cost.HandEdited) || strings.Contains(v.Citations.Text, "perf") {
 		t.Errorf("after typing 5 the sources say %q", v.Citations.Text)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // askUnsaved offers Save / Discard / Cancel, the three answers a person closing or replacing
@@ -29,7 +29,7 @@ func askUnsaved(parent fyne.Window, name string, save, discard func()) {
 }
 
 // showProblems lists every reason the profile cannot be saved, so they can be fixed in one go.
-func showProblems(parent fyne.Window, probs []model.Problem) {
+func showProblems(parent fyne.Window, probs []cost.Problem) {
 	lines := make([]string, len(probs))
 	for i, p := range probs {
 		lines[i] = "• " + p.Msg

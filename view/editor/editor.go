@@ -17,7 +17,7 @@ import (
 
 	"androprof/controller"
 	"androprof/internal/human"
-	"androprof/model"
+	"androprof/model/cost"
 	"androprof/view/ui"
 )
 
@@ -296,7 +296,7 @@ func editorTitle(ed *controller.Editor) string {
 }
 
 func (v *View) updateButtons() {
-	into := v.Category.Selected != model.UndefinedCategory
+	into := v.Category.Selected != cost.UndefinedCategory
 	ui.Enable(v.Add, into && len(v.Uncategorized.Picked()) > 0)
 	ui.Enable(v.Remove, into && len(v.Members.Picked()) > 0)
 	ui.Enable(v.MoveTo, len(v.Members.Picked()) > 0 && len(v.moveTargets()) > 0)
@@ -311,11 +311,11 @@ func (v *View) addPicked() {
 
 // removePicked sends the ticked instructions of the chosen category back to Undefined.
 func (v *View) removePicked() {
-	v.move(v.Members.Picked(), model.UndefinedCategory)
+	v.move(v.Members.Picked(), cost.UndefinedCategory)
 }
 
-func (v *View) move(ins []model.Instruction, to string) {
-	if len(ins) == 0 || v.Category.Selected == model.UndefinedCategory {
+func (v *View) move(ins []cost.Instruction, to string) {
+	if len(ins) == 0 || v.Category.Selected == cost.UndefinedCategory {
 		return
 	}
 	v.moveTo(ins, to)
@@ -326,7 +326,7 @@ func (v *View) move(ins []model.Instruction, to string) {
 func (v *View) moveTargets() []string {
 	var out []string
 	for _, name := range v.ed.Profile().CategoryNames() {
-		if name != v.Category.Selected && name != model.UndefinedCategory {
+		if name != v.Category.Selected && name != cost.UndefinedCategory {
 			out = append(out, name)
 		}
 	}
@@ -349,7 +349,7 @@ func (v *View) askMoveTo() {
 }
 
 // moveTo moves instructions to a category, whichever one they are in now.
-func (v *View) moveTo(ins []model.Instruction, to string) {
+func (v *View) moveTo(ins []cost.Instruction, to string) {
 	if err := v.ed.Move(ins, to); err != nil {
 		ui.ShowProblem(v.Window, "move the instructions to", to, err)
 		return

@@ -13,13 +13,13 @@ import (
 
 	"androprof/controller"
 	"androprof/internal/viewtest"
-	"androprof/model"
+	"androprof/model/cost"
 	"androprof/view/ui"
 )
 
 var (
-	foo = model.Instruction{ISA: model.ARM, Mnemonic: "ZZFOO"}
-	bar = model.Instruction{ISA: model.ARM, Mnemonic: "ZZBAR"}
+	foo = cost.Instruction{ISA: cost.ARM, Mnemonic: "ZZFOO"}
+	bar = cost.Instruction{ISA: cost.ARM, Mnemonic: "ZZBAR"}
 )
 
 // newTestEditor opens the editor window on a profile with one user category and two
@@ -46,7 +46,7 @@ func openEditor(t *testing.T, ed *controller.Editor, ws *controller.Workspace) *
 	return v
 }
 
-func rowIndex(l *InstructionList, in model.Instruction) int {
+func rowIndex(l *InstructionList, in cost.Instruction) int {
 	for i, r := range l.Rows() {
 		if r.Instruction == in {
 			return i
@@ -56,7 +56,7 @@ func rowIndex(l *InstructionList, in model.Instruction) int {
 }
 
 // tapRow ticks a row the way a click on it does.
-func tapRow(t *testing.T, l *InstructionList, in model.Instruction) {
+func tapRow(t *testing.T, l *InstructionList, in cost.Instruction) {
 	t.Helper()
 	i := rowIndex(l, in)
 	if i < 0 {
@@ -87,12 +87,12 @@ func TestSearchNarrowsUncategorized(t *testing.T) {
 
 func TestISAFilterNarrowsUncategorized(t *testing.T) {
 	_, v := newTestEditor(t)
-	v.Uncategorized.ISA.SetSelected(string(model.Thumb))
+	v.Uncategorized.ISA.SetSelected(string(cost.Thumb))
 	if rowIndex(v.Uncategorized, foo) >= 0 {
 		t.Fatal("an ARM instruction is shown under the Thumb filter")
 	}
 	for _, r := range v.Uncategorized.Rows() {
-		if r.Instruction.ISA != model.Thumb {
+		if r.Instruction.ISA != cost.Thumb {
 			t.Fatalf("row %s under the Thumb filter", r.Instruction)
 		}
 	}
@@ -106,7 +106,7 @@ func TestAddAndRemoveMoveTickedRows(t *testing.T) {
 	tapRow(t, v.Uncategorized, foo)
 	tapRow(t, v.Uncategorized, bar)
 	test.Tap(v.Add)
-	for _, in := range []model.Instruction{foo, bar} {
+	for _, in := range []cost.Instruction{foo, bar} {
 		if got := ed.CategoryOf(in); got != "Branch" {
 			t.Errorf("%s is in %q after Add, want Branch", in, got)
 		}
@@ -117,7 +117,7 @@ func TestAddAndRemoveMoveTickedRows(t *testing.T) {
 
 	tapRow(t, v.Members, bar)
 	test.Tap(v.Remove)
-	if got := ed.CategoryOf(bar); got != model.UndefinedCategory {
+	if got := ed.CategoryOf(bar); got != cost.UndefinedCategory {
 		t.Errorf("%s is in %q after Remove", bar, got)
 	}
 	if got := ed.CategoryOf(foo); got != "Branch" {
@@ -130,12 +130,12 @@ func TestSelectAllShownAndShortcutMoveOnlyWhatIsShown(t *testing.T) {
 	test.Type(v.Uncategorized.Search, "zzbar")
 	test.Tap(v.Uncategorized.SelectAll)
 	viewtest.PressShortcut(t, v.Window, fyne.KeyRight, fyne.KeyModifierAlt)
-	if ed.CategoryOf(bar) != "Branch" || ed.CategoryOf(foo) != model.UndefinedCategory {
+	if ed.CategoryOf(bar) != "Branch" || ed.CategoryOf(foo) != cost.UndefinedCategory {
 		t.Fatalf("after Alt+Right: bar in %q, foo in %q", ed.CategoryOf(bar), ed.CategoryOf(foo))
 	}
 	test.Tap(v.Members.SelectAll)
 	viewtest.PressShortcut(t, v.Window, fyne.KeyLeft, fyne.KeyModifierAlt)
-	if ed.CategoryOf(bar) != model.UndefinedCategory {
+	if ed.CategoryOf(bar) != cost.UndefinedCategory {
 		t.Fatalf("after Alt+Left bar is still in %q", ed.CategoryOf(bar))
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/internal/viewtest"
-	"androprof/model"
+	"androprof/model/cost"
 	"androprof/view/ui"
 )
 
@@ -26,12 +26,12 @@ func TestEveryFileDialogOpens(t *testing.T) {
 		{"Save As (Ctrl+Shift+S)", func(t *testing.T, v *View) { viewtest.PressShortcut(t, v.Window, fyne.KeyS, ui.PrimaryShift) }},
 		{"Import QEMU log (Ctrl+I)", func(t *testing.T, v *View) { viewtest.PressShortcut(t, v.Window, fyne.KeyI, ui.Primary) }},
 		{"Save of a new profile (Ctrl+S)", func(t *testing.T, v *View) {
-			viewtest.Must(t, v.ed.NewProfile("Fresh", model.ARM))
+			viewtest.Must(t, v.ed.NewProfile("Fresh", cost.ARM))
 			v.Reload()
 			viewtest.PressShortcut(t, v.Window, fyne.KeyS, ui.Primary)
 		}},
 		{"Save in the unsaved-changes prompt", func(t *testing.T, v *View) {
-			viewtest.Must(t, v.ed.NewProfile("Fresh", model.ARM))
+			viewtest.Must(t, v.ed.NewProfile("Fresh", cost.ARM))
 			v.Reload()
 			viewtest.Must(t, v.ed.AddCategory("Mine", 1, 1))
 			viewtest.PressShortcut(t, v.Window, fyne.KeyO, ui.Primary) // asks first: unsaved changes
@@ -57,7 +57,7 @@ func TestEveryFileDialogOpens(t *testing.T) {
 // there and Open reads it back. A path naming no file keeps the dialog open and saves nothing.
 func TestPathDialogTakesTypedPath(t *testing.T) {
 	_, v := newTestEditor(t)
-	viewtest.Must(t, v.ed.NewProfile("Typed", model.ARM))
+	viewtest.Must(t, v.ed.NewProfile("Typed", cost.ARM))
 	v.Reload()
 	viewtest.Must(t, v.ed.AddCategory("Mine", 2, 0.5))
 	dir := t.TempDir()
@@ -73,7 +73,7 @@ func TestPathDialogTakesTypedPath(t *testing.T) {
 		t.Fatalf("saved to %q, want %q", v.ed.Path(), want)
 	}
 
-	viewtest.Must(t, v.ed.NewProfile("Other", model.ARM))
+	viewtest.Must(t, v.ed.NewProfile("Other", cost.ARM))
 	v.Reload()
 	viewtest.PressShortcut(t, v.Window, fyne.KeyO, ui.Primary)
 	viewtest.TapDialogButton(t, v.Window, "Discard") // the new profile was never saved

@@ -14,16 +14,16 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/controller"
-	"androprof/model"
+	"androprof/model/cost"
 	"androprof/view/ui"
 )
 
 // profileISAs are the instruction sets a new profile may price (x86 has no catalogue yet).
-var profileISAs = []model.ISA{model.ARM, model.Thumb, model.MIPS}
+var profileISAs = []cost.ISA{cost.ARM, cost.Thumb, cost.MIPS}
 
 // Edit opens a profile from elsewhere (the database, a built-in), asking first about unsaved
 // changes to the current one.
-func (v *View) Edit(p *model.Profile) {
+func (v *View) Edit(p *cost.Profile) {
 	if v.busy() {
 		return
 	}
@@ -60,15 +60,15 @@ func (v *View) askNewProfileName() {
 	}
 	isas := widget.NewCheckGroup(opts, nil)
 	isas.Horizontal = true
-	isas.SetSelected([]string{string(model.ARM), string(model.Thumb)})
+	isas.SetSelected([]string{string(cost.ARM), string(cost.Thumb)})
 	items := []*widget.FormItem{profileNameItem(name), widget.NewFormItem("Instruction sets", isas)}
 	d := dialog.NewForm("New profile", "Create", "Cancel", items, func(ok bool) {
 		if !ok {
 			return
 		}
-		var chosen []model.ISA
+		var chosen []cost.ISA
 		for _, s := range isas.Selected {
-			chosen = append(chosen, model.ISA(s))
+			chosen = append(chosen, cost.ISA(s))
 		}
 		if err := v.ed.NewProfile(name.Text, chosen...); err != nil {
 			ui.ShowProblem(v.Window, "create the profile", name.Text, err)
@@ -270,13 +270,13 @@ func (v *View) askAddInstruction() {
 		{Text: "Mnemonic", Widget: mnemonic, HintText: "As the disassembly writes it, e.g. LDRD"}}
 	ui.ShowForm(v.Window, dialog.NewForm("Add instruction", "Add", "Cancel", items, func(ok bool) {
 		if ok {
-			v.AddInstruction(model.Instruction{ISA: model.ISA(isa.Selected), Mnemonic: mnemonic.Text})
+			v.AddInstruction(cost.Instruction{ISA: cost.ISA(isa.Selected), Mnemonic: mnemonic.Text})
 		}
 	}, v.Window), &mnemonic.Entry)
 }
 
 // AddInstruction adds a mnemonic no catalogue lists and ticks it, ready to be moved.
-func (v *View) AddInstruction(in model.Instruction) {
+func (v *View) AddInstruction(in cost.Instruction) {
 	if err := v.ed.AddInstruction(in); err != nil {
 		ui.ShowProblem(v.Window, "add the instruction", in.Mnemonic, err)
 		return

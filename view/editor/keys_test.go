@@ -14,7 +14,7 @@ import (
 
 	"androprof/controller"
 	"androprof/internal/viewtest"
-	"androprof/model"
+	"androprof/model/cost"
 	"androprof/store"
 	"androprof/view/ui"
 )
@@ -216,7 +216,7 @@ func TestEnterSubmitsNameDialogs(t *testing.T) {
 	v.commands[cmdAddInstruction].Run()
 	test.Type(focusedEntry(t, c), "zzqux")
 	pressEnter(t, v.Window)
-	if rowIndex(v.Uncategorized, model.Instruction{ISA: model.ARM, Mnemonic: "ZZQUX"}) < 0 {
+	if rowIndex(v.Uncategorized, cost.Instruction{ISA: cost.ARM, Mnemonic: "ZZQUX"}) < 0 {
 		t.Fatal("Enter in Add instruction added nothing")
 	}
 
@@ -311,7 +311,7 @@ func TestKeepNamedProfileInWorkspace(t *testing.T) {
 	viewtest.TapDialogButton(t, w, "OK") // "Kept in workspace"
 
 	// A profile still unnamed is named before it is kept.
-	ed.SetProfile(model.NewProfile(controller.UnnamedProfile, model.ARM))
+	ed.SetProfile(cost.NewProfile(controller.UnnamedProfile, cost.ARM))
 	v.Reload()
 	v.commands[cmdKeep].Run()
 	if names := stored(); slices.Contains(names, controller.UnnamedProfile) {
@@ -330,7 +330,7 @@ func TestKeepNamedProfileInWorkspace(t *testing.T) {
 func TestMoveToAnotherCategoryInOneStep(t *testing.T) {
 	ed, v := newTestEditor(t)
 	viewtest.Must(t, ed.AddCategory("Loads", 1, 500))
-	viewtest.Must(t, ed.Move([]model.Instruction{foo, bar}, "Branch"))
+	viewtest.Must(t, ed.Move([]cost.Instruction{foo, bar}, "Branch"))
 	viewtest.Must(t, ed.Save())
 	v.reloadCategories("Branch")
 	if !v.MoveTo.Disabled() {
@@ -340,7 +340,7 @@ func TestMoveToAnotherCategoryInOneStep(t *testing.T) {
 	tapRow(t, v.Members, bar)
 	test.Tap(v.MoveTo)
 	tapMenuItem(t, v.Window, "Loads")
-	for _, in := range []model.Instruction{foo, bar} {
+	for _, in := range []cost.Instruction{foo, bar} {
 		if got := ed.CategoryOf(in); got != "Loads" {
 			t.Errorf("%s is in %q, want Loads", in, got)
 		}

@@ -12,7 +12,7 @@ import (
 
 	"androprof/controller"
 	"androprof/internal/human"
-	"androprof/model"
+	"androprof/model/cost"
 	"androprof/view/ui"
 )
 
@@ -29,7 +29,7 @@ type InstructionList struct {
 	List      *widget.List   // a tap on a row, or Space on the focused row, ticks or unticks it
 
 	rows    []controller.Row
-	picked  map[model.Instruction]bool
+	picked  map[cost.Instruction]bool
 	load    func(controller.Filter) []controller.Row
 	noun    func() string // what the count label calls the list, e.g. "uncategorised"
 	changed func()        // told when the selection changes, to enable buttons
@@ -38,7 +38,7 @@ type InstructionList struct {
 
 // newInstructionList builds a list whose rows come from load; noun names them in the count label.
 func newInstructionList(load func(controller.Filter) []controller.Row, noun func() string) *InstructionList {
-	l := &InstructionList{load: load, noun: noun, picked: map[model.Instruction]bool{}, changed: func() {}}
+	l := &InstructionList{load: load, noun: noun, picked: map[cost.Instruction]bool{}, changed: func() {}}
 	l.Search = widget.NewEntry()
 	l.Search.SetPlaceHolder("Search mnemonic or description")
 	l.Search.OnChanged = func(string) { l.Reload() }
@@ -69,7 +69,7 @@ func newInstructionList(load func(controller.Filter) []controller.Row, noun func
 func (l *InstructionList) Content() fyne.CanvasObject { return l.content }
 
 // SetISAs offers the profile's instruction sets in the filter, keeping the choice when it still applies.
-func (l *InstructionList) SetISAs(isas []model.ISA) {
+func (l *InstructionList) SetISAs(isas []cost.ISA) {
 	opts := []string{allISAs}
 	keep := false
 	for _, isa := range isas {
@@ -87,7 +87,7 @@ func (l *InstructionList) SetISAs(isas []model.ISA) {
 func (l *InstructionList) Filter() controller.Filter {
 	f := controller.Filter{Query: l.Search.Text}
 	if l.ISA.Selected != allISAs {
-		f.ISA = model.ISA(l.ISA.Selected)
+		f.ISA = cost.ISA(l.ISA.Selected)
 	}
 	return f
 }
@@ -97,8 +97,8 @@ func (l *InstructionList) Rows() []controller.Row { return l.rows }
 
 // Picked lists the ticked instructions in display order. Ticks never outlive their row being
 // shown, so what is ticked on screen is exactly what a move takes.
-func (l *InstructionList) Picked() []model.Instruction {
-	var out []model.Instruction
+func (l *InstructionList) Picked() []cost.Instruction {
+	var out []cost.Instruction
 	for _, r := range l.rows {
 		if l.picked[r.Instruction] {
 			out = append(out, r.Instruction)
@@ -113,7 +113,7 @@ func (l *InstructionList) Reload() {
 		return
 	}
 	l.rows = l.load(l.Filter())
-	shown := make(map[model.Instruction]bool, len(l.rows))
+	shown := make(map[cost.Instruction]bool, len(l.rows))
 	for _, r := range l.rows {
 		shown[r.Instruction] = true
 	}
@@ -126,14 +126,14 @@ func (l *InstructionList) Reload() {
 }
 
 // Pick ticks rows by instruction, e.g. one just added by hand, ready to be moved.
-func (l *InstructionList) Pick(ins ...model.Instruction) {
+func (l *InstructionList) Pick(ins ...cost.Instruction) {
 	for _, in := range ins {
 		l.picked[in] = true
 	}
 	l.Reload()
 }
 
-func (l *InstructionList) setPicked(in model.Instruction, on bool) {
+func (l *InstructionList) setPicked(in cost.Instruction, on bool) {
 	if on {
 		l.picked[in] = true
 	} else {

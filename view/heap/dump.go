@@ -14,7 +14,7 @@ import (
 	"androprof/chart"
 	"androprof/controller"
 	"androprof/internal/human"
-	"androprof/model"
+	heapmodel "androprof/model/heap"
 	"androprof/view/ui"
 )
 
@@ -40,9 +40,9 @@ type DumpView struct {
 
 	host ui.Host
 	a    *controller.HeapDumps
-	run  string          // the run shown, or being loaded
-	dump *model.HeapDump // of run; nil until loaded
-	heap string          // "" for every heap
+	run  string              // the run shown, or being loaded
+	dump *heapmodel.HeapDump // of run; nil until loaded
+	heap string              // "" for every heap
 	gen  int
 	sgen int
 }
@@ -89,7 +89,7 @@ func (d *DumpView) Open(run string) {
 	}
 	d.run, d.dump = run, nil
 	a := d.a
-	ui.LoadRun(d.host, &d.gen, run, func(ctx context.Context) (*model.HeapDump, error) { return a.Dump(ctx, run) }, func(dump *model.HeapDump) {
+	ui.LoadRun(d.host, &d.gen, run, func(ctx context.Context) (*heapmodel.HeapDump, error) { return a.Dump(ctx, run) }, func(dump *heapmodel.HeapDump) {
 		d.dump = dump
 		d.setChoices()
 		d.refresh()
@@ -141,13 +141,13 @@ func (d *DumpView) refresh() {
 }
 
 // dumpFacts sums a dump up as the seed's tables 4.1–4.3 do for one moment, every heap apart.
-func dumpFacts(d *model.HeapDump) []heapFact {
+func dumpFacts(d *heapmodel.HeapDump) []heapFact {
 	ch := d.Characteristics()
 	when := "(not stated)"
 	if d.Timestamp != 0 {
 		when = time.UnixMilli(int64(d.Timestamp)).UTC().Format("2006-01-02 15:04:05 UTC")
 	}
-	part := func(c model.DumpCount) string {
+	part := func(c heapmodel.DumpCount) string {
 		return human.Count(c.Objects, "object", "objects") + ", " + human.Bytes(c.Bytes)
 	}
 	facts := []heapFact{
@@ -157,14 +157,14 @@ func dumpFacts(d *model.HeapDump) []heapFact {
 		{Name: "Heaps", Value: strings.Join(d.Heaps, ", ")},
 		{Name: "Loaded classes", Value: human.Grouped(int64(ch.LoadedClasses))},
 		{Name: "Array classes", Value: human.Grouped(int64(ch.ArrayClasses))},
-		{Name: "Objects", Value: part(model.DumpCount{Objects: ch.Objects, Bytes: ch.Bytes}) + " (instances and arrays; class objects are not counted)",
+		{Name: "Objects", Value: part(heapmodel.DumpCount{Objects: ch.Objects, Bytes: ch.Bytes}) + " (instances and arrays; class objects are not counted)",
 			raw: fmt.Sprint(ch.Objects)},
 		{Name: "Instances", Value: part(ch.Instances), raw: fmt.Sprint(ch.Instances.Objects)},
 		{Name: "Arrays", Value: part(ch.Arrays), raw: fmt.Sprint(ch.Arrays.Objects)},
 		{Name: "GC roots", Value: human.Grouped(int64(d.Roots))},
 	}
 	for _, h := range d.Heaps {
-		var in, ar model.DumpCount
+		var in, ar heapmodel.DumpCount
 		for _, c := range d.Classes {
 			if c.Heap != h {
 				continue
@@ -187,12 +187,12 @@ func dumpFacts(d *model.HeapDump) []heapFact {
 type dumpRowsTab struct {
 	Find  *widget.Entry // classes only
 	Chart *ui.ChartPanel
-	Table *ui.SortTable[model.DumpRow]
+	Table *ui.SortTable[heapmodel.DumpRow]
 
 	d         *DumpView
 	fig       chart.DumpFigure
 	byPackage bool
-	rows      []model.DumpRow
+	rows      []heapmodel.DumpRow
 	gen       int
 	content   fyne.CanvasObject
 }
@@ -266,7 +266,7 @@ func (t *dumpRowsTab) barTapped(i int) {
 	}
 	name := bars[i].Label
 	find := func() int {
-		return slices.IndexFunc(t.Table.Rows(), func(r model.DumpRow) bool { return r.Name == name })
+		return slices.IndexFunc(t.Table.Rows(), func(r heapmodel.DumpRow) bool { return r.Name == name })
 	}
 	j := find()
 	if j < 0 && t.Find != nil && t.Find.Text != "" {
@@ -280,8 +280,8 @@ func (t *dumpRowsTab) barTapped(i int) {
 
 // dumpColumns are a dump table's: name, heap, instances, arrays, objects and bytes with shares.
 // (No class count per package: model.DumpRow.Classes counts a class once per heap it is in.)
-func dumpColumns(name string) []ui.Column[model.DumpRow] {
-	type row = model.DumpRow
+func dumpColumns(name string) []ui.Column[heapmodel.DumpRow] {
+	type row = heapmodel.DumpRow
 	return []ui.Column[row]{
 		ui.TextCol(name, 310, func(r row) string { return r.Name }),
 		ui.TextCol("Heap", 70, func(r row) string {

@@ -17,7 +17,7 @@ import (
 	"androprof/chart"
 	"androprof/controller"
 	"androprof/internal/human"
-	"androprof/model"
+	heapmodel "androprof/model/heap"
 	"androprof/view/ui"
 )
 
@@ -48,11 +48,11 @@ type View struct {
 
 	host     ui.Host
 	a        *controller.HeapLogs
-	run      string             // the run shown, or being loaded
-	factor   int                // cohort multiple of the run's imported cohort
-	profile  *model.HeapProfile // of run at factor; nil until loaded
-	factors  map[string]int     // Cohort option → factor
-	imported uint64             // the run's imported cohort size
+	run      string                 // the run shown, or being loaded
+	factor   int                    // cohort multiple of the run's imported cohort
+	profile  *heapmodel.HeapProfile // of run at factor; nil until loaded
+	factors  map[string]int         // Cohort option → factor
+	imported uint64                 // the run's imported cohort size
 	gen      int
 	quiet    bool // set while the code, not the user, changes a chooser
 }
@@ -68,8 +68,8 @@ func New(host ui.Host, a *controller.HeapLogs) *View {
 	})
 	h.Cohort.PlaceHolder = "(imported)"
 	h.Summary = newHeapSummaryTab(h)
-	h.ThreadTable = newHeapTable(h, "heap-threads", threadColumns(), model.ScopeThread, false)
-	h.ClassTable = newHeapTable(h, "heap-classes", classColumns(), model.ScopeClass, true)
+	h.ThreadTable = newHeapTable(h, "heap-threads", threadColumns(), heapmodel.ScopeThread, false)
+	h.ClassTable = newHeapTable(h, "heap-classes", classColumns(), heapmodel.ScopeClass, true)
 	h.Cohorts = newHeapFigureTab(h, chart.TabCohorts, nil)
 	h.Sizes = newHeapFigureTab(h, chart.TabSizes, nil)
 	h.Threads = newHeapFigureTab(h, chart.TabThreads, h.ThreadTable.content)
@@ -125,7 +125,7 @@ func (h *View) Open(run string) {
 func (h *View) Run() string { return h.run }
 
 // Profile is the run's profile at the cohort chosen, nil until it is loaded.
-func (h *View) Profile() *model.HeapProfile { return h.profile }
+func (h *View) Profile() *heapmodel.HeapProfile { return h.profile }
 
 // Forget drops a run's profile after it was imported again or deleted.
 func (h *View) Forget(run string) {
@@ -138,7 +138,7 @@ func (h *View) Forget(run string) {
 // regrouping is done here, off the UI goroutine) and shows it in every tab.
 func (h *View) load() {
 	a, run, factor := h.a, h.run, h.factor
-	ui.LoadRun(h.host, &h.gen, run, func(ctx context.Context) (*model.HeapProfile, error) { return a.Profile(ctx, run, factor) }, func(p *model.HeapProfile) {
+	ui.LoadRun(h.host, &h.gen, run, func(ctx context.Context) (*heapmodel.HeapProfile, error) { return a.Profile(ctx, run, factor) }, func(p *heapmodel.HeapProfile) {
 		h.profile = p
 		h.imported = p.Cohort / uint64(max(factor, 1))
 		h.setChoices()
@@ -241,7 +241,7 @@ func (t *heapSummaryTab) recompute() {
 
 // heapFacts lists a profile's characteristics as the seed's tables 4.1–4.3 do, then the rest
 // of what the log says; notes say plainly what the log lacks.
-func heapFacts(p *model.HeapProfile, factor int) (facts []heapFact, notes []string) {
+func heapFacts(p *heapmodel.HeapProfile, factor int) (facts []heapFact, notes []string) {
 	ch := p.Characteristics()
 	bytes := func(name string, n uint64, more string) {
 		facts = append(facts, heapFact{Name: name, Value: human.Bytes(n) + more, raw: fmt.Sprint(n)})
@@ -288,7 +288,7 @@ func heapFacts(p *model.HeapProfile, factor int) (facts []heapFact, notes []stri
 			notes = append(notes, "No pointer mutations in this log: figure 5.22 is empty.")
 		}
 	}
-	if !slices.ContainsFunc(p.Pointers, func(r model.HeapPointers) bool { return r.Snapshot && r.Count > 0 }) {
+	if !slices.ContainsFunc(p.Pointers, func(r heapmodel.HeapPointers) bool { return r.Snapshot && r.Count > 0 }) {
 		notes = append(notes, "No heap snapshots in this log (the VM did not walk the heap): figure 5.23 is empty.")
 	}
 	if ch.UnknownFrees > 0 {
@@ -299,6 +299,6 @@ func heapFacts(p *model.HeapProfile, factor int) (facts []heapFact, notes []stri
 
 // withoutMutations tells whether the project's JVMTI agent wrote the log (its vm line says so)
 // without recording reference stores (it says "prop mutations on" when it does).
-func withoutMutations(p *model.HeapProfile) bool {
+func withoutMutations(p *heapmodel.HeapProfile) bool {
 	return strings.Contains(p.Header.VM, "androprof heap agent") && p.Header.Props["mutations"] != "on"
 }

@@ -19,6 +19,7 @@ import (
 	"androprof/internal/human"
 	"androprof/internal/viewtest"
 	"androprof/model"
+	heapmodel "androprof/model/heap"
 	"androprof/view/ui"
 )
 
@@ -58,7 +59,7 @@ func openHeap(t *testing.T) (*heapWindow, *controller.Workspace) {
 }
 
 // loaded is a run's profile as the controller gives it, for the expected values.
-func loaded(t *testing.T, ws *controller.Workspace, run string, factor int) *model.HeapProfile {
+func loaded(t *testing.T, ws *controller.Workspace, run string, factor int) *heapmodel.HeapProfile {
 	t.Helper()
 	p, err := ws.HeapLogs.Profile(context.Background(), run, factor)
 	if err != nil {
@@ -200,24 +201,24 @@ func TestHeapClassTableAndFind(t *testing.T) {
 	v, ws := openHeap(t)
 	c := v.Heap.ClassTable
 	p := loaded(t, ws, viewtest.HeapRun, 1)
-	want := p.Table(model.ScopeClass)
+	want := p.Table(heapmodel.ScopeClass)
 	if len(c.Table.Rows()) != len(want) || len(want) < 40 {
 		t.Fatalf("%d class rows, want %d", len(c.Table.Rows()), len(want))
 	}
-	i := slices.IndexFunc(c.Table.Rows(), func(r model.HeapRow) bool { return r.Name == "java/lang/String" })
-	j := slices.IndexFunc(want, func(r model.HeapRow) bool { return r.Name == "java/lang/String" })
+	i := slices.IndexFunc(c.Table.Rows(), func(r heapmodel.HeapRow) bool { return r.Name == "java/lang/String" })
+	j := slices.IndexFunc(want, func(r heapmodel.HeapRow) bool { return r.Name == "java/lang/String" })
 	if i < 0 || c.Table.Cell(i, viewtest.ColIndex(c.Table, "Live")) != human.Grouped(int64(want[j].Live.Objects)) ||
 		c.Table.Cell(i, viewtest.ColIndex(c.Table, "Size")) != human.Bytes(want[j].Total.Bytes) {
 		t.Errorf("String row %d: %+v", i, want[j])
 	}
-	if k := slices.IndexFunc(c.Table.Rows(), func(r model.HeapRow) bool { return r.Name == "[C" }); k < 0 || c.Table.Cell(k, viewtest.ColIndex(c.Table, "Array")) != "yes" {
+	if k := slices.IndexFunc(c.Table.Rows(), func(r heapmodel.HeapRow) bool { return r.Name == "[C" }); k < 0 || c.Table.Cell(k, viewtest.ColIndex(c.Table, "Array")) != "yes" {
 		t.Error("[C is not an array row")
 	}
 	// Table 5.2: the app's own classes.
 	test.Type(c.Find, "quadrant")
 	v.Wait()
 	rows := c.Table.Rows()
-	if len(rows) != len(model.FilterHeapRows(want, "quadrant")) || len(rows) == 0 || !strings.Contains(c.Table.Count.Text, fmt.Sprintf("of %d", len(want))) {
+	if len(rows) != len(heapmodel.FilterHeapRows(want, "quadrant")) || len(rows) == 0 || !strings.Contains(c.Table.Count.Text, fmt.Sprintf("of %d", len(want))) {
 		t.Errorf("find quadrant: %d rows, count %q", len(rows), c.Table.Count.Text)
 	}
 	for _, r := range rows {
@@ -240,8 +241,8 @@ func TestHeapThreadsAndPackages(t *testing.T) {
 	v, ws := openHeap(t)
 	h := v.Heap
 	p := loaded(t, ws, viewtest.HeapRun, 1)
-	threads := p.Table(model.ScopeThread)
-	if len(h.ThreadTable.Table.Rows()) != len(threads) || !slices.ContainsFunc(h.ThreadTable.Table.Rows(), func(r model.HeapRow) bool { return r.Name == "main" }) {
+	threads := p.Table(heapmodel.ScopeThread)
+	if len(h.ThreadTable.Table.Rows()) != len(threads) || !slices.ContainsFunc(h.ThreadTable.Table.Rows(), func(r heapmodel.HeapRow) bool { return r.Name == "main" }) {
 		t.Errorf("thread rows %+v", h.ThreadTable.Table.Rows())
 	}
 	pk := h.Packages

@@ -13,6 +13,7 @@ import (
 	"androprof/controller"
 	"androprof/internal/human"
 	"androprof/model"
+	heapmodel "androprof/model/heap"
 	"androprof/view/ui"
 )
 
@@ -28,13 +29,13 @@ func moreUID(uid widget.TreeNodeID) widget.TreeNodeID { return "more:" + uid }
 // dominate), and the shortest chain of references from a GC root to the object or class chosen.
 type retainedTab struct {
 	Note    *widget.Label // reachable bytes and how weak references count
-	Classes *ui.SortTable[model.RetainedClass]
+	Classes *ui.SortTable[heapmodel.RetainedClass]
 	Tree    *widget.Tree
-	Path    *ui.SortTable[model.DumpObject]
+	Path    *ui.SortTable[heapmodel.DumpObject]
 	PathTo  *widget.Label // whose path the table shows
 
 	d       *DumpView
-	r       *model.DumpRetention // of the run shown; nil until loaded
+	r       *heapmodel.DumpRetention // of the run shown; nil until loaded
 	gen     int
 	content fyne.CanvasObject
 }
@@ -45,9 +46,9 @@ func newRetainedTab(d *DumpView) *retainedTab {
 	t.Note = widget.NewLabel("")
 	t.Note.Wrapping = fyne.TextWrapWord
 	t.Classes = ui.NewSortTable(win, "dump-retained-classes", retainedColumns(func() uint64 { return t.reachable() }),
-		func(c model.RetainedClass) { t.pathToClass(c) })
+		func(c heapmodel.RetainedClass) { t.pathToClass(c) })
 	t.Classes.SortBy(3) // Retained, largest first
-	t.Path = ui.NewSortTable(win, "dump-path", pathColumns(), func(o model.DumpObject) { t.selectObject(o.Seq) })
+	t.Path = ui.NewSortTable(win, "dump-path", pathColumns(), func(o heapmodel.DumpObject) { t.selectObject(o.Seq) })
 	t.PathTo = widget.NewLabel(choosePrompt)
 	t.PathTo.Truncation = fyne.TextTruncateEllipsis
 	t.Tree = widget.NewTree(t.childUIDs, t.isBranch, func(bool) fyne.CanvasObject {
@@ -78,8 +79,8 @@ func (t *retainedTab) reachable() uint64 {
 }
 
 // retainedColumns are the class table's: instances, their shallow bytes and what they retain.
-func retainedColumns(reachable func() uint64) []ui.Column[model.RetainedClass] {
-	type row = model.RetainedClass
+func retainedColumns(reachable func() uint64) []ui.Column[heapmodel.RetainedClass] {
+	type row = heapmodel.RetainedClass
 	return []ui.Column[row]{
 		ui.TextCol("Class", 260, func(r row) string { return r.Name }),
 		ui.IntCol("Instances", 90, func(r row) int64 { return int64(r.Instances) }),
@@ -90,8 +91,8 @@ func retainedColumns(reachable func() uint64) []ui.Column[model.RetainedClass] {
 }
 
 // pathColumns are a path's: each step's reference, the object and what it retains.
-func pathColumns() []ui.Column[model.DumpObject] {
-	type row = model.DumpObject
+func pathColumns() []ui.Column[heapmodel.DumpObject] {
+	type row = heapmodel.DumpObject
 	return []ui.Column[row]{
 		ui.IntCol("Depth", 60, func(o row) int64 { return int64(o.Depth) }),
 		ui.TextCol("Reference", 140, func(o row) string { return o.Field }),
@@ -142,10 +143,10 @@ func (t *retainedTab) recompute() {
 }
 
 // show puts a retention (nil: none) in every part of the tab, nothing chosen yet.
-func (t *retainedTab) show(r *model.DumpRetention, note string) {
+func (t *retainedTab) show(r *heapmodel.DumpRetention, note string) {
 	t.r = r
 	t.Note.SetText(note)
-	var classes []model.RetainedClass
+	var classes []heapmodel.RetainedClass
 	if r != nil {
 		classes = r.Classes
 	}
@@ -159,7 +160,7 @@ func (t *retainedTab) show(r *model.DumpRetention, note string) {
 
 // retainedNote says how much is reachable in how many objects: the dump's instances and arrays
 // (dumped, which the Summary counts, reachable or not) and class objects, which it does not.
-func retainedNote(r *model.DumpRetention, dumped uint64) string {
+func retainedNote(r *heapmodel.DumpRetention, dumped uint64) string {
 	weak := "weak, soft, phantom and finalizer references retain nothing (import with --weak-retains to count them)"
 	if r.Weak {
 		weak = "weak, soft, phantom and finalizer references retain their referents"
@@ -234,7 +235,7 @@ func (t *retainedTab) selectObject(seq int32) {
 
 // pathToClass shows the path to the class's instance nearest a GC root, found as
 // `androprof report --path-to CLASS` finds it.
-func (t *retainedTab) pathToClass(c model.RetainedClass) {
+func (t *retainedTab) pathToClass(c heapmodel.RetainedClass) {
 	if t.r == nil {
 		return
 	}
@@ -264,7 +265,7 @@ type dumpCompareTab struct {
 	Before  *widget.Select
 	Hint    *widget.Label
 	Warning *widget.Label // shown when the two dumps look like different programs
-	Table   *ui.SortTable[model.DumpDiffRow]
+	Table   *ui.SortTable[heapmodel.DumpDiffRow]
 
 	d       *DumpView
 	gen     int
@@ -288,8 +289,8 @@ func newDumpCompareTab(d *DumpView) *dumpCompareTab {
 	return t
 }
 
-func diffColumns() []ui.Column[model.DumpDiffRow] {
-	type row = model.DumpDiffRow
+func diffColumns() []ui.Column[heapmodel.DumpDiffRow] {
+	type row = heapmodel.DumpDiffRow
 	growth := func(pick func(i, s, r int64) int64) func(row) int64 {
 		return func(r row) int64 { i, s, rt := r.Growth(); return pick(i, s, rt) }
 	}
@@ -316,7 +317,7 @@ func (t *dumpCompareTab) recompute() {
 	t.Before.Options = others
 	t.Before.Refresh()
 	t.gen++
-	t.show(model.DumpDiff{})
+	t.show(heapmodel.DumpDiff{})
 	before := t.Before.Selected
 	if !slices.Contains(others, before) {
 		t.Hint.SetText("Choose an earlier dump of the same program: the classes that grew most come first.")
@@ -335,7 +336,7 @@ func (t *dumpCompareTab) recompute() {
 			}
 			if err != nil {
 				t.Hint.SetText(ui.ProblemText("compare with", before, err))
-				diff = model.DumpDiff{}
+				diff = heapmodel.DumpDiff{}
 			}
 			t.show(diff)
 		}
@@ -344,7 +345,7 @@ func (t *dumpCompareTab) recompute() {
 
 // show puts a comparison in the table: how many classes changed of how many (the unchanged are
 // left out), and a warning when the two dumps look like different programs.
-func (t *dumpCompareTab) show(diff model.DumpDiff) {
+func (t *dumpCompareTab) show(diff heapmodel.DumpDiff) {
 	t.Table.Set(diff.Rows)
 	if diff.Classes > 0 {
 		t.Table.Count.SetText(fmt.Sprintf("%s of %s classes changed (the unchanged left out)",

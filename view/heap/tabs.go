@@ -12,7 +12,7 @@ import (
 
 	"androprof/chart"
 	"androprof/internal/human"
-	"androprof/model"
+	heapmodel "androprof/model/heap"
 	"androprof/view/ui"
 )
 
@@ -98,7 +98,7 @@ func (t *heapFigureTab) recompute() {
 }
 
 // emptyFigureNote says why a figure has nothing to draw for a run.
-func emptyFigureNote(f chart.HeapFigure, p *model.HeapProfile) string {
+func emptyFigureNote(f chart.HeapFigure, p *heapmodel.HeapProfile) string {
 	switch f.Seed {
 	case "5.22":
 		if withoutMutations(p) {
@@ -121,17 +121,17 @@ func emptyFigureNote(f chart.HeapFigure, p *model.HeapProfile) string {
 // heapTable is the thread or class table of seed tables 5.1 and 5.2 (table 5.2 is the class
 // table found by the app's package name), sortable and saved as CSV.
 type heapTable struct {
-	Table *ui.SortTable[model.HeapRow]
+	Table *ui.SortTable[heapmodel.HeapRow]
 	Find  *widget.Entry // nil for tables without one
 
 	h       *View
-	scope   model.HeapScope
-	rows    []model.HeapRow // every row; the table shows those Find keeps
+	scope   heapmodel.HeapScope
+	rows    []heapmodel.HeapRow // every row; the table shows those Find keeps
 	gen     int
 	content fyne.CanvasObject
 }
 
-func newHeapTable(h *View, name string, cols []ui.Column[model.HeapRow], scope model.HeapScope, find bool) *heapTable {
+func newHeapTable(h *View, name string, cols []ui.Column[heapmodel.HeapRow], scope heapmodel.HeapScope, find bool) *heapTable {
 	t := &heapTable{h: h, scope: scope}
 	t.Table = ui.NewSortTable(h.host.Window(), name, cols, nil)
 	t.content = t.Table.Content()
@@ -163,7 +163,7 @@ func (t *heapTable) recompute() {
 func (t *heapTable) filter() {
 	rows := t.rows
 	if t.Find != nil && t.Find.Text != "" {
-		rows = model.FilterHeapRows(rows, t.Find.Text)
+		rows = heapmodel.FilterHeapRows(rows, t.Find.Text)
 	}
 	t.Table.Set(rows)
 	if len(rows) != len(t.rows) {
@@ -176,10 +176,10 @@ func (t *heapTable) filter() {
 type heapPackagesTab struct {
 	Measure *widget.RadioGroup // what the chart shows per package
 	Chart   *ui.ChartPanel
-	Table   *ui.SortTable[model.HeapRow]
+	Table   *ui.SortTable[heapmodel.HeapRow]
 
 	h       *View
-	rows    []model.HeapRow
+	rows    []heapmodel.HeapRow
 	gen     int
 	content fyne.CanvasObject
 }
@@ -227,12 +227,12 @@ func (t *heapPackagesTab) chart() {
 	if t.h.profile == nil {
 		return
 	}
-	value, unit := func(r model.HeapRow) uint64 { return r.Live.Objects }, "live objects"
+	value, unit := func(r heapmodel.HeapRow) uint64 { return r.Live.Objects }, "live objects"
 	switch t.Measure.Selected {
 	case measureLiveBytes:
-		value, unit = func(r model.HeapRow) uint64 { return r.Live.Bytes }, "live bytes"
+		value, unit = func(r heapmodel.HeapRow) uint64 { return r.Live.Bytes }, "live bytes"
 	case measureAllocated:
-		value, unit = func(r model.HeapRow) uint64 { return r.Total.Bytes }, "bytes allocated"
+		value, unit = func(r heapmodel.HeapRow) uint64 { return r.Total.Bytes }, "bytes allocated"
 	}
 	c := chart.Chart{Title: fmt.Sprintf("%s by package — %s (seed table 5.3)", strings.ToUpper(unit[:1])+unit[1:], t.h.run), YLabel: unit}
 	if t.Measure.Selected != measureLiveObjects {
@@ -246,8 +246,8 @@ func (t *heapPackagesTab) chart() {
 
 // Columns of the heap tables: counts grouped, bytes in binary units (exact in the CSV).
 
-func threadColumns() []ui.Column[model.HeapRow] {
-	type row = model.HeapRow
+func threadColumns() []ui.Column[heapmodel.HeapRow] {
+	type row = heapmodel.HeapRow
 	return []ui.Column[row]{
 		ui.TextCol("Thread", 240, func(r row) string { return r.Name }),
 		countCol("Live objects", 110, func(r row) uint64 { return r.Live.Objects }),
@@ -259,8 +259,8 @@ func threadColumns() []ui.Column[model.HeapRow] {
 	}
 }
 
-func classColumns() []ui.Column[model.HeapRow] {
-	type row = model.HeapRow
+func classColumns() []ui.Column[heapmodel.HeapRow] {
+	type row = heapmodel.HeapRow
 	return []ui.Column[row]{
 		ui.TextCol("Class name", 355, func(r row) string { return r.Name }),
 		countCol("Live", 75, func(r row) uint64 { return r.Live.Objects }),
@@ -273,8 +273,8 @@ func classColumns() []ui.Column[model.HeapRow] {
 	}
 }
 
-func packageColumns() []ui.Column[model.HeapRow] {
-	type row = model.HeapRow
+func packageColumns() []ui.Column[heapmodel.HeapRow] {
+	type row = heapmodel.HeapRow
 	return []ui.Column[row]{
 		ui.TextCol("Package name", 320, func(r row) string { return r.Name }),
 		countCol("Classes", 70, func(r row) uint64 { return uint64(r.Classes) }),

@@ -7,7 +7,7 @@ import (
 
 	"androprof/chart"
 	"androprof/controller"
-	"androprof/model"
+	"androprof/model/calls"
 	"androprof/view/ui"
 )
 
@@ -79,9 +79,9 @@ func newPackagesTab(m *View) *packagesTab {
 func (t *packagesTab) recompute() {
 	t.gen++
 	m := t.m
-	by := model.ByPackage
+	by := calls.ByPackage
 	if t.Level.Selected == levelClass {
-		by = model.ByClass
+		by = calls.ByClass
 	}
 	gen := t.gen
 	methodChart(m, m.sel.chart(by, chart.Pie), func(c chart.Chart) {

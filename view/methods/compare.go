@@ -11,6 +11,7 @@ import (
 
 	"androprof/chart"
 	"androprof/model"
+	"androprof/model/calls"
 	"androprof/view/ui"
 )
 
@@ -21,7 +22,7 @@ type methodCompareTab struct {
 	Other *widget.Select // run B
 	Hint  *widget.Label
 	Chart *ui.ChartPanel
-	Table *ui.SortTable[model.MethodCompareRow]
+	Table *ui.SortTable[calls.MethodCompareRow]
 
 	m       *View
 	cpu     bool // the table's columns are for this clock
@@ -52,8 +53,8 @@ func newMethodCompareTab(m *View) *methodCompareTab {
 }
 
 // compareColumns show one clock's inclusive times, calls and the rate of B to A.
-func compareColumns(cpu bool) []ui.Column[model.MethodCompareRow] {
-	type row = model.MethodCompareRow
+func compareColumns(cpu bool) []ui.Column[calls.MethodCompareRow] {
+	type row = calls.MethodCompareRow
 	clock, incl, rate := "real", func(t row) (uint64, uint64) { return t.A.InclusiveWall, t.B.InclusiveWall }, func(r row) float64 { return r.InclWallRate }
 	if cpu {
 		clock, incl, rate = "CPU", func(t row) (uint64, uint64) { return t.A.InclusiveCPU, t.B.InclusiveCPU }, func(r row) float64 { return r.InclCPURate }

@@ -13,7 +13,7 @@ import (
 
 	"androprof/chart"
 	"androprof/controller"
-	"androprof/model"
+	"androprof/model/calls"
 	"androprof/view/ui"
 )
 
@@ -46,7 +46,7 @@ type View struct {
 	host    ui.Host
 	a       *controller.MethodAnalysis
 	sel     methodSel
-	trace   *model.MethodTrace // of sel.run; nil until loaded
+	trace   *calls.MethodTrace // of sel.run; nil until loaded
 	threads map[string]int     // Thread option → tid
 	gen     int
 	quiet   bool // set while the code, not the user, changes a chooser
@@ -56,13 +56,13 @@ type View struct {
 type methodSel struct {
 	run string
 	tid int // 0: every thread
-	by  model.MethodGrouping
+	by  calls.MethodGrouping
 	cpu bool // charts on thread-CPU time, else real time
 }
 
 // New makes the method tabs, shown by host, which read traces through a.
 func New(host ui.Host, a *controller.MethodAnalysis) *View {
-	m := &View{host: host, a: a, sel: methodSel{by: model.ByMethod, cpu: true}, threads: map[string]int{allThreads: 0}}
+	m := &View{host: host, a: a, sel: methodSel{by: calls.ByMethod, cpu: true}, threads: map[string]int{allThreads: 0}}
 	m.Thread = widget.NewSelect([]string{allThreads}, func(opt string) {
 		if !m.quiet {
 			m.sel.tid = m.threads[opt]
@@ -70,17 +70,17 @@ func New(host ui.Host, a *controller.MethodAnalysis) *View {
 		}
 	})
 	m.Thread.SetSelected(allThreads)
-	groupings := make([]string, len(model.MethodGroupings))
-	for i, g := range model.MethodGroupings {
+	groupings := make([]string, len(calls.MethodGroupings))
+	for i, g := range calls.MethodGroupings {
 		groupings[i] = string(g)
 	}
 	m.Grouping = widget.NewSelect(groupings, func(s string) {
 		if !m.quiet {
-			m.sel.by = model.MethodGrouping(s)
+			m.sel.by = calls.MethodGrouping(s)
 			m.refresh()
 		}
 	})
-	m.Grouping.SetSelected(string(model.ByMethod))
+	m.Grouping.SetSelected(string(calls.ByMethod))
 	m.Clock = widget.NewSelect([]string{clockCPU, clockReal}, func(s string) {
 		if !m.quiet {
 			m.sel.cpu = s == clockCPU
@@ -120,7 +120,7 @@ func (m *View) Forget(run string) {
 // Load reads the run's trace (the controller keeps it) and shows it in every tab.
 func (m *View) Load(run string) {
 	a := m.a
-	ui.LoadRun(m.host, &m.gen, run, func(ctx context.Context) (*model.MethodTrace, error) { return a.Load(ctx, run) }, func(t *model.MethodTrace) {
+	ui.LoadRun(m.host, &m.gen, run, func(ctx context.Context) (*calls.MethodTrace, error) { return a.Load(ctx, run) }, func(t *calls.MethodTrace) {
 		if run != m.sel.run || t != m.trace {
 			m.sel.run, m.trace = run, t
 			m.setChoices()
@@ -172,7 +172,7 @@ func (m *View) setChoices() {
 
 // chart is the selection's question for a chart grouped by by, drawn as kind until the user
 // picks another kind in the chart's panel.
-func (s methodSel) chart(by model.MethodGrouping, kind chart.Kind) controller.MethodChartOptions {
+func (s methodSel) chart(by calls.MethodGrouping, kind chart.Kind) controller.MethodChartOptions {
 	return controller.MethodChartOptions{Run: s.run, By: by, TID: s.tid, CPU: s.cpu, Kind: kind}
 }
 
@@ -197,24 +197,24 @@ func (m *View) jump(key string) {
 
 // jumpMethod shows a method in the Profile tab, grouping by method first if need be.
 func (m *View) jumpMethod(key string) {
-	if m.sel.by == model.ByMethod {
+	if m.sel.by == calls.ByMethod {
 		m.jump(key)
 		return
 	}
 	m.Tabs.SelectIndex(0)
 	m.Profile.pending = key
-	m.Grouping.SetSelected(string(model.ByMethod)) // recomputes, then selects pending
+	m.Grouping.SetSelected(string(calls.ByMethod)) // recomputes, then selects pending
 }
 
 // busiest is the thread with the most time inside traced calls: what a timeline should open on.
-func busiest(p *model.CallProfile) (model.ThreadTimes, bool) {
-	var best model.ThreadTimes
+func busiest(p *calls.CallProfile) (calls.ThreadTimes, bool) {
+	var best calls.ThreadTimes
 	found := false
 	for _, th := range p.Threads {
 		if th.Events == 0 {
 			continue
 		}
-		score := func(t model.ThreadTimes) uint64 {
+		score := func(t calls.ThreadTimes) uint64 {
 			if p.Clock.HasWall() {
 				return t.Level1Wall
 			}

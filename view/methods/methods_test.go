@@ -20,7 +20,7 @@ import (
 	"androprof/chart/render"
 	"androprof/controller"
 	"androprof/internal/viewtest"
-	"androprof/model"
+	"androprof/model/calls"
 	"androprof/view/ui"
 )
 
@@ -53,8 +53,8 @@ func openMethods(t *testing.T) (*methodsWindow, *controller.MethodAnalysis) {
 }
 
 // rowIndex finds a row of the profile table by its key.
-func methodRowIndex(tb *ui.SortTable[model.MethodRow], key string) int {
-	return slices.IndexFunc(tb.Rows(), func(r model.MethodRow) bool { return r.Key == key })
+func methodRowIndex(tb *ui.SortTable[calls.MethodRow], key string) int {
+	return slices.IndexFunc(tb.Rows(), func(r calls.MethodRow) bool { return r.Key == key })
 }
 
 const (
@@ -79,7 +79,7 @@ func TestMethodRunOffersItsThreadsAndClocks(t *testing.T) {
 func TestProfileTableRowsAndSorting(t *testing.T) {
 	v, methods := openMethods(t)
 	tb := v.Methods.Profile.Table
-	rep, err := methods.Report(context.Background(), model.MethodReportOptions{Run: "jag", By: model.ByMethod})
+	rep, err := methods.Report(context.Background(), calls.MethodReportOptions{Run: "jag", By: calls.ByMethod})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestProfileTableRowsAndSorting(t *testing.T) {
 		t.Errorf("CSV: %v %.80s", err, csv.String())
 	}
 	// Class and package groupings from the top bar.
-	v.Methods.Grouping.SetSelected(string(model.ByPackage))
+	v.Methods.Grouping.SetSelected(string(calls.ByPackage))
 	v.Wait()
 	if methodRowIndex(tb, "com/jag/positron") < 0 {
 		t.Errorf("packages: %v", tb.Rows())
@@ -151,7 +151,7 @@ func TestRelativesAndJumps(t *testing.T) {
 	v.Wait()
 	p.Table.Select(methodRowIndex(p.Table, draw))
 	v.Wait()
-	names := func(tb *ui.SortTable[model.Relative]) []string {
+	names := func(tb *ui.SortTable[calls.Relative]) []string {
 		var out []string
 		for _, r := range tb.Rows() {
 			out = append(out, r.Name)
@@ -172,7 +172,7 @@ func TestRelativesAndJumps(t *testing.T) {
 		t.Errorf("after the jump: find %q, selected %q, parents %v", p.Find.Text, p.selected, names(p.Parents))
 	}
 	// Grouping by class has no relatives to list.
-	v.Methods.Grouping.SetSelected(string(model.ByClass))
+	v.Methods.Grouping.SetSelected(string(calls.ByClass))
 	v.Wait()
 	p.Table.Select(0)
 	v.Wait()
@@ -206,7 +206,7 @@ func TestRecursiveRelativesApart(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("parents of drawChild:\n %q\nwant\n %q", got, want)
 	}
-	if i := slices.IndexFunc(p.Children.Rows(), func(r model.Relative) bool { return r.Recursive }); i < 0 {
+	if i := slices.IndexFunc(p.Children.Rows(), func(r calls.Relative) bool { return r.Recursive }); i < 0 {
 		t.Errorf("drawChild's children list no recursive row: %+v", p.Children.Rows())
 	}
 }
@@ -261,7 +261,7 @@ func TestThreadFilter(t *testing.T) {
 	all := len(m.Profile.Table.Rows())
 	m.Thread.SetSelected("21515 Gecko")
 	v.Wait()
-	rep, err := methods.Report(context.Background(), model.MethodReportOptions{Run: "art", By: model.ByMethod, TID: 21515})
+	rep, err := methods.Report(context.Background(), calls.MethodReportOptions{Run: "art", By: calls.ByMethod, TID: 21515})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -413,7 +413,7 @@ func TestCompareTwoTraces(t *testing.T) {
 	if len(cmp.Table.Rows()) != len(m.Profile.Table.Rows()) {
 		t.Errorf("%d compare rows, %d methods", len(cmp.Table.Rows()), len(m.Profile.Table.Rows()))
 	}
-	i := slices.IndexFunc(cmp.Table.Rows(), func(r model.MethodCompareRow) bool { return r.Key == paint })
+	i := slices.IndexFunc(cmp.Table.Rows(), func(r calls.MethodCompareRow) bool { return r.Key == paint })
 	if i < 0 || cmp.Table.Cell(i, 1) != "4 494" || cmp.Table.Cell(i, 3) != "1.000" {
 		t.Errorf("paint compared: %+v", cmp.Table.Rows())
 	}

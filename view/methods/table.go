@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/internal/human"
-	"androprof/model"
+	callsmodel "androprof/model/calls"
 	"androprof/view/ui"
 )
 
@@ -21,22 +21,22 @@ import (
 // a parent or child goes to that method, as expanding and clicking does in Traceview.
 type methodProfileTab struct {
 	Find     *widget.Entry
-	Table    *ui.SortTable[model.MethodRow]
+	Table    *ui.SortTable[callsmodel.MethodRow]
 	Selected *widget.Label // whose parents and children are listed, or how to list them
-	Parents  *ui.SortTable[model.Relative]
-	Children *ui.SortTable[model.Relative]
+	Parents  *ui.SortTable[callsmodel.Relative]
+	Children *ui.SortTable[callsmodel.Relative]
 
 	m        *View
-	clock    model.Clock // the columns are the ones of this clock
-	selected string      // key of the row selected; kept across recomputes
-	pending  string      // a key to select once rows arrive (a jump past the find filter)
+	clock    callsmodel.Clock // the columns are the ones of this clock
+	selected string           // key of the row selected; kept across recomputes
+	pending  string           // a key to select once rows arrive (a jump past the find filter)
 	gen      int
 	relGen   int
 	content  fyne.CanvasObject
 }
 
 func newMethodProfileTab(m *View) *methodProfileTab {
-	t := &methodProfileTab{m: m, clock: model.ClockDual}
+	t := &methodProfileTab{m: m, clock: callsmodel.ClockDual}
 	win := m.host.Window()
 	t.Find = widget.NewEntry()
 	t.Find.SetPlaceHolder("Find: part of a name")
@@ -44,8 +44,8 @@ func newMethodProfileTab(m *View) *methodProfileTab {
 	t.Table = ui.NewSortTable(win, "method-profile", profileColumns(t.clock), t.rowSelected)
 	t.Selected = widget.NewLabel("Select a method to list its parents and children.")
 	t.Selected.Truncation = fyne.TextTruncateEllipsis
-	t.Parents = ui.NewSortTable(win, "parents", relativeColumns(t.clock, "Parent"), func(r model.Relative) { m.jump(r.Name) })
-	t.Children = ui.NewSortTable(win, "children", relativeColumns(t.clock, "Child"), func(r model.Relative) { m.jump(r.Name) })
+	t.Parents = ui.NewSortTable(win, "parents", relativeColumns(t.clock, "Parent"), func(r callsmodel.Relative) { m.jump(r.Name) })
+	t.Children = ui.NewSortTable(win, "children", relativeColumns(t.clock, "Child"), func(r callsmodel.Relative) { m.jump(r.Name) })
 	t.Parents.SaveCSV.SetText("Parents CSV…")
 	t.Children.SaveCSV.SetText("Children CSV…")
 	// The profile table takes the whole height, the relatives the right of it, parents above
@@ -62,8 +62,8 @@ func newMethodProfileTab(m *View) *methodProfileTab {
 
 // profileColumns are Traceview's columns for the clocks a trace has: a trace without a CPU
 // clock shows no CPU columns, which would be all zero.
-func profileColumns(c model.Clock) []ui.Column[model.MethodRow] {
-	type row = model.MethodRow
+func profileColumns(c callsmodel.Clock) []ui.Column[callsmodel.MethodRow] {
+	type row = callsmodel.MethodRow
 	cpu, wall := c.HasCPU() || !c.HasWall(), c.HasWall() || !c.HasCPU()
 	cols := []ui.Column[row]{ui.TextCol("Name", 320, func(r row) string { return r.Key })}
 	if cpu {
@@ -100,8 +100,8 @@ func profileColumns(c model.Clock) []ui.Column[model.MethodRow] {
 // below its "+++++" line, say "yes" under "Rec." (as "Calls+Rec" counts them in the table) and
 // come after the plain ones until the user sorts, so nested time is never read as added to the
 // rest.
-func relativeColumns(c model.Clock, key string) []ui.Column[model.Relative] {
-	type rel = model.Relative
+func relativeColumns(c callsmodel.Clock, key string) []ui.Column[callsmodel.Relative] {
+	type rel = callsmodel.Relative
 	cols := []ui.Column[rel]{
 		ui.TextCol(key, 240, func(r rel) string { return r.Name }),
 		{Title: "Rec.", Width: 50, Num: true, Text: func(r rel) string {
@@ -137,7 +137,7 @@ func (t *methodProfileTab) recompute() {
 	m := t.m
 	t.gen++
 	gen, a, sel, ctx := t.gen, m.a, m.sel, m.host.Context()
-	opts := model.MethodReportOptions{Run: sel.run, By: sel.by, TID: sel.tid, Find: t.Find.Text}
+	opts := callsmodel.MethodReportOptions{Run: sel.run, By: sel.by, TID: sel.tid, Find: t.Find.Text}
 	clock := m.trace.Profile.Clock
 	m.host.Background().Run(func() func() {
 		rep, err := a.Report(ctx, opts)
@@ -154,7 +154,7 @@ func (t *methodProfileTab) recompute() {
 	})
 }
 
-func (t *methodProfileTab) show(rep *model.MethodReport, clock model.Clock) {
+func (t *methodProfileTab) show(rep *callsmodel.MethodReport, clock callsmodel.Clock) {
 	if clock != t.clock {
 		t.clock = clock
 		t.Table.SetColumns(profileColumns(clock))
@@ -174,7 +174,7 @@ func (t *methodProfileTab) show(rep *model.MethodReport, clock model.Clock) {
 	if t.pending != "" {
 		want, t.pending = t.pending, ""
 	}
-	if i := slices.IndexFunc(t.Table.Rows(), func(r model.MethodRow) bool { return r.Key == want }); want != "" && i >= 0 {
+	if i := slices.IndexFunc(t.Table.Rows(), func(r callsmodel.MethodRow) bool { return r.Key == want }); want != "" && i >= 0 {
 		t.Table.Select(i) // lists its relatives again, for the thread now chosen
 		return
 	}
@@ -182,11 +182,11 @@ func (t *methodProfileTab) show(rep *model.MethodReport, clock model.Clock) {
 }
 
 // rowSelected lists the parents and children of a method row.
-func (t *methodProfileTab) rowSelected(r model.MethodRow) {
+func (t *methodProfileTab) rowSelected(r callsmodel.MethodRow) {
 	m := t.m
 	t.selected = r.Key
 	t.relGen++
-	if m.sel.by != model.ByMethod {
+	if m.sel.by != callsmodel.ByMethod {
 		t.showRelatives(nil, nil, "Parents and children are listed when grouping by method.")
 		return
 	}
@@ -206,7 +206,7 @@ func (t *methodProfileTab) rowSelected(r model.MethodRow) {
 	})
 }
 
-func (t *methodProfileTab) showRelatives(parents, children []model.Relative, title string) {
+func (t *methodProfileTab) showRelatives(parents, children []callsmodel.Relative, title string) {
 	t.Selected.SetText(title)
 	t.Parents.Set(parents)
 	t.Children.Set(children)
@@ -214,7 +214,7 @@ func (t *methodProfileTab) showRelatives(parents, children []model.Relative, tit
 
 // jump selects the row of key, clearing the find box (and grouping by method) when they hide it.
 func (t *methodProfileTab) jump(key string) {
-	if i := slices.IndexFunc(t.Table.Rows(), func(r model.MethodRow) bool { return r.Key == key }); i >= 0 {
+	if i := slices.IndexFunc(t.Table.Rows(), func(r callsmodel.MethodRow) bool { return r.Key == key }); i >= 0 {
 		t.Table.Select(i)
 		return
 	}

@@ -15,7 +15,7 @@ import (
 	"androprof/chart/render"
 	"androprof/controller"
 	"androprof/internal/human"
-	"androprof/model"
+	callsmodel "androprof/model/calls"
 	"androprof/view/ui"
 )
 
@@ -43,12 +43,12 @@ type timelineTab struct {
 	m        *View
 	area     *timelineArea
 	run      string
-	trace    *model.MethodTrace
-	thread   model.ThreadTimes
+	trace    *callsmodel.MethodTrace
+	thread   callsmodel.ThreadTimes
 	lo, hi   uint64 // the thread's range
 	from, to uint64 // the range shown
 	spec     chart.Timeline
-	calls    []model.Call // spec.Spans' calls
+	calls    []callsmodel.Call // spec.Spans' calls
 	size     fyne.Size
 	px       [2]int
 	gen      int
@@ -241,7 +241,7 @@ func (t *timelineTab) render(query bool) {
 }
 
 // timelineSpec turns calls into bars on the trace's timeline clock, coloured by method.
-func timelineSpec(tr *model.MethodTrace, th model.ThreadTimes, calls []model.Call, from, to uint64, note string) chart.Timeline {
+func timelineSpec(tr *callsmodel.MethodTrace, th callsmodel.ThreadTimes, calls []callsmodel.Call, from, to uint64, note string) chart.Timeline {
 	wall := tr.Profile.Clock.HasWall()
 	spec := chart.Timeline{Title: "Calls of thread " + controller.ThreadLabel(th), From: from, To: to, Note: note,
 		Spans: make([]chart.Span, len(calls))}
@@ -250,7 +250,7 @@ func timelineSpec(tr *model.MethodTrace, th model.ThreadTimes, calls []model.Cal
 		if !wall {
 			start, end = c.StartCPU, c.EndCPU
 		}
-		spec.Spans[i] = chart.Span{Label: model.MethodName(tr.Profile.Methods[c.Method]), Depth: c.Depth,
+		spec.Spans[i] = chart.Span{Label: callsmodel.MethodName(tr.Profile.Methods[c.Method]), Depth: c.Depth,
 			Start: start, End: end, Colour: c.Method / 4} // Traceview ids are multiples of 4
 	}
 	return spec

@@ -10,7 +10,7 @@ import (
 	"androprof/chart/render"
 	"androprof/controller"
 	"androprof/internal/viewtest"
-	"androprof/model"
+	samplesmodel "androprof/model/samples"
 )
 
 // One chart per question (issue 25): each chart of the Layers and Flame tabs is the one
@@ -22,7 +22,7 @@ func TestChartsAreTheControllers(t *testing.T) {
 	v.SelectThread(32765)
 	test.Type(v.From, "0.5")
 	w.Wait()
-	set := w.selected(t, model.SampleSelection{TIDs: []int{32765}, FromNS: 5e8})
+	set := w.selected(t, samplesmodel.SampleSelection{TIDs: []int{32765}, FromNS: 5e8})
 	type spec = controller.SampleChartSpec
 	for _, c := range []struct {
 		tab, show string

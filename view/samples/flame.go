@@ -10,7 +10,7 @@ import (
 
 	"androprof/chart"
 	"androprof/internal/human"
-	"androprof/model"
+	samplesmodel "androprof/model/samples"
 	"androprof/view/ui"
 )
 
@@ -56,7 +56,7 @@ func (t *flameTab) show(res *result) {
 	f := res.flame
 	at := f.Root
 	for _, name := range t.zoom {
-		next := (*model.FlameNode)(nil)
+		next := (*samplesmodel.FlameNode)(nil)
 		for _, c := range at.Children {
 			if c.Name == name {
 				next = c
@@ -72,7 +72,7 @@ func (t *flameTab) show(res *result) {
 }
 
 // zoomTo draws the graph with n full width.
-func (t *flameTab) zoomTo(n *model.FlameNode) {
+func (t *flameTab) zoomTo(n *samplesmodel.FlameNode) {
 	f := t.flame.Zoom(n)
 	t.zoom = nil
 	if len(f.Path) > 0 {

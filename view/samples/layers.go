@@ -7,7 +7,8 @@ import (
 
 	"androprof/chart"
 	"androprof/controller"
-	"androprof/model"
+	"androprof/model/layers"
+	samplesmodel "androprof/model/samples"
 	"androprof/view/ui"
 )
 
@@ -33,8 +34,8 @@ var layerCharts = map[string]controller.SampleChartSpec{
 type layersTab struct {
 	Show    *widget.Select // which chart
 	Chart   *ui.ChartPanel
-	Layers  *ui.SortTable[model.SampleRow]
-	Threads *ui.SortTable[model.ThreadRow]
+	Layers  *ui.SortTable[samplesmodel.SampleRow]
+	Threads *ui.SortTable[samplesmodel.ThreadRow]
 
 	v       *View
 	res     *result
@@ -57,7 +58,7 @@ func newLayersTab(v *View) *layersTab {
 			return 0
 		}
 		return t.res.set.Kept
-	}), func(r model.ThreadRow) { v.SelectThread(r.TID) })
+	}), func(r samplesmodel.ThreadRow) { v.SelectThread(r.TID) })
 	show := container.NewGridWrap(fyne.NewSize(200, t.Show.MinSize().Height), t.Show)
 	top := container.NewBorder(container.NewHBox(widget.NewLabel("Chart"), show), nil, nil, nil, t.Chart.Content())
 	tables := container.NewHSplit(t.Layers.Content(), t.Threads.Content())
@@ -70,8 +71,8 @@ func newLayersTab(v *View) *layersTab {
 
 // layerColumns are a layer's samples: as the leaf (they add up to the selection) and anywhere
 // on the stack (a layer that calls into others, like the application, has more).
-func layerColumns() []ui.Column[model.SampleRow] {
-	type row = model.SampleRow
+func layerColumns() []ui.Column[samplesmodel.SampleRow] {
+	type row = samplesmodel.SampleRow
 	return []ui.Column[row]{
 		ui.TextCol("Layer", 110, func(r row) string { return r.Key }),
 		ui.IntCol("Samples", 90, func(r row) int64 { return int64(r.Self) }),
@@ -83,15 +84,15 @@ func layerColumns() []ui.Column[model.SampleRow] {
 
 // threadColumns are a thread's samples by the layer of their leaf; kept is the selection's
 // total, the 100% of the percentages.
-func threadColumns(kept func() int) []ui.Column[model.ThreadRow] {
-	type row = model.ThreadRow
+func threadColumns(kept func() int) []ui.Column[samplesmodel.ThreadRow] {
+	type row = samplesmodel.ThreadRow
 	cols := []ui.Column[row]{
 		ui.IDCol("TID", 70, func(r row) int64 { return int64(r.TID) }),
 		ui.TextCol("Thread", 150, func(r row) string { return r.Comm }),
 		ui.IntCol("Samples", 90, func(r row) int64 { return int64(r.Samples) }),
 		ui.PctCol("%", func(r row) float64 { return 100 * float64(r.Samples) / float64(max(kept(), 1)) }),
 	}
-	for i, l := range model.Layers {
+	for i, l := range layers.Layers {
 		cols = append(cols, ui.IntCol(l.String(), 90, func(r row) int64 { return int64(r.Layers[i]) }))
 	}
 	cols = append(cols, ui.TextCol("Top layer", 100, func(r row) string { return r.Top.String() }),

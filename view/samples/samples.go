@@ -19,7 +19,7 @@ import (
 	"androprof/chart"
 	"androprof/controller"
 	"androprof/internal/human"
-	"androprof/model"
+	samplesmodel "androprof/model/samples"
 	"androprof/view/ui"
 )
 
@@ -56,10 +56,10 @@ type View struct {
 
 	host    ui.Host
 	a       *controller.SampleAnalysis
-	run     string               // the run shown, or being loaded
-	profile *model.SampleProfile // of run; nil until loaded
-	threads map[string]int       // Thread option → tid
-	sel     model.SampleSelection
+	run     string                      // the run shown, or being loaded
+	profile *samplesmodel.SampleProfile // of run; nil until loaded
+	threads map[string]int              // Thread option → tid
+	sel     samplesmodel.SampleSelection
 	app     []string // nil: the run's own application packages
 	res     *result  // of the selection shown; nil until computed
 	loadGen int
@@ -73,18 +73,18 @@ type View struct {
 // so the tabs always agree.
 type result struct {
 	run     string
-	profile *model.SampleProfile
-	set     *model.SampleSet
-	layers  []model.SampleRow
-	threads []model.ThreadRow
-	symbols []model.SampleRow
+	profile *samplesmodel.SampleProfile
+	set     *samplesmodel.SampleSet
+	layers  []samplesmodel.SampleRow
+	threads []samplesmodel.ThreadRow
+	symbols []samplesmodel.SampleRow
 	charts  map[string]chart.Drawing // the Layers tab's, by its Show option
 	flame   chart.Flame              // not zoomed
 }
 
 // newResult computes a selection's tables and charts. The charts are the controller's
 // (controller.SampleDrawing), so they are the ones `androprof chart` writes.
-func newResult(run string, p *model.SampleProfile, set *model.SampleSet) (*result, error) {
+func newResult(run string, p *samplesmodel.SampleProfile, set *samplesmodel.SampleSet) (*result, error) {
 	res := &result{run: run, profile: p, set: set, layers: set.ByLayer(), threads: set.ByThread(), symbols: set.BySymbol(),
 		charts: map[string]chart.Drawing{}}
 	for show, spec := range layerCharts {
@@ -153,8 +153,8 @@ func (v *View) Open(run string) {
 	}
 	v.run, v.profile, v.res = run, nil, nil
 	a := v.a
-	ui.LoadRun(v.host, &v.loadGen, run, func(ctx context.Context) (*model.SampleProfile, error) { return a.Profile(ctx, run) },
-		func(p *model.SampleProfile) {
+	ui.LoadRun(v.host, &v.loadGen, run, func(ctx context.Context) (*samplesmodel.SampleProfile, error) { return a.Profile(ctx, run) },
+		func(p *samplesmodel.SampleProfile) {
 			v.profile = p
 			v.reset()
 			v.recompute()
@@ -172,7 +172,7 @@ func (v *View) Forget(run string) {
 }
 
 // Set is the selection shown, nil until one is computed.
-func (v *View) Set() *model.SampleSet {
+func (v *View) Set() *samplesmodel.SampleSet {
 	if v.res == nil {
 		return nil
 	}
@@ -211,7 +211,7 @@ func (v *View) reset() {
 	v.From.SetText("")
 	v.To.SetText("")
 	v.App.SetText(strings.Join(p.AppPackages, ", "))
-	v.sel, v.app, v.warning = model.SampleSelection{}, nil, ""
+	v.sel, v.app, v.warning = samplesmodel.SampleSelection{}, nil, ""
 	v.Flame.zoom = nil
 }
 
@@ -231,7 +231,7 @@ func (v *View) changed() {
 	if v.quiet {
 		return
 	}
-	sel := model.SampleSelection{Focus: splitList(v.Focus.Text)}
+	sel := samplesmodel.SampleSelection{Focus: splitList(v.Focus.Text)}
 	if tid := v.threads[v.Thread.Selected]; tid != 0 {
 		sel.TIDs = []int{tid}
 	}
@@ -344,7 +344,7 @@ func (v *View) show(res *result) {
 }
 
 // keptText says how many samples the selection keeps and what it, and the recording, left out.
-func keptText(set *model.SampleSet) string {
+func keptText(set *samplesmodel.SampleSet) string {
 	s := fmt.Sprintf("%s of %s", human.Grouped(int64(set.Kept)), human.Count(set.Total, "sample", "samples"))
 	if set.LeftOut > 0 {
 		s += fmt.Sprintf("; %s left out (kept: %s)", human.Grouped(int64(set.LeftOut)), set.LeftOutWhy)

@@ -18,7 +18,8 @@ import (
 	"androprof/controller"
 	"androprof/internal/human"
 	"androprof/internal/viewtest"
-	"androprof/model"
+	"androprof/model/layers"
+	samplesmodel "androprof/model/samples"
 	"androprof/view/ui"
 )
 
@@ -47,7 +48,7 @@ func openSamples(t *testing.T) *samplesWindow {
 }
 
 // selected is the controller's answer for a selection, for the expected values.
-func (w *samplesWindow) selected(t *testing.T, sel model.SampleSelection) *model.SampleSet {
+func (w *samplesWindow) selected(t *testing.T, sel samplesmodel.SampleSelection) *samplesmodel.SampleSet {
 	t.Helper()
 	set, err := w.a.Select(context.Background(), viewtest.SampleRun, sel, nil)
 	if err != nil {
@@ -78,7 +79,7 @@ func TestTabsShowARealRecording(t *testing.T) {
 	if !slices.Equal(tabs, []string{TabLayers, TabSymbols, TabNeighbours, TabFlame}) {
 		t.Errorf("tabs %v", tabs)
 	}
-	want := w.selected(t, model.SampleSelection{})
+	want := w.selected(t, samplesmodel.SampleSelection{})
 	if want.Total < 500 || !strings.HasPrefix(v.Kept.Text, human.Grouped(int64(want.Total))+" of "+human.Count(want.Total, "sample", "samples")) {
 		t.Errorf("Kept says %q for %d samples", v.Kept.Text, want.Total)
 	}
@@ -127,8 +128,8 @@ func TestTabsShowARealRecording(t *testing.T) {
 func TestThreadChooserChangesTheCounts(t *testing.T) {
 	w := openSamples(t)
 	v := w.Samples
-	all := w.selected(t, model.SampleSelection{})
-	var c2 model.ThreadRow
+	all := w.selected(t, samplesmodel.SampleSelection{})
+	var c2 samplesmodel.ThreadRow
 	for _, r := range all.ByThread() {
 		if strings.HasPrefix(r.Comm, "C2 Compiler") {
 			c2 = r
@@ -139,7 +140,7 @@ func TestThreadChooserChangesTheCounts(t *testing.T) {
 	}
 	v.SelectThread(c2.TID)
 	w.Wait()
-	one := w.selected(t, model.SampleSelection{TIDs: []int{c2.TID}})
+	one := w.selected(t, samplesmodel.SampleSelection{TIDs: []int{c2.TID}})
 	if v.Set().Kept != c2.Samples || one.Kept != c2.Samples {
 		t.Fatalf("thread %d: kept %d, want %d", c2.TID, v.Set().Kept, c2.Samples)
 	}
@@ -162,7 +163,7 @@ func TestThreadChooserChangesTheCounts(t *testing.T) {
 		t.Fatalf("all threads again: %d", v.Set().Kept)
 	}
 	rows := v.Layers.Threads.Rows()
-	i := slices.IndexFunc(rows, func(r model.ThreadRow) bool { return r.TID == c2.TID })
+	i := slices.IndexFunc(rows, func(r samplesmodel.ThreadRow) bool { return r.TID == c2.TID })
 	v.Layers.Threads.Select(i)
 	w.Wait()
 	if v.Set().Kept != c2.Samples || v.threads[v.Thread.Selected] != c2.TID {
@@ -178,7 +179,7 @@ func TestTimeWindowAndFocus(t *testing.T) {
 	test.Type(v.From, "0.5")
 	test.Type(v.To, "1")
 	w.Wait()
-	want := w.selected(t, model.SampleSelection{FromNS: 5e8, ToNS: 1e9})
+	want := w.selected(t, samplesmodel.SampleSelection{FromNS: 5e8, ToNS: 1e9})
 	if v.Set().Kept != want.Kept || want.Kept == 0 || want.LeftOut == 0 {
 		t.Errorf("0.5–1 s: %d samples, want %d of %d", v.Set().Kept, want.Kept, want.Total)
 	}
@@ -195,7 +196,7 @@ func TestTimeWindowAndFocus(t *testing.T) {
 	v.To.SetText("")
 	test.Type(v.Focus, "java.util")
 	w.Wait()
-	focus := w.selected(t, model.SampleSelection{Focus: []string{"java.util"}})
+	focus := w.selected(t, samplesmodel.SampleSelection{Focus: []string{"java.util"}})
 	if v.Set().Kept != focus.Kept || focus.Kept == 0 || focus.LeftOut == 0 || !strings.Contains(v.Kept.Text, "focus java.util") {
 		t.Errorf("focus java.util: %d samples, want %d; %q", v.Set().Kept, focus.Kept, v.Kept.Text)
 	}
@@ -209,7 +210,7 @@ func TestAppPackagesReclassify(t *testing.T) {
 	v := w.Samples
 	app := func() int {
 		for _, r := range v.Layers.Layers.Rows() {
-			if r.Layer == model.LayerApp {
+			if r.Layer == layers.LayerApp {
 				return r.Total
 			}
 		}
@@ -258,7 +259,7 @@ func TestFilterNarrowsTheSymbolTable(t *testing.T) {
 		t.Error("no symbol of the kernel layer")
 	}
 	for _, r := range s.Table.Rows() {
-		if r.Layer != model.LayerKernel && !strings.Contains(strings.ToLower(r.Symbol+r.Image+r.Component), "kernel") {
+		if r.Layer != layers.LayerKernel && !strings.Contains(strings.ToLower(r.Symbol+r.Image+r.Component), "kernel") {
 			t.Errorf("%+v matches kernel", r)
 		}
 	}
@@ -269,7 +270,7 @@ func TestFilterNarrowsTheSymbolTable(t *testing.T) {
 	// Sorting by a header.
 	s.Table.SortBy(viewtest.ColIndex(s.Table, "Total"))
 	rows = s.Table.Rows()
-	if !slices.IsSortedFunc(rows, func(a, b model.SampleRow) int { return b.Total - a.Total }) {
+	if !slices.IsSortedFunc(rows, func(a, b samplesmodel.SampleRow) int { return b.Total - a.Total }) {
 		t.Error("not sorted by total, largest first")
 	}
 }
@@ -280,7 +281,7 @@ func TestCallersAndCallees(t *testing.T) {
 	w := openSamples(t)
 	v := w.Samples
 	rows := v.Symbols.Table.Rows()
-	i := slices.IndexFunc(rows, func(r model.SampleRow) bool { return strings.Contains(r.Symbol, "DualPivotQuicksort.sort(") })
+	i := slices.IndexFunc(rows, func(r samplesmodel.SampleRow) bool { return strings.Contains(r.Symbol, "DualPivotQuicksort.sort(") })
 	if i < 0 {
 		t.Fatal("no DualPivotQuicksort.sort in the recording")
 	}
@@ -298,7 +299,7 @@ func TestCallersAndCallees(t *testing.T) {
 	if !strings.Contains(n.Title.Text, sym.Symbol) || !strings.Contains(n.Title.Text, human.Count(sym.Total, "sample", "samples")+" on the stack") {
 		t.Errorf("title %q", n.Title.Text)
 	}
-	up := slices.IndexFunc(n.Callers.Rows(), func(r model.SampleRow) bool { return r.SymbolID != sym.SymbolID && r.SymbolID >= 0 })
+	up := slices.IndexFunc(n.Callers.Rows(), func(r samplesmodel.SampleRow) bool { return r.SymbolID != sym.SymbolID && r.SymbolID >= 0 })
 	if up < 0 {
 		t.Fatal("no caller to walk to")
 	}
@@ -321,7 +322,7 @@ func TestCallersAndCallees(t *testing.T) {
 }
 
 // tapFrame taps the middle of a frame of the flame graph shown, as a person clicks it.
-func tapFrame(t *testing.T, w *samplesWindow, n *model.FlameNode) {
+func tapFrame(t *testing.T, w *samplesWindow, n *samplesmodel.FlameNode) {
 	t.Helper()
 	p := w.Samples.Flame.Chart
 	f := p.Drawing().(chart.Flame)
@@ -348,7 +349,7 @@ func TestFlameClickZooms(t *testing.T) {
 	w.showTab(TabFlame)
 	top := v.Flame.flame.Root
 	// The widest frame two levels up: a thread's start routine or main.
-	var pick *model.FlameNode
+	var pick *samplesmodel.FlameNode
 	for _, c := range top.Children {
 		for _, g := range c.Children {
 			if pick == nil || g.Total > pick.Total {

@@ -9,7 +9,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/internal/human"
-	"androprof/model"
+	"androprof/model/layers"
+	samplesmodel "androprof/model/samples"
 	"androprof/view/ui"
 )
 
@@ -18,10 +19,10 @@ import (
 // and callees.
 type symbolsTab struct {
 	Filter *widget.Entry
-	Table  *ui.SortTable[model.SampleRow]
+	Table  *ui.SortTable[samplesmodel.SampleRow]
 
 	v       *View
-	rows    []model.SampleRow // every symbol of the selection, before the filter
+	rows    []samplesmodel.SampleRow // every symbol of the selection, before the filter
 	content fyne.CanvasObject
 }
 
@@ -30,15 +31,15 @@ func newSymbolsTab(v *View) *symbolsTab {
 	t.Filter = widget.NewEntry()
 	t.Filter.SetPlaceHolder("Filter: part of a symbol, image, layer or component")
 	t.Filter.OnChanged = func(string) { t.filter() }
-	t.Table = ui.NewSortTable(v.host.Window(), "sample-symbols", symbolColumns(), func(r model.SampleRow) { v.ShowNeighbours(r.SymbolID) })
+	t.Table = ui.NewSortTable(v.host.Window(), "sample-symbols", symbolColumns(), func(r samplesmodel.SampleRow) { v.ShowNeighbours(r.SymbolID) })
 	t.content = container.NewBorder(t.Filter, nil, nil, nil, t.Table.Content())
 	return t
 }
 
 // symbolColumns are table V's: samples with the symbol as leaf and their share, the share of
 // samples with it anywhere on the stack, where it is and what layer it belongs to.
-func symbolColumns() []ui.Column[model.SampleRow] {
-	type row = model.SampleRow
+func symbolColumns() []ui.Column[samplesmodel.SampleRow] {
+	type row = samplesmodel.SampleRow
 	return []ui.Column[row]{
 		ui.IntCol("Samples", 90, func(r row) int64 { return int64(r.Self) }),
 		ui.PctCol("%", func(r row) float64 { return r.SelfPct }),
@@ -68,12 +69,12 @@ func (t *symbolsTab) filter() {
 }
 
 // matching are the rows whose symbol, image, layer or component contains text, in any case.
-func matching(rows []model.SampleRow, text string) []model.SampleRow {
+func matching(rows []samplesmodel.SampleRow, text string) []samplesmodel.SampleRow {
 	text = strings.ToLower(strings.TrimSpace(text))
 	if text == "" {
 		return rows
 	}
-	var out []model.SampleRow
+	var out []samplesmodel.SampleRow
 	for _, r := range rows {
 		for _, s := range []string{r.Symbol, r.Image, r.Layer.String(), r.Component} {
 			if strings.Contains(strings.ToLower(s), text) {
@@ -90,10 +91,10 @@ func matching(rows []model.SampleRow, text string) []model.SampleRow {
 // on the Symbols table, or a tap on a caller or callee, which walks the call graph.
 type neighboursTab struct {
 	Find    *widget.Entry
-	Matches *ui.SortTable[model.SampleRow] // the symbols to pick from
-	Title   *widget.Label                  // the symbol picked and its samples
-	Callers *ui.SortTable[model.SampleRow]
-	Callees *ui.SortTable[model.SampleRow]
+	Matches *ui.SortTable[samplesmodel.SampleRow] // the symbols to pick from
+	Title   *widget.Label                         // the symbol picked and its samples
+	Callers *ui.SortTable[samplesmodel.SampleRow]
+	Callees *ui.SortTable[samplesmodel.SampleRow]
 
 	v       *View
 	res     *result
@@ -110,7 +111,7 @@ func newNeighboursTab(v *View) *neighboursTab {
 	t.Find = widget.NewEntry()
 	t.Find.SetPlaceHolder("Find a symbol: part of its name")
 	t.Find.OnChanged = func(string) { t.match() }
-	type row = model.SampleRow
+	type row = samplesmodel.SampleRow
 	t.Matches = ui.NewSortTable(win, "sample-symbol-matches", []ui.Column[row]{
 		ui.TextCol("Symbol", 260, func(r row) string { return r.Symbol }),
 		ui.IntCol("Total", 80, func(r row) int64 { return int64(r.Total) }),
@@ -136,8 +137,8 @@ func newNeighboursTab(v *View) *neighboursTab {
 }
 
 // edgeColumns list a caller or callee (key names which) and the samples through the edge.
-func edgeColumns(key string) []ui.Column[model.SampleRow] {
-	type row = model.SampleRow
+func edgeColumns(key string) []ui.Column[samplesmodel.SampleRow] {
+	type row = samplesmodel.SampleRow
 	return []ui.Column[row]{
 		ui.TextCol(key, 360, func(r row) string { return r.Symbol }),
 		ui.IntCol("Samples", 90, func(r row) int64 { return int64(r.Total) }),
@@ -159,7 +160,7 @@ func (t *neighboursTab) match() {
 		return
 	}
 	text := strings.ToLower(strings.TrimSpace(t.Find.Text))
-	var rows []model.SampleRow
+	var rows []samplesmodel.SampleRow
 	for _, r := range t.res.symbols {
 		if strings.Contains(strings.ToLower(r.Symbol), text) {
 			rows = append(rows, r)
@@ -197,7 +198,7 @@ func (t *neighboursTab) list() {
 // describe names the symbol picked and its samples in the selection.
 func (t *neighboursTab) describe(res *result, symbol int32) string {
 	sym := res.profile.Symbols[symbol]
-	text := fmt.Sprintf("%s in %s (%s)", model.DisplaySymbol(sym), sym.Image, res.set.Layer(symbol))
+	text := fmt.Sprintf("%s in %s (%s)", layers.DisplaySymbol(sym), sym.Image, res.set.Layer(symbol))
 	for _, r := range res.symbols {
 		if r.SymbolID == symbol {
 			return text + fmt.Sprintf(": %s on the stack, %s as leaf", human.Count(r.Total, "sample", "samples"), human.Grouped(int64(r.Self)))
@@ -206,7 +207,7 @@ func (t *neighboursTab) describe(res *result, symbol int32) string {
 	return text + ": no sample of the selection"
 }
 
-func (t *neighboursTab) set(callers, callees []model.SampleRow, title string) {
+func (t *neighboursTab) set(callers, callees []samplesmodel.SampleRow, title string) {
 	t.Title.SetText(title)
 	t.Callers.Set(callers)
 	t.Callees.Set(callees)

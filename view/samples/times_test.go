@@ -12,7 +12,7 @@ import (
 	"androprof/chart"
 	"androprof/controller"
 	"androprof/internal/viewtest"
-	"androprof/model"
+	samplesmodel "androprof/model/samples"
 )
 
 // backInTimeWorkspace holds a sampled run whose samples go back in time, as an unordered perf
@@ -20,13 +20,13 @@ import (
 // first, at negative times.
 func backInTimeWorkspace(t *testing.T) *samplesWindow {
 	t.Helper()
-	b := model.NewSampleBuilder(model.SampleSelection{})
+	b := samplesmodel.NewSampleBuilder(samplesmodel.SampleSelection{})
 	for _, s := range []float64{5, 4, 5.5, 6, 4.5} {
-		viewtest.Must(t, b.Sample(&model.Sample{PID: 1, TID: 1, Comm: "main", TimeNS: int64(s * 1e9), Period: 1,
-			Stack: []model.Frame{{Symbol: "work", Image: "/bin/prog"}}}))
+		viewtest.Must(t, b.Sample(&samplesmodel.Sample{PID: 1, TID: 1, Comm: "main", TimeNS: int64(s * 1e9), Period: 1,
+			Stack: []samplesmodel.Frame{{Symbol: "work", Image: "/bin/prog"}}}))
 	}
 	db := viewtest.OpenDB(t, filepath.Join(t.TempDir(), "w.db"))
-	viewtest.Must(t, db.ImportSampleRun(context.Background(), "back", "back.perfscript", b.Finish(model.SampleHeader{Format: "perf-script"})))
+	viewtest.Must(t, db.ImportSampleRun(context.Background(), "back", "back.perfscript", b.Finish(samplesmodel.SampleHeader{Format: "perf-script"})))
 	ws := controller.NewWorkspace(db)
 	h := viewtest.NewHost(t, ws)
 	w := &samplesWindow{Host: h, Samples: New(h, ws.Samples), a: ws.Samples}

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // FormatCost writes a profile's cost (cycles, mW) as it was typed, in as few digits as it needs:
@@ -12,7 +12,7 @@ import (
 func FormatCost(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // CitationText lists where a category's costs come from, one bullet each, estimates marked.
-func CitationText(cites []model.Citation) string {
+func CitationText(cites []cost.Citation) string {
 	if len(cites) == 0 {
 		return "No sources recorded."
 	}

@@ -9,7 +9,7 @@ import (
 	"strconv"
 
 	"androprof/formats/heaplog"
-	"androprof/model"
+	"androprof/model/heap"
 )
 
 // class is one class the generator allocates, with how often it does.
@@ -97,7 +97,7 @@ type object struct {
 type gen struct {
 	w        *heaplog.Writer
 	rng      *rand.Rand
-	e        model.HeapEvent
+	e        heap.HeapEvent
 	err      error
 	n        int // records written
 	weights  int
@@ -124,7 +124,7 @@ type gen struct {
 // It is synthetic data for benchmarks and tests: nothing in it was measured, and it must never
 // be shown as a measurement. Its header says so (prop synthetic true).
 func Synthetic(w io.Writer, events int, seed int64) error {
-	hw, err := heaplog.NewWriter(w, model.HeapHeader{
+	hw, err := heaplog.NewWriter(w, heap.HeapHeader{
 		VM: "synthetic (androprof heaplogtest)",
 		Props: map[string]string{
 			"synthetic": "true",
@@ -165,7 +165,7 @@ func (g *gen) emit() {
 func (g *gen) startThread(name, group string) uint32 {
 	tid := g.nextTID
 	g.nextTID++
-	g.e = model.HeapEvent{Kind: model.HeapThreadStart, Thread: tid, Time: g.w.Total(), Name: name, Group: group}
+	g.e = heap.HeapEvent{Kind: heap.HeapThreadStart, Thread: tid, Time: g.w.Total(), Name: name, Group: group}
 	g.emit()
 	return tid
 }
@@ -176,7 +176,7 @@ func (g *gen) startWorker() {
 }
 
 func (g *gen) endThread(tid uint32) {
-	g.e = model.HeapEvent{Kind: model.HeapThreadEnd, Thread: tid, Time: g.w.Total()}
+	g.e = heap.HeapEvent{Kind: heap.HeapThreadEnd, Thread: tid, Time: g.w.Total()}
 	g.emit()
 }
 
@@ -245,12 +245,12 @@ func (g *gen) allocate() {
 	c := classes[ci]
 	if !g.declared[ci] {
 		g.declared[ci] = true
-		g.e = model.HeapEvent{Kind: model.HeapClass, Class: uint32(ci + 1), Name: c.name, Array: c.elem != 0}
+		g.e = heap.HeapEvent{Kind: heap.HeapClass, Class: uint32(ci + 1), Name: c.name, Array: c.elem != 0}
 		g.emit()
 	}
 	obj := object{id: g.nextOID, size: g.size(c)}
 	g.nextOID++
-	g.e = model.HeapEvent{Kind: model.HeapAlloc, Object: obj.id, Time: g.w.Total(), Size: obj.size,
+	g.e = heap.HeapEvent{Kind: heap.HeapAlloc, Object: obj.id, Time: g.w.Total(), Size: obj.size,
 		Thread: g.thread(), Class: uint32(ci + 1), Array: c.elem != 0}
 	g.emit()
 	g.sinceGC += obj.size
@@ -278,20 +278,20 @@ func (g *gen) mutate(src object) {
 		dst = g.old[g.rng.IntN(len(g.old))].id
 	}
 	off := 8 + 4*g.rng.Uint64N((src.size-8)/4)
-	g.e = model.HeapEvent{Kind: model.HeapMutation, Time: g.w.Total(), Object: src.id, Offset: uint32(off), Target: dst}
+	g.e = heap.HeapEvent{Kind: heap.HeapMutation, Time: g.w.Total(), Object: src.id, Offset: uint32(off), Target: dst}
 	g.emit()
 }
 
 func (g *gen) gc() {
 	t := g.w.Total()
-	kind := model.GCConcurrent
+	kind := heap.GCConcurrent
 	switch p := g.rng.IntN(100); {
 	case p < 15:
-		kind = model.GCForMalloc
+		kind = heap.GCForMalloc
 	case p < 18:
-		kind = model.GCExplicit
+		kind = heap.GCExplicit
 	}
-	g.e = model.HeapEvent{Kind: model.HeapGCStart, Time: t, GCKind: kind}
+	g.e = heap.HeapEvent{Kind: heap.HeapGCStart, Time: t, GCKind: kind}
 	g.emit()
 	kept := g.old[:0]
 	for _, o := range g.old {
@@ -316,7 +316,7 @@ func (g *gen) gc() {
 		g.old[i] = g.old[len(g.old)-1]
 		g.old = g.old[:len(g.old)-1]
 	}
-	g.e = model.HeapEvent{Kind: model.HeapGCEnd, Time: t}
+	g.e = heap.HeapEvent{Kind: heap.HeapGCEnd, Time: t}
 	g.emit()
 	g.sinceGC = 0
 	g.gcs++
@@ -332,7 +332,7 @@ func (g *gen) gc() {
 }
 
 func (g *gen) die(o object, t uint64) {
-	g.e = model.HeapEvent{Kind: model.HeapFree, Object: o.id, Time: t}
+	g.e = heap.HeapEvent{Kind: heap.HeapFree, Object: o.id, Time: t}
 	g.emit()
 }
 
@@ -345,7 +345,7 @@ func (g *gen) snapshot(t uint64) {
 		if b < 0 {
 			n /= 4
 		}
-		g.e = model.HeapEvent{Kind: model.HeapSnapshot, Time: t, Distance: b, Count: n}
+		g.e = heap.HeapEvent{Kind: heap.HeapSnapshot, Time: t, Distance: b, Count: n}
 		g.emit()
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"androprof/formats/heaplog"
-	"androprof/model"
+	"androprof/model/heap"
 )
 
 // The log is the same for the same seed, reads back, has about the records asked for and every
@@ -30,7 +30,7 @@ func TestSynthetic(t *testing.T) {
 		if r.Header().Props["synthetic"] != "true" {
 			t.Errorf("header %+v does not say synthetic", r.Header())
 		}
-		kinds := map[model.HeapEventKind]int{}
+		kinds := map[heap.HeapEventKind]int{}
 		live := map[uint64]bool{}
 		n, maxLive := 0, 0
 		for {
@@ -44,15 +44,15 @@ func TestSynthetic(t *testing.T) {
 			n++
 			kinds[e.Kind]++
 			switch e.Kind {
-			case model.HeapAlloc:
+			case heap.HeapAlloc:
 				live[e.Object] = true
 				maxLive = max(maxLive, len(live))
-			case model.HeapFree:
+			case heap.HeapFree:
 				if !live[e.Object] {
 					t.Fatalf("death of object %d, not live", e.Object)
 				}
 				delete(live, e.Object)
-			case model.HeapMutation:
+			case heap.HeapMutation:
 				if !live[e.Object] || (e.Target != 0 && !live[e.Target]) {
 					t.Fatalf("mutation %+v of a dead object", e)
 				}
@@ -64,7 +64,7 @@ func TestSynthetic(t *testing.T) {
 		if maxLive > maxOld+gcBytes/16 {
 			t.Errorf("%d events: %d objects live at once", events, maxLive)
 		}
-		if events >= 20000 && len(kinds) != int(model.HeapSnapshot) {
+		if events >= 20000 && len(kinds) != int(heap.HeapSnapshot) {
 			t.Errorf("%d events: record kinds %v", events, kinds)
 		}
 		t.Logf("%d events: %d records, %d live at most, kinds %v", events, n, maxLive, kinds)

@@ -5,7 +5,7 @@ package blocks
 
 import (
 	"androprof/isaprofiles"
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // MaxInsns is the most instructions a reader keeps of one block, so a block's memory is
@@ -24,7 +24,7 @@ const Undecoded = "?"
 // Classify names each instruction of b as its ISA's catalogue does (model.Insn.Class), once the
 // block's ISA is known and before a sink sees it, so what stores and counts instructions needs
 // no catalogue of its own.
-func Classify(b *model.Block) {
+func Classify(b *cost.Block) {
 	cat := isaprofiles.CatalogFor(b.ISA)
 	for i := range b.Insns {
 		b.Insns[i].Class = cat.Normalize(b.Insns[i].Mnemonic)

@@ -1,6 +1,8 @@
 package builtingen
 
-import "androprof/model"
+import (
+	"androprof/model/cost"
+)
 
 // Cost tables of the ARMv7-A cores. Cycle costs come from GCC's machine descriptions
 // (define_insn_reservation): the result latency, averaged over the reservations whose insn
@@ -71,7 +73,7 @@ func cortexA8() Core {
 		"COSTS_N_INSNS (30), i.e. the cost of 30 simple instructions, which is used."
 	return Core{
 		Slug: "cortex-a8", Name: "ARMv7-A Cortex-A8", Architecture: "ARMv7-A", Organization: "Cortex-A8",
-		ISAs: []model.ISA{model.ARM, model.Thumb},
+		ISAs: []cost.ISA{cost.ARM, cost.Thumb},
 		Source: "Cycle costs are GCC's Cortex-A8 scheduling model (gcc/config/arm/cortex-a8.md, FSF 2007-2013 " +
 			"revision, and cortex-a8-neon.md, FSF 2007-2017 revision): define_insn_reservation result latencies " +
 			"averaged per cost class, issue cycles for stores and branches, VFP (VFPLite) reservations for " +
@@ -85,7 +87,7 @@ func cortexA8() Core {
 			"clock (ARM Cortex-A series product page, 2013) and 2.61 nJ per main-memory access from CACTI 6.5. " +
 			"The Undefined category and system instructions fall back to the measured CPI. Each number's " +
 			"citation says whether it is an estimate.",
-		Reference: model.Reference{FrequencyGHz: 1, CPI: 13.03, ProcessorPowerW: 0.89,
+		Reference: cost.Reference{FrequencyGHz: 1, CPI: 13.03, ProcessorPowerW: 0.89,
 			BaseInstructions: 39171751755, BaseCacheMisses: 521966483, MemoryAccessEnergy: 2.61},
 		ReferenceCite: armReferenceCites("Cortex-A8", "1 GHz", "0.89 W", "13.03", "39,171,751,755", "521,966,483"),
 		Power:         Cost{Value: 890, Notes: []Note{{Estimate: true, Text: cpuPower}}},
@@ -190,7 +192,7 @@ func cortexA9() Core {
 		"COSTS_N_INSNS (30), i.e. the cost of 30 simple instructions, which is used."
 	return Core{
 		Slug: "cortex-a9", Name: "ARMv7-A Cortex-A9", Architecture: "ARMv7-A", Organization: "Cortex-A9",
-		ISAs: []model.ISA{model.ARM, model.Thumb},
+		ISAs: []cost.ISA{cost.ARM, cost.Thumb},
 		Source: "Cycle costs are GCC's Cortex-A9 scheduling model (gcc/config/arm/cortex-a9.md, FSF 2008-2013 " +
 			"revision, and cortex-a9-neon.md, FSF 2010-2013 revision): define_insn_reservation result latencies " +
 			"averaged per cost class, issue cycles for stores and branches, VFP reservations for floating " +
@@ -204,7 +206,7 @@ func cortexA9() Core {
 			"series product page, 2013) and 2.61 nJ per main-memory access from CACTI 6.5. The Undefined " +
 			"category and system instructions fall back to the measured CPI. Each number's citation says " +
 			"whether it is an estimate.",
-		Reference: model.Reference{FrequencyGHz: 2, CPI: 2.37, ProcessorPowerW: 1.25,
+		Reference: cost.Reference{FrequencyGHz: 2, CPI: 2.37, ProcessorPowerW: 1.25,
 			BaseInstructions: 39372723114, BaseCacheMisses: 451238875, MemoryAccessEnergy: 2.61},
 		ReferenceCite: armReferenceCites("Cortex-A9", "2 GHz", "1.25 W", "2.37", "39,372,723,114", "451,238,875"),
 		Power:         Cost{Value: 1250, Notes: []Note{{Estimate: true, Text: cpuPower}}},
@@ -302,7 +304,7 @@ func cortexA15() Core {
 		"category as an estimate."
 	return Core{
 		Slug: "cortex-a15", Name: "ARMv7-A Cortex-A15", Architecture: "ARMv7-A", Organization: "Cortex-A15",
-		ISAs: []model.ISA{model.ARM, model.Thumb},
+		ISAs: []cost.ISA{cost.ARM, cost.Thumb},
 		Source: "Cycle costs are GCC's Cortex-A15 scheduling model (gcc/config/arm/cortex-a15.md, FSF 2011-2020 " +
 			"revision, and cortex-a15-neon.md, FSF 2012-2014 revision): define_insn_reservation result latencies " +
 			"averaged per cost class, issue cost for stores and branches, VFP reservations for floating point. " +
@@ -407,8 +409,8 @@ func cortexA15() Core {
 }
 
 // armReferenceCites cites the seed's Table 5.3 reference data of one core.
-func armReferenceCites(core, freq, power, cpi, insns, misses string) []model.Citation {
-	return []model.Citation{
+func armReferenceCites(core, freq, power, cpi, insns, misses string) []cost.Citation {
+	return []cost.Citation{
 		{Cost: "frequency-ghz", Estimate: true, Text: "Seed 000 §5.2: the seed assumed " + freq + " for the " + core +
 			" (ARM-CORTEX-A, 2013, ARM Cortex-A series product page); an assumed operating clock, not the clock of " +
 			"the measurements below."},

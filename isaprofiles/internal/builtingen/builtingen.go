@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"androprof/isaprofiles"
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // Classes lists every cost class of docs/catalogues.md, in the order of its table.
@@ -31,13 +31,13 @@ type Core struct {
 	Name         string
 	Architecture string
 	Organization string
-	ISAs         []model.ISA
+	ISAs         []cost.ISA
 	Source       string // profile-level citation paragraph
 
 	// Reference is the measured whole-processor data of seed 000 Table 5.3 where it exists;
 	// fields that cannot be sourced stay zero ("not known").
-	Reference     model.Reference
-	ReferenceCite []model.Citation
+	Reference     cost.Reference
+	ReferenceCite []cost.Citation
 
 	// Power is the per-category power used where no published per-category figure exists
 	// (the core's whole-processor or whole-core average); always an estimate.
@@ -80,8 +80,8 @@ func Cores() []Core {
 // Generate builds the profile of one core: every catalogue entry of the core's instruction
 // sets goes into the category of its cost class, so with a complete catalogue the Undefined
 // category stays empty; Undefined gets the documented fallback cost.
-func Generate(core Core) (*model.Profile, error) {
-	fail := func(format string, args ...any) (*model.Profile, error) {
+func Generate(core Core) (*cost.Profile, error) {
+	fail := func(format string, args ...any) (*cost.Profile, error) {
 		return nil, fmt.Errorf("builtin profile %s: %s", core.Slug, fmt.Sprintf(format, args...))
 	}
 	known := map[string]bool{}
@@ -91,7 +91,7 @@ func Generate(core Core) (*model.Profile, error) {
 	catOf := map[string]int{} // class -> index into core.Categories
 	names := map[string]bool{}
 	for i, cat := range core.Categories {
-		if cat.Name == "" || strings.EqualFold(cat.Name, model.UndefinedCategory) || names[strings.ToLower(cat.Name)] {
+		if cat.Name == "" || strings.EqualFold(cat.Name, cost.UndefinedCategory) || names[strings.ToLower(cat.Name)] {
 			return fail("category %d has a missing, reserved or duplicate name %q", i+1, cat.Name)
 		}
 		names[strings.ToLower(cat.Name)] = true
@@ -121,10 +121,10 @@ func Generate(core Core) (*model.Profile, error) {
 	}
 	fallback := fallbackCycles(core)
 
-	p := model.NewProfile(core.Name, core.ISAs...)
+	p := cost.NewProfile(core.Name, core.ISAs...)
 	p.Architecture, p.Organization, p.Source = core.Architecture, core.Organization, core.Source
 	p.Reference = core.Reference
-	p.Citations = append([]model.Citation(nil), core.ReferenceCite...)
+	p.Citations = append([]cost.Citation(nil), core.ReferenceCite...)
 	for _, cat := range core.Categories {
 		cycles := cat.Cycles
 		if cycles.Fallback {
@@ -134,13 +134,13 @@ func Generate(core Core) (*model.Profile, error) {
 		if cat.Power != nil {
 			power = *cat.Power
 		}
-		p.Categories = append(p.Categories, model.Category{
+		p.Categories = append(p.Categories, cost.Category{
 			Name: cat.Name, Cycles: cycles.Value, PowerMW: power.Value,
 			Citations: append(cites("cycles", cycles), cites("power", power)...),
 		})
 	}
-	p.Undefined = model.Category{
-		Name: model.UndefinedCategory, Cycles: fallback.Value, PowerMW: core.Power.Value,
+	p.Undefined = cost.Category{
+		Name: cost.UndefinedCategory, Cycles: fallback.Value, PowerMW: core.Power.Value,
 		Citations: append(cites("cycles", fallback), cites("power", core.Power)...),
 	}
 
@@ -155,13 +155,13 @@ func Generate(core Core) (*model.Profile, error) {
 				return fail("%s %s has cost class %q, which this core's table does not price", isa, e.Mnemonic, e.Class)
 			}
 			c := &p.Categories[i]
-			c.Instructions = append(c.Instructions, model.Instruction{ISA: isa, Mnemonic: e.Mnemonic})
+			c.Instructions = append(c.Instructions, cost.Instruction{ISA: isa, Mnemonic: e.Mnemonic})
 		}
 	}
 	for i := range p.Categories {
-		model.SortInstructions(p.Categories[i].Instructions)
+		cost.SortInstructions(p.Categories[i].Instructions)
 	}
-	if probs := model.Validate(p); len(probs) > 0 {
+	if probs := cost.Validate(p); len(probs) > 0 {
 		return fail("%s", probs[0].Msg)
 	}
 	return p, nil
@@ -185,10 +185,10 @@ func checkCost(c Cost, cycles bool) error {
 	return nil
 }
 
-func cites(kind string, c Cost) []model.Citation {
-	out := make([]model.Citation, len(c.Notes))
+func cites(kind string, c Cost) []cost.Citation {
+	out := make([]cost.Citation, len(c.Notes))
 	for i, n := range c.Notes {
-		out[i] = model.Citation{Cost: kind, Estimate: n.Estimate, Text: n.Text}
+		out[i] = cost.Citation{Cost: kind, Estimate: n.Estimate, Text: n.Text}
 	}
 	return out
 }

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"androprof/isaprofiles"
-	"androprof/model"
+	"androprof/model/cost"
 )
 
 // builtinDir is isaprofiles/builtin, seen from this package's directory.
@@ -63,7 +63,7 @@ func TestCommittedProfilesAreCurrent(t *testing.T) {
 // real category of each profile that prices its instruction set, and that every catalogue is
 // priced by at least one profile.
 func TestEveryCatalogueEntryIsCategorised(t *testing.T) {
-	covered := map[model.ISA]bool{}
+	covered := map[cost.ISA]bool{}
 	for _, core := range Cores() {
 		p, err := Generate(core)
 		if err != nil {
@@ -72,7 +72,7 @@ func TestEveryCatalogueEntryIsCategorised(t *testing.T) {
 		if len(p.Undefined.Instructions) != 0 {
 			t.Errorf("%s: Undefined holds %d instructions", core.Slug, len(p.Undefined.Instructions))
 		}
-		cl := model.NewClassifier(p)
+		cl := cost.NewClassifier(p)
 		for _, isa := range core.ISAs {
 			covered[isa] = true
 			cat := isaprofiles.CatalogFor(isa)
@@ -83,14 +83,14 @@ func TestEveryCatalogueEntryIsCategorised(t *testing.T) {
 				t.Errorf("catalogue %s is empty", isa)
 			}
 			for _, e := range cat.Entries {
-				in := model.Instruction{ISA: isa, Mnemonic: e.Mnemonic}
-				if got := cl.Classify(in); got.Name == model.UndefinedCategory {
+				in := cost.Instruction{ISA: isa, Mnemonic: e.Mnemonic}
+				if got := cl.Classify(in); got.Name == cost.UndefinedCategory {
 					t.Errorf("%s: %s (class %s) is uncategorised", core.Slug, in, e.Class)
 				}
 			}
 		}
 	}
-	for _, isa := range []model.ISA{model.ARM, model.Thumb, model.MIPS} {
+	for _, isa := range []cost.ISA{cost.ARM, cost.Thumb, cost.MIPS} {
 		if !covered[isa] {
 			t.Errorf("no built-in profile prices %s", isa)
 		}
@@ -108,7 +108,7 @@ func TestEveryNumberIsCited(t *testing.T) {
 		if strings.TrimSpace(p.Source) == "" {
 			t.Errorf("%s: no source text", core.Slug)
 		}
-		for _, c := range append(append([]model.Category(nil), p.Categories...), p.Undefined) {
+		for _, c := range append(append([]cost.Category(nil), p.Categories...), p.Undefined) {
 			kinds := map[string]bool{}
 			for _, ci := range c.Citations {
 				if strings.TrimSpace(ci.Text) == "" {

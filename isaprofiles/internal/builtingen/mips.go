@@ -1,6 +1,8 @@
 package builtingen
 
-import "androprof/model"
+import (
+	"androprof/model/cost"
+)
 
 // Cost tables of the MIPS32 Release 2 cores, from GCC's 24k.md and 74k.md. The FPU figures are
 // those of GCC's -mtune=24kf and -mtune=74kf, which GCC maps to the 2:1 configurations
@@ -24,7 +26,7 @@ func mips24K() Core {
 		"using the energy estimates of this profile."
 	return Core{
 		Slug: "mips-24k", Name: "MIPS32 Release 2 24K", Architecture: "MIPS32 Release 2", Organization: "24K",
-		ISAs: []model.ISA{model.MIPS},
+		ISAs: []cost.ISA{cost.MIPS},
 		Source: "Cycle costs are GCC's MIPS 24K scheduling model (gcc/config/mips/24k.md, FSF 2005 revision, which " +
 			"cites the 'MIPS32 24K Processor Core Family Software User's Manual, Rev 3.04'): define_insn_reservation " +
 			"latencies averaged per cost class, with the FPU figures of the 24Kf (FPU at half the core clock, in " +
@@ -97,7 +99,7 @@ func mips74K() Core {
 		"an estimate."
 	return Core{
 		Slug: "mips-74k", Name: "MIPS32 Release 2 74K", Architecture: "MIPS32 Release 2", Organization: "74K",
-		ISAs: []model.ISA{model.MIPS},
+		ISAs: []cost.ISA{cost.MIPS},
 		Source: "Cycle costs are GCC's MIPS 74K scheduling model (gcc/config/mips/74k.md, FSF 2007-2013 revision, " +
 			"which cites the 'MIPS32 74K Microarchitecture Specification Rev. 01.02' and the '74Kf Processor Core " +
 			"Datasheet', 2006): define_insn_reservation latencies averaged per cost class, with the FPU figures of " +
