@@ -39,7 +39,7 @@ func countDest(c *heap.HeapCount) []any {
 	return []any{unsigned{&c.Objects}, unsigned{&c.Bytes}, unsigned{&c.ArrayObjects}, unsigned{&c.ArrayBytes}}
 }
 
-// ImportHeapRun stores a heap log's profile as a new run of kind "heap", in one transaction.
+// ImportHeapRun stores a heap log's profile as a new run of kind model.RunKindHeap, in one transaction.
 func (db *DB) ImportHeapRun(ctx context.Context, name, source string, p *heap.HeapProfile) error {
 	return db.inTx(ctx, func(tx *sql.Tx) error {
 		runID, err := insertRun(ctx, tx, name, source, model.RunKindHeap)
@@ -177,7 +177,7 @@ func (db *DB) HeapProfile(ctx context.Context, run string) (*heap.HeapProfile, e
 	return p, nil
 }
 
-// ImportDumpRun stores an HPROF dump's summary as a new run of kind "heapdump".
+// ImportDumpRun stores an HPROF dump's summary as a new run of kind model.RunKindHeapDump.
 func (db *DB) ImportDumpRun(ctx context.Context, name, source string, d *heap.HeapDump) error {
 	return db.inTx(ctx, func(tx *sql.Tx) error {
 		runID, err := insertRun(ctx, tx, name, source, model.RunKindHeapDump)

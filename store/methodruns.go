@@ -18,7 +18,7 @@ import (
 func dbID(id uint64) int64   { return int64(id) }
 func traceID(v int64) uint64 { return uint64(v) }
 
-// ImportMethodRun stores a method trace as a new run of kind "methods", in one transaction.
+// ImportMethodRun stores a method trace as a new run of kind model.RunKindMethods, in one transaction.
 func (db *DB) ImportMethodRun(ctx context.Context, name, source string, t *calls.MethodTrace) error {
 	p := t.Profile
 	return db.inTx(ctx, func(tx *sql.Tx) error {

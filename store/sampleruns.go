@@ -13,7 +13,7 @@ import (
 // Sampled runs are stored as model.SampleProfile's arrays (migration 006), row seq = index, so
 // a profile round-trips through these tables unchanged.
 
-// ImportSampleRun stores a sampled profile as a new run of kind "samples", in one transaction:
+// ImportSampleRun stores a sampled profile as a new run of kind model.RunKindSamples, in one transaction:
 // an import that fails or is cancelled leaves the workspace as it was.
 func (db *DB) ImportSampleRun(ctx context.Context, name, source string, p *samples.SampleProfile) error {
 	if err := checkSampleProfile(p); err != nil {

@@ -58,11 +58,13 @@ func TestDocsCiteOnlyPathsThatExist(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		checked := map[string]bool{}
 		for _, m := range codeSpan.FindAllStringSubmatch(string(text), -1) {
 			p := m[1]
-			if !treePath.MatchString(p) || !top[strings.SplitN(p, "/", 2)[0]] {
+			if checked[p] || !treePath.MatchString(p) || !top[strings.SplitN(p, "/", 2)[0]] {
 				continue
 			}
+			checked[p] = true
 			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err != nil {
 				t.Errorf("%s cites `%s`, which is not in the tree", doc, p)
 			}
