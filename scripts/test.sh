@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, checks formatting and vet, runs every test
 # with the race detector (UI tests with Fyne's test driver, real QEMU and cross-compilers,
-# `androprof screenshot` under xvfb-run), then the benchmarks the issues name, once each.
+# `tour screenshot` (cmd/tour) under xvfb-run), then the benchmarks the issues name, once each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
