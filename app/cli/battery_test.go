@@ -291,7 +291,7 @@ type sample struct {
 
 // samples are the real files the battery damages: the corpus (when it is there), the demo
 // data, the readers' test data and what the project's own writers make.
-func samples(t *testing.T) []sample {
+func batterySamples(t *testing.T) []sample {
 	read := func(path string) []byte { return readFile(t, path) }
 	gunzip := func(b []byte) []byte { return testio.Gunzip(t, b) }
 	s := []sample{
@@ -462,7 +462,7 @@ func batteryCases(t *testing.T, dir string) []batteryCase {
 		}
 		return wantName
 	}
-	for _, s := range samples(t) {
+	for _, s := range batterySamples(t) {
 		plain := plainStart(s.data, 1<<30)
 		add(s.format, s.name, s.data, wantImport)
 		for _, p := range cutPoints(s.format, s.data, plain) {

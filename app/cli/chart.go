@@ -10,7 +10,7 @@ import (
 	"androprof/chart/render"
 	"androprof/controller"
 	"androprof/model"
-	costmodel "androprof/model/cost"
+	"androprof/model/cost"
 )
 
 // chartArgs are chart's flags: those every kind of run reads and each kind's own.
@@ -128,7 +128,7 @@ func costChart(ctx context.Context, ws *controller.Workspace, a chartArgs) (char
 	if err != nil {
 		return nil, err
 	}
-	if opts.By == costmodel.ByLayer {
+	if opts.By == cost.ByLayer {
 		return ws.Costs.LayerChart(ctx, opts, a.metric)
 	}
 	return ws.Costs.ReportChart(ctx, opts, a.metric, a.kind)
@@ -136,12 +136,12 @@ func costChart(ctx context.Context, ws *controller.Workspace, a chartArgs) (char
 
 // costComparisonChart is the window's Compare tab's chart: emulator runs or processes side
 // by side, or image by image (--by image).
-func costComparisonChart(ctx context.Context, ws *controller.Workspace, items []costmodel.CompareItem, a chartArgs) (chart.Drawing, error) {
+func costComparisonChart(ctx context.Context, ws *controller.Workspace, items []cost.CompareItem, a chartArgs) (chart.Drawing, error) {
 	forISA, err := compareProfiles(ctx, ws.Profiles, a.rf, true)
 	if err != nil {
 		return nil, err
 	}
-	if a.rf.by == string(costmodel.ByImage) {
+	if a.rf.by == string(cost.ByImage) {
 		rows, err := ws.Costs.CompareImages(ctx, items, forISA, a.rf.freq)
 		if err != nil {
 			return nil, err

@@ -1,7 +1,7 @@
 package cli
 
 import (
-	costmodel "androprof/model/cost"
+	"androprof/model/cost"
 	"androprof/store/workspacedb"
 	"bytes"
 	"context"
@@ -29,13 +29,13 @@ func TestEmulatorChartsAgree(t *testing.T) {
 	}
 	defer ws.Close()
 	// report is the window's report of run under profile (its compute), by one grouping.
-	report := func(run, profile string, by costmodel.Grouping) (*costmodel.Report, *costmodel.RunData) {
+	report := func(run, profile string, by cost.Grouping) (*cost.Report, *cost.RunData) {
 		t.Helper()
 		p, err := ws.Profiles.Resolve(ctx, profile)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := ws.Costs.Report(ctx, costmodel.ReportOptions{Run: run, Profile: p, By: by})
+		rep, err := ws.Costs.Report(ctx, cost.ReportOptions{Run: run, Profile: p, By: by})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,10 +48,10 @@ func TestEmulatorChartsAgree(t *testing.T) {
 	// The window's charts, as its tabs draw them (view/analysis processes.go, functions.go,
 	// insns.go, images.go).
 	processes := func(run, profile string, m chart.Metric) chart.Chart {
-		rep, d := report(run, profile, costmodel.ByPID)
+		rep, d := report(run, profile, cost.ByPID)
 		return chart.FromReport(rep, m, chart.Bars, controller.ProcessLabels(d))
 	}
-	rows := func(by costmodel.Grouping) func(run, profile string, m chart.Metric) chart.Chart {
+	rows := func(by cost.Grouping) func(run, profile string, m chart.Metric) chart.Chart {
 		return func(run, profile string, m chart.Metric) chart.Chart {
 			rep, _ := report(run, profile, by)
 			return chart.FromReport(rep, m, chart.Bars, nil)
@@ -62,7 +62,7 @@ func TestEmulatorChartsAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l, err := ws.Costs.Layers(ctx, costmodel.ReportOptions{Run: run, Profile: p})
+		l, err := ws.Costs.Layers(ctx, cost.ReportOptions{Run: run, Profile: p})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,9 +73,9 @@ func TestEmulatorChartsAgree(t *testing.T) {
 		window func(run, profile string, m chart.Metric) chart.Chart
 	}{
 		{"pid", processes},
-		{"function", rows(costmodel.ByFunction)},
-		{"category", rows(costmodel.ByCategory)},
-		{"image", rows(costmodel.ByImage)},
+		{"function", rows(cost.ByFunction)},
+		{"category", rows(cost.ByCategory)},
+		{"image", rows(cost.ByImage)},
 		{"layer", layers},
 	}
 	const width, height = 900, 500

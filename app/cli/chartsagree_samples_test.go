@@ -1,7 +1,7 @@
 package cli
 
 import (
-	samplesmodel "androprof/model/samples"
+	"androprof/model/samples"
 	"androprof/store/workspacedb"
 	"context"
 	"path/filepath"
@@ -29,19 +29,19 @@ func TestSampleChartsAgree(t *testing.T) {
 	type spec = controller.SampleChartSpec
 	cases := []struct {
 		flags []string
-		sel   samplesmodel.SampleSelection
+		sel   samples.SampleSelection
 		app   []string
 		spec  spec
 	}{
-		{nil, samplesmodel.SampleSelection{}, nil, spec{By: controller.SampleByLayerTime}},
+		{nil, samples.SampleSelection{}, nil, spec{By: controller.SampleByLayerTime}},
 		{[]string{"--by", "layer-time", "--counts", "--buckets", "20", "--threads", "java"},
-			samplesmodel.SampleSelection{ThreadNames: []string{"java"}}, nil, spec{By: controller.SampleByLayerTime, Buckets: 20, Counts: true}},
-		{[]string{"--by", "layer", "--tid", "32765"}, samplesmodel.SampleSelection{TIDs: []int{32765}}, nil, spec{By: controller.SampleByLayer}},
-		{[]string{"--by", "image", "--app", "Spin"}, samplesmodel.SampleSelection{}, []string{"Spin"}, spec{By: controller.SampleByImage}},
-		{[]string{"--by", "symbol", "--focus", "Spin"}, samplesmodel.SampleSelection{Focus: []string{"Spin"}}, nil, spec{By: controller.SampleBySymbol}},
-		{[]string{"--by", "component", "--from", "0.5", "--to", "1"}, samplesmodel.SampleSelection{FromNS: 5e8, ToNS: 1e9}, nil, spec{By: controller.SampleByComponent}},
-		{[]string{"--by", "thread"}, samplesmodel.SampleSelection{}, nil, spec{By: controller.SampleByThread}},
-		{[]string{"--by", "flame", "--threads", "C*"}, samplesmodel.SampleSelection{ThreadNames: []string{"C*"}}, nil, spec{By: controller.SampleByFlame}},
+			samples.SampleSelection{ThreadNames: []string{"java"}}, nil, spec{By: controller.SampleByLayerTime, Buckets: 20, Counts: true}},
+		{[]string{"--by", "layer", "--tid", "32765"}, samples.SampleSelection{TIDs: []int{32765}}, nil, spec{By: controller.SampleByLayer}},
+		{[]string{"--by", "image", "--app", "Spin"}, samples.SampleSelection{}, []string{"Spin"}, spec{By: controller.SampleByImage}},
+		{[]string{"--by", "symbol", "--focus", "Spin"}, samples.SampleSelection{Focus: []string{"Spin"}}, nil, spec{By: controller.SampleBySymbol}},
+		{[]string{"--by", "component", "--from", "0.5", "--to", "1"}, samples.SampleSelection{FromNS: 5e8, ToNS: 1e9}, nil, spec{By: controller.SampleByComponent}},
+		{[]string{"--by", "thread"}, samples.SampleSelection{}, nil, spec{By: controller.SampleByThread}},
+		{[]string{"--by", "flame", "--threads", "C*"}, samples.SampleSelection{ThreadNames: []string{"C*"}}, nil, spec{By: controller.SampleByFlame}},
 	}
 	for _, c := range cases {
 		set, err := ws.Samples.Select(ctx, "java", c.sel, c.app)

@@ -17,7 +17,7 @@ import (
 	"androprof/formats/bbprofile"
 	"androprof/formats/heaplog/heaplogtest"
 	"androprof/model"
-	costmodel "androprof/model/cost"
+	"androprof/model/cost"
 )
 
 // crashPoint is when the crash test interrupts an import, and with which signal.
@@ -232,9 +232,9 @@ func syntheticBBProfile(w *bufio.Writer, blocks int) error {
 	bw.Thread(2, "worker")
 	mnemonics := []string{"mov", "add", "ldr", "str", "cmp", "sub", "orr", "bl"}
 	for i := range blocks {
-		b := &costmodel.Block{PC: 0x10000 + uint64(i)*32, ISA: costmodel.ARM, Symbol: fmt.Sprintf("f%d", i/40)}
+		b := &cost.Block{PC: 0x10000 + uint64(i)*32, ISA: cost.ARM, Symbol: fmt.Sprintf("f%d", i/40)}
 		for k := range 8 {
-			b.Insns = append(b.Insns, costmodel.Insn{Addr: b.PC + uint64(4*k), Encoding: "e1a00000", Mnemonic: mnemonics[(i+k)%8], Operands: "r0, r0"})
+			b.Insns = append(b.Insns, cost.Insn{Addr: b.PC + uint64(4*k), Encoding: "e1a00000", Mnemonic: mnemonics[(i+k)%8], Operands: "r0, r0"})
 		}
 		if err := bw.Block(uint64(i), b, []bbprofile.ThreadCount{{TID: 1, Executions: int64(i + 1)}, {TID: 2, Executions: 3}}); err != nil {
 			return err

@@ -17,7 +17,7 @@ import (
 	"androprof/internal/termtext"
 	"androprof/model"
 	"androprof/model/calls"
-	costmodel "androprof/model/cost"
+	"androprof/model/cost"
 )
 
 // progressPrinter prints "what: N%" to stderr at most every half second, so a long import on a
@@ -34,14 +34,14 @@ func progressPrinter(env Env, what string) func(done, total int64) {
 }
 
 // archISAs turns --arch into what log text without encodings is.
-func archISAs(arch string) ([]costmodel.ISA, error) {
+func archISAs(arch string) ([]cost.ISA, error) {
 	switch strings.ToLower(arch) {
 	case "":
 		return nil, nil
 	case "arm", "armeb":
-		return []costmodel.ISA{costmodel.ARM, costmodel.Thumb}, nil
+		return []cost.ISA{cost.ARM, cost.Thumb}, nil
 	case "mips", "mipsel":
-		return []costmodel.ISA{costmodel.MIPS}, nil
+		return []cost.ISA{cost.MIPS}, nil
 	}
 	return nil, fmt.Errorf("%w: --arch %q: want arm or mips", errUsage, arch)
 }
@@ -158,7 +158,7 @@ func printRun(ctx context.Context, ws *controller.Workspace, run string, asJSON 
 		}
 		return k.stored(ctx, ws, r, asJSON, env)
 	}
-	return fmt.Errorf("run %q: %w", run, costmodel.ErrNotFound)
+	return fmt.Errorf("run %q: %w", run, cost.ErrNotFound)
 }
 
 // printEmulatorRun says what an emulator run holds once stored.
@@ -261,7 +261,7 @@ func writeRunSummary(ctx context.Context, ws *controller.Workspace, run, profile
 	if err != nil {
 		return err
 	}
-	rep, err := costs.Report(ctx, costmodel.ReportOptions{Run: run, Profile: p, By: costmodel.ByPID})
+	rep, err := costs.Report(ctx, cost.ReportOptions{Run: run, Profile: p, By: cost.ByPID})
 	if err != nil {
 		return err
 	}
@@ -295,7 +295,7 @@ func toSummary(file string, env Env, write func(io.Writer) error) error {
 }
 
 // writeSummary writes a cost report as text, or as JSON for scripts.
-func writeSummary(w io.Writer, rep *costmodel.Report, asJSON bool) error {
+func writeSummary(w io.Writer, rep *cost.Report, asJSON bool) error {
 	if asJSON {
 		return writeJSON(w, reportJSON(rep))
 	}
@@ -305,7 +305,7 @@ func writeSummary(w io.Writer, rep *costmodel.Report, asJSON bool) error {
 // defaultProfile is the profile a run (or its process pid) is priced with when no --profile
 // is given: the window's, by the one rule (controller.Profiles.DefaultProfile) for the
 // instruction set it executed most, so the summary, report and the window agree.
-func defaultProfile(ctx context.Context, profiles controller.Profiles, a *controller.Analysis, run string, pid int) (*costmodel.Profile, error) {
+func defaultProfile(ctx context.Context, profiles controller.Profiles, a *controller.Analysis, run string, pid int) (*cost.Profile, error) {
 	d, err := a.Load(ctx, run)
 	if err != nil {
 		return nil, err

@@ -7,7 +7,7 @@ import (
 	"androprof/chart"
 	"androprof/controller"
 	"androprof/model"
-	costmodel "androprof/model/cost"
+	"androprof/model/cost"
 )
 
 // runKind is what the commands do with one kind of run. Each function asks the kind's
@@ -17,8 +17,8 @@ type runKind struct {
 	report       func(ctx context.Context, ws *controller.Workspace, a reportArgs, env Env) error
 	chart        func(ctx context.Context, ws *controller.Workspace, a chartArgs) (chart.Drawing, error)
 	stored       func(ctx context.Context, ws *controller.Workspace, r model.RunInfo, asJSON bool, env Env) error // what import, run and demo say of it
-	compare      func(ctx context.Context, ws *controller.Workspace, items []costmodel.CompareItem, a reportArgs, env Env) error
-	chartCompare func(ctx context.Context, ws *controller.Workspace, items []costmodel.CompareItem, a chartArgs) (chart.Drawing, error)
+	compare      func(ctx context.Context, ws *controller.Workspace, items []cost.CompareItem, a reportArgs, env Env) error
+	chartCompare func(ctx context.Context, ws *controller.Workspace, items []cost.CompareItem, a chartArgs) (chart.Drawing, error)
 }
 
 // runKinds is the one place the command line tells kinds of run apart: report, chart and the
@@ -46,7 +46,7 @@ var runKinds = map[model.RunKind]runKind{
 			return methodDrawing(ctx, ws, a.rf, a.kind, a.mf)
 		},
 		stored: printMethodRun,
-		chartCompare: func(ctx context.Context, ws *controller.Workspace, items []costmodel.CompareItem, a chartArgs) (chart.Drawing, error) {
+		chartCompare: func(ctx context.Context, ws *controller.Workspace, items []cost.CompareItem, a chartArgs) (chart.Drawing, error) {
 			return methodComparisonDrawing(ctx, ws, items, a.rf.by, a.mf)
 		},
 	},
@@ -67,7 +67,7 @@ var runKinds = map[model.RunKind]runKind{
 			return dumpDrawing(ctx, ws, a.rf.run, a.figure, a.hf)
 		},
 		stored: storedAs(dumpRunJSON, printDumpRun),
-		compare: func(ctx context.Context, ws *controller.Workspace, items []costmodel.CompareItem, a reportArgs, env Env) error {
+		compare: func(ctx context.Context, ws *controller.Workspace, items []cost.CompareItem, a reportArgs, env Env) error {
 			if len(items) != 2 {
 				return fmt.Errorf("%w: --compare on heap dumps takes two: BEFORE,AFTER", errUsage)
 			}

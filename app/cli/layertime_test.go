@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	samplesmodel "androprof/model/samples"
+	"androprof/model/samples"
 	"androprof/store"
 )
 
@@ -18,10 +18,10 @@ import (
 func TestChartLayerTimeSamplesBeforeTheStart(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "w.db")
-	b := samplesmodel.NewSampleBuilder(samplesmodel.SampleSelection{})
+	b := samples.NewSampleBuilder(samples.SampleSelection{})
 	for _, s := range []float64{5, 4, 5.5, 6, 4.5} {
-		if err := b.Sample(&samplesmodel.Sample{PID: 1, TID: 1, Comm: "main", TimeNS: int64(s * 1e9), Period: 1,
-			Stack: []samplesmodel.Frame{{Symbol: "work", Image: "/bin/prog"}}}); err != nil {
+		if err := b.Sample(&samples.Sample{PID: 1, TID: 1, Comm: "main", TimeNS: int64(s * 1e9), Period: 1,
+			Stack: []samples.Frame{{Symbol: "work", Image: "/bin/prog"}}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -29,7 +29,7 @@ func TestChartLayerTimeSamplesBeforeTheStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = w.ImportSampleRun(context.Background(), "back", "back.perfscript", b.Finish(samplesmodel.SampleHeader{Format: "perf-script"}))
+	err = w.ImportSampleRun(context.Background(), "back", "back.perfscript", b.Finish(samples.SampleHeader{Format: "perf-script"}))
 	w.Close()
 	if err != nil {
 		t.Fatal(err)

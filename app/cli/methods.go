@@ -11,7 +11,7 @@ import (
 	"androprof/internal/human"
 	"androprof/internal/termtext"
 	"androprof/model/calls"
-	costmodel "androprof/model/cost"
+	"androprof/model/cost"
 )
 
 // methodGrouping reads --by for a method trace; the emulator's default (pid) means method.
@@ -130,7 +130,7 @@ func methodDrawing(ctx context.Context, ws *controller.Workspace, rf reportFlags
 
 // methodComparisonDrawing is the window's Compare tab's chart for `chart --compare A,B` of two
 // method traces: B beside A by --by, on A's clock as --clock chooses it.
-func methodComparisonDrawing(ctx context.Context, ws *controller.Workspace, items []costmodel.CompareItem, by string, mf methodChartFlags) (chart.Drawing, error) {
+func methodComparisonDrawing(ctx context.Context, ws *controller.Workspace, items []cost.CompareItem, by string, mf methodChartFlags) (chart.Drawing, error) {
 	if len(items) != 2 || items[0].PID != 0 || items[1].PID != 0 {
 		return nil, fmt.Errorf("%w: --compare puts two method traces side by side: --compare RUN,RUN (no :PID)", errUsage)
 	}

@@ -13,7 +13,7 @@ import (
 	"androprof/internal/human"
 	"androprof/internal/termtext"
 	"androprof/isaprofiles"
-	costmodel "androprof/model/cost"
+	"androprof/model/cost"
 )
 
 func runProfile(ctx context.Context, sub string, args []string, env Env) error {
@@ -165,12 +165,12 @@ func listProfiles(ctx context.Context, profiles controller.Profiles, asJSON bool
 	}
 	if asJSON {
 		type item struct {
-			Name         string          `json:"name"`
-			Architecture string          `json:"architecture"`
-			Organization string          `json:"organization"`
-			ISAs         []costmodel.ISA `json:"isas"`
-			Categories   int             `json:"categories"`
-			Origin       string          `json:"origin"`
+			Name         string     `json:"name"`
+			Architecture string     `json:"architecture"`
+			Organization string     `json:"organization"`
+			ISAs         []cost.ISA `json:"isas"`
+			Categories   int        `json:"categories"`
+			Origin       string     `json:"origin"`
 		}
 		items := make([]item, 0, len(list))
 		for _, p := range list {
@@ -186,7 +186,7 @@ func listProfiles(ctx context.Context, profiles controller.Profiles, asJSON bool
 	return tw.Flush()
 }
 
-func isaList(isas []costmodel.ISA) string {
+func isaList(isas []cost.ISA) string {
 	s := make([]string, len(isas))
 	for i, isa := range isas {
 		s[i] = string(isa)
@@ -194,7 +194,7 @@ func isaList(isas []costmodel.ISA) string {
 	return strings.Join(s, " ")
 }
 
-func showProfile(p *costmodel.Profile, env Env) error {
+func showProfile(p *cost.Profile, env Env) error {
 	w := env.Stdout
 	fmt.Fprintf(w, "%s\n  architecture: %s\n  organization: %s\n  instruction sets: %s\n", termtext.Cell(p.Name), termtext.Cell(p.Architecture), termtext.Cell(p.Organization), isaList(p.ISAs))
 	if !p.Reference.IsZero() {
@@ -204,7 +204,7 @@ func showProfile(p *costmodel.Profile, env Env) error {
 	}
 	tw := termtext.NewTable(w)
 	fmt.Fprintln(tw, "\nCATEGORY\tCYCLES\tPOWER (mW)\tINSTRUCTIONS\tESTIMATED")
-	for _, c := range append(append([]costmodel.Category(nil), p.Categories...), p.Undefined) {
+	for _, c := range append(append([]cost.Category(nil), p.Categories...), p.Undefined) {
 		var est []string
 		for _, ci := range c.Citations {
 			if ci.Estimate && !slices.Contains(est, ci.Cost) {
@@ -216,13 +216,13 @@ func showProfile(p *costmodel.Profile, env Env) error {
 	return tw.Flush()
 }
 
-func writeCategorized(p *costmodel.Profile, rows []controller.Categorized, asJSON bool, env Env) error {
+func writeCategorized(p *cost.Profile, rows []controller.Categorized, asJSON bool, env Env) error {
 	type row struct {
-		ISA        costmodel.ISA `json:"isa"`
-		Mnemonic   string        `json:"mnemonic"`
-		Category   string        `json:"category"`
-		Static     int64         `json:"static"`
-		Executions *int64        `json:"executions"` // null when the logs had no Trace lines
+		ISA        cost.ISA `json:"isa"`
+		Mnemonic   string   `json:"mnemonic"`
+		Category   string   `json:"category"`
+		Static     int64    `json:"static"`
+		Executions *int64   `json:"executions"` // null when the logs had no Trace lines
 	}
 	var total, undefined int64
 	hasExec := false
@@ -235,7 +235,7 @@ func writeCategorized(p *costmodel.Profile, rows []controller.Categorized, asJSO
 			hasExec = true
 		}
 		total += r.Executions
-		if r.Category == costmodel.UndefinedCategory {
+		if r.Category == cost.UndefinedCategory {
 			undefined += r.Executions
 		}
 	}
@@ -257,20 +257,20 @@ func writeCategorized(p *costmodel.Profile, rows []controller.Categorized, asJSO
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "%d executed instructions under %q, %d of them in %s\n", total, p.Name, undefined, costmodel.UndefinedCategory)
+	fmt.Fprintf(env.Stdout, "%d executed instructions under %q, %d of them in %s\n", total, p.Name, undefined, cost.UndefinedCategory)
 	return nil
 }
 
 // profileJSON is the stable shape of `profile show --json`.
-func profileJSON(p *costmodel.Profile) any {
+func profileJSON(p *cost.Profile) any {
 	type cite struct {
 		Cost     string `json:"cost"`
 		Estimate bool   `json:"estimate"`
 		Text     string `json:"text"`
 	}
 	type insn struct {
-		ISA      costmodel.ISA `json:"isa"`
-		Mnemonic string        `json:"mnemonic"`
+		ISA      cost.ISA `json:"isa"`
+		Mnemonic string   `json:"mnemonic"`
 	}
 	type category struct {
 		Name         string  `json:"name"`
@@ -279,14 +279,14 @@ func profileJSON(p *costmodel.Profile) any {
 		Instructions []insn  `json:"instructions"`
 		Citations    []cite  `json:"citations"`
 	}
-	cites := func(cs []costmodel.Citation) []cite {
+	cites := func(cs []cost.Citation) []cite {
 		out := []cite{}
 		for _, c := range cs {
 			out = append(out, cite{c.Cost, c.Estimate, c.Text})
 		}
 		return out
 	}
-	conv := func(c costmodel.Category) category {
+	conv := func(c cost.Category) category {
 		ins := []insn{}
 		for _, in := range c.Instructions {
 			ins = append(ins, insn{in.ISA, in.Mnemonic})

@@ -10,7 +10,7 @@ import (
 	"androprof/controller"
 	"androprof/internal/termtext"
 	"androprof/model"
-	costmodel "androprof/model/cost"
+	"androprof/model/cost"
 )
 
 func runRuns(ctx context.Context, args []string, env Env) error {
@@ -64,25 +64,25 @@ type reportFlags struct {
 	freq         float64
 }
 
-func (rf *reportFlags) options(ctx context.Context, profiles controller.Profiles, a *controller.Analysis) (costmodel.ReportOptions, error) {
+func (rf *reportFlags) options(ctx context.Context, profiles controller.Profiles, a *controller.Analysis) (cost.ReportOptions, error) {
 	if rf.run == "" {
-		return costmodel.ReportOptions{}, fmt.Errorf("%w: --run NAME is required", errUsage)
+		return cost.ReportOptions{}, fmt.Errorf("%w: --run NAME is required", errUsage)
 	}
-	by, err := costmodel.ParseGrouping(rf.by)
+	by, err := cost.ParseGrouping(rf.by)
 	if err != nil {
-		return costmodel.ReportOptions{}, fmt.Errorf("%w: %v", errUsage, err)
+		return cost.ReportOptions{}, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	p, err := pricingProfile(ctx, profiles, a, rf.profile, rf.run, rf.pid)
 	if err != nil {
-		return costmodel.ReportOptions{}, err
+		return cost.ReportOptions{}, err
 	}
-	return costmodel.ReportOptions{Run: rf.run, Profile: p, By: by, PID: rf.pid, FrequencyGHz: rf.freq, Top: rf.top}, nil
+	return cost.ReportOptions{Run: rf.run, Profile: p, By: by, PID: rf.pid, FrequencyGHz: rf.freq, Top: rf.top}, nil
 }
 
 // pricingProfile is the profile a run (or its process pid) is priced with: name when given
 // (--profile stands, whatever the run's instruction set; the report's warnings say where it
 // does not fit), else the window's default for what the run executed (defaultProfile).
-func pricingProfile(ctx context.Context, profiles controller.Profiles, a *controller.Analysis, name, run string, pid int) (*costmodel.Profile, error) {
+func pricingProfile(ctx context.Context, profiles controller.Profiles, a *controller.Analysis, name, run string, pid int) (*cost.Profile, error) {
 	if name != "" {
 		return profiles.Resolve(ctx, name)
 	}
@@ -195,7 +195,7 @@ type reportRowJSON struct {
 	EnergyJ      *float64 `json:"energy_j"` // null when not known (no power in the profile), never 0
 }
 
-func rowJSON(r costmodel.ReportRow) reportRowJSON {
+func rowJSON(r cost.ReportRow) reportRowJSON {
 	var energy *float64
 	if r.EnergyKnown() {
 		energy = &r.EnergyJ
@@ -225,24 +225,24 @@ type coverageJSON struct {
 	Warnings                 []string `json:"warnings"`
 }
 
-func coverageOf(c costmodel.Coverage) coverageJSON {
+func coverageOf(c cost.Coverage) coverageJSON {
 	return coverageJSON{c.Undefined, c.UndefinedShare(), c.UndefinedCycleShare(), c.UndefinedCPI, isaNames(c.ForeignISAs),
 		!c.PowerUnknown(), c.UnknownPower, append([]string{}, c.Warnings()...)}
 }
 
-func reportJSON(rep *costmodel.Report) any {
+func reportJSON(rep *cost.Report) any {
 	rows := make([]reportRowJSON, len(rep.Rows))
 	for i, r := range rep.Rows {
 		rows[i] = rowJSON(r)
 	}
 	return struct {
-		Run              string             `json:"run"`
-		Profile          string             `json:"profile"`
-		By               costmodel.Grouping `json:"by"`
-		FrequencyGHz     float64            `json:"frequency_ghz"`
-		FrequencyAssumed bool               `json:"frequency_assumed"`
-		Rows             []reportRowJSON    `json:"rows"`
-		Totals           reportRowJSON      `json:"totals"`
+		Run              string          `json:"run"`
+		Profile          string          `json:"profile"`
+		By               cost.Grouping   `json:"by"`
+		FrequencyGHz     float64         `json:"frequency_ghz"`
+		FrequencyAssumed bool            `json:"frequency_assumed"`
+		Rows             []reportRowJSON `json:"rows"`
+		Totals           reportRowJSON   `json:"totals"`
 		coverageJSON
 	}{rep.Run, rep.Profile, rep.By, rep.FrequencyGHz, rep.FrequencyAssumed, rows, rowJSON(rep.Total), coverageOf(rep.Coverage)}
 }
@@ -265,13 +265,13 @@ type compareRowJSON struct {
 	coverageJSON
 }
 
-func compareJSON(r costmodel.CompareRow) compareRowJSON {
+func compareJSON(r cost.CompareRow) compareRowJSON {
 	return compareRowJSON{r.Item, r.Profile, r.FrequencyGHz, r.Instructions, r.Blocks, r.InsnsPerBlock, r.Cycles, r.TimeS,
 		known(r.EnergyJ, !r.Coverage.PowerUnknown()), known(r.InstructionRatio, true), known(r.CycleRatio, true),
 		known(r.EnergyRatio, true), coverageOf(r.Coverage)}
 }
 
-func isaNames(isas []costmodel.ISA) []string {
+func isaNames(isas []cost.ISA) []string {
 	out := make([]string, len(isas))
 	for i, isa := range isas {
 		out[i] = string(isa)
@@ -279,7 +279,7 @@ func isaNames(isas []costmodel.ISA) []string {
 	return out
 }
 
-func writeReportText(w io.Writer, rep *costmodel.Report) error {
+func writeReportText(w io.Writer, rep *cost.Report) error {
 	note := ""
 	if rep.FrequencyAssumed {
 		note = " (assumed: the profile gives no frequency; use --frequency-ghz)"
@@ -302,33 +302,33 @@ func writeReportText(w io.Writer, rep *costmodel.Report) error {
 	return tw.Flush()
 }
 
-func groupTitle(g costmodel.Grouping) string {
-	return map[costmodel.Grouping]string{costmodel.ByPID: "PID", costmodel.ByBlock: "BLOCK",
-		costmodel.ByInstruction: "INSTRUCTION", costmodel.ByCategory: "CATEGORY", costmodel.ByFunction: "FUNCTION",
-		costmodel.ByImage: "IMAGE", costmodel.ByLayer: "LAYER"}[g]
+func groupTitle(g cost.Grouping) string {
+	return map[cost.Grouping]string{cost.ByPID: "PID", cost.ByBlock: "BLOCK",
+		cost.ByInstruction: "INSTRUCTION", cost.ByCategory: "CATEGORY", cost.ByFunction: "FUNCTION",
+		cost.ByImage: "IMAGE", cost.ByLayer: "LAYER"}[g]
 }
 
 // extraTitle heads the last column: an instruction's category, a block's or function's image,
 // an image's kind.
-func extraTitle(g costmodel.Grouping) string {
+func extraTitle(g cost.Grouping) string {
 	switch g {
-	case costmodel.ByInstruction:
+	case cost.ByInstruction:
 		return "CATEGORY"
-	case costmodel.ByBlock, costmodel.ByFunction:
+	case cost.ByBlock, cost.ByFunction:
 		return "IMAGE"
-	case costmodel.ByImage:
+	case cost.ByImage:
 		return "KIND"
 	}
 	return ""
 }
 
-func extraCell(g costmodel.Grouping, r costmodel.ReportRow) string {
+func extraCell(g cost.Grouping, r cost.ReportRow) string {
 	switch g {
-	case costmodel.ByInstruction:
+	case cost.ByInstruction:
 		return r.Category
-	case costmodel.ByBlock, costmodel.ByFunction:
+	case cost.ByBlock, cost.ByFunction:
 		return r.Image
-	case costmodel.ByImage:
+	case cost.ByImage:
 		return string(r.ImageKind)
 	}
 	return ""
@@ -384,7 +384,7 @@ func syscallReport(ctx context.Context, a *controller.Analysis, rf reportFlags, 
 // compareReport puts runs or processes side by side: the seed's tables 5.2/5.4/5.5, or with
 // --by image one row per image (ARM and MIPS builds of one program, layer by layer). Each item
 // says which profile priced it and, in warning lines, where that profile does not fit it.
-func compareReport(ctx context.Context, ws *controller.Workspace, items []costmodel.CompareItem, ra reportArgs, env Env) error {
+func compareReport(ctx context.Context, ws *controller.Workspace, items []cost.CompareItem, ra reportArgs, env Env) error {
 	rf, asJSON := ra.rf, ra.asJSON
 	forISA, err := compareProfiles(ctx, ws.Profiles, rf, false)
 	if err != nil {
@@ -419,7 +419,7 @@ func compareReport(ctx context.Context, ws *controller.Workspace, items []costmo
 }
 
 // compareImagesReport is report --compare --by image: one row per image, each item's cost of it.
-func compareImagesReport(ctx context.Context, a *controller.Analysis, forISA controller.ProfileFor, freq float64, items []costmodel.CompareItem, asJSON bool, env Env) error {
+func compareImagesReport(ctx context.Context, a *controller.Analysis, forISA controller.ProfileFor, freq float64, items []cost.CompareItem, asJSON bool, env Env) error {
 	rows, err := a.CompareImages(ctx, items, forISA, freq)
 	if err != nil {
 		return err
@@ -466,7 +466,7 @@ func compareImagesReport(ctx context.Context, a *controller.Analysis, forISA con
 
 // writeWarnings writes a "warning:" line for each thing of the cost that is a guess because
 // the profile does not fit (the README promises them wherever a profile prices a run).
-func writeWarnings(w io.Writer, prefix string, cov costmodel.Coverage) {
+func writeWarnings(w io.Writer, prefix string, cov cost.Coverage) {
 	for _, warn := range cov.Warnings() {
 		fmt.Fprintf(w, "warning: %s%s\n", prefix, warn)
 	}
@@ -497,7 +497,7 @@ var reportCompares = compareKinds{
 // emulator runs (or their processes, RUN:PID), heap dumps or method traces. Any other kind, or
 // kinds mixed, is refused by name: priced as an emulator run it would be a table of zeros that
 // reads as a measurement.
-func compareList(ctx context.Context, ws *controller.Workspace, list string, kinds compareKinds) ([]costmodel.CompareItem, model.RunKind, error) {
+func compareList(ctx context.Context, ws *controller.Workspace, list string, kinds compareKinds) ([]cost.CompareItem, model.RunKind, error) {
 	items, err := compareItems(list)
 	if err != nil {
 		return nil, "", err
@@ -532,10 +532,10 @@ func compareList(ctx context.Context, ws *controller.Workspace, list string, kin
 }
 
 // compareItems reads --compare's RUN[:PID],... list.
-func compareItems(list string) ([]costmodel.CompareItem, error) {
-	var items []costmodel.CompareItem
+func compareItems(list string) ([]cost.CompareItem, error) {
+	var items []cost.CompareItem
 	for _, s := range strings.Split(list, ",") {
-		it, err := costmodel.ParseCompareItem(strings.TrimSpace(s))
+		it, err := cost.ParseCompareItem(strings.TrimSpace(s))
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", errUsage, err)
 		}
@@ -544,7 +544,7 @@ func compareItems(list string) ([]costmodel.CompareItem, error) {
 	return items, nil
 }
 
-func compareNames(items []costmodel.CompareItem) []string {
+func compareNames(items []cost.CompareItem) []string {
 	out := make([]string, len(items))
 	for i, it := range items {
 		out[i] = it.String()
@@ -554,10 +554,10 @@ func compareNames(items []costmodel.CompareItem) []string {
 
 func runEstimate(args []string, env Env) error {
 	fs, _ := newFlags("estimate", env)
-	var in costmodel.EstimateInput
+	var in cost.EstimateInput
 	fs.Float64Var(&in.Instructions, "instructions", 0, "dynamic instruction `count`")
 	fs.Float64Var(&in.CPI, "cpi", 0, "cycles per instruction")
-	fs.Float64Var(&in.FrequencyGHz, "frequency-ghz", costmodel.DefaultFrequencyGHz, "clock `GHz`")
+	fs.Float64Var(&in.FrequencyGHz, "frequency-ghz", cost.DefaultFrequencyGHz, "clock `GHz`")
 	fs.Float64Var(&in.ProcessorPowerW, "power-w", 0, "processor power `W`")
 	fs.Float64Var(&in.MemoryAccessEnergy, "memory-energy-nj", 0, "energy per main-memory access `nJ`")
 	fs.Float64Var(&in.BaseInstructions, "base-instructions", 0, "instructions of the reference run")
@@ -566,7 +566,7 @@ func runEstimate(args []string, env Env) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	e, err := costmodel.EstimateCPI(in)
+	e, err := cost.EstimateCPI(in)
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ import (
 	"androprof/internal/termtext"
 	"androprof/model"
 	layersmodel "androprof/model/layers"
-	samplesmodel "androprof/model/samples"
+	"androprof/model/samples"
 )
 
 // listFlag is a comma-separated list flag that knows whether it was given: --app ” (every
@@ -74,8 +74,8 @@ func (t *targetFlags) addCommon(fs *flag.FlagSet, what string) {
 }
 
 // selection is the target as the model takes it.
-func (t *targetFlags) selection() (samplesmodel.SampleSelection, error) {
-	sel := samplesmodel.SampleSelection{ThreadNames: t.threads.list(), Focus: t.focus.list()}
+func (t *targetFlags) selection() (samples.SampleSelection, error) {
+	sel := samples.SampleSelection{ThreadNames: t.threads.list(), Focus: t.focus.list()}
 	for _, s := range t.tids.items {
 		tid, err := strconv.Atoi(s)
 		if err != nil || tid < 0 {
@@ -116,7 +116,7 @@ func (s *sampleFlags) add(fs *flag.FlagSet, report bool) {
 }
 
 // sampleSet loads a sampled run and keeps what the targets select.
-func sampleSet(ctx context.Context, ws *controller.Workspace, run string, t targetFlags) (*samplesmodel.SampleSet, error) {
+func sampleSet(ctx context.Context, ws *controller.Workspace, run string, t targetFlags) (*samples.SampleSet, error) {
 	sel, err := t.selection()
 	if err != nil {
 		return nil, err
@@ -165,7 +165,7 @@ func sampleReport(ctx context.Context, ws *controller.Workspace, rf reportFlags,
 		return fmt.Errorf("%w: --by %q: a sampled run is reported by layer, image, symbol, component or thread", errUsage, by)
 	}
 	if find != "" {
-		var kept []samplesmodel.SampleRow
+		var kept []samples.SampleRow
 		for _, r := range rows {
 			if containsFold(r.Key, find) || containsFold(r.Symbol, find) || containsFold(r.Image, find) {
 				kept = append(kept, r)
@@ -188,7 +188,7 @@ func sampleReport(ctx context.Context, ws *controller.Workspace, rf reportFlags,
 }
 
 // neighbourReport prints a symbol's callers and callees.
-func neighbourReport(set *samplesmodel.SampleSet, rf reportFlags, sf sampleFlags, asJSON bool, env Env) error {
+func neighbourReport(set *samples.SampleSet, rf reportFlags, sf sampleFlags, asJSON bool, env Env) error {
 	name := sf.callers
 	if name == "" {
 		name = sf.callees
@@ -231,7 +231,7 @@ func neighbourReport(set *samplesmodel.SampleSet, rf reportFlags, sf sampleFlags
 	fmt.Fprintf(env.Stdout, "%s in %s (%s)\n", printable(layersmodel.DisplaySymbol(sym), ""), printable(sym.Image, ""), set.Layer(id))
 	for _, part := range []struct {
 		title string
-		rows  []samplesmodel.SampleRow
+		rows  []samples.SampleRow
 		asked bool
 	}{{"CALLERS", callers, sf.callers != ""}, {"CALLEES", callees, sf.callees != ""}} {
 		if !part.asked {
@@ -252,7 +252,7 @@ func neighbourReport(set *samplesmodel.SampleSet, rf reportFlags, sf sampleFlags
 
 // sampleHeader is what every JSON report of a sampled run starts with: the recording, and what
 // the targets left out.
-func sampleHeader(run, by string, set *samplesmodel.SampleSet) map[string]any {
+func sampleHeader(run, by string, set *samples.SampleSet) map[string]any {
 	p := set.Profile
 	app := p.AppPackages
 	if set.LayerClassifier.AppPackages != nil {
@@ -271,7 +271,7 @@ func sampleHeader(run, by string, set *samplesmodel.SampleSet) map[string]any {
 
 // writeSampleTotals says which run, and what the targets left out: "12 345 of 20 000 samples;
 // 7 655 left out by focus com.example".
-func writeSampleTotals(w io.Writer, run string, set *samplesmodel.SampleSet) {
+func writeSampleTotals(w io.Writer, run string, set *samples.SampleSet) {
 	h := set.Profile.Header
 	what := h.Format
 	if h.Event != "" {
@@ -287,7 +287,7 @@ func writeSampleTotals(w io.Writer, run string, set *samplesmodel.SampleSet) {
 }
 
 // sampleScope says how many samples a selection keeps, and what it and the recording left out.
-func sampleScope(set *samplesmodel.SampleSet) string {
+func sampleScope(set *samples.SampleSet) string {
 	s := human.Count(set.Total, "sample", "samples")
 	if set.LeftOut > 0 {
 		s = fmt.Sprintf("%s of %s; %s left out by %s", human.Grouped(set.Kept), s, human.Grouped(set.LeftOut), set.LeftOutWhy)
@@ -310,7 +310,7 @@ type sampleRowJSON struct {
 	TotalPct  float64 `json:"total_pct"`
 }
 
-func sampleRowsJSON(rows []samplesmodel.SampleRow) []sampleRowJSON {
+func sampleRowsJSON(rows []samples.SampleRow) []sampleRowJSON {
 	out := make([]sampleRowJSON, len(rows))
 	for i, r := range rows {
 		out[i] = sampleRowJSON{Key: controller.SampleRowLabel(r), Layer: r.Layer.String(), Component: r.Component, Image: r.Image, Symbol: r.Symbol,
@@ -328,7 +328,7 @@ type threadRowJSON struct {
 	Layers   map[string]int `json:"layers"`
 }
 
-func threadRowsJSON(rows []samplesmodel.ThreadRow) []threadRowJSON {
+func threadRowsJSON(rows []samples.ThreadRow) []threadRowJSON {
 	out := make([]threadRowJSON, len(rows))
 	for i, r := range rows {
 		layers := map[string]int{}
@@ -341,7 +341,7 @@ func threadRowsJSON(rows []samplesmodel.ThreadRow) []threadRowJSON {
 }
 
 // writeSampleTable prints rows as seed 004's table V does: samples and share first.
-func writeSampleTable(w io.Writer, by string, rows []samplesmodel.SampleRow) error {
+func writeSampleTable(w io.Writer, by string, rows []samples.SampleRow) error {
 	tw := termtext.NewTable(w)
 	last := map[string]string{"layer": "", "image": "\tIMAGE", "symbol": "\tIMAGE\tSYMBOL", "component": "\tCOMPONENT"}[by]
 	fmt.Fprintf(tw, "SELF\tSELF %%\tTOTAL\tTOTAL %%\tLAYER%s\n", last)
@@ -360,7 +360,7 @@ func writeSampleTable(w io.Writer, by string, rows []samplesmodel.SampleRow) err
 	return tw.Flush()
 }
 
-func writeThreadTable(w io.Writer, rows []samplesmodel.ThreadRow) error {
+func writeThreadTable(w io.Writer, rows []samples.ThreadRow) error {
 	tw := termtext.NewTable(w)
 	fmt.Fprint(tw, "PID\tTID\tTHREAD\tSAMPLES\tTOP LAYER")
 	for _, l := range layersmodel.Layers {
@@ -379,7 +379,7 @@ func writeThreadTable(w io.Writer, rows []samplesmodel.ThreadRow) error {
 
 // writeSampleCSV writes rows with the JSON's field names as the header; relation, when set,
 // is a first column saying what the rows are to the symbol ("caller", "callee").
-func writeSampleCSV(w io.Writer, rows []samplesmodel.SampleRow, relation string) error {
+func writeSampleCSV(w io.Writer, rows []samples.SampleRow, relation string) error {
 	cw := csv.NewWriter(w)
 	head := []string{"key", "layer", "component", "image", "symbol", "self", "self_pct", "total", "total_pct"}
 	if relation != "" {
@@ -398,7 +398,7 @@ func writeSampleCSV(w io.Writer, rows []samplesmodel.SampleRow, relation string)
 	return cw.Error()
 }
 
-func writeThreadCSV(w io.Writer, rows []samplesmodel.ThreadRow) error {
+func writeThreadCSV(w io.Writer, rows []samples.ThreadRow) error {
 	cw := csv.NewWriter(w)
 	head := []string{"pid", "tid", "comm", "samples", "top_layer"}
 	for _, l := range layersmodel.Layers {

@@ -16,12 +16,12 @@ func BenchmarkShapes(b *testing.B) {
 	}
 	for _, s := range growthShapes() {
 		b.Run(strings.ReplaceAll(s.name, " ", "-"), func(b *testing.B) {
-			var base, first, second cost
+			var base, first, second shapeCost
 			for range b.N {
 				base, first, second = measureShape(b, s)
 			}
 			for _, size := range []struct {
-				c    cost
+				c    shapeCost
 				n    int
 				name string
 			}{{first, s.n, "n"}, {second, 2 * s.n, "2n"}} {

@@ -84,8 +84,8 @@ func growthShapes() []shape {
 	}
 }
 
-// cost is what one size of a shape cost: its import and its commands, each a child process.
-type cost struct {
+// shapeCost is what one size of a shape cost: its import and its commands, each a child process.
+type shapeCost struct {
 	cpu, wall time.Duration // summed over the commands: user and system time, and elapsed
 	peak      int64         // the largest peak resident memory of one command
 	out       int64         // bytes written: stdout and output files
@@ -94,11 +94,11 @@ type cost struct {
 }
 
 // fail records a problem of this size.
-func (c *cost) fail(format string, args ...any) {
+func (c *shapeCost) fail(format string, args ...any) {
 	c.problems = append(c.problems, fmt.Sprintf(format, args...))
 }
 
-func (c cost) String() string {
+func (c shapeCost) String() string {
 	return fmt.Sprintf("cpu %.2f s, wall %.2f s, peak %d MB, out %d KB, workspace %d KB",
 		c.cpu.Seconds(), c.wall.Seconds(), c.peak>>20, c.out>>10, c.disk>>10)
 }
@@ -132,8 +132,8 @@ func TestBatteryGrowth(t *testing.T) {
 // growth is past a bound the three are measured once more and each cost kept at its least: a
 // peak that landed above a step of the heap, or a busy second, does not fail the check, and a
 // cost that does grow too fast grows too fast both times.
-func measureShape(t testing.TB, s shape) (base, first, second cost) {
-	measure := func() (cost, cost, cost) {
+func measureShape(t testing.TB, s shape) (base, first, second shapeCost) {
+	measure := func() (shapeCost, shapeCost, shapeCost) {
 		return measureSize(t, s, s.tiny, false), measureSize(t, s, s.n, true), measureSize(t, s, 2*s.n, true)
 	}
 	base, first, second = measure()
@@ -145,19 +145,19 @@ func measureShape(t testing.TB, s shape) (base, first, second cost) {
 }
 
 // least is each cost of c and o at its smaller; the problems are c's.
-func (c cost) least(o cost) cost {
-	return cost{cpu: min(c.cpu, o.cpu), wall: min(c.wall, o.wall), peak: min(c.peak, o.peak),
+func (c shapeCost) least(o shapeCost) shapeCost {
+	return shapeCost{cpu: min(c.cpu, o.cpu), wall: min(c.wall, o.wall), peak: min(c.peak, o.peak),
 		out: min(c.out, o.out), disk: min(c.disk, o.disk), problems: c.problems}
 }
 
 // shapeProblems are what went wrong at each size, then what grew past its bound.
-func shapeProblems(base, first, second cost) []string {
+func shapeProblems(base, first, second shapeCost) []string {
 	out := slices.Concat(base.problems, first.problems, second.problems)
 	return append(out, growthProblems(base, first, second)...)
 }
 
 // growthLine is the line the battery prints for a shape.
-func growthLine(s shape, base, first, second cost, problems []string) string {
+func growthLine(s shape, base, first, second shapeCost, problems []string) string {
 	verdict := "ok"
 	if len(problems) > 0 {
 		verdict = "FAIL: " + strings.Join(problems, "; ")
@@ -166,7 +166,7 @@ func growthLine(s shape, base, first, second cost, problems []string) string {
 }
 
 // growthProblems compares two sizes' costs above the baseline's with the bounds.
-func growthProblems(base, first, second cost) []string {
+func growthProblems(base, first, second shapeCost) []string {
 	var out []string
 	check := func(what string, b, x, y int64, bound float64, slack int64, unit string, scale float64) {
 		dx, dy := max(x-b, 0), max(y-b, 0)
@@ -184,7 +184,7 @@ func growthProblems(base, first, second cost) []string {
 
 // measureSize writes s at size n, imports it into a new workspace and runs its commands;
 // judge says whether the import must be refused (the tiny input of a bomb is no bomb).
-func measureSize(t testing.TB, s shape, n int, judge bool) cost {
+func measureSize(t testing.TB, s shape, n int, judge bool) shapeCost {
 	dir := t.TempDir()
 	in := filepath.Join(dir, s.file)
 	f, err := os.Create(in)
@@ -198,7 +198,7 @@ func measureSize(t testing.TB, s shape, n int, judge bool) cost {
 		t.Fatal(err)
 	}
 	db := filepath.Join(dir, "w.db")
-	var c cost
+	var c shapeCost
 	r := c.step(t, "import", "--db", db, "--run", "shape", in)
 	c.disk = fileSize(db) + fileSize(db+"-wal")
 	switch {
@@ -233,7 +233,7 @@ func measureSize(t testing.TB, s shape, n int, judge bool) cost {
 }
 
 // step runs one command in a child, killed after stepLimit, and adds what it cost to c.
-func (c *cost) step(t testing.TB, args ...string) childResult {
+func (c *shapeCost) step(t testing.TB, args ...string) childResult {
 	t.Helper()
 	start := time.Now()
 	ch := startChild(t, nil, args...)

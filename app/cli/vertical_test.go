@@ -2,7 +2,7 @@ package cli
 
 import (
 	"androprof/model/layers"
-	samplesmodel "androprof/model/samples"
+	"androprof/model/samples"
 	"androprof/store/workspacedb"
 	"context"
 	"os"
@@ -68,7 +68,7 @@ func TestVerticalPhases(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ws.Close()
-	set, err := ws.Samples.Select(context.Background(), "phases", samplesmodel.SampleSelection{}, nil)
+	set, err := ws.Samples.Select(context.Background(), "phases", samples.SampleSelection{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestVerticalPhases(t *testing.T) {
 		t.Logf("%-14s %5d samples, by layer %v", th.Comm, th.Samples, th.Layers)
 		if th.Top != layer || th.Samples < 300 {
 			t.Errorf("%s: %d samples, %v on top (by layer %v), want %v; its leaves:", th.Comm, th.Samples, th.Top, th.Layers, layer)
-			rows := set.Profile.Select(set.LayerClassifier, samplesmodel.SampleSelection{TIDs: []int{th.TID}}).BySymbol()
+			rows := set.Profile.Select(set.LayerClassifier, samples.SampleSelection{TIDs: []int{th.TID}}).BySymbol()
 			for _, r := range rows[:min(len(rows), 15)] {
 				t.Logf("%5d %-12v %s (%s)", r.Self, r.Layer, r.Symbol, r.Image)
 			}
