@@ -1,10 +1,11 @@
 package chart
 
 import (
-	"androprof/chart/render"
-	"androprof/model/cost"
 	"strings"
 	"testing"
+
+	"androprof/chart/render"
+	"androprof/model/cost"
 )
 
 // Bar labels and axis ticks carry the unit the way Quantity writes it; counts leave the unit

@@ -1,8 +1,6 @@
 package chart
 
 import (
-	"androprof/chart/render"
-	"androprof/model/cost"
 	"bytes"
 	"encoding/xml"
 	"errors"
@@ -13,6 +11,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"androprof/chart/render"
+	"androprof/model/cost"
 )
 
 var outDir = os.Getenv("CHART_TEST_OUT") // set to look at the charts the tests draw

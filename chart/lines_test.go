@@ -1,8 +1,6 @@
 package chart
 
 import (
-	"androprof/chart/render"
-	"androprof/internal/human"
 	"bytes"
 	"errors"
 	"fmt"
@@ -16,6 +14,9 @@ import (
 	"testing"
 
 	gochart "github.com/wcharczuk/go-chart/v2"
+
+	"androprof/chart/render"
+	"androprof/internal/human"
 )
 
 const (

@@ -1,9 +1,10 @@
 package chart
 
 import (
-	"androprof/model/calls"
 	"fmt"
 	"strings"
+
+	"androprof/model/calls"
 )
 
 // clockName names a clock for titles and axes.

@@ -1,8 +1,6 @@
 package controller
 
 import (
-	"androprof/internal/corpus"
-	"androprof/model/calls"
 	"compress/gzip"
 	"context"
 	"io"
@@ -14,6 +12,8 @@ import (
 
 	"androprof/chart"
 	"androprof/formats/traceview"
+	"androprof/internal/corpus"
+	"androprof/model/calls"
 )
 
 func importMethodRun(t *testing.T, im Importer, run, path string) {

@@ -1,18 +1,13 @@
 package cli
 
 import (
-	"androprof/model/cost"
-	"androprof/store/workspacedb"
-	"bytes"
 	"context"
-	"os"
-	"path/filepath"
-	"strconv"
 	"testing"
 
 	"androprof/chart"
-	"androprof/chart/render"
 	"androprof/controller"
+	"androprof/model/cost"
+	"androprof/store/workspacedb"
 )
 
 // One chart per question (issue 25): for an emulator run, `androprof chart` writes the chart
@@ -78,37 +73,14 @@ func TestEmulatorChartsAgree(t *testing.T) {
 		{"image", rows(cost.ByImage)},
 		{"layer", layers},
 	}
-	const width, height = 900, 500
-	dir := t.TempDir()
 	for _, run := range []string{"demo-forker-arm", "demo-sieve-arm"} {
 		for _, profile := range []string{"cortex-a8", "mips-74k"} { // mips-74k prices no ARM: a caveat
 			for _, m := range []chart.Metric{chart.Cycles, chart.Energy} {
 				for _, c := range cases {
 					want := c.window(run, profile, m)
-					for _, ext := range []string{".svg", ".csv"} {
-						out := filepath.Join(dir, "chart"+ext)
-						args := []string{"chart", "--run", run, "--profile", profile, "--by", c.by, "--metric", string(m),
-							"--out", out, "--width", strconv.Itoa(width), "--height", strconv.Itoa(height)}
-						if code, _, errOut := runCLI(t, db, args...); code != 0 {
-							t.Fatalf("%v: exit %d: %s", args, code, errOut)
-						}
-						got, err := os.ReadFile(out)
-						if err != nil {
-							t.Fatal(err)
-						}
-						format, err := render.FormatFor(out)
-						if err != nil {
-							t.Fatal(err)
-						}
-						var drawn bytes.Buffer
-						if err := render.Render(&drawn, want, format, width, height); err != nil {
-							t.Fatal(err)
-						}
-						if !bytes.Equal(got, drawn.Bytes()) {
-							cli, window := whereDiffer(got, drawn.Bytes())
-							t.Errorf("%s under %s, %s by %s (%s): androprof chart wrote a chart other than the window's %q\nCLI:    …%s…\nwindow: …%s…",
-								run, profile, m, c.by, ext, want.Title, cli, window)
-						}
+					if diff := chartsDiffer(t, db, want, "--run", run, "--profile", profile, "--by", c.by, "--metric", string(m)); diff != "" {
+						t.Errorf("%s under %s, %s by %s: androprof chart wrote a chart other than the window's %q: %s",
+							run, profile, m, c.by, want.Title, diff)
 					}
 				}
 			}

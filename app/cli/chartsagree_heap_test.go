@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"androprof/store/workspacedb"
 	"context"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"androprof/chart"
 	"androprof/controller"
 	"androprof/formats/heaplog/heaplogtest"
+	"androprof/store/workspacedb"
 )
 
 // One chart per question (issue 25): every figure `androprof chart --figure` writes of a heap

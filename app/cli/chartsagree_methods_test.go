@@ -1,17 +1,16 @@
 package cli
 
 import (
-	"androprof/model/calls"
-	"androprof/store/workspacedb"
 	"context"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
 	"androprof/chart"
 	"androprof/controller"
 	"androprof/internal/corpus"
+	"androprof/model/calls"
+	"androprof/store/workspacedb"
 )
 
 // One chart per question (issue 25): for a method trace, `androprof chart` writes the chart the
@@ -79,16 +78,6 @@ func TestMethodChartsAgree(t *testing.T) {
 			t.Errorf("chart %v: exit %d (%s), want 2", args, code, errOut)
 		}
 	}
-}
-
-// whereDiffer cuts two files around their first difference, to show in a failure.
-func whereDiffer(a, b []byte) (string, string) {
-	i := 0
-	for i < len(a) && i < len(b) && a[i] == b[i] {
-		i++
-	}
-	cut := func(s []byte) string { return strings.ToValidUTF8(string(s[max(i-80, 0):min(i+160, len(s))]), "") }
-	return cut(a), cut(b)
 }
 
 // busiestThread is the thread of a trace with the most events: one a person would choose.

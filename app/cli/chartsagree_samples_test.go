@@ -1,13 +1,13 @@
 package cli
 
 import (
-	"androprof/model/samples"
-	"androprof/store/workspacedb"
 	"context"
 	"path/filepath"
 	"testing"
 
 	"androprof/controller"
+	"androprof/model/samples"
+	"androprof/store/workspacedb"
 )
 
 // One chart per question (issue 25): for a sampled run, every chart `androprof chart` writes is

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"androprof/chart"
@@ -44,4 +45,14 @@ func chartsDiffer(t *testing.T, db string, d chart.Drawing, args ...string) stri
 		}
 	}
 	return ""
+}
+
+// whereDiffer cuts two files around their first difference, to show in a failure.
+func whereDiffer(a, b []byte) (string, string) {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	cut := func(s []byte) string { return strings.ToValidUTF8(string(s[max(i-80, 0):min(i+160, len(s))]), "") }
+	return cut(a), cut(b)
 }

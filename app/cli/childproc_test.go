@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"androprof/internal/testio"
-	"androprof/store/workspacedb"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -18,6 +16,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"androprof/internal/testio"
+	"androprof/store/workspacedb"
 )
 
 // childEnv makes the test binary the androprof command line: the battery and the crash test

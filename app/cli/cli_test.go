@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"androprof/store/workspacedb"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -13,6 +12,7 @@ import (
 
 	"androprof/controller"
 	"androprof/isaprofiles"
+	"androprof/store/workspacedb"
 )
 
 type noGUI struct{}

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"androprof/model/heap"
-	"androprof/store/workspacedb"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +16,8 @@ import (
 	"androprof/internal/corpus"
 	"androprof/internal/fastlane"
 	"androprof/jvm"
+	"androprof/model/heap"
+	"androprof/store/workspacedb"
 )
 
 // logTally is an independent count of a raw heap log, to check what the import stored.

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"androprof/store/workspacedb"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 
 	"androprof/assets"
 	"androprof/controller"
+	"androprof/store/workspacedb"
 )
 
 // demoDB is a workspace file holding every demo run, as `androprof demo` makes it.

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"androprof/internal/corpus"
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"androprof/internal/corpus"
 )
 
 // A real Traceview trace through the command line: import, the profile table as JSON with

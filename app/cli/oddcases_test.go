@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"androprof/store/workspacedb"
 	"bytes"
 	"context"
 	"database/sql"
@@ -17,6 +16,7 @@ import (
 	"androprof/internal/corpus"
 	"androprof/internal/testio"
 	"androprof/jvm"
+	"androprof/store/workspacedb"
 )
 
 // The cases of issue 12 that are about the workspace and the command line rather than one

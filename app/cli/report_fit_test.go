@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"androprof/store/workspacedb"
 	"context"
 	"encoding/json"
 	"math"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"androprof/controller"
+	"androprof/store/workspacedb"
 )
 
 // sievesDB is a workspace file holding the demo's ARM and MIPS sieve runs.

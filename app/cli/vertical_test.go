@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"androprof/model/layers"
-	"androprof/model/samples"
-	"androprof/store/workspacedb"
 	"context"
 	"os"
 	"os/exec"
@@ -15,6 +12,9 @@ import (
 
 	"androprof/controller"
 	"androprof/jvm"
+	"androprof/model/layers"
+	"androprof/model/samples"
+	"androprof/store/workspacedb"
 )
 
 // requirePerf skips where perf cannot sample the kernel: no perf, or a user whose

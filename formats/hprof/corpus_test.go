@@ -1,13 +1,14 @@
 package hprof
 
 import (
-	"androprof/internal/corpus"
-	heapmodel "androprof/model/heap"
 	"bytes"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
+
+	"androprof/internal/corpus"
+	heapmodel "androprof/model/heap"
 )
 
 // plainDump is a dump as a deliberately plain second reader sees it: the whole file in

@@ -8,8 +8,6 @@
 package hprof
 
 import (
-	"androprof/internal/gunzip"
-	"androprof/internal/inputerr"
 	"bufio"
 	"bytes"
 	"compress/gzip"
@@ -19,6 +17,9 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"androprof/internal/gunzip"
+	"androprof/internal/inputerr"
 )
 
 // bufSize is the largest read buffer, and so the longest string text or instance field data

@@ -1,10 +1,11 @@
 package traceview
 
 import (
-	"androprof/internal/corpus"
-	"androprof/model/calls"
 	"os"
 	"testing"
+
+	"androprof/internal/corpus"
+	"androprof/model/calls"
 )
 
 // counter is a MethodSink that counts what a reader yields.

@@ -1,14 +1,15 @@
 package traceview
 
 import (
-	"androprof/internal/corpus"
-	callsmodel "androprof/model/calls"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"androprof/internal/corpus"
+	callsmodel "androprof/model/calls"
 )
 
 // These tests hold the method table of every corpus trace to what Android's dmtracedump

@@ -1,13 +1,14 @@
 package heap
 
 import (
-	"androprof/model/layers"
 	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+
+	"androprof/model/layers"
 )
 
 // HeapDump is the summary of one dump.

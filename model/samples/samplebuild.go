@@ -1,8 +1,9 @@
 package samples
 
 import (
-	"androprof/model/layers"
 	"strings"
+
+	"androprof/model/layers"
 )
 
 // SampleBuilder keeps a recording's samples as a SampleProfile while a reader streams them:

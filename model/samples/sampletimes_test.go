@@ -1,9 +1,10 @@
 package samples
 
 import (
-	"androprof/model/layers"
 	"math"
 	"testing"
+
+	"androprof/model/layers"
 )
 
 // backInTime is a recording whose samples go back in time, as a perf script with unordered
