@@ -5,6 +5,9 @@ package chart
 // known is "unknown", a missing one (a gap in a line) is empty: neither is ever 0.
 
 import (
+	"cmp"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,12 +15,27 @@ import (
 	"androprof/model/samples"
 )
 
-// num writes a value at full precision, "" for NaN (no value).
+// num writes a value for a spreadsheet and a person: a whole number in full ("1131442", never
+// "1.131442e+06"), any other to 12 significant digits (a cost of 2557105.84 cycles, not the
+// 2557105.8399999943 that float sums leave), "" for NaN (no value).
 func num(v float64) string {
-	if v != v {
+	switch {
+	case v != v:
 		return ""
+	case v == math.Trunc(v) && math.Abs(v) < 1e18:
+		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
+	return strconv.FormatFloat(v, 'g', 12, 64)
+}
+
+// valueHead names the value column with its unit when the label does not say it already:
+// "exclusive thread-CPU time (µs)".
+func valueHead(label, unit string) string {
+	label = orName(label, "value")
+	if unit == "" || strings.Contains(label, unit) {
+		return label
+	}
+	return label + " (" + unit + ")"
 }
 
 // orName is name, or fallback when it is empty.
@@ -28,16 +46,33 @@ func orName(name, fallback string) string {
 	return name
 }
 
-// Table is every bar in the chart's order, not only those drawn: label, value, each series'
-// value and the bar's note when the chart has them.
+// Table is every bar, not only those drawn, in the order the chart draws them (largest first,
+// then those of no value or an unknown one): label, value, each series' value and the bar's note
+// when the chart has them.
 func (c Chart) Table() [][]string {
-	head := []string{"label", orName(c.YLabel, "value")}
+	head := []string{"label", valueHead(c.YLabel, c.Unit)}
 	head = append(head, c.Series...)
 	if len(c.Notes) > 0 {
 		head = append(head, "note")
 	}
 	rows := [][]string{head}
-	for i, b := range c.Bars {
+	order := make([]int, len(c.Bars))
+	for i := range order {
+		order[i] = i
+	}
+	drawn := func(b Bar) bool { return !b.Unknown && b.Value > 0 }
+	slices.SortStableFunc(order, func(i, j int) int {
+		a, b := c.Bars[i], c.Bars[j]
+		if drawn(a) != drawn(b) {
+			if drawn(a) {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(b.Value, a.Value)
+	})
+	for _, i := range order {
+		b := c.Bars[i]
 		row := []string{b.Label, num(b.Value)}
 		if b.Unknown {
 			row[1] = "unknown"

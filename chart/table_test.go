@@ -27,6 +27,18 @@ func TestChartTableKeepsEveryBar(t *testing.T) {
 	}
 }
 
+// A chart's table lists its bars as the chart draws them, largest first with the unknown last,
+// names the unit, and writes numbers as a person reads them: 2557105.84 cycles, not
+// 2.5571058399999943e+06.
+func TestChartTableAsDrawn(t *testing.T) {
+	c := Chart{YLabel: "exclusive time", Unit: "µs", Bars: []Bar{{Label: "b", Value: 434}, {Label: "u", Unknown: true},
+		{Label: "a", Value: 685}, {Label: "c", Value: 2.5571058399999943e+06}, {Label: "n", Value: 1131442}}}
+	want := "label,exclusive time (µs)\nc,2557105.84\nn,1131442\na,685\nb,434\nu,unknown\n"
+	if got := csvOf(c.Table()); got != want {
+		t.Errorf("table\n%s\nwant\n%s", got, want)
+	}
+}
+
 // A flame graph's table is its folded stacks, callers first, whatever frame it is zoomed to.
 func TestFlameTableIsFoldedStacks(t *testing.T) {
 	root, main, _, _, _, _ := flameTree()

@@ -95,7 +95,7 @@ func drawChart(ctx context.Context, ws *controller.Workspace, compare string, a 
 		return runKinds[kind].chartCompare(ctx, ws, items, a)
 	}
 	if a.rf.run == "" {
-		return nil, fmt.Errorf("%w: --run NAME is required", errUsage)
+		return nil, fmt.Errorf("%w: chart takes --run NAME or --compare RUN,RUN,...", errUsage)
 	}
 	kind, err := ws.RunKind(ctx, a.rf.run)
 	if err != nil {
