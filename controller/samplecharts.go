@@ -129,13 +129,18 @@ func SampleScope(set *samples.SampleSet) string {
 	}
 	kept := human.Count(set.Total, "sample", "samples")
 	if set.Kept != set.Total {
-		kept = fmt.Sprintf("%d of %s", set.Kept, kept)
+		kept = human.Grouped(set.Kept) + " of " + kept
 	}
-	s := strings.Join(parts, ", ") + ": " + kept
-	if p.LeftOut > 0 {
-		s += fmt.Sprintf("; %s more left out when recorded (%s)", human.Grouped(p.LeftOut), p.LeftOutWhy)
+	return strings.Join(parts, ", ") + ": " + kept + RecordingLeftOut(p)
+}
+
+// RecordingLeftOut says what the recording itself left out of p ("; 12 more left out when
+// recorded (threads C*)"), after the counts of a selection; "" when it kept every sample.
+func RecordingLeftOut(p *samples.SampleProfile) string {
+	if p.LeftOut == 0 {
+		return ""
 	}
-	return s
+	return fmt.Sprintf("; %s more left out when recorded (%s)", human.Grouped(p.LeftOut), p.LeftOutWhy)
 }
 
 // threadsText names threads by id and name: "thread 7 main", "threads 7 main, 9 C2".

@@ -292,10 +292,7 @@ func sampleScope(set *samples.SampleSet) string {
 	if set.LeftOut > 0 {
 		s = fmt.Sprintf("%s of %s; %s left out by %s", human.Grouped(set.Kept), s, human.Grouped(set.LeftOut), set.LeftOutWhy)
 	}
-	if p := set.Profile; p.LeftOut > 0 {
-		s += fmt.Sprintf("; %s more left out when recorded (%s)", human.Grouped(p.LeftOut), p.LeftOutWhy)
-	}
-	return s
+	return s + controller.RecordingLeftOut(set.Profile)
 }
 
 type sampleRowJSON struct {
