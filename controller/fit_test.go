@@ -142,7 +142,7 @@ func TestChooseProfile(t *testing.T) {
 		isa    cost.ISA
 		want   int
 	}{{"a8", cost.ARM, 0}, {"a8", cost.MIPS, 1}, {"74k", cost.MIPS, 2}, {"74k", cost.Thumb, 0},
-		{"74k", cost.X86, 2}, {"", cost.X86, 0}, {"74k", "", 2}} {
+		{"74k", cost.X86_64, 2}, {"", cost.X86_64, 0}, {"74k", "", 2}} {
 		if got := ChooseProfile(infos, c.chosen, c.isa); got != c.want {
 			t.Errorf("ChooseProfile(%q, %s) = %d, want %d", c.chosen, c.isa, got, c.want)
 		}

@@ -34,7 +34,39 @@ type Catalog struct {
 	aliases map[string]string // disassembler spelling → catalogue mnemonic
 }
 
-var catalogFiles = map[cost.ISA]string{cost.ARM: "catalog/arm.txt", cost.Thumb: "catalog/thumb.txt", cost.MIPS: "catalog/mips.txt"}
+var catalogFiles = map[cost.ISA]string{
+	cost.ARM: "catalog/arm.txt", cost.Thumb: "catalog/thumb.txt", cost.AArch64: "catalog/a64.txt",
+	cost.MIPS: "catalog/mips.txt", cost.X86_64: "catalog/x86-64.txt",
+}
+
+// Instruction sets whose text and bytes need rules of their own register them here, each from
+// its own file (catalog_a64.go, catalog_x86.go), so this file stays the same for all of them.
+var (
+	// textRules turn what a disassembler printed into the catalogue's spelling: the upper-cased
+	// mnemonic, and the operands where they decide the entry (a vector or a memory form; ""
+	// when unknown). Without one, Normalize upper-cases the text and resolves aliases (MIPS).
+	textRules = map[cost.ISA]func(c *Catalog, upper, operands string) string{}
+	// byteRules name an instruction from its encoding (the hex units of cost.Insn.Encoding),
+	// which is exact where the text depends on the disassembler (capstone's AT&T or aliases);
+	// ok is false when the bytes do not decode, and the text decides.
+	byteRules = map[cost.ISA]func(c *Catalog, encoding string) (mnemonic string, ok bool){}
+)
+
+// Classify names one instruction as the catalogue does, from its bytes where the instruction
+// set has a byte rule and the bytes decode, else from its text (Normalize).
+func (c *Catalog) Classify(in cost.Insn) string {
+	if c != nil && in.Encoding != "" {
+		if rule := byteRules[c.ISA]; rule != nil {
+			if m, ok := rule(c, in.Encoding); ok {
+				return m
+			}
+		}
+	}
+	if c != nil && textRules[c.ISA] != nil {
+		return textRules[c.ISA](c, strings.ToUpper(strings.TrimSpace(in.Mnemonic)), in.Operands)
+	}
+	return c.Normalize(in.Mnemonic)
+}
 
 var (
 	catalogsOnce sync.Once
@@ -42,8 +74,7 @@ var (
 	catalogsErr  error
 )
 
-// CatalogFor returns the embedded catalogue of an instruction set, or nil when there is none
-// (x86 has no catalogue yet).
+// CatalogFor returns the embedded catalogue of an instruction set, or nil when there is none.
 func CatalogFor(isa cost.ISA) *Catalog {
 	catalogsOnce.Do(loadCatalogs)
 	if catalogsErr != nil {
@@ -169,7 +200,10 @@ var conditionCodes = map[string]bool{
 // qualifiers and integer data types dropped, so they can still be counted and categorised.
 func (c *Catalog) Normalize(raw string) string {
 	m := strings.ToUpper(strings.TrimSpace(raw))
-	if c == nil || c.ISA == cost.MIPS || c.ISA == cost.X86 {
+	if c != nil && textRules[c.ISA] != nil {
+		return textRules[c.ISA](c, m, "")
+	}
+	if c == nil || c.ISA == cost.MIPS {
 		if c != nil {
 			if e, ok := c.Lookup(m); ok {
 				return e.Mnemonic

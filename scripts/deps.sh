@@ -11,9 +11,11 @@ packages=(
 	libxinerama-dev libxi-dev libxxf86vm-dev
 	libwayland-dev libxkbcommon-dev wayland-protocols          # Fyne 2.8's GLFW builds Wayland too
 	xvfb xauth xdotool                                         # windows without a screen, driven by real key presses and clicks (tests)
-	qemu-user                                                  # real guests: qemu-arm, qemu-mipsel
+	qemu-user                                                  # real guests: qemu-arm, qemu-mipsel, qemu-aarch64, qemu-x86_64
 	gcc-arm-linux-gnueabihf binutils-arm-linux-gnueabihf libc6-dev-armhf-cross
 	gcc-mipsel-linux-gnu binutils-mipsel-linux-gnu libc6-dev-mipsel-cross
+	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
+	llvm-16                                                    # llvm-mca-16: the built-in profiles' cycle costs checked against LLVM's machine models
 	sqlite3                                                    # users (and a test) open the workspace with it
 	bzip2                                                      # checks what the guest bzip2 (Debian armhf/mipsel, fetched by internal/debpkg) wrote
 	openjdk-17-jdk-headless                                    # the JVMTI heap agent: jvmti.h, java, javac
@@ -57,7 +59,7 @@ deps_check() {
 	pkg-config --exists gl x11 xcursor xrandr xinerama xi xxf86vm wayland-client xkbcommon 2>/dev/null ||
 		broken+=("X11/GL/Wayland headers for Fyne (pkg-config finds: $(pkg-config --list-all 2>/dev/null | grep -Ec '^(gl|x11|xcursor|xrandr|xinerama|xi|xxf86vm|wayland-client|xkbcommon) ') of 9)")
 	local cc qemu
-	for pair in arm-linux-gnueabihf-gcc:qemu-arm mipsel-linux-gnu-gcc:qemu-mipsel; do
+	for pair in arm-linux-gnueabihf-gcc:qemu-arm mipsel-linux-gnu-gcc:qemu-mipsel aarch64-linux-gnu-gcc:qemu-aarch64 gcc:qemu-x86_64; do
 		cc=${pair%%:*} qemu=${pair##*:}
 		if ! "$cc" -static -o "$dir/$cc" "$dir/ok.c" 2>"$dir/err"; then
 			broken+=("$cc cannot build a C program: $(grep -m 1 -i error "$dir/err" || tail -n 1 "$dir/err")")
@@ -66,6 +68,7 @@ deps_check() {
 		fi
 	done
 	command -v arm-linux-gnueabihf-strip >/dev/null || broken+=("arm-linux-gnueabihf-strip")
+	command -v llvm-mca-16 >/dev/null || broken+=("llvm-mca-16 (llvm-16)")
 	if ! (cd "$dir" && javac Ok.java 2>err && [ "$(java -cp . Ok)" = ok ]); then
 		broken+=("java/javac 17: $(tail -n 1 "$dir/err" 2>/dev/null)")
 	elif [ ! -f "$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")/include/jvmti.h" ]; then

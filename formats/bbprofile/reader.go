@@ -563,7 +563,7 @@ func encodingUnits(raw []byte, isa cost.ISA, big bool) string {
 	}
 	unit := 4
 	switch {
-	case isa == cost.X86 || len(raw)%2 != 0:
+	case isa == cost.X86_64 || len(raw)%2 != 0:
 		return hex.EncodeToString(raw)
 	case isa == cost.Thumb || len(raw)%4 != 0:
 		unit = 2
@@ -588,7 +588,7 @@ func encodingUnits(raw []byte, isa cost.ISA, big bool) string {
 
 // unitBytes is encodingUnits backwards: the bytes in memory order.
 func unitBytes(enc string, isa cost.ISA, big bool) ([]byte, error) {
-	if isa == cost.X86 {
+	if isa == cost.X86_64 {
 		return hex.DecodeString(enc)
 	}
 	var out []byte

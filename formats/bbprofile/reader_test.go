@@ -152,12 +152,12 @@ func TestWrite(t *testing.T) {
 		{Addr: 0x400130, Encoding: "27bdfff0", Mnemonic: "addiu", Operands: "sp,sp,-16"},
 		{Addr: 0x400134, Mnemonic: "nop"},
 	}}
-	x86 := &cost.Block{PC: 0x401000, ISA: cost.X86, Insns: []cost.Insn{{Addr: 0x401000, Encoding: "0f1f4000", Mnemonic: "nop", Operands: "dword ptr [rax]"}}}
+	x86 := &cost.Block{PC: 0x401000, ISA: cost.X86_64, Insns: []cost.Insn{{Addr: 0x401000, Encoding: "0f1f4000", Mnemonic: "nop", Operands: "dword ptr [rax]"}}}
 	c.Block(7, mips)
 	c.Block(9, x86)
 	c.Count(7, 7, mips.PC, cost.MIPS, 3)
 	c.Count(7, 8, mips.PC, cost.MIPS, 2)
-	c.Count(9, 9, x86.PC, cost.X86, 1)
+	c.Count(9, 9, x86.PC, cost.X86_64, 1)
 	var w bytes.Buffer
 	if err := Write(&w, c, map[int]string{7: "mips"}); err != nil {
 		t.Fatal(err)
@@ -174,7 +174,7 @@ exec 8 2
 end
 process 9 7 x86_64 0x0 x86
 thread 9
-block 0 0x401000 x86 1 - 
+block 0 0x401000 x86-64 1 - 
 insn 0x401000 0f1f4000 nop dword ptr [rax]
 exec 9 1
 end
@@ -206,7 +206,7 @@ func TestEncodingUnits(t *testing.T) {
 		{[]byte{0x01, 0x28}, cost.Thumb, false, "2801"},
 		{[]byte{0x27, 0xbd, 0xff, 0xf0}, cost.MIPS, true, "27bdfff0"},
 		{[]byte{0xf0, 0xff, 0xbd, 0x27}, cost.MIPS, false, "27bdfff0"},
-		{[]byte{0x90}, cost.X86, false, "90"},
+		{[]byte{0x90}, cost.X86_64, false, "90"},
 		{nil, cost.MIPS, false, ""},
 	} {
 		got := encodingUnits(tc.raw, tc.isa, tc.big)

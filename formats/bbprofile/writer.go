@@ -219,7 +219,7 @@ func Write(w io.Writer, c *Collector, archs map[int]string) error {
 			arch = "arm"
 			if len(keys) > 0 && keys[0].ISA == cost.MIPS {
 				arch = "mipsel"
-			} else if len(keys) > 0 && keys[0].ISA == cost.X86 {
+			} else if len(keys) > 0 && keys[0].ISA == cost.X86_64 {
 				arch = "x86_64"
 			}
 		}

@@ -62,7 +62,7 @@ const (
 	isaOther // an instruction set this package has no code for; its blocks keep their ISA string
 )
 
-var isaByCode = [...]cost.ISA{isaUnknown: "", isaARM: cost.ARM, isaThumb: cost.Thumb, isaMIPS: cost.MIPS, isaX86: cost.X86}
+var isaByCode = [...]cost.ISA{isaUnknown: "", isaARM: cost.ARM, isaThumb: cost.Thumb, isaMIPS: cost.MIPS, isaX86: cost.X86_64}
 
 func codeOf(isa cost.ISA) isaCode {
 	switch isa {
@@ -74,7 +74,7 @@ func codeOf(isa cost.ISA) isaCode {
 		return isaThumb
 	case cost.MIPS:
 		return isaMIPS
-	case cost.X86:
+	case cost.X86_64:
 		return isaX86
 	}
 	return isaOther

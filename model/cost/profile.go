@@ -12,25 +12,39 @@ import (
 // mnemonic can cost differently in ARM and Thumb encodings.
 type ISA string
 
-// The instruction sets the workbench knows. X86 is reserved so profiles can grow into it.
+// The instruction sets the workbench knows: ARMv7's two (A32 and T32), ARMv8's 64-bit A64,
+// MIPS32 and x86-64.
 const (
-	ARM   ISA = "ARM"
-	Thumb ISA = "Thumb"
-	MIPS  ISA = "MIPS"
-	X86   ISA = "x86"
+	ARM     ISA = "ARM"
+	Thumb   ISA = "Thumb"
+	AArch64 ISA = "AArch64"
+	MIPS    ISA = "MIPS"
+	X86_64  ISA = "x86-64"
 )
 
 // KnownISAs lists every instruction set in display order.
-var KnownISAs = []ISA{ARM, Thumb, MIPS, X86}
+var KnownISAs = []ISA{ARM, Thumb, AArch64, MIPS, X86_64}
 
-// ParseISA accepts any capitalisation so hand-written files and flags are forgiving.
+// isaAliases are other names people and tools give the same instruction sets: ARM's own names
+// (A32, T32, A64), Linux's and Debian's (arm64, amd64), and the "x86" the bbprofile format
+// wrote before x86-64 was priced.
+var isaAliases = map[string]ISA{
+	"a32": ARM, "t32": Thumb, "a64": AArch64, "arm64": AArch64, "aarch64": AArch64,
+	"x86": X86_64, "x86_64": X86_64, "amd64": X86_64, "x64": X86_64,
+}
+
+// ParseISA accepts any capitalisation and the usual other names, so hand-written files and
+// flags are forgiving; it returns the canonical name.
 func ParseISA(s string) (ISA, error) {
 	for _, isa := range KnownISAs {
 		if strings.EqualFold(s, string(isa)) {
 			return isa, nil
 		}
 	}
-	return "", fmt.Errorf("unknown instruction set %q (want one of ARM, Thumb, MIPS, x86)", s)
+	if isa, ok := isaAliases[strings.ToLower(s)]; ok {
+		return isa, nil
+	}
+	return "", fmt.Errorf("unknown instruction set %q (want one of ARM, Thumb, AArch64, MIPS, x86-64)", s)
 }
 
 // Instruction identifies an opcode class by its normalised mnemonic within one instruction set.

@@ -37,8 +37,10 @@ func Validate(p *Profile) []Problem {
 	}
 	seenISA := map[ISA]bool{}
 	for _, isa := range p.ISAs {
-		if _, err := ParseISA(string(isa)); err != nil {
+		if canon, err := ParseISA(string(isa)); err != nil {
 			add(top, "%v", err)
+		} else if canon != isa {
+			add(top, "instruction set %q must be spelled %s", isa, canon)
 		}
 		if seenISA[isa] {
 			add(top, "instruction set %s declared twice", isa)
@@ -78,7 +80,10 @@ func Validate(p *Profile) []Problem {
 				add(iw, "category %q: instruction %d has no mnemonic", c.Name, ii+1)
 				continue
 			}
-			if _, err := ParseISA(string(in.ISA)); err != nil {
+			if canon, err := ParseISA(string(in.ISA)); err != nil || canon != in.ISA {
+				if err == nil {
+					err = fmt.Errorf("instruction set %q must be spelled %s", in.ISA, canon)
+				}
 				add(iw, "category %q: instruction %s: %v", c.Name, in.Mnemonic, err)
 				continue
 			}

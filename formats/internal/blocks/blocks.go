@@ -27,6 +27,6 @@ const Undecoded = "?"
 func Classify(b *cost.Block) {
 	cat := isaprofiles.CatalogFor(b.ISA)
 	for i := range b.Insns {
-		b.Insns[i].Class = cat.Normalize(b.Insns[i].Mnemonic)
+		b.Insns[i].Class = cat.Classify(b.Insns[i])
 	}
 }

@@ -22,7 +22,8 @@ var Classes = []string{
 	"load", "load-multiple", "store", "store-multiple",
 	"branch-cond", "branch", "it", "system",
 	"fp-add", "fp-mul", "fp-mac", "fp-div-s", "fp-div-d", "fp-load", "fp-store", "fp-xfer",
-	"neon-alu", "neon-mul", "neon-perm", "neon-load", "neon-store",
+	"simd-alu", "simd-mul", "simd-perm", "simd-load", "simd-store",
+	"crypto", "string",
 }
 
 // Core is the cost table of one processor organisation.

@@ -123,16 +123,19 @@ func TestEveryNumberIsCited(t *testing.T) {
 		if !p.Reference.IsZero() && len(p.Citations) == 0 {
 			t.Errorf("%s: reference data without citations", core.Slug)
 		}
-		if core.Architecture == "ARMv7-A" {
-			priced := map[string]bool{}
-			for _, cat := range core.Categories {
-				for _, cl := range cat.Classes {
-					priced[cl] = true
-				}
+		// Every class an instruction of the core's instruction sets is in has a category, so
+		// no catalogued instruction is left to the Undefined fallback.
+		priced := map[string]bool{}
+		for _, cat := range core.Categories {
+			for _, cl := range cat.Classes {
+				priced[cl] = true
 			}
-			for _, cl := range Classes {
-				if !priced[cl] {
-					t.Errorf("%s does not price class %s", core.Slug, cl)
+		}
+		for _, isa := range core.ISAs {
+			for _, e := range isaprofiles.CatalogFor(isa).Entries {
+				if !priced[e.Class] {
+					t.Errorf("%s does not price class %s (%s %s)", core.Slug, e.Class, isa, e.Mnemonic)
+					priced[e.Class] = true // once per class
 				}
 			}
 		}
