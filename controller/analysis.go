@@ -79,45 +79,60 @@ func (a *Analysis) InstructionCounts(ctx context.Context, run string, pid int) (
 }
 
 // Compare puts runs or processes side by side, each priced with the profile profileFor gives
-// for the instruction set it executed most: an ARM run and a MIPS run are each priced by a
-// core of their own architecture, and each row names its profile.
+// for the instruction set it executed most: an ARM, an AArch64, a MIPS and an x86-64 run are
+// each priced by a core of their own architecture, each row names its profile and carries
+// figure 5.2's estimate where that profile has the reference data for it.
 func (a *Analysis) Compare(ctx context.Context, items []cost.CompareItem, profileFor ProfileFor, frequencyGHz float64) ([]cost.CompareRow, error) {
-	reps, err := a.compared(ctx, items, profileFor, frequencyGHz, cost.ByCategory)
+	reps, refs, err := a.compared(ctx, items, profileFor, frequencyGHz, cost.ByCategory)
 	if err != nil {
 		return nil, err
 	}
-	return cost.CompareRows(items, reps), nil
+	rows := cost.CompareRows(items, reps)
+	for i := range rows {
+		if e, ok := cost.ReferenceEstimate(refs[i], rows[i].Instructions, rows[i].FrequencyGHz); ok {
+			rows[i].CPIEstimate = &e
+		}
+	}
+	return rows, nil
 }
 
 // CompareImages is Compare image by image: the program, each library, the loader and code
 // with no file of each item side by side (model.CompareImages; a run's processes add up).
 func (a *Analysis) CompareImages(ctx context.Context, items []cost.CompareItem, profileFor ProfileFor, frequencyGHz float64) ([]cost.ImageCompareRow, error) {
-	reps, err := a.compared(ctx, items, profileFor, frequencyGHz, cost.ByImage)
+	reps, _, err := a.compared(ctx, items, profileFor, frequencyGHz, cost.ByImage)
 	if err != nil {
 		return nil, err
 	}
 	return cost.CompareImages(reps), nil
 }
 
-// compared reports each item grouped by, priced by the profile of the instruction set it ran most.
-func (a *Analysis) compared(ctx context.Context, items []cost.CompareItem, profileFor ProfileFor, frequencyGHz float64, by cost.Grouping) ([]*cost.Report, error) {
+// compared reports each item grouped by, priced by the profile of the instruction set it ran
+// most. It gives each item's reference data too, for figure 5.2: its profile's, none (zero)
+// when that profile does not price the set, whose CPI was measured on another processor.
+func (a *Analysis) compared(ctx context.Context, items []cost.CompareItem, profileFor ProfileFor, frequencyGHz float64, by cost.Grouping) ([]*cost.Report, []cost.Reference, error) {
 	reps := make([]*cost.Report, 0, len(items))
+	refs := make([]cost.Reference, 0, len(items))
 	for _, it := range items {
 		d, err := a.Load(ctx, it.Run)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		p, err := profileFor(ctx, d.MainISA(it.PID))
+		isa := d.MainISA(it.PID)
+		p, err := profileFor(ctx, isa)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		rep, err := d.Report(cost.ReportOptions{Run: it.Run, Profile: p, By: by, PID: it.PID, FrequencyGHz: frequencyGHz})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		reps = append(reps, rep)
+		var ref cost.Reference
+		if isa == "" || p.HasISA(isa) {
+			ref = p.Reference
+		}
+		reps, refs = append(reps, rep), append(refs, ref)
 	}
-	return reps, nil
+	return reps, refs, nil
 }
 
 // Images lists a run's images per process, with where their function names came from.

@@ -21,9 +21,9 @@ func TestCategorizeRealPrograms(t *testing.T) {
 			log := qemutest.Log(t, tg, bin, []string{"-d", "in_asm,exec,nochain"}, "3000")
 			want := qemutest.SinglestepCount(t, tg, bin, nil, "3000")
 
-			isa := cost.ARM
-			if tg.Name == "mips" {
-				isa = cost.MIPS
+			isa := map[string]cost.ISA{"mips": cost.MIPS, "aarch64": cost.AArch64, "x86_64": cost.X86_64}[tg.Name]
+			if isa == "" {
+				isa = cost.ARM
 			}
 			profiles := 0
 			for _, name := range isaprofiles.BuiltinNames() {

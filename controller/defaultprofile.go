@@ -9,17 +9,32 @@ import (
 )
 
 // DefaultProfile is the one rule for the profile a run of isa is priced with until the user
-// chooses one, in the window and on the command line alike: of the profiles in infos that
-// price isa (any, for ""), the first that carries reference data (the seed's measured CPI and
-// power: the Cortex-A8 for ARM and Thumb), else the first with a known power (the MIPS 74K:
-// energy rather than "unknown"), else the first. It gives an index into infos, -1 when no
-// profile prices isa.
+// chooses one, in the window, in Compare and on the command line alike. It reads what the
+// profiles carry, never their names: of the profiles in infos that price isa,
+//  1. the one with the reference data figure 5.2 needs (a measured CPI and processor power:
+//     the Cortex-A8 for ARM and Thumb), else one with any known power (energy rather than
+//     "unknown"), else any;
+//  2. of equals, the one pricing the fewest instruction sets: a profile made for isa rather
+//     than one that prices other sets too;
+//  3. of equals still, the first in infos: built-ins by slug (cortex-a55 before cortex-a76),
+//     then the workspace's.
+//
+// An empty isa (a run that executed nothing) takes the default of the first of cost.KnownISAs
+// any profile prices. It gives an index into infos, -1 when no profile prices isa.
 func (ps Profiles) DefaultProfile(ctx context.Context, infos []cost.ProfileInfo, isa cost.ISA) (int, error) {
 	return defaultIndex(ctx, infos, isa, ps.Open)
 }
 
 // defaultIndex is DefaultProfile reading the candidates with open.
 func defaultIndex(ctx context.Context, infos []cost.ProfileInfo, isa cost.ISA, open openFunc) (int, error) {
+	if isa == "" {
+		for _, known := range cost.KnownISAs {
+			if i, err := defaultIndex(ctx, infos, known, open); err != nil || i >= 0 {
+				return i, err
+			}
+		}
+		return -1, nil
+	}
 	var at []int
 	var read []*cost.Profile
 	for i, in := range infos {
@@ -68,26 +83,35 @@ func (ps Profiles) Choose(ctx context.Context, infos []cost.ProfileInfo, chosen 
 	return ChooseProfile(infos, chosen, isa), nil
 }
 
-// defaultAmong is DefaultProfile's rule on profiles already read: the index of the first
-// with reference data, else with a known power, else the first, of those pricing isa.
+// defaultAmong is DefaultProfile's rule on profiles already read: the index of the one pricing
+// isa with the highest defaultRank, of equals the one pricing the fewest sets, of equals still
+// the first; -1 when none prices isa.
 func defaultAmong(profiles []*cost.Profile, isa cost.ISA) int {
-	best, bestRank := -1, -1
+	best := -1
 	for i, p := range profiles {
-		if isa != "" && !p.HasISA(isa) {
+		if !p.HasISA(isa) {
 			continue
 		}
-		if r := defaultRank(p); r > bestRank {
-			best, bestRank = i, r
+		if best < 0 || betterDefault(p, profiles[best]) {
+			best = i
 		}
 	}
 	return best
+}
+
+// betterDefault tells whether p comes before q in DefaultProfile's order (ties keep q, the earlier).
+func betterDefault(p, q *cost.Profile) bool {
+	if rp, rq := defaultRank(p), defaultRank(q); rp != rq {
+		return rp > rq
+	}
+	return len(p.ISAs) < len(q.ISAs)
 }
 
 // defaultRank orders profiles for DefaultProfile: 2 with the reference data the figure 5.2
 // calculator needs, 1 with any known power, 0 otherwise.
 func defaultRank(p *cost.Profile) int {
 	switch {
-	case p.Reference.CPI > 0 && p.Reference.ProcessorPowerW > 0:
+	case p.Reference.Estimable():
 		return 2
 	case slices.ContainsFunc(p.Categories, func(c cost.Category) bool { return c.PowerMW > 0 }):
 		return 1

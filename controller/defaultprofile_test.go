@@ -66,8 +66,8 @@ func TestDefaultProfile(t *testing.T) {
 	}
 }
 
-// The rule in general: reference data first, then a known power, then the first; the order of
-// the list decides among equals; -1 when nothing prices the set.
+// The rule in general: reference data first, then a known power, then the profile pricing the
+// fewest sets, then the first; -1 when nothing prices the set.
 func TestDefaultAmong(t *testing.T) {
 	plain := cost.NewProfile("plain", cost.ARM)
 	plain.Categories = []cost.Category{{Name: "ALU", Cycles: 1}}
@@ -77,6 +77,12 @@ func TestDefaultAmong(t *testing.T) {
 	reference.Reference = cost.Reference{CPI: 2, ProcessorPowerW: 1}
 	mips := cost.NewProfile("mips", cost.MIPS)
 	mips.Reference = cost.Reference{CPI: 2, ProcessorPowerW: 1}
+	wide := cost.NewProfile("wide", cost.ARM, cost.Thumb, cost.AArch64) // an ARMv8 core pricing AArch32 too
+	wide.Reference = cost.Reference{CPI: 1.5, ProcessorPowerW: 0.5}
+	little := cost.NewProfile("little", cost.AArch64)
+	little.Reference = cost.Reference{CPI: 1.2, ProcessorPowerW: 0.3}
+	big := cost.NewProfile("big", cost.AArch64)
+	big.Reference = cost.Reference{CPI: 0.8, ProcessorPowerW: 2}
 	for _, c := range []struct {
 		list []*cost.Profile
 		isa  cost.ISA
@@ -88,9 +94,47 @@ func TestDefaultAmong(t *testing.T) {
 		{[]*cost.Profile{plain, powered}, cost.MIPS, -1},
 		{[]*cost.Profile{plain, reference}, cost.Thumb, 1},
 		{nil, cost.ARM, -1},
+		{[]*cost.Profile{wide, reference}, cost.ARM, 1}, // of equals, the one made for the set
+		{[]*cost.Profile{wide, reference}, cost.AArch64, 0},
+		{[]*cost.Profile{wide, little, big}, cost.AArch64, 1}, // of equals still, the first
+		{[]*cost.Profile{plain, wide}, cost.ARM, 1},           // a better rank beats a narrower profile
 	} {
 		if got := defaultAmong(c.list, c.isa); got != c.want {
 			t.Errorf("defaultAmong(%d profiles, %s) = %d, want %d", len(c.list), c.isa, got, c.want)
+		}
+	}
+}
+
+// The rule reads what profiles carry, not their names: with AArch64 and x86-64 cores listed
+// (as the built-ins are, by slug), each set gets a profile of its own with reference data
+// where one has it, an ARMv8 core that prices AArch32 too does not take ARM from the
+// Cortex-A8, and a run that executed nothing still gets ARM's default, not the first listed.
+func TestDefaultProfileByISAs(t *testing.T) {
+	ctx := context.Background()
+	mk := func(name string, ref bool, isas ...cost.ISA) *cost.Profile {
+		p := cost.NewProfile(name, isas...)
+		p.Categories = []cost.Category{{Name: "ALU", Cycles: 1}}
+		if ref {
+			p.Reference = cost.Reference{FrequencyGHz: 2, CPI: 1.1, ProcessorPowerW: 0.4}
+		}
+		return p
+	}
+	list := []*cost.Profile{ // in the order List gives the built-ins: by slug
+		mk("atom", false, cost.X86_64), mk("a55", true, cost.ARM, cost.Thumb, cost.AArch64), mk("a76", true, cost.AArch64),
+		mk("a8", true, cost.ARM, cost.Thumb), mk("mips", false, cost.MIPS), mk("zen", true, cost.X86_64),
+	}
+	infos := make([]cost.ProfileInfo, len(list))
+	byName := map[string]*cost.Profile{}
+	for i, p := range list {
+		infos[i] = cost.ProfileInfo{Name: p.Name, ISAs: p.ISAs, Origin: "built-in"}
+		byName[p.Name] = p
+	}
+	open := func(_ context.Context, in cost.ProfileInfo) (*cost.Profile, error) { return byName[in.Name], nil }
+	for isa, want := range map[cost.ISA]string{cost.ARM: "a8", cost.Thumb: "a8", cost.AArch64: "a76",
+		cost.X86_64: "zen", cost.MIPS: "mips", "": "a8"} {
+		i, err := defaultIndex(ctx, infos, isa, open)
+		if err != nil || i < 0 || infos[i].Name != want {
+			t.Errorf("default for %q: %d (%v), want %s", isa, i, err, want)
 		}
 	}
 }

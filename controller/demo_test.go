@@ -3,11 +3,11 @@ package controller
 import (
 	"context"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	"androprof/assets"
-	"androprof/isaprofiles"
 	callsmodel "androprof/model/calls"
 	"androprof/model/cost"
 	"androprof/model/layers"
@@ -101,25 +101,19 @@ func TestImportDemo(t *testing.T) {
 			}
 			continue
 		}
-		profile := "cortex-a9"
-		if strings.HasSuffix(run, "-mips") {
-			profile = "mips-74k"
-		}
-		p, err := isaprofiles.Builtin(profile)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rep, err := a.Report(ctx, cost.ReportOptions{Run: run, Profile: p, By: cost.ByCategory})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range rep.Rows {
-			if r.Key == cost.UndefinedCategory && r.Instructions > 0 {
-				t.Errorf("%s: %d instructions in Undefined under %s", run, r.Instructions, p.Name)
+		for _, p := range demoProfiles(t, run) {
+			rep, err := a.Report(ctx, cost.ReportOptions{Run: run, Profile: p, By: cost.ByCategory})
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		if rep.Total.Instructions < 100_000 {
-			t.Errorf("%s: only %d instructions", run, rep.Total.Instructions)
+			for _, r := range rep.Rows {
+				if r.Key == cost.UndefinedCategory && r.Instructions > 0 {
+					t.Errorf("%s: %d instructions in Undefined under %s", run, r.Instructions, p.Name)
+				}
+			}
+			if rep.Total.Instructions < 100_000 {
+				t.Errorf("%s: only %d instructions", run, rep.Total.Instructions)
+			}
 		}
 	}
 	procs, err := db.Processes(ctx, "demo-forker-arm")
@@ -144,11 +138,11 @@ func TestDemoDebianBzip2(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := &Analysis{store: db}
-	for run, profile := range map[string]string{"demo-bzip2-arm": "cortex-a9", "demo-bzip2-mips": "mips-74k"} {
-		p, err := isaprofiles.Builtin(profile)
-		if err != nil {
-			t.Fatal(err)
-		}
+	if len(demos) != 4 {
+		t.Errorf("bzip2 demo runs %v, want arm, mips, arm64 and x86-64", demos)
+	}
+	for run := range demos {
+		p := demoProfiles(t, run)[0]
 		images, err := a.Report(ctx, cost.ReportOptions{Run: run, Profile: p, By: cost.ByImage})
 		if err != nil {
 			t.Fatal(err)
@@ -166,12 +160,14 @@ func TestDemoDebianBzip2(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The five costliest are libbz2's: in the 64-bit builds, which inline more of it,
+		// glibc's memset comes sixth to tenth with 0.1% of the run.
 		named, unnamed := 0, 0
 		for i, r := range funcs.Rows {
 			switch {
 			case r.Key == "(no symbol)":
 				t.Errorf("%s: a (no symbol) row: %+v", run, r)
-			case i < 10 && r.Image != "libbz2.so.1.0.4":
+			case i < 5 && r.Image != "libbz2.so.1.0.4":
 				t.Errorf("%s: top row %d is in %s: %+v", run, i, r.Image, r)
 			case r.Image != "libbz2.so.1.0.4":
 			case strings.HasPrefix(r.Key, "BZ2_"):
@@ -182,7 +178,9 @@ func TestDemoDebianBzip2(t *testing.T) {
 				t.Errorf("%s: libbz2 function %q is neither exported nor libbz2+0xSTART", run, r.Key)
 			}
 		}
-		if funcs.Rows[0].Key != "BZ2_compressBlock" || named < 3 || unnamed < 3 {
+		// The 64-bit builds keep the block sort's static functions apart: one of them comes first.
+		if !slices.ContainsFunc(funcs.Rows[:min(5, len(funcs.Rows))], func(r cost.ReportRow) bool { return r.Key == "BZ2_compressBlock" }) ||
+			named < 3 || unnamed < 3 {
 			t.Errorf("%s: top function %q, %d BZ2_* and %d libbz2+0x… rows", run, funcs.Rows[0].Key, named, unnamed)
 		}
 		// Paths are the guest's, not the generating machine's package cache.

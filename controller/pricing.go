@@ -56,11 +56,20 @@ func (ps Profiles) ForISA(infos []cost.ProfileInfo, chosen *cost.Profile) Profil
 }
 
 // Defaults prices each instruction set with its DefaultProfile (the command line's compare
-// without --profile). Each profile is read once; the result is for one goroutine.
+// without --profile). A set no profile prices gets the default of any set, as the window's
+// Compare keeps the profile shown: the comparison stands, and that row's warnings say its
+// profile does not price it. Each profile is read once; the result is for one goroutine.
 func (ps Profiles) Defaults(infos []cost.ProfileInfo) ProfileFor {
 	open := ps.opener()
 	return func(ctx context.Context, isa cost.ISA) (*cost.Profile, error) {
-		return defaultOf(ctx, infos, isa, open)
+		i, err := defaultIndex(ctx, infos, isa, open)
+		if err == nil && i < 0 {
+			return defaultOf(ctx, infos, "", open)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return open(ctx, infos[i])
 	}
 }
 

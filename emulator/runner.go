@@ -37,10 +37,10 @@ var pluginCFlags = []string{"-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-
 
 // RunOptions says what to run under QEMU and where its output goes.
 type RunOptions struct {
-	Program string   // guest program: a 32-bit ARM or MIPS ELF
+	Program string   // guest program: a 32-bit ARM or MIPS, or a 64-bit AArch64 or x86-64 ELF
 	Args    []string // its arguments
-	// Arch overrides the QEMU target read from the ELF header: arm, armeb, mipsel or mips
-	// (a "qemu-" prefix is accepted).
+	// Arch overrides the QEMU target read from the ELF header: arm, armeb, mipsel, mips,
+	// aarch64 or x86_64 (a "qemu-" prefix is accepted).
 	Arch string
 	// KeepDir, when set, receives the raw per-process profiles (bbprofile-PID.txt).
 	KeepDir string
@@ -48,30 +48,41 @@ type RunOptions struct {
 	CacheDir string
 	// Sysroot is where the guest's dynamic loader and libraries are (qemu's -L). Empty: a
 	// folder above the program that holds its loader (a Debian package tree extracted with
-	// dpkg-deb -x), else a Debian cross sysroot (/usr/arm-linux-gnueabihf, …).
+	// dpkg-deb -x), else a Debian cross sysroot (/usr/arm-linux-gnueabihf, …), else none:
+	// the host's own loader, which is the guest's when the host runs the guest's kind (x86-64).
 	Sysroot string
 	// Stdin, Stdout and Stderr are the guest's; nil means /dev/null.
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 }
 
-// sysroots maps a QEMU user-mode target to the Debian cross sysroots that hold its dynamic
-// loader, for dynamically linked programs.
+// sysroots maps each QEMU user-mode target the runner supports to the Debian cross sysroots
+// that hold its dynamic loader, for dynamically linked programs. An x86-64 host has none for
+// x86_64 (/usr/x86_64-linux-gnu is the cross sysroot of other hosts): there the guest's
+// loader and libraries are the host's own, which QEMU opens without -L (and `-L /` would
+// change nothing: QEMU's path lookup ignores the prefix "/"). Likewise aarch64 on an arm64 host.
 var sysroots = map[string][]string{
-	"arm":    {"/usr/arm-linux-gnueabihf", "/usr/arm-linux-gnueabi"},
-	"armeb":  {"/usr/armeb-linux-gnueabi"},
-	"mipsel": {"/usr/mipsel-linux-gnu"},
-	"mips":   {"/usr/mips-linux-gnu"},
+	"arm":     {"/usr/arm-linux-gnueabihf", "/usr/arm-linux-gnueabi"},
+	"armeb":   {"/usr/armeb-linux-gnueabi"},
+	"mipsel":  {"/usr/mipsel-linux-gnu"},
+	"mips":    {"/usr/mips-linux-gnu"},
+	"aarch64": {"/usr/aarch64-linux-gnu"},
+	"x86_64":  {"/usr/x86_64-linux-gnu"},
 }
 
+// supported says which programs the runner takes, for its refusals.
+const supported = "32-bit ARM and MIPS, and 64-bit AArch64 and x86-64 Linux programs"
+
 // GuestArch reads a program's ELF header and names the qemu-user target that runs it:
-// 32-bit ARM little-endian → arm, big → armeb; MIPS little → mipsel, big → mips.
+// 32-bit ARM little-endian → arm, big → armeb; MIPS little → mipsel, big → mips; 64-bit
+// AArch64 (little-endian) → aarch64; x86-64 → x86_64. Anything else (32-bit x86, RISC-V,
+// big-endian AArch64, …) is refused by name: the plugin has no instruction set for it.
 func GuestArch(program string) (string, error) {
 	f, err := elf.Open(program)
 	if err != nil {
 		var fe *elf.FormatError
 		if errors.As(err, &fe) {
-			return "", fmt.Errorf("%s is not an ELF program (%s): androprof runs 32-bit ARM and MIPS Linux programs", program, startsWith(program))
+			return "", fmt.Errorf("%s is not an ELF program (%s): androprof runs %s", program, startsWith(program), supported)
 		}
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
@@ -81,7 +92,8 @@ func GuestArch(program string) (string, error) {
 	}
 	defer f.Close()
 	little := f.Data == elf.ELFDATA2LSB
-	if f.Class == elf.ELFCLASS32 {
+	switch f.Class {
+	case elf.ELFCLASS32:
 		switch {
 		case f.Machine == elf.EM_ARM && little:
 			return "arm", nil
@@ -92,9 +104,20 @@ func GuestArch(program string) (string, error) {
 		case f.Machine == elf.EM_MIPS:
 			return "mips", nil
 		}
+	case elf.ELFCLASS64:
+		switch {
+		case f.Machine == elf.EM_AARCH64 && little:
+			return "aarch64", nil
+		case f.Machine == elf.EM_X86_64 && little:
+			return "x86_64", nil
+		}
 	}
-	return "", fmt.Errorf("%s is a %s program: androprof runs 32-bit ARM and MIPS programs under qemu-user (use --arch to force one)",
-		program, elfKind(f.Class, f.Machine))
+	kind := elfKind(f.Class, f.Machine)
+	if !little {
+		kind += " big-endian"
+	}
+	return "", fmt.Errorf("%s is a %s program: androprof runs %s under qemu-user (use --arch to force one)",
+		program, kind, supported)
 }
 
 // elfKind names a class and machine as a person says them: "64-bit X86_64".
@@ -155,7 +178,7 @@ func Run(ctx context.Context, opts RunOptions, sink cost.BlockSink, progress fun
 			return err
 		}
 	} else if _, ok := sysroots[arch]; !ok {
-		return fmt.Errorf("unknown guest architecture %q: want arm, armeb, mipsel or mips", opts.Arch)
+		return fmt.Errorf("unknown guest architecture %q: want arm, armeb, mipsel, mips, aarch64 or x86_64", opts.Arch)
 	} else if _, err := os.Stat(opts.Program); err != nil {
 		return err
 	}
@@ -226,7 +249,10 @@ func Run(ctx context.Context, opts RunOptions, sink cost.BlockSink, progress fun
 			}
 		}
 	}
-	modes, _ := LoadELFModes(opts.Program) // nil modes fall back to the encodings
+	var modes *ELFModes // nil: the encodings decide; only ARM programs mix two instruction sets
+	if arch == "arm" || arch == "armeb" {
+		modes, _ = LoadELFModes(opts.Program)
+	}
 	imported := 0
 	for _, f := range files {
 		say("reading %s", filepath.Base(f))

@@ -76,7 +76,8 @@ func modesFromExecLog(t *testing.T, tg qemutest.Target, qemuOpts []string, bin s
 }
 
 // The issue's definition of done: through the plugin runner, the dynamic instruction count of
-// a run equals the Trace lines of `-singlestep -d exec,nochain`, for ARM, Thumb and MIPS builds.
+// a run equals the Trace lines of `-singlestep -d exec,nochain`, for ARM, Thumb, MIPS, AArch64
+// and x86-64 builds.
 func TestRunExactCounts(t *testing.T) {
 	src := filepath.Join(qemutest.SamplesDir(), "sieve.c")
 	for _, tg := range qemutest.Targets {
@@ -95,6 +96,7 @@ func TestRunExactCounts(t *testing.T) {
 			if got := c.Instructions(); got != want {
 				t.Errorf("plugin counted %d instructions, qemu -singlestep %d", got, want)
 			}
+			t.Logf("%s: plugin %d instructions, -singlestep %d", tg.Name, c.Instructions(), want)
 			if len(c.Processes) != 1 || c.Processes[0].ParentPID != 0 || c.Processes[0].Name != filepath.Base(bin) {
 				t.Errorf("processes = %+v", c.Processes)
 			}
@@ -120,8 +122,13 @@ func TestRunExactCounts(t *testing.T) {
 			if again.Instructions() != want {
 				t.Errorf("kept file counts %d", again.Instructions())
 			}
-			if tg.Name == "mips" {
-				return
+			for _, g := range targets64 {
+				if g.tg.Name == tg.Name {
+					checkGuest(t, c, g.isa)
+				}
+			}
+			if tg.QEMU != "qemu-arm" {
+				return // only ARM programs mix two instruction sets
 			}
 
 			// Instruction sets agree with QEMU's own flag, block by block.
@@ -477,26 +484,41 @@ func elfHeader(t *testing.T, machine elfMachine, big, class64 bool) string {
 type elfMachine uint16
 
 const (
-	emMIPS  elfMachine = 8
-	emARM   elfMachine = 40
-	emX8664 elfMachine = 62
+	emI386    elfMachine = 3
+	emMIPS    elfMachine = 8
+	emARM     elfMachine = 40
+	emX8664   elfMachine = 62
+	emAArch64 elfMachine = 183
+	emRISCV   elfMachine = 243
 )
 
 func TestGuestArch(t *testing.T) {
 	for _, tc := range []struct {
-		machine elfMachine
-		big     bool
-		want    string
+		machine      elfMachine
+		big, class64 bool
+		want         string
 	}{
-		{emARM, false, "arm"}, {emARM, true, "armeb"}, {emMIPS, false, "mipsel"}, {emMIPS, true, "mips"},
+		{emARM, false, false, "arm"}, {emARM, true, false, "armeb"}, {emMIPS, false, false, "mipsel"}, {emMIPS, true, false, "mips"},
+		{emAArch64, false, true, "aarch64"}, {emX8664, false, true, "x86_64"},
 	} {
-		if got, err := GuestArch(elfHeader(t, tc.machine, tc.big, false)); err != nil || got != tc.want {
-			t.Errorf("machine %d big %v: %q, %v", tc.machine, tc.big, got, err)
+		if got, err := GuestArch(elfHeader(t, tc.machine, tc.big, tc.class64)); err != nil || got != tc.want {
+			t.Errorf("machine %d big %v 64-bit %v: %q, %v", tc.machine, tc.big, tc.class64, got, err)
 		}
 	}
-	x86 := elfHeader(t, emX8664, false, true)
-	if _, err := GuestArch(x86); err == nil || !strings.Contains(err.Error(), x86) || !strings.Contains(err.Error(), "is a 64-bit X86_64 program") {
-		t.Errorf("x86-64: %v", err)
+	for _, tc := range []struct {
+		machine      elfMachine
+		big, class64 bool
+		kind         string
+	}{
+		{emI386, false, false, "32-bit 386"}, {emRISCV, false, true, "64-bit RISCV"},
+		{emAArch64, true, true, "64-bit AARCH64 big-endian"}, {emX8664, false, false, "32-bit X86_64"},
+		{emARM, false, true, "64-bit ARM"},
+	} {
+		prog := elfHeader(t, tc.machine, tc.big, tc.class64)
+		_, err := GuestArch(prog)
+		if err == nil || !strings.Contains(err.Error(), prog) || !strings.Contains(err.Error(), "is a "+tc.kind+" program: androprof runs 32-bit ARM and MIPS, and 64-bit AArch64 and x86-64") {
+			t.Errorf("%s: %v", tc.kind, err)
+		}
 	}
 	text := filepath.Join(t.TempDir(), "script.sh")
 	os.WriteFile(text, []byte("#!/bin/sh\necho hi\n"), 0o755)

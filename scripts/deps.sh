@@ -15,7 +15,7 @@ packages=(
 	gcc-arm-linux-gnueabihf binutils-arm-linux-gnueabihf libc6-dev-armhf-cross
 	gcc-mipsel-linux-gnu binutils-mipsel-linux-gnu libc6-dev-mipsel-cross
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
-	llvm-16                                                    # llvm-mca-16: the built-in profiles' cycle costs checked against LLVM's machine models
+	llvm-16 llvm-19                                            # llvm-mca: the built-in profiles' cycle costs checked against LLVM's machine models (19 has the Neoverse N1 one)
 	sqlite3                                                    # users (and a test) open the workspace with it
 	bzip2                                                      # checks what the guest bzip2 (Debian armhf/mipsel, fetched by internal/debpkg) wrote
 	openjdk-17-jdk-headless                                    # the JVMTI heap agent: jvmti.h, java, javac
@@ -69,6 +69,7 @@ deps_check() {
 	done
 	command -v arm-linux-gnueabihf-strip >/dev/null || broken+=("arm-linux-gnueabihf-strip")
 	command -v llvm-mca-16 >/dev/null || broken+=("llvm-mca-16 (llvm-16)")
+	command -v llvm-mca-19 >/dev/null || broken+=("llvm-mca-19 (llvm-19)")
 	if ! (cd "$dir" && javac Ok.java 2>err && [ "$(java -cp . Ok)" = ok ]); then
 		broken+=("java/javac 17: $(tail -n 1 "$dir/err" 2>/dev/null)")
 	elif [ ! -f "$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")/include/jvmti.h" ]; then

@@ -51,7 +51,7 @@ usage:
   androprof profile export NAME|FILE --out FILE         write a profile as XML
   androprof profile categorize --profile NAME|FILE [--json] LOG...
                                                         instructions seen in QEMU logs, by category
-  androprof import [--run NAME] [--arch arm|mips] [--json] FILE|DIR...
+  androprof import [--run NAME] [--arch arm|mips|aarch64|x86_64] [--json] FILE|DIR...
                    [--measured] [--pid N] [--round N] [--area RES] [--callers C,...] [--cohort SIZE] [--weak-retains]
                    [--app PKG,...] [--threads NAME,...] [--tid N,...] [--from S] [--to S]
                                                         import QEMU logs, basic-block profiles,
@@ -80,11 +80,13 @@ usage:
                    [--pid N] [--top N] [--frequency-ghz F] [--json]
                                                         cycles, time and energy of a run; without
                                                         --profile under the window's default for its
-                                                        instruction set (ARM, Thumb: Cortex-A8; MIPS: 74K)
+                                                        instruction set (ARM, Thumb: Cortex-A8; MIPS: 74K;
+                                                        AArch64, x86-64: the rule of README "Command line")
   androprof report --run NAME --by syscall [--pid N] [--per-thread] [--top N] [--json]
                                                         its system calls per process or thread
-  androprof report --compare RUN[:PID],... [--by image] [--profile P] [--json]
-                                                        emulator runs side by side (image by image)
+  androprof report --compare RUN[:PID],... [--by image] [--profile P] [--json|--csv]
+                                                        emulator runs side by side (image by image),
+                                                        each under its own set's default, with fig. 5.2
   androprof report --run TRACE [--by method|class|package|thread] [--pid TID] [--find TEXT]
                    [--top N] [--json]                   the profile table of a method trace
   androprof report --run HEAP [--by summary|cohort|thread|class|package|size] [--cohort SIZE]

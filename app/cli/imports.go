@@ -42,14 +42,18 @@ func archISAs(arch string) ([]cost.ISA, error) {
 		return []cost.ISA{cost.ARM, cost.Thumb}, nil
 	case "mips", "mipsel":
 		return []cost.ISA{cost.MIPS}, nil
+	case "aarch64", "arm64":
+		return []cost.ISA{cost.AArch64}, nil
+	case "x86_64", "amd64":
+		return []cost.ISA{cost.X86_64}, nil
 	}
-	return nil, fmt.Errorf("%w: --arch %q: want arm or mips", errUsage, arch)
+	return nil, fmt.Errorf("%w: --arch %q: want arm, mips, aarch64 or x86_64", errUsage, arch)
 }
 
 func runImport(ctx context.Context, args []string, env Env) error {
 	fs, dbPath := newFlags("import", env)
 	run := fs.String("run", "", "run `NAME` (default: the first file's name)")
-	arch := fs.String("arch", "", "`arm|mips`: the guest of logs that print no encodings")
+	arch := fs.String("arch", "", "`arm|mips|aarch64|x86_64`: the guest of logs that print no encodings")
 	asJSON := fs.Bool("json", false, "write JSON for scripts")
 	var mlog controller.MethodLogOptions
 	fs.BoolVar(&mlog.Measured, "measured", false, "DPA/RMP: keep times as measured, without the overhead deduction")
@@ -190,7 +194,7 @@ func runProgram(ctx context.Context, args []string, env Env) error {
 	run := fs.String("run", "", "run `NAME` to create or add to (default: the program's name)")
 	profile := fs.String("profile", "", "profile `NAME|FILE` for the summary printed afterwards")
 	keep := fs.String("keep", "", "keep the plugin's raw basic-block profiles in `DIR`")
-	arch := fs.String("arch", "", "guest `arm|armeb|mipsel|mips` (default: from the ELF header)")
+	arch := fs.String("arch", "", "guest `arm|armeb|mipsel|mips|aarch64|x86_64` (default: from the ELF header)")
 	sysroot := fs.String("sysroot", "", "guest loader and libraries in `DIR` (qemu -L; default: a folder above the program holding its loader, else the Debian cross sysroot)")
 	var wf wrapperFlags
 	wf.add(fs)

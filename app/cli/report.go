@@ -125,7 +125,7 @@ func runReport(ctx context.Context, args []string, env Env) error {
 	fs, dbPath := newFlags("report", env)
 	var a reportArgs
 	fs.StringVar(&a.rf.run, "run", "", "run `NAME`")
-	fs.StringVar(&a.rf.profile, "profile", "", "profile `NAME|FILE` (default: the window's for the run's instruction set: cortex-a8 for ARM and Thumb, mips-74k for MIPS)")
+	fs.StringVar(&a.rf.profile, "profile", "", "profile `NAME|FILE` (default: the window's for the run's instruction set, by what the profiles carry: e.g. cortex-a8 for ARM and Thumb)")
 	fs.StringVar(&a.rf.by, "by", "pid", "group by `pid|bb|insn|category|function|image|layer|syscall` (method traces: method|class|package|thread; sampled runs: layer|image|symbol|component|thread)")
 	compare := fs.String("compare", "", "emulator runs: put `RUN[:PID],...` side by side (with --by image: image by image); heap dumps: BEFORE,AFTER class by class")
 	fs.BoolVar(&a.perThread, "per-thread", false, "--by syscall: one row per thread")
@@ -248,7 +248,7 @@ func reportJSON(rep *cost.Report) any {
 }
 
 // compareRowJSON is one item of `report --compare --json`: its cost, the ratios to the first
-// item (null where unknown), and how well its profile fits it.
+// item (null where unknown), figure 5.2's estimate, and how well its profile fits it.
 type compareRowJSON struct {
 	Item             string   `json:"item"`
 	Profile          string   `json:"profile"`
@@ -262,13 +262,14 @@ type compareRowJSON struct {
 	InstructionRatio *float64 `json:"instruction_ratio"`
 	CycleRatio       *float64 `json:"cycle_ratio"`
 	EnergyRatio      *float64 `json:"energy_ratio"`
+	cpiJSON
 	coverageJSON
 }
 
 func compareJSON(r cost.CompareRow) compareRowJSON {
 	return compareRowJSON{r.Item, r.Profile, r.FrequencyGHz, r.Instructions, r.Blocks, r.InsnsPerBlock, r.Cycles, r.TimeS,
 		known(r.EnergyJ, !r.Coverage.PowerUnknown()), known(r.InstructionRatio, true), known(r.CycleRatio, true),
-		known(r.EnergyRatio, true), coverageOf(r.Coverage)}
+		known(r.EnergyRatio, true), cpiOf(r), coverageOf(r.Coverage)}
 }
 
 func isaNames(isas []cost.ISA) []string {
@@ -386,6 +387,9 @@ func syscallReport(ctx context.Context, a *controller.Analysis, rf reportFlags, 
 // says which profile priced it and, in warning lines, where that profile does not fit it.
 func compareReport(ctx context.Context, ws *controller.Workspace, items []cost.CompareItem, ra reportArgs, env Env) error {
 	rf, asJSON := ra.rf, ra.asJSON
+	if ra.sf.csv && (asJSON || rf.by == "image") {
+		return fmt.Errorf("%w: --csv writes report --compare's items; not with --json or --by image", errUsage)
+	}
 	forISA, err := compareProfiles(ctx, ws.Profiles, rf, false)
 	if err != nil {
 		return err
@@ -405,15 +409,21 @@ func compareReport(ctx context.Context, ws *controller.Workspace, items []cost.C
 		}
 		return writeJSON(env.Stdout, map[string]any{"by": "item", "items": compareNames(items), "rows": out})
 	}
+	if ra.sf.csv {
+		return writeCompareCSV(env.Stdout, rows)
+	}
 	for _, r := range rows {
 		writeWarnings(env.Stdout, fmt.Sprintf("%s under %s: ", r.Item, r.Profile), r.Coverage)
 	}
+	fmt.Fprintln(env.Stdout, "note: FIG. 5.2 is seed 000's estimate from each profile's reference CPI and power (unknown where the profile has none)")
 	tw := termtext.NewTable(env.Stdout)
-	fmt.Fprintln(tw, "ITEM\tPROFILE\tINSTRUCTIONS\tCYCLES\tTIME (s)\tENERGY (J)\tINSTR. RATIO\tCYCLE RATIO\tENERGY RATIO")
+	fmt.Fprintln(tw, "ITEM\tPROFILE\tINSTRUCTIONS\tCYCLES\tTIME (s)\tENERGY (J)\tINSTR. RATIO\tCYCLE RATIO\tENERGY RATIO\tFIG. 5.2 TIME (s)\tFIG. 5.2 ENERGY (J)")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.0f\t%.6g\t%s\t%s\t%s\t%s\n", printable(r.Item, ""), printable(r.Profile, ""), r.Instructions, r.Cycles, r.TimeS,
+		cpi := cpiOf(r)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.0f\t%.6g\t%s\t%s\t%s\t%s\t%s\t%s\n", printable(r.Item, ""), printable(r.Profile, ""), r.Instructions, r.Cycles, r.TimeS,
 			orUnknown("%.6g", r.EnergyJ, !r.Coverage.PowerUnknown()), orUnknown("%.3f", r.InstructionRatio, true),
-			orUnknown("%.3f", r.CycleRatio, true), orUnknown("%.3f", r.EnergyRatio, true))
+			orUnknown("%.3f", r.CycleRatio, true), orUnknown("%.3f", r.EnergyRatio, true),
+			knownText("%.6g", cpi.CPITimeS), knownText("%.6g", cpi.CPIEnergyJ))
 	}
 	return tw.Flush()
 }

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Regenerates the demo data set from assets/samples with Debian's cross-compilers and qemu-user
-# (packages gcc-arm-linux-gnueabihf, gcc-mipsel-linux-gnu, qemu-user):
+# (packages gcc-arm-linux-gnueabihf, gcc-mipsel-linux-gnu, gcc-aarch64-linux-gnu, gcc on an amd64
+# machine, qemu-user; scripts/deps.sh installs them):
 #  - demo-*.bbprofile.gz: basic-block profiles written by the real runner (assets/demo/gen);
-#    demo-bzip2-{arm,mips}: Debian bookworm's own bzip2 for armhf and mipsel (fetched by
-#    internal/debpkg into a cache, with apt: nothing on the machine changes) compressing 1.5 MB
-#    of text that gen makes from a fixed seed, its output discarded;
+#    demo-sieve-{arm,thumb,mips,arm64,x86-64}: the same sieve built for each instruction set;
+#    demo-bzip2-{arm,mips,arm64,x86-64}: Debian bookworm's own bzip2 for armhf, mipsel, arm64
+#    and amd64 (fetched by internal/debpkg into a cache, with apt: nothing on the machine
+#    changes) compressing 1.5 MB of text that gen makes from a fixed seed, its output discarded;
 #  - demo-heap-*.heaplog.gz and demo-heap-dump.hprof.gz: the Java samples (assets/samples/java) run
 #    under the JVMTI heap agent, and HotSpot's heap dump of the cache sample (assets/demo/gen;
 #    needs openjdk-17-jdk-headless and gcc);

@@ -1,5 +1,5 @@
 // Package elfsym names the code addresses of real ELF files (32-bit ARM/Thumb and MIPS, either
-// byte order; 64-bit files work too), as a profiler must for the stripped programs and libraries
+// byte order; 64-bit AArch64 and x86-64), as a profiler must for the stripped programs and libraries
 // distributions ship. Open reads a file's function table once; Lookup is then a binary search.
 //
 // Where names come from, first that has function symbols wins:

@@ -7,6 +7,9 @@
  *
  *   qemu-arm -plugin bbcount.so,outdir=DIR PROGRAM ARGS...   ->   DIR/bbprofile-<pid>.txt
  *
+ * Guests: qemu-arm, -armeb, -mipsel, -mips, -aarch64 and -x86_64 (the table "guests" below);
+ * any other refuses the plugin with a sentence.
+ *
  * Debian's qemu-user 7.2 ships no qemu-plugin.h, so the few prototypes used are declared
  * below from QEMU 7.2's include/qemu/qemu-plugin.h (plugin API version 1).
  *
@@ -86,6 +89,18 @@ void qemu_plugin_register_vcpu_syscall_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_
 typedef void (*qemu_plugin_vcpu_syscall_ret_cb_t)(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t num,
 						  int64_t ret);
 void qemu_plugin_register_vcpu_syscall_ret_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_syscall_ret_cb_t cb);
+void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn, qemu_plugin_vcpu_udata_cb_t cb,
+					    enum qemu_plugin_cb_flags flags, void *userdata);
+void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn, enum qemu_plugin_op op, void *ptr,
+						uint64_t imm);
+typedef uint32_t qemu_plugin_meminfo_t;
+enum qemu_plugin_mem_rw { QEMU_PLUGIN_MEM_R = 1, QEMU_PLUGIN_MEM_W, QEMU_PLUGIN_MEM_RW };
+typedef void (*qemu_plugin_vcpu_mem_cb_t)(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr,
+					  void *userdata);
+void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn, qemu_plugin_vcpu_mem_cb_t cb,
+				      enum qemu_plugin_cb_flags flags, enum qemu_plugin_mem_rw rw, void *userdata);
+void qemu_plugin_register_vcpu_mem_inline(struct qemu_plugin_insn *insn, enum qemu_plugin_mem_rw rw,
+					  enum qemu_plugin_op op, void *ptr, uint64_t imm);
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
 
@@ -107,6 +122,16 @@ struct block {
 	struct image *image; /* NULL: QEMU gave no host address for the code */
 	size_t n;
 	struct block *next_same_pc; /* other translations of the same pc (hash chain) */
+	/*
+	 * x86: the last instruction, when QEMU may have left it half-read at a page end, counts
+	 * on counters of its own: this entry in blocks[], never written as a block (see
+	 * "x86: instructions QEMU lists but does not run").
+	 */
+	struct block *tail;
+	/* x86, a block that is one REP string instruction: the counter of its memory accesses */
+	struct block *acc;
+	uint8_t per_iteration; /* its accesses per iteration */
+	bool shadow;	       /* an entry of blocks[] that only holds counters (a tail or accesses) */
 	struct insn insns[];
 };
 
@@ -183,8 +208,7 @@ static bool pending_ended; /* it ended before the flush; its tid is known */
 static uint64_t *before[MAX_CHUNKS];
 
 static const char *outdir;
-static const char *arch; /* QEMU's target name: arm, armeb, mipsel, mips, i386, x86_64 */
-static const char *isa;	 /* "ARM/Thumb" lets the reader decide: 7.2 plugins cannot read CPSR */
+static const struct guest *guest; /* the guest QEMU runs: its target name, instruction set, calls */
 static pid_t pid, ppid;
 static bool written; /* this process's file is out */
 
@@ -216,6 +240,14 @@ static uint64_t *chunk(struct thread *t, uint32_t id)
 			free(fresh);
 	}
 	return c;
+}
+
+/* t's count of counter id since base (NULL: since zero). */
+static uint64_t count_since(const struct thread *t, uint64_t *const *base, uint32_t id)
+{
+	const uint64_t *c = t->chunks[id >> CHUNK_BITS];
+	const uint64_t *b = base ? base[id >> CHUNK_BITS] : NULL;
+	return (c ? c[id & (CHUNK - 1)] : 0) - (b ? b[id & (CHUNK - 1)] : 0);
 }
 
 /* ---- counting in multi mode: the hot path ---- */
@@ -254,6 +286,99 @@ static void on_exec(unsigned int vcpu, void *udata)
 		c = chunk(t, id);
 	c[id & (CHUNK - 1)]++;
 	t->insns += (uint64_t)((uintptr_t)udata >> 32);
+}
+
+/* ---- x86: instructions QEMU lists but does not run, and runs it does not count ---- */
+
+/*
+ * Two habits of QEMU 7.2's x86 translator would make the counts differ from what
+ * `-singlestep -d exec,nochain` counts, the project's reference:
+ *
+ * Cut instructions. After its first instruction a block never reads code from another page:
+ * an instruction that would cross the end of the block's first page is abandoned half-read
+ * and starts the next block instead. The plugin API still lists it as the block's last
+ * instruction, with the bytes read so far, although the block does not run it. So a block
+ * whose last instruction starts within 15 bytes (the longest x86 instruction) of that page's
+ * end counts its last instruction on counters of its own (the tail), through an instruction
+ * callback that QEMU drops with the abandoned instruction: a tail that never ran was cut,
+ * and the block is written without it.
+ *
+ * REP string instructions. Each iteration of a REP MOVS/STOS/LODS/CMPS/SCAS ends its block
+ * and jumps back to the instruction, so an instruction that iterates k times runs as k block
+ * executions, and -singlestep counts those. Without -singlestep (or -d nochain) QEMU also
+ * jumps back after the last iteration, to find RCX zero and go on: one run of the block that
+ * starts with the instruction (and is only it) more, doing no iteration. So such a block
+ * counts its memory accesses too (inline, like its runs: a memset is millions of them), and
+ * stands for its iterations: accesses ÷ accesses per iteration (MOVS and CMPS 2, the others
+ * 1). A jump straight to a REP instruction with RCX zero (compilers jump to the code that
+ * sets RCX up) would be one run this leaves out.
+ */
+
+/* A block's last instruction may be one QEMU abandoned at its first page's end (x86, 4 KiB pages). */
+static bool may_be_cut(const struct block *b)
+{
+	uint64_t page_end = (b->pc | 0xfff) + 1;
+	return b->n >= 2 && b->insns[b->n - 1].addr + 15 >= page_end;
+}
+
+/* The memory accesses per iteration of a REP string instruction; 0 for any other instruction. */
+static uint8_t rep_accesses(const struct insn *in)
+{
+	bool rep = false;
+	size_t i = 0;
+	for (; i < in->size; i++) { /* legacy prefixes */
+		uint8_t p = in->bytes[i];
+		if (p == 0xf2 || p == 0xf3)
+			rep = true;
+		else if (p != 0xf0 && p != 0x66 && p != 0x67 && p != 0x2e && p != 0x36 && p != 0x3e && p != 0x26 &&
+			 p != 0x64 && p != 0x65)
+			break;
+	}
+	if (i < in->size && (in->bytes[i] & 0xf0) == 0x40)
+		i++; /* REX */
+	if (!rep || i >= in->size)
+		return 0;
+	switch (in->bytes[i]) {
+	case 0xa4: case 0xa5: case 0xa6: case 0xa7: /* MOVS: a load and a store; CMPS: two loads */
+		return 2;
+	case 0xaa: case 0xab: case 0xac: case 0xad: case 0xae: case 0xaf: /* STOS LODS SCAS */
+	case 0x6c: case 0x6d: case 0x6e: case 0x6f: /* INS OUTS (a user-mode guest faults) */
+		return 1;
+	}
+	return 0;
+}
+
+/* The blocks that are one REP string instruction; a fixed table, read without the lock. */
+#define MAX_REPS 65536
+static struct block *rep_blocks[MAX_REPS]; /* beyond it, REP blocks go uncorrected */
+static uint32_t n_reps;
+
+/*
+ * The runs t's counters hold for the REP blocks beyond their iterations, since base (NULL:
+ * since zero), to take from its instruction count.
+ */
+static uint64_t rep_excess_since(const struct thread *t, uint64_t *const *base)
+{
+	uint64_t excess = 0;
+	uint32_t n = __atomic_load_n(&n_reps, __ATOMIC_ACQUIRE);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct block *b = rep_blocks[i];
+		uint64_t runs = count_since(t, base, b->id), accesses = count_since(t, base, b->acc->id);
+		uint64_t iterations = accesses / b->per_iteration;
+		excess += runs > iterations ? runs - iterations : 0;
+	}
+	return excess;
+}
+
+/* Multi mode: a REP block's memory access, counted per thread; udata: its counter's id. */
+static void on_access(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
+{
+	(void)info, (void)vaddr;
+	uint32_t id = (uint32_t)(uintptr_t)udata;
+	struct thread *t = vcpu < MAX_VCPUS ? vcpus[vcpu] : NULL;
+	if (__builtin_expect(t == NULL, 0))
+		t = thread_start(vcpu);
+	chunk(t, id)[id & (CHUNK - 1)]++;
 }
 
 /* ---- threads ---- */
@@ -320,7 +445,7 @@ static void settle_pending(void)
 		for (uint32_t i = 0; now && pending && i < CHUNK; i++) {
 			uint64_t was = before[c] ? before[c][i] : 0;
 			if (now[i] != was) {
-				uint64_t moved = (now[i] - was) * blocks[c << CHUNK_BITS | i]->n;
+				uint64_t moved = (now[i] - was) * lens[c << CHUNK_BITS | i];
 				chunk(pending, c << CHUNK_BITS)[i] = now[i] - was;
 				now[i] = was;
 				pending->insns += moved;
@@ -447,21 +572,42 @@ static struct image *image_at(uintptr_t haddr, uint64_t vaddr)
 
 /* ---- system calls ---- */
 
-/* The calls that map or unmap guest memory, after which the table of mappings is read again. */
-static const int64_t *map_calls;
-static const int64_t arm_map_calls[] = {90, 91, 125, 163, 192, -1};		  /* mmap munmap mprotect mremap mmap2 */
-static const int64_t mips_map_calls[] = {4090, 4091, 4125, 4167, 4210, -1}; /* the same, o32 */
-static int64_t clone_call = -1;							  /* 120 ARM EABI, 4120 MIPS o32 */
+/*
+ * The guests the plugin knows, with the numbers of their system calls that it watches, from
+ * the kernel's UAPI headers (asm/unistd*.h; AArch64 uses the generic table):
+ *   maps:   mmap, munmap, mprotect, mremap and, where the ABI has it, mmap2: the calls that
+ *           map or unmap guest memory, after which the table of mappings is read again;
+ *   clones: clone, clone3, fork and vfork where the ABI has them: the calls that return the
+ *           id of the thread or process they created.
+ * Both lists end with -1. Any other target (i386, riscv64, …) is refused at install: its
+ * instruction set has no catalogue and its numbers are not here.
+ */
+struct guest {
+	const char *target; /* QEMU's target name, for the process line */
+	const char *isa;    /* for block lines; "ARM/Thumb" lets the reader decide (7.2 plugins cannot read CPSR) */
+	int64_t maps[6];
+	int64_t clones[5];
+	bool x86; /* variable-length instructions: see "x86: instructions QEMU lists but does not run" */
+};
 
-static bool changes_mappings(int64_t nr)
+static const struct guest guests[] = {
+	{"arm", "ARM/Thumb", {90, 91, 125, 163, 192, -1}, {120, 435, 2, 190, -1}, false}, /* EABI */
+	{"armeb", "ARM/Thumb", {90, 91, 125, 163, 192, -1}, {120, 435, 2, 190, -1}, false},
+	{"mipsel", "MIPS", {4090, 4091, 4125, 4167, 4210, -1}, {4120, 4435, 4002, -1}, false}, /* o32 */
+	{"mips", "MIPS", {4090, 4091, 4125, 4167, 4210, -1}, {4120, 4435, 4002, -1}, false},
+	{"aarch64", "AArch64", {222, 215, 226, 216, -1}, {220, 435, -1}, false}, /* asm-generic */
+	{"x86_64", "x86-64", {9, 11, 10, 25, -1}, {56, 435, 57, 58, -1}, true},
+};
+
+static bool listed(const int64_t *list, int64_t nr)
 {
-	if (!map_calls)
-		return true; /* a guest whose numbers this plugin does not know */
-	for (const int64_t *c = map_calls; *c >= 0; c++)
-		if (*c == nr)
+	for (; *list >= 0; list++)
+		if (*list == nr)
 			return true;
 	return false;
 }
+
+static bool changes_mappings(int64_t nr) { return listed(guest->maps, nr); }
 
 static uint64_t now_ns(void)
 {
@@ -472,7 +618,8 @@ static uint64_t now_ns(void)
 
 /*
  * Under lock: the instructions t's counters gained since base (NULL: since zero),
- * Σ executions × block length.
+ * Σ executions × block length, as the threads' insns fields count them: the runs of x86 REP
+ * blocks that did no iteration are in (insns_of takes them out).
  */
 static uint64_t scan_insns_since(const struct thread *t, uint64_t *const *base)
 {
@@ -509,18 +656,21 @@ static uint64_t insns_of(unsigned int vcpu, struct thread **tp)
 	if (multi) {
 		struct thread *t = vcpu < MAX_VCPUS ? vcpus[vcpu] : NULL;
 		*tp = t ? t : thread_start(vcpu);
-		return __atomic_load_n(&(*tp)->insns, __ATOMIC_RELAXED);
+		return __atomic_load_n(&(*tp)->insns, __ATOMIC_RELAXED) - rep_excess_since(*tp, NULL);
 	}
 	pthread_mutex_lock(&lock);
 	struct thread *t = pending && pending_vcpu == vcpu ? pending : first;
-	uint64_t n = t->insns;
+	uint64_t n;
 	bool request = false;
 	if (t == pending) {
 		pending->tid = gettid_(); /* it may end the process before the creating thread learns it */
-		n = scan_insns_since(first, before); /* switching: all first gained since is the new thread's */
-	} else if (!insns_inline) {
+		/* switching: all first gained since is the new thread's */
+		n = scan_insns_since(first, before) - rep_excess_since(first, before);
+	} else if (insns_inline) {
+		n = first->insns - rep_excess_since(first, NULL);
+	} else {
 		uint64_t t0 = now_ns();
-		n = scan_insns(first);
+		n = scan_insns(first) - rep_excess_since(first, NULL);
 		uint64_t t1 = now_ns();
 		scan_ns += t1 - t0;
 		if (!want_inline && scan_ns > 20000000u && scan_ns * 50 > t1 - start_ns) {
@@ -576,7 +726,7 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu, int64_t nr, uint6
 static void on_syscall_ret(qemu_plugin_id_t id, unsigned int vcpu, int64_t nr, int64_t ret)
 {
 	(void)id;
-	if (nr != clone_call || ret <= 0)
+	if (ret <= 0 || !listed(guest->clones, nr))
 		return;
 	pthread_mutex_lock(&lock);
 	if (pending && !pending->tid && vcpu != pending_vcpu)
@@ -599,6 +749,64 @@ static bool same_code(const struct block *b, const struct qemu_plugin_tb *tb, si
 	return true;
 }
 
+/* Under lock: gives b the next id, with len instructions for scan_insns. */
+static void add_block(struct block *b, size_t len)
+{
+	if (n_blocks >= (uint32_t)MAX_CHUNKS * CHUNK)
+		die("too many distinct blocks");
+	if (n_blocks == cap_blocks) {
+		cap_blocks = cap_blocks ? 2 * cap_blocks : 4096;
+		blocks = realloc(blocks, cap_blocks * sizeof *blocks);
+		lens = realloc(lens, cap_blocks * sizeof *lens);
+		if (!blocks || !lens)
+			die("out of memory");
+	}
+	b->id = n_blocks;
+	lens[n_blocks] = (uint16_t)len;
+	blocks[n_blocks++] = b;
+}
+
+/* Under lock: an entry of blocks[] that only holds counters, each run standing for len instructions. */
+static struct block *add_shadow(size_t len)
+{
+	struct block *s = xcalloc(1, sizeof *s);
+	s->shadow = true;
+	add_block(s, len);
+	return s;
+}
+
+/* Under lock: the catalogue entry of a block QEMU translated for the first time. */
+static struct block *new_block(const struct qemu_plugin_tb *tb, uint64_t pc, size_t n)
+{
+	struct block *b = xcalloc(1, sizeof *b + n * sizeof(struct insn));
+	b->pc = pc;
+	b->n = n;
+	for (size_t i = 0; i < n; i++) {
+		const struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
+		struct insn *o = &b->insns[i];
+		size_t sz = qemu_plugin_insn_size(in);
+		o->addr = qemu_plugin_insn_vaddr(in);
+		o->size = (uint8_t)(sz < sizeof o->bytes ? sz : sizeof o->bytes);
+		memcpy(o->bytes, qemu_plugin_insn_data(in), o->size);
+		o->disas = qemu_plugin_insn_disas(in);
+		if (i == 0)
+			b->symbol = qemu_plugin_insn_symbol(in);
+	}
+	b->image = image_at((uintptr_t)qemu_plugin_insn_haddr(qemu_plugin_tb_get_insn(tb, 0)), pc);
+	bool cut = guest->x86 && may_be_cut(b);
+	add_block(b, cut ? n - 1 : n);
+	if (cut)
+		b->tail = add_shadow(1);
+	uint8_t per_iteration = guest->x86 && n == 1 ? rep_accesses(&b->insns[0]) : 0;
+	if (per_iteration && n_reps < MAX_REPS) {
+		b->acc = add_shadow(0);
+		b->per_iteration = per_iteration;
+		rep_blocks[n_reps] = b;
+		__atomic_store_n(&n_reps, n_reps + 1, __ATOMIC_RELEASE);
+	}
+	return b;
+}
+
 /*
  * QEMU retranslates code after a flush, and may translate one pc as blocks of different
  * lengths (e.g. a one-instruction re-execution): identical code shares one id, different
@@ -616,46 +824,39 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	while (b && !(b->pc == pc && same_code(b, tb, n)))
 		b = b->next_same_pc;
 	if (!b) {
-		if (n_blocks >= (uint32_t)MAX_CHUNKS * CHUNK)
-			die("too many distinct blocks");
-		b = xcalloc(1, sizeof *b + n * sizeof(struct insn));
-		b->id = n_blocks;
-		b->pc = pc;
-		b->n = n;
-		for (size_t i = 0; i < n; i++) {
-			const struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
-			struct insn *o = &b->insns[i];
-			size_t sz = qemu_plugin_insn_size(in);
-			o->addr = qemu_plugin_insn_vaddr(in);
-			o->size = (uint8_t)(sz < sizeof o->bytes ? sz : sizeof o->bytes);
-			memcpy(o->bytes, qemu_plugin_insn_data(in), o->size);
-			o->disas = qemu_plugin_insn_disas(in);
-			if (i == 0)
-				b->symbol = qemu_plugin_insn_symbol(in);
-		}
-		if (n_blocks == cap_blocks) {
-			cap_blocks = cap_blocks ? 2 * cap_blocks : 4096;
-			blocks = realloc(blocks, cap_blocks * sizeof *blocks);
-			lens = realloc(lens, cap_blocks * sizeof *lens);
-			if (!blocks || !lens)
-				die("out of memory");
-		}
-		lens[n_blocks] = (uint16_t)n;
-		b->image = image_at((uintptr_t)qemu_plugin_insn_haddr(qemu_plugin_tb_get_insn(tb, 0)), pc);
-		blocks[n_blocks++] = b;
+		b = new_block(tb, pc, n);
 		b->next_same_pc = by_pc[h];
 		by_pc[h] = b;
 	}
 	bool inline_add = !multi, add_insns = insns_inline;
 	uint64_t *counter = inline_add ? &chunk(first, b->id)[b->id & (CHUNK - 1)] : NULL;
+	uint64_t *tail_counter = inline_add && b->tail ? &chunk(first, b->tail->id)[b->tail->id & (CHUNK - 1)] : NULL;
+	uint64_t *acc_counter = inline_add && b->acc ? &chunk(first, b->acc->id)[b->acc->id & (CHUNK - 1)] : NULL;
 	pthread_mutex_unlock(&lock);
+	size_t body = b->tail ? n - 1 : n; /* the instructions the block's own counter stands for */
+	struct qemu_plugin_insn *last = qemu_plugin_tb_get_insn(tb, n - 1);
 	if (inline_add) {
 		qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, counter, 1);
 		if (add_insns)
-			qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &first->insns, n);
+			qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &first->insns, body);
+		if (b->tail) {
+			qemu_plugin_register_vcpu_insn_exec_inline(last, QEMU_PLUGIN_INLINE_ADD_U64, tail_counter, 1);
+			if (add_insns)
+				qemu_plugin_register_vcpu_insn_exec_inline(last, QEMU_PLUGIN_INLINE_ADD_U64, &first->insns,
+									   1);
+		}
+		if (b->acc) /* loads and stores: QEMU 7.2 filters the kinds unreliably */
+			qemu_plugin_register_vcpu_mem_inline(last, QEMU_PLUGIN_MEM_RW, QEMU_PLUGIN_INLINE_ADD_U64,
+							     acc_counter, 1);
 	} else {
-		uintptr_t udata = (uintptr_t)b->id | (uintptr_t)n << 32;
+		uintptr_t udata = (uintptr_t)b->id | (uintptr_t)body << 32;
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, on_exec, QEMU_PLUGIN_CB_NO_REGS, (void *)udata);
+		if (b->tail)
+			qemu_plugin_register_vcpu_insn_exec_cb(last, on_exec, QEMU_PLUGIN_CB_NO_REGS,
+							       (void *)((uintptr_t)b->tail->id | (uintptr_t)1 << 32));
+		if (b->acc)
+			qemu_plugin_register_vcpu_mem_cb(last, on_access, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
+							 (void *)(uintptr_t)b->acc->id);
 	}
 }
 
@@ -668,22 +869,28 @@ static void put_text(FILE *f, const char *s)
 		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
 }
 
-static uint64_t count_of(const struct thread *t, uint32_t id)
+/* t's runs of block b: x86 REP blocks stand for their iterations (see "x86: …"). */
+static uint64_t runs_of(const struct thread *t, const struct block *b)
 {
-	const uint64_t *c = t->chunks[id >> CHUNK_BITS];
-	return c ? c[id & (CHUNK - 1)] : 0;
+	uint64_t runs = count_since(t, NULL, b->id);
+	if (b->acc) {
+		uint64_t iterations = count_since(t, NULL, b->acc->id) / b->per_iteration;
+		runs = iterations < runs ? iterations : runs;
+	}
+	return runs;
 }
 
-static void write_block(FILE *f, const struct block *b)
+/* Writes a block with its first n instructions (the last one left out when it was cut). */
+static void write_block(FILE *f, const struct block *b, size_t n)
 {
-	fprintf(f, "block %" PRIu32 " 0x%" PRIx64 " %s %zu ", b->id, b->pc, isa, b->n);
+	fprintf(f, "block %" PRIu32 " 0x%" PRIx64 " %s %zu ", b->id, b->pc, guest->isa, n);
 	if (b->image)
 		fprintf(f, "%" PRIu32 " ", b->image->id);
 	else
 		fputs("- ", f);
 	put_text(f, b->symbol);
 	fputc('\n', f);
-	for (size_t i = 0; i < b->n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		const struct insn *in = &b->insns[i];
 		fprintf(f, "insn 0x%" PRIx64 " ", in->addr);
 		if (in->size == 0)
@@ -748,7 +955,7 @@ static void write_profile(qemu_plugin_id_t id, void *udata)
 		all[nt++] = pending; /* alive, and ran no block since the flush */
 
 	fprintf(f, "androprof-bbprofile 2\n");
-	fprintf(f, "process %d %d %s 0x%" PRIx64 " ", (int)pid, (int)ppid, arch, qemu_plugin_start_code());
+	fprintf(f, "process %d %d %s 0x%" PRIx64 " ", (int)pid, (int)ppid, guest->target, qemu_plugin_start_code());
 	put_text(f, qemu_plugin_path_to_binary());
 	fputc('\n', f);
 	for (size_t k = 0; k < nt; k++)
@@ -759,7 +966,7 @@ static void write_profile(qemu_plugin_id_t id, void *udata)
 		im->used = false;
 	for (uint32_t i = 0; i < n_blocks; i++)
 		for (size_t k = 0; k < nt && blocks[i]->image && !blocks[i]->image->used; k++)
-			blocks[i]->image->used = count_of(all[k], i) != 0;
+			blocks[i]->image->used = runs_of(all[k], blocks[i]) != 0;
 	for (struct image *im = images; im; im = im->next) {
 		if (!im->used)
 			continue;
@@ -768,13 +975,23 @@ static void write_profile(qemu_plugin_id_t id, void *udata)
 		fputc('\n', f);
 	}
 	for (uint32_t i = 0; i < n_blocks; i++) {
+		const struct block *b = blocks[i];
+		if (b->shadow)
+			continue; /* counted with its block */
+		size_t n = b->n;
+		if (b->tail) {
+			bool ran = false;
+			for (size_t k = 0; k < nt && !ran; k++)
+				ran = count_since(all[k], NULL, b->tail->id) != 0;
+			n -= !ran; /* QEMU abandoned it half-read: the block never runs it */
+		}
 		bool described = false;
 		for (size_t k = 0; k < nt; k++) {
-			uint64_t c = count_of(all[k], i);
+			uint64_t c = runs_of(all[k], b);
 			if (!c)
 				continue;
 			if (!described)
-				write_block(f, blocks[i]);
+				write_block(f, b, n);
 			described = true;
 			fprintf(f, "exec %d %" PRIu64 "\n", (int)all[k]->tid, c);
 		}
@@ -948,22 +1165,17 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		return -1;
 	}
 	if (info->system_emulation) {
-		fprintf(stderr, "bbcount plugin: user-mode emulation only (qemu-arm, qemu-mipsel, ...)\n");
+		fprintf(stderr, "bbcount plugin: user-mode emulation only (qemu-arm, qemu-aarch64, ...)\n");
 		return -1;
 	}
-	static const struct {
-		const char *target, *isa;
-	} isas[] = {{"arm", "ARM/Thumb"}, {"armeb", "ARM/Thumb"}, {"mips", "MIPS"},
-		    {"mipsel", "MIPS"},	      {"i386", "x86"},	     {"x86_64", "x86"}};
-	for (size_t i = 0; i < sizeof isas / sizeof isas[0]; i++)
-		if (strcmp(info->target_name, isas[i].target) == 0)
-			arch = info->target_name, isa = isas[i].isa;
-	if (strncmp(arch, "arm", 3) == 0)
-		map_calls = arm_map_calls, clone_call = 120;
-	else if (strncmp(arch, "mips", 4) == 0)
-		map_calls = mips_map_calls, clone_call = 4120;
-	if (!isa) {
-		fprintf(stderr, "bbcount plugin: unsupported guest %s\n", info->target_name);
+	for (size_t i = 0; i < sizeof guests / sizeof guests[0] && !guest; i++)
+		if (info->target_name && strcmp(info->target_name, guests[i].target) == 0)
+			guest = &guests[i];
+	if (!guest) {
+		fprintf(stderr,
+			"bbcount plugin: unsupported guest %s: androprof runs arm, armeb, mipsel, mips, aarch64 "
+			"and x86_64 programs\n",
+			info->target_name ? info->target_name : "(unnamed)");
 		return -1;
 	}
 	pid = getpid();

@@ -36,14 +36,30 @@ func TestName(t *testing.T) {
 		{"mips", 4246, "exit_group", true},
 		{"mips", 4210, "mmap2", true},
 		{"mips", 3, "syscall_3", false}, // o32 numbers start at 4000
-		{"aarch64", 3, "syscall_3", false},
+		// AArch64: the generic table, as arm64's asm/unistd.h chooses its optional calls
+		{"aarch64", 3, "io_cancel", true},
+		{"aarch64", 64, "write", true},
+		{"aarch64", 79, "newfstatat", true},
+		{"aarch64", 84, "sync_file_range", true}, // not sync_file_range2: arm64 does not want it
+		{"aarch64", 94, "exit_group", true},
+		{"aarch64", 222, "mmap", true},
+		{"aarch64", 244, "syscall_244", false}, // __NR_arch_specific_syscall: a base, not a call
+		{"aarch64", 403, "syscall_403", false}, // clock_gettime64: 32-bit ABIs only
+		{"aarch64", 435, "clone3", true},
+		{"x86_64", 0, "read", true},
+		{"x86_64", 9, "mmap", true},
+		{"x86_64", 56, "clone", true},
+		{"x86_64", 57, "fork", true},
+		{"x86_64", 231, "exit_group", true},
+		{"x86_64", 435, "clone3", true},
+		{"i386", 1, "syscall_1", false},
 	} {
 		name, ok := Name(c.arch, c.nr)
 		if name != c.name || ok != c.ok {
 			t.Errorf("Name(%q, %#x) = %q, %v; want %q, %v", c.arch, c.nr, name, ok, c.name, c.ok)
 		}
 	}
-	for arch, want := range map[string]bool{"arm": true, "armeb": true, "mips": true, "mipsel": true, "thumb": false, "aarch64": false, "": false} {
+	for arch, want := range map[string]bool{"arm": true, "armeb": true, "mips": true, "mipsel": true, "aarch64": true, "x86_64": true, "thumb": false, "i386": false, "": false} {
 		if Known(arch) != want {
 			t.Errorf("Known(%q) = %v", arch, !want)
 		}

@@ -107,7 +107,7 @@ func (n *imageNames) file(p string) *imageFile {
 
 // machines are the ELF machines of QEMU's targets.
 var machines = map[string]elf.Machine{"arm": elf.EM_ARM, "armeb": elf.EM_ARM, "mips": elf.EM_MIPS,
-	"mipsel": elf.EM_MIPS, "i386": elf.EM_386, "x86_64": elf.EM_X86_64}
+	"mipsel": elf.EM_MIPS, "aarch64": elf.EM_AARCH64, "i386": elf.EM_386, "x86_64": elf.EM_X86_64}
 
 // name sets a block's image and, when its line carried no symbol, its function name.
 func (n *imageNames) name(b *cost.Block, imageID int64) {

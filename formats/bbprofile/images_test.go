@@ -153,3 +153,48 @@ func interpELF(t *testing.T, interp string) string {
 	}
 	return p
 }
+
+// Profiles of the 64-bit guests as the plugin writes them: AArch64 words read as QEMU prints
+// them, x86-64 bytes as they are, system calls named by each guest's table, and an image named
+// from this machine's file only when that file is the guest's kind (here /bin/true is an x86-64
+// program: an aarch64 profile naming that path must not take its symbols).
+func TestRead64BitGuests(t *testing.T) {
+	host, err := elf.Open("/bin/true")
+	if err != nil {
+		t.Skipf("no /bin/true: %v", err)
+	}
+	machine := host.Machine
+	host.Close()
+	for _, tc := range []struct {
+		arch, isa, bytes, enc string
+		isaWant               cost.ISA
+		machine               elf.Machine
+		write                 int64
+	}{
+		{"aarch64", "AArch64", "1f2003d5", "d503201f", cost.AArch64, elf.EM_AARCH64, 64},
+		{"x86_64", "x86-64", "4889e5", "4889e5", cost.X86_64, elf.EM_X86_64, 1},
+	} {
+		src := "androprof-bbprofile 2\nprocess 4 0 " + tc.arch + " 0x400000 /tmp/prog\nthread 4\n" +
+			"image 0 0x400000 /bin/true\n" +
+			"block 0 0x401000 " + tc.isa + " 1 0 \ninsn 0x401000 " + tc.bytes + " nop\nexec 4 3\n" +
+			"syscall 4 " + strconv.FormatInt(tc.write, 10) + " 2 9\nend\n"
+		c, err := collectBB(t, src, tc.arch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := c.Blocks[cost.BlockKey{PID: 4, PC: 0x401000, ISA: tc.isaWant}]
+		if b == nil || b.Insns[0].Encoding != tc.enc {
+			t.Fatalf("%s: block %+v, want ISA %s encoding %q", tc.arch, b, tc.isaWant, tc.enc)
+		}
+		if len(c.Syscalls) != 1 || c.Syscalls[0].Name != "write" {
+			t.Errorf("%s: system calls %+v, want write", tc.arch, c.Syscalls)
+		}
+		fromFile := !strings.HasPrefix(c.Images[0].Symbols, "as the profile names them")
+		if fromFile != (machine == tc.machine) {
+			t.Errorf("%s profile naming this machine's %s /bin/true: symbols %q", tc.arch, machine, c.Images[0].Symbols)
+		}
+		if b.Symbol == "" {
+			t.Errorf("%s: block has no name", tc.arch)
+		}
+	}
+}

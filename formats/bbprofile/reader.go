@@ -45,7 +45,7 @@ const maxInsnBytes = 15
 // blocks needs.
 type Process struct {
 	model.Process
-	Arch      string // QEMU target (arm, armeb, mips, mipsel, i386, x86_64): decides byte order
+	Arch      string // QEMU target (arm, armeb, mips, mipsel, aarch64, x86_64, i386): decides byte order
 	StartCode uint64 // lowest executable address as loaded: relocates ELF symbols of PIE programs
 	Path      string // program path as QEMU ran it; Name is its last element
 }

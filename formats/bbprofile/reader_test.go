@@ -207,6 +207,9 @@ func TestEncodingUnits(t *testing.T) {
 		{[]byte{0x27, 0xbd, 0xff, 0xf0}, cost.MIPS, true, "27bdfff0"},
 		{[]byte{0xf0, 0xff, 0xbd, 0x27}, cost.MIPS, false, "27bdfff0"},
 		{[]byte{0x90}, cost.X86_64, false, "90"},
+		{[]byte{0x48, 0x89, 0xe5}, cost.X86_64, false, "4889e5"},
+		{[]byte{0x0f, 0x1f, 0x40, 0x00}, cost.X86_64, false, "0f1f4000"}, // 4 bytes, still bytes
+		{[]byte{0x1f, 0x20, 0x03, 0xd5}, cost.AArch64, false, "d503201f"},
 		{nil, cost.MIPS, false, ""},
 	} {
 		got := encodingUnits(tc.raw, tc.isa, tc.big)

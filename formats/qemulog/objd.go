@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"golang.org/x/arch/arm/armasm"
+	"golang.org/x/arch/arm64/arm64asm"
 
 	"androprof/formats/internal/blocks"
 	"androprof/model/cost"
@@ -21,11 +22,12 @@ import (
 //	<blank line>
 //
 // decodeBlock splits those bytes into instructions. ARM words are decoded with armasm into
-// GNU syntax (what objdump prints, close to capstone's text); words armasm does not know
-// (NEON loads and stores, about 4% of distinct words) and all Thumb and MIPS instructions
-// get blocks.Undecoded: x/arch has no Thumb or MIPS decoder (docs/formats.md#qemu-blocks-given-as-bytes). Lengths are
-// exact in every case, so dynamic instruction counts are too. Guests are little-endian, as
-// every Android ARM and MIPS target is.
+// GNU syntax (what objdump prints, close to capstone's text), A64 words with arm64asm (a QEMU built
+// with no A64 disassembler prints them so); words
+// they do not know (NEON loads and stores, about 4% of distinct ARM words) and all Thumb and
+// MIPS instructions get blocks.Undecoded: x/arch has no Thumb or MIPS decoder
+// (docs/formats.md#qemu-blocks-given-as-bytes). Lengths are exact in every case, so dynamic
+// instruction counts are too. Guests are little-endian, as every Android target is.
 func (lr *Reader) decodeBlock(b *cost.Block, runs []objdRun, mode isaCode) error {
 	b.ISA = isaByCode[mode]
 	if mode == isaOther {
@@ -37,7 +39,7 @@ func (lr *Reader) decodeBlock(b *cost.Block, runs []objdRun, mode isaCode) error
 		if mode == isaThumb {
 			unit = 2
 		}
-		if mode != isaARM && mode != isaThumb && mode != isaMIPS {
+		if mode != isaARM && mode != isaThumb && mode != isaMIPS && mode != isaA64 {
 			return lr.errorAt(r.line, "OBJD-T bytes of a %s block cannot be split into instructions", b.ISA)
 		}
 		if len(r.bytes) == 0 || len(r.bytes)%unit != 0 {
@@ -76,6 +78,13 @@ func (lr *Reader) decodeBlock(b *cost.Block, runs []objdRun, mode isaCode) error
 				}
 			case isaMIPS:
 				in.Encoding = fmt.Sprintf("%08x", binary.LittleEndian.Uint32(r.bytes[i:]))
+				i += 4
+			case isaA64:
+				in.Encoding = fmt.Sprintf("%08x", binary.LittleEndian.Uint32(r.bytes[i:]))
+				if inst, err := arm64asm.Decode(r.bytes[i : i+4]); err == nil {
+					mn, ops, _ := strings.Cut(arm64asm.GNUSyntax(inst), " ")
+					in.Mnemonic, in.Operands = lr.str([]byte(mn)), ops
+				}
 				i += 4
 			}
 			b.Insns = append(b.Insns, in)

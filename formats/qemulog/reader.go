@@ -10,6 +10,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
+	"strings"
 
 	"androprof/formats/internal/blocks"
 	"androprof/formats/internal/lines"
@@ -59,10 +62,11 @@ const (
 	isaThumb
 	isaMIPS
 	isaX86
+	isaA64
 	isaOther // an instruction set this package has no code for; its blocks keep their ISA string
 )
 
-var isaByCode = [...]cost.ISA{isaUnknown: "", isaARM: cost.ARM, isaThumb: cost.Thumb, isaMIPS: cost.MIPS, isaX86: cost.X86_64}
+var isaByCode = [...]cost.ISA{isaUnknown: "", isaARM: cost.ARM, isaThumb: cost.Thumb, isaMIPS: cost.MIPS, isaX86: cost.X86_64, isaA64: cost.AArch64}
 
 func codeOf(isa cost.ISA) isaCode {
 	switch isa {
@@ -76,8 +80,30 @@ func codeOf(isa cost.ISA) isaCode {
 		return isaMIPS
 	case cost.X86_64:
 		return isaX86
+	case cost.AArch64:
+		return isaA64
 	}
 	return isaOther
+}
+
+// guestWidth is what a log has shown of its guest's word size, which tells A64 from ARM: both
+// print one 8-digit word per instruction (docs/formats.md#which-instruction-set).
+type guestWidth uint8
+
+const (
+	widthUnknown guestWidth = iota
+	width32                 // ARM, Thumb, MIPS
+	width64                 // AArch64, x86-64
+)
+
+func widthOf(isa cost.ISA) guestWidth {
+	switch isa {
+	case cost.AArch64, cost.X86_64:
+		return width64
+	case cost.ARM, cost.Thumb, cost.MIPS:
+		return width32
+	}
+	return widthUnknown
 }
 
 // objdRun is one `0x…:` line followed by OBJD-T byte lines: QEMU without a disassembler
@@ -108,6 +134,8 @@ type Reader struct {
 	// flagsTell says Trace flags may tell ARM from Thumb.
 	one       isaCode
 	flagsTell bool
+	width     guestWidth // what the log has shown so far; one log is one guest
+	words     []cost.ISA // what a block of 8-digit words may be (wordISAs)
 	line      int64
 	off       int64 // bytes consumed, for progress
 	long      []byte
@@ -115,6 +143,8 @@ type Reader struct {
 
 	inBlock   bool
 	blk       *cost.Block
+	blkX86    bool   // the open block's encodings are x86 bytes ("49 89 d1")
+	hexBuf    []byte // x86 bytes of the line being read, as hex digits
 	objd      []objdRun
 	objdBytes int
 	over      int   // instruction lines of the open block past blocks.MaxInsns: counted, not kept
@@ -127,7 +157,8 @@ type Reader struct {
 	out    *cost.Block // the Block scan found
 
 	outRuns  []objdRun   // lr.out's OBJD-T bytes, not yet decoded
-	held     *cost.Block // an OBJD-T block whose mode waits for the next Trace line
+	outWait  bool        // lr.out is ARM or A64 text that waits for the log to show its width
+	held     *cost.Block // an OBJD-T or waiting block whose mode the next record may tell
 	heldRuns []objdRun
 	queue    []queued
 	errAt    error // an error found while a held block was still to be returned
@@ -143,6 +174,7 @@ func NewReader(r io.Reader, name string, isas []cost.ISA) *Reader {
 		lr.one = codeOf(isas[0])
 	}
 	lr.flagsTell = lr.one == isaUnknown && lr.mayBe(cost.ARM, cost.Thumb)
+	lr.words = wordISAs(isas)
 	return lr
 }
 
@@ -236,7 +268,7 @@ func (lr *Reader) scan() (recKind, error) {
 	for {
 		k, err := lr.scanRaw()
 		if lr.held == nil {
-			if err == nil && k == kindBlock && lr.outRuns != nil {
+			if err == nil && k == kindBlock && lr.waiting() {
 				lr.held, lr.heldRuns = lr.out, lr.outRuns
 				continue
 			}
@@ -244,14 +276,7 @@ func (lr *Reader) scan() (recKind, error) {
 		}
 		h, runs := lr.held, lr.heldRuns
 		lr.held, lr.heldRuns = nil, nil
-		mode := isaARM
-		if len(lr.hint) > 0 && !lr.mayBe(cost.ARM) {
-			mode = isaThumb
-		}
-		if err == nil && k == kindExec && lr.ex.PC == h.PC && (lr.exCode == isaARM || lr.exCode == isaThumb) {
-			mode = lr.exCode
-		}
-		if derr := lr.decodeBlock(h, runs, mode); derr != nil {
+		if derr := lr.settle(h, runs, err == nil && k == kindExec); derr != nil {
 			return kindNone, derr
 		}
 		switch {
@@ -259,7 +284,7 @@ func (lr *Reader) scan() (recKind, error) {
 			lr.errAt = err
 		case k == kindExec || k == kindStopped:
 			lr.queue = append(lr.queue[:0], queued{kind: k, ex: lr.ex})
-		case k == kindBlock && lr.outRuns != nil:
+		case k == kindBlock && lr.waiting():
 			lr.held, lr.heldRuns = lr.out, lr.outRuns
 		case k == kindBlock:
 			lr.queue = append(lr.queue[:0], queued{kind: kindBlock, blk: lr.out})
@@ -267,6 +292,30 @@ func (lr *Reader) scan() (recKind, error) {
 		lr.out = h
 		return kindBlock, nil
 	}
+}
+
+// waiting tells a block scanRaw just read whose instruction set the next record may tell.
+func (lr *Reader) waiting() bool { return lr.outRuns != nil || lr.outWait }
+
+// settle decides a held block's instruction set once the record after it was read: a Trace
+// line for it tells ARM from Thumb (6.1+ flags), and any record may have shown the log's width.
+func (lr *Reader) settle(h *cost.Block, runs []objdRun, execNext bool) error {
+	if runs == nil {
+		isa, err := lr.wordISA(h)
+		h.ISA = isa
+		return err
+	}
+	mode := isaARM
+	switch {
+	case lr.width == width64 && lr.mayBe(cost.AArch64):
+		mode = isaA64
+	case len(lr.hint) > 0 && !lr.mayBe(cost.ARM):
+		mode = isaThumb
+	}
+	if execNext && lr.ex.PC == h.PC && (lr.exCode == isaARM || lr.exCode == isaThumb) {
+		mode = lr.exCode
+	}
+	return lr.decodeBlock(h, runs, mode)
 }
 
 // scanRaw reads lines until one record is complete. A block whose OBJD-T bytes wait for
@@ -306,7 +355,7 @@ func (lr *Reader) scanRaw() (recKind, error) {
 			return kindNone, lr.errorf("QEMU chained blocks here (a \"Linking TBs\" line), and chained blocks get no Trace line: log with -d in_asm,exec,nochain")
 		}
 		if len(ln) >= 3 && string(ln[:3]) == "IN:" {
-			lr.inBlock = true
+			lr.inBlock, lr.blkX86 = true, false
 			lr.blk = &cost.Block{Symbol: string(bytes.TrimSpace(ln[3:]))}
 			lr.objd, lr.objdBytes, lr.over = lr.objd[:0], 0, 0
 			continue
@@ -409,8 +458,8 @@ func (lr *Reader) blockLine(ln []byte) (done bool, err error) {
 	return false, lr.errorf("unexpected line inside the block at 0x%x, which should end with a blank line: %q", lr.blk.PC, clip(ln))
 }
 
-// insnLine reads "0x00010344:  2801       cmp      r0, #1" and the older layouts, or the bare
-// "0x00010344:  " that precedes OBJD-T lines.
+// insnLine reads "0x00010344:  2801       cmp      r0, #1", x86's "0x004014f2:  49 89 d1
+// movq %rdx, %r9" and the older layouts, or the bare "0x00010344:  " that precedes OBJD-T lines.
 func (lr *Reader) insnLine(ln []byte) error {
 	colon := bytes.IndexByte(ln, ':')
 	if colon < 3 {
@@ -421,6 +470,14 @@ func (lr *Reader) insnLine(ln []byte) error {
 		return lr.errorf("bad instruction address %q", clip(ln[:colon]))
 	}
 	rest := trimLeft(ln[colon+1:])
+	x86, tail := spacedBytes(lr.hexBuf, rest)
+	lr.hexBuf = x86
+	if len(x86) > 2*maxX86Bytes {
+		return lr.errorf("more than %d x86 bytes on the line of 0x%x: no instruction is that long", maxX86Bytes, addr)
+	}
+	if lr.blkX86 && len(x86) > 0 && len(tail) == 0 {
+		return lr.moreBytes(addr, x86)
+	}
 	if lr.over > 0 || len(lr.blk.Insns)+len(lr.objd) >= blocks.MaxInsns {
 		if lr.over == 0 {
 			lr.overLine = lr.line
@@ -440,6 +497,12 @@ func (lr *Reader) insnLine(ln []byte) error {
 	}
 	if string(rest) == "unable to read memory" {
 		return lr.errorf("QEMU could not read the code at 0x%x, so the block's length is unknown", addr)
+	}
+	if len(x86) > 0 && len(tail) > 0 {
+		lr.blkX86 = true
+		mn, ops := cutToken(tail)
+		lr.blk.Insns = append(lr.blk.Insns, cost.Insn{Addr: addr, Encoding: string(x86), Mnemonic: lr.str(mn), Operands: string(bytes.TrimSpace(ops))})
+		return nil
 	}
 	var units [2][]byte
 	nu := 0
@@ -465,6 +528,51 @@ func (lr *Reader) insnLine(ln []byte) error {
 		in.Encoding = string(units[0]) + " " + string(units[1])
 	}
 	lr.blk.Insns = append(lr.blk.Insns, in)
+	return nil
+}
+
+// maxX86Bytes is the longest x86 instruction.
+const maxX86Bytes = 15
+
+// spacedBytes reads the bytes capstone prints for x86, each two hex digits and one space
+// apart ("49 89 d1   movq …"), into their hex digits ("4989d1", appended to dst[:0]), and
+// returns what follows them; enc is empty when rest does not start that way. The mnemonic
+// comes after two spaces or more, so it is never taken for a byte.
+func spacedBytes(dst, rest []byte) (enc, tail []byte) {
+	enc = dst[:0]
+	i := 0
+	for i+2 <= len(rest) && isLowerHex(rest[i]) && isLowerHex(rest[i+1]) && (i+2 == len(rest) || rest[i+2] == ' ') {
+		enc = append(enc, rest[i], rest[i+1])
+		i += 2
+		if i+1 >= len(rest) || rest[i+1] == ' ' {
+			break
+		}
+		i++
+	}
+	if len(enc) == 0 {
+		return nil, rest
+	}
+	return enc, trimLeft(rest[i:])
+}
+
+// moreBytes takes a line of bytes alone: capstone prints 8 bytes of an x86 instruction on its
+// line and the rest on lines of their own, each at the address of its first byte
+// (disas/capstone.c, cap_dump_insn).
+func (lr *Reader) moreBytes(addr uint64, hex []byte) error {
+	if lr.over > 0 {
+		return nil
+	}
+	if len(lr.blk.Insns) == 0 {
+		return lr.errorf("x86 bytes at 0x%x without an instruction", addr)
+	}
+	in := &lr.blk.Insns[len(lr.blk.Insns)-1]
+	if want := in.Addr + uint64(len(in.Encoding)/2); addr != want {
+		return lr.errorf("x86 bytes at 0x%x, but the instruction at 0x%x ends at 0x%x", addr, in.Addr, want)
+	}
+	if len(in.Encoding)+len(hex) > 2*maxX86Bytes {
+		return lr.errorf("an x86 instruction of more than %d bytes at 0x%x", maxX86Bytes, in.Addr)
+	}
+	in.Encoding += string(hex)
 	return nil
 }
 
@@ -495,15 +603,19 @@ func (lr *Reader) finishBlock() error {
 		return lr.blockTooLong()
 	}
 	b := lr.blk
-	lr.inBlock, lr.blk, lr.out, lr.outRuns = false, nil, nil, nil
+	lr.inBlock, lr.blk, lr.out, lr.outRuns, lr.outWait = false, nil, nil, nil, false
 	if len(b.Insns) == 0 && len(lr.objd) == 0 {
 		return lr.errorf("block without instructions")
 	}
 	lr.any = true
 	lr.out = b
 	if len(lr.objd) == 0 {
-		b.ISA = lr.blockISA(b)
-		return nil
+		isa, err := lr.blockISA(b)
+		b.ISA = isa
+		if err == nil && lr.blkX86 {
+			err = lr.resplitX86(b)
+		}
+		return err
 	}
 	// Copy the runs out: lr.objd is reused for the next block.
 	runs := make([]objdRun, len(lr.objd))
@@ -514,6 +626,8 @@ func (lr *Reader) finishBlock() error {
 	switch {
 	case lr.one != isaUnknown:
 		return lr.decodeBlock(b, runs, lr.one)
+	case lr.width == width64 && lr.mayBe(cost.AArch64):
+		return lr.decodeBlock(b, runs, isaA64)
 	case lr.flagsTell:
 		lr.outRuns = runs
 		return nil
@@ -531,22 +645,139 @@ func (lr *Reader) blockTooLong() error {
 	return lr.errorAt(lr.overLine, "a block of %d instructions (at 0x%x): more than QEMU translates into one (512; this reader takes up to %d)", n, lr.blk.PC, blocks.MaxInsns)
 }
 
-// blockISA tells ARM from Thumb by the encoding units (docs/formats.md#qemu-translation-blocks): one 8-digit word is
-// ARM, 4-digit halves are Thumb. Without units the caller's hint decides.
-func (lr *Reader) blockISA(b *cost.Block) cost.ISA {
-	if len(lr.hint) == 1 {
-		return lr.hint[0]
-	}
+// blockISA decides a text block's instruction set (docs/formats.md#which-instruction-set): x86
+// bytes are x86-64; one 8-digit word per instruction is ARM, A64 or MIPS (wordISA); 4-digit
+// units are Thumb; without an encoding the caller's first instruction set decides, else ARM. A
+// caller naming one instruction set decides everything but x86 bytes and 8-digit words. For a
+// block of words whose width the log has not shown yet it sets lr.outWait, so scan decides
+// after the next record.
+func (lr *Reader) blockISA(b *cost.Block) (cost.ISA, error) {
 	enc := b.Insns[0].Encoding
 	switch {
+	case lr.blkX86:
+		if len(lr.hint) > 0 && !lr.mayBe(cost.X86_64) {
+			return "", lr.errorAt(b.Line, "the block at 0x%x is x86 code (QEMU printed its bytes one by one), but the log was read %s", b.PC, lr.readFor())
+		}
+		lr.width = width64 // so no Trace line's flags are read as ARM's Thumb bit
+		return cost.X86_64, nil
 	case len(enc) == 8:
-		return cost.ARM
+		if lr.width == widthUnknown {
+			lr.width = textWidth(b)
+		}
+		lr.outWait = lr.width == widthUnknown && len(lr.words) > 1
+		return lr.wordISA(b)
+	case len(lr.hint) == 1:
+		return lr.hint[0], nil
 	case len(enc) == 4 || len(enc) == 9:
-		return cost.Thumb
+		return cost.Thumb, nil
 	case len(lr.hint) > 0:
-		return lr.hint[0]
+		return lr.hint[0], nil
 	}
-	return cost.ARM
+	return cost.ARM, nil
+}
+
+// wordISA picks, among the instruction sets the guest may run that print one 8-digit word per
+// instruction (lr.words), the first of the log's width: ARM (or MIPS) for 32 bits, AArch64 for
+// 64. A caller who names none of them decides alone.
+func (lr *Reader) wordISA(b *cost.Block) (cost.ISA, error) {
+	if len(lr.words) == 0 {
+		return lr.hint[0], nil
+	}
+	for _, isa := range lr.words {
+		if lr.width == widthUnknown || widthOf(isa) == lr.width {
+			return isa, nil
+		}
+	}
+	return "", lr.errorAt(b.Line, "the block at 0x%x: %s", b.PC, lr.widthConflict())
+}
+
+// wordISAs are the instruction sets of 8-digit words a guest that may run isas may run; no
+// hint means ARM or AArch64 (a MIPS log prints no encodings, or is named MIPS by its caller).
+func wordISAs(isas []cost.ISA) []cost.ISA {
+	if len(isas) == 0 {
+		return []cost.ISA{cost.ARM, cost.AArch64}
+	}
+	var out []cost.ISA
+	for _, isa := range isas {
+		if isa == cost.ARM || isa == cost.AArch64 || isa == cost.MIPS {
+			out = append(out, isa)
+		}
+	}
+	return out
+}
+
+func (lr *Reader) widthConflict() string {
+	what := "a 32-bit guest"
+	if lr.width == width64 {
+		what = "a 64-bit guest (A64 registers, or QEMU's 16-digit addresses)"
+	}
+	return fmt.Sprintf("the log is of %s, but was read %s", what, lr.readFor())
+}
+
+// readFor names what the caller said the guest runs, and where users say it.
+func (lr *Reader) readFor() string {
+	s := make([]string, len(lr.hint))
+	for i, isa := range lr.hint {
+		s[i] = string(isa)
+	}
+	return "for " + strings.Join(s, ", ") + " (a profile's instruction sets, or import --arch)"
+}
+
+// textWidth tells A64 text from ARM's in a block of 8-digit words: capstone and QEMU's older
+// A64 disassembler (vixl) name A64's registers x0–x30, w0–w30, xzr, wzr, wsp and
+// vector v0.16b…, and print ret and b.cond, which ARM text never has; ARM text names r0–r15
+// (or sb, sl, fp, ip). A block that names neither (a lone bl) tells nothing.
+func textWidth(b *cost.Block) guestWidth {
+	arm := false
+	for _, in := range b.Insns {
+		if in.Mnemonic == "ret" || strings.HasPrefix(in.Mnemonic, "b.") {
+			return width64
+		}
+		for _, tok := range strings.FieldsFunc(in.Operands, notRegChar) {
+			switch {
+			case a64Register(tok):
+				return width64
+			case armRegister(tok):
+				arm = true
+			}
+		}
+	}
+	if arm {
+		return width32
+	}
+	return widthUnknown
+}
+
+func notRegChar(c rune) bool { return !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '.') }
+
+func a64Register(tok string) bool {
+	switch tok {
+	case "xzr", "wzr", "wsp":
+		return true
+	}
+	if len(tok) > 1 && len(tok) <= 3 && (tok[0] == 'x' || tok[0] == 'w') && isDigits(tok[1:]) {
+		n, _ := strconv.Atoi(tok[1:])
+		return n <= 30
+	}
+	num, arr, ok := strings.Cut(tok, ".")
+	return ok && len(num) > 1 && num[0] == 'v' && len(arr) > 1 && isDigits(num[1:])
+}
+
+func armRegister(tok string) bool {
+	switch tok {
+	case "sb", "sl", "fp", "ip":
+		return true
+	}
+	return len(tok) > 1 && tok[0] == 'r' && isDigits(tok[1:]) && len(tok) <= 3
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // parseTrace parses every layout of docs/formats.md#qemu-execution-lines into lr.ex without allocating:
@@ -575,16 +806,27 @@ func (lr *Reader) parseTrace(ln []byte) error {
 		return lr.errorf("Trace line without [..] fields: %q", clip(ln))
 	}
 	var f [4]uint64
+	var digits [2]int // of the first two fields, which tell the guest's width
 	nf := 0
 	p := j + open + 1
-	// Fast path for QEMU 6.1–8.0, the layout of nearly every log: four 8-digit fields.
+	// Fast paths for QEMU 6.1–8.0, the layout of nearly every log: four 8-digit fields, or
+	// cs_base and pc of 16 digits for a 64-bit guest.
 	if b := ln[p:]; len(b) >= 36 && b[8] == '/' && b[17] == '/' && b[26] == '/' && b[35] == ']' {
 		cs, ok0 := hex8(b[0:])
 		pc, ok1 := hex8(b[9:])
 		_, ok2 := hex8(b[18:])
 		_, ok3 := hex8(b[27:])
 		if ok0 && ok1 && ok2 && ok3 {
-			f[0], f[1], nf = uint64(cs), uint64(pc), 4
+			f[0], f[1], nf, digits = uint64(cs), uint64(pc), 4, [2]int{8, 8}
+			p = len(ln)
+		}
+	} else if len(b) >= 52 && b[16] == '/' && b[33] == '/' && b[42] == '/' && b[51] == ']' {
+		cs, ok0 := hex16(b[0:])
+		pc, ok1 := hex16(b[17:])
+		_, ok2 := hex8(b[34:])
+		_, ok3 := hex8(b[43:])
+		if ok0 && ok1 && ok2 && ok3 {
+			f[0], f[1], nf, digits = cs, pc, 4, [2]int{16, 16}
 			p = len(ln)
 		}
 	}
@@ -612,6 +854,9 @@ func (lr *Reader) parseTrace(ln []byte) error {
 		if nf == len(f) {
 			return lr.errorf("more than 4 fields in a Trace line: %q", clip(ln))
 		}
+		if nf < len(digits) {
+			digits[nf] = q - start
+		}
 		f[nf] = v
 		nf++
 		p = q + 1
@@ -627,8 +872,13 @@ func (lr *Reader) parseTrace(ln []byte) error {
 	default:
 		return lr.errorf("a Trace line with %d fields is no known QEMU layout: %q", nf, clip(ln))
 	}
+	if lr.width == widthUnknown {
+		if err := lr.traceWidth(nf, digits, e.PC); err != nil {
+			return err
+		}
+	}
 	code := lr.one
-	if nf == 4 && lr.flagsTell {
+	if nf == 4 && lr.flagsTell && lr.width != width64 {
 		code = isaARM
 		if f[0]&thumbFlag != 0 {
 			code = isaThumb
@@ -640,6 +890,27 @@ func (lr *Reader) parseTrace(ln []byte) error {
 		e.ISA = lr.hint[0]
 	}
 	return nil
+}
+
+// traceWidth learns the guest's width from a Trace line's padding, when it tells: up to 8.0
+// QEMU prints cs_base and pc with the target's width (TARGET_FMT_lx: 8 or 16 digits); 8.1
+// prints cs_base with 8 digits or more and pc unpadded, 9.0 pc with 16 digits for every guest.
+// So cs_base (or the one field of the oldest layouts) of 16 digits, or a pc above 4 GiB, is a
+// 64-bit guest; a pc of 8 digits starting with 0 after an 8-digit cs_base a 32-bit one.
+func (lr *Reader) traceWidth(nf int, digits [2]int, pc uint64) error {
+	pcDigits := digits[min(nf, 2)-1]
+	switch {
+	case pc > 0xffffffff || digits[0] == 16:
+		lr.width = width64
+	case pcDigits == 8 && pc < 0x10000000 && digits[0] == 8:
+		lr.width = width32
+	default:
+		return nil
+	}
+	if len(lr.hint) == 0 || slices.ContainsFunc(lr.hint, func(isa cost.ISA) bool { return widthOf(isa) == lr.width }) {
+		return nil
+	}
+	return lr.errorf("%s", lr.widthConflict())
 }
 
 // stopped reads "Stopped execution of TB chain before 0x7f.. [0001045c] sym": QEMU logged the
@@ -716,6 +987,13 @@ func hex8(b []byte) (uint32, bool) {
 		uint32(d4)<<12 | uint32(d5)<<8 | uint32(d6)<<4 | uint32(d7), true
 }
 
+// hex16 reads exactly 16 hex digits.
+func hex16(b []byte) (uint64, bool) {
+	hi, ok0 := hex8(b)
+	lo, ok1 := hex8(b[8:])
+	return uint64(hi)<<32 | uint64(lo), ok0 && ok1
+}
+
 // parseHex reads 1–16 hex digits.
 func parseHex(b []byte) (uint64, bool) {
 	if len(b) == 0 || len(b) > 16 {
@@ -762,6 +1040,8 @@ func cutToken(b []byte) (tok, rest []byte) {
 	}
 	return b, nil
 }
+
+func isLowerHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' }
 
 // isHexUnit accepts the 4- or 8-digit lower-case hex groups QEMU prints as encodings.
 func isHexUnit(t []byte) bool {

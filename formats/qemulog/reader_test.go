@@ -78,6 +78,11 @@ func TestExecLayouts(t *testing.T) {
 		{"Trace 0x7f00123456c0 [00009400] a symbol with spaces", nil, 0x9400, -1, ""},
 		{"Trace 00007FF612345678 [00009400] windows_host", []cost.ISA{cost.ARM}, 0x9400, -1, cost.ARM},
 		{"Trace 0: 0x7f5a18031f00 [00800480/0001045c/00000000/00000200] main\r", []cost.ISA{cost.ARM, cost.Thumb}, 0x1045c, 0, cost.Thumb},
+		// 64-bit guests up to 8.0: 16-digit cs_base and pc, and no Thumb bit (0x00800000 is an A64 flag there).
+		{"Trace 0: 0x7fe413a00100 [0000000001809331/000000000040013c/00000001/00000200] _start", nil, 0x40013c, 0, ""},
+		{"Trace 0: 0x7fe413a00100 [0000000001809331/000000000040013c/00000001/00000200] _start", []cost.ISA{cost.AArch64}, 0x40013c, 0, cost.AArch64},
+		{"Trace 1: 0x7f66fc000100 [0000000000000000/00000000004014f0/1040c0b3/00000200] _start", []cost.ISA{cost.X86_64}, 0x4014f0, 1, cost.X86_64},
+		{"Trace 0: 0x7f66fc000100 [0000000000000000/00007f1234567890/1040c0b3/00000200] ", nil, 0x7f1234567890, 0, ""},
 	} {
 		recs, err := readAll(t, tc.line+"\n", "exec.log", tc.isas...)
 		if err != nil || len(recs) != 1 || recs[0].Exec == nil {
@@ -91,7 +96,7 @@ func TestExecLayouts(t *testing.T) {
 	}
 }
 
-// Translation-log layouts: capstone ARM and Thumb, MIPS with a tab, QEMU 2.x, QEMU 0.x.
+// Translation-log layouts: capstone ARM, Thumb, A64 and x86, MIPS with a tab, QEMU 2.x, QEMU 0.x.
 func TestInsnLayouts(t *testing.T) {
 	for _, tc := range []struct {
 		text         string
@@ -105,6 +110,10 @@ func TestInsnLayouts(t *testing.T) {
 		{"0x0043d95c:  cfc1\tv1,$31", []cost.ISA{cost.MIPS}, cost.MIPS, "", "cfc1", "v1,$31"},
 		{"0x000093e8:  e1560004      cmp  r6, r4", []cost.ISA{cost.ARM, cost.Thumb}, cost.ARM, "e1560004", "cmp", "r6, r4"},
 		{"0x00008000:  mov\tr0, #0", []cost.ISA{cost.ARM, cost.Thumb}, cost.ARM, "", "mov", "r0, #0"},
+		{"0x00400584:  d280001d  movz     x29, #0", nil, cost.AArch64, "d280001d", "movz", "x29, #0"},
+		{"0x004014f2:  49 89 d1                 movq     %rdx, %r9", nil, cost.X86_64, "4989d1", "movq", "%rdx, %r9"},
+		{"0x004014f2:  49 89 d1                 movq     %rdx, %r9", []cost.ISA{cost.X86_64}, cost.X86_64, "4989d1", "movq", "%rdx, %r9"},
+		{"0x00402810:  48 83 c7 08              addq     $8, %rdi", nil, cost.X86_64, "4883c708", "addq", "$8, %rdi"},
 	} {
 		recs, err := readAll(t, "----------------\nIN: f\n"+tc.text+"\n\n", "in_asm.log", tc.isas...)
 		if err != nil || len(recs) != 1 || recs[0].Block == nil {
@@ -152,14 +161,20 @@ func FuzzLogReader(f *testing.F) {
 	f.Add(b)
 	f.Add([]byte("IN: \n0x00400538:  lui\tgp,0xa\n\nTrace 0: 0x7f [00000000/00400538/000000e2/00000200] \n"))
 	f.Add([]byte("IN: \n0x00010000:  \nOBJD-T: 0000a0e3\n\nIN: \n0x00020000:  \nOBJD-T: 00207047\n\nTrace 0: 0x7f [00800480/00020000/0/0] \nStopped execution of TB chain before 0x7f [00020000] \n"))
+	f.Add(must(os.ReadFile("testdata/x86_64-7.2.log")))
+	f.Add([]byte(a64Call + a64OBJDT + trace72))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		lr := NewReader(strings.NewReader(string(b)), "fuzz.log", []cost.ISA{cost.ARM, cost.Thumb})
-		for i := 0; i < 1e6; i++ {
-			if _, err := lr.Next(); err != nil {
-				return
+		for _, isas := range [][]cost.ISA{{cost.ARM, cost.Thumb}, nil} {
+			lr := NewReader(strings.NewReader(string(b)), "fuzz.log", isas)
+			ended := false
+			for i := 0; i < 1e6 && !ended; i++ {
+				_, err := lr.Next()
+				ended = err != nil
+			}
+			if !ended {
+				t.Fatal("reader did not end")
 			}
 		}
-		t.Fatal("reader did not end")
 	})
 }
 

@@ -1,6 +1,7 @@
-// Package debpkg fetches Debian's own packages of a foreign architecture (armhf, mipsel, …)
-// and extracts them into a mini root that qemu-user runs with -L, so tests and the demo set
-// profile the programs a user would run, stripped and dynamically linked as Debian ships them.
+// Package debpkg fetches Debian's own packages of a guest architecture (armhf, mipsel,
+// arm64, amd64, …) and extracts them into a mini root that qemu-user runs with -L, so tests
+// and the demo set profile the programs a user would run, stripped and dynamically linked as
+// Debian ships them.
 //
 // apt runs with a private state under the cache folder: its own package lists and archive
 // cache, an empty dpkg status, and APT::Architectures set to the one architecture, reusing the
@@ -20,6 +21,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -56,7 +58,8 @@ func CacheDir() (string, error) {
 // It is kept in cacheDir under a name made of arch and the .deb files apt picked, so a new
 // Debian version makes a new root. It appears whole or not at all (extracted aside, then
 // renamed), and concurrent callers, in this process or another, wait for one another.
-// Dependencies are not followed: name every package the program needs.
+// Dependencies are not followed: name every package the program needs. Its links stay inside
+// it (relativeLinks).
 func Root(ctx context.Context, cacheDir, arch string, pkgs ...string) (string, error) {
 	if !archName.MatchString(arch) {
 		return "", fmt.Errorf("Debian architecture %q is not a name like armhf or mipsel", arch)
@@ -106,6 +109,7 @@ func Root(ctx context.Context, cacheDir, arch string, pkgs ...string) (string, e
 		return "", errors.Join(err, updateErr)
 	}
 	key := sha256.New()
+	fmt.Fprintln(key, layout)
 	for _, d := range debs {
 		fmt.Fprintln(key, d)
 	}
@@ -123,10 +127,46 @@ func Root(ctx context.Context, cacheDir, arch string, pkgs ...string) (string, e
 			return "", fmt.Errorf("extracting %s: %w", filepath.Base(deb), err)
 		}
 	}
+	if err := relativeLinks(dir); err != nil {
+		return "", fmt.Errorf("the %s root: %w", arch, err)
+	}
 	if err := os.Rename(dir, root); err != nil {
 		return "", fmt.Errorf("keeping the %s root: %w", arch, err)
 	}
 	return root, nil
+}
+
+// layout names how Root lays a root out; it is part of a root's name, so a root made an older
+// way is made again rather than reused.
+const layout = "layout 2: absolute links made relative"
+
+// relativeLinks rewrites every absolute symbolic link under root to the relative link that
+// names the same file inside root. Debian's packages name files as the guest sees them (amd64's
+// /lib64/ld-linux-x86-64.so.2 -> /lib/x86_64-linux-gnu/ld-linux-x86-64.so.2), but the host
+// resolves such a link from its own /: qemu-x86_64 -L ROOT would load the machine's dynamic
+// loader, or none on a machine of another architecture, instead of the package's.
+func relativeLinks(root string) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.Type()&fs.ModeSymlink == 0 {
+			return err
+		}
+		target, err := os.Readlink(path)
+		if err != nil || !filepath.IsAbs(target) {
+			return err
+		}
+		inGuest, err := filepath.Rel(root, path)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(filepath.Dir(filepath.Join("/", inGuest)), target)
+		if err != nil {
+			return err
+		}
+		if err := os.Remove(path); err != nil {
+			return err
+		}
+		return os.Symlink(rel, path)
+	})
 }
 
 // apt runs apt-get on the private state of one architecture.

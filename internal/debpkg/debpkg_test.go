@@ -21,11 +21,11 @@ import (
 
 var bzip2 = []string{"bzip2", "libbz2-1.0", "libc6"}
 
-// TestRoot fetches Debian's bzip2 for armhf and mipsel into an empty cache, runs it under
-// qemu-user and checks the host's bzip2 decompresses what it wrote; the machine's
+// TestRoot fetches Debian's bzip2 for armhf, mipsel, arm64 and amd64 into an empty cache, runs
+// it under qemu-user and checks the host's bzip2 decompresses what it wrote; the machine's
 // architectures must be left as they were.
 func TestRoot(t *testing.T) {
-	qemutest.Require(t, "apt-get", "dpkg-deb", "dpkg", "qemu-arm", "qemu-mipsel", "bzip2")
+	qemutest.Require(t, "apt-get", "dpkg-deb", "dpkg", "qemu-arm", "qemu-mipsel", "qemu-aarch64", "qemu-x86_64", "bzip2")
 	before := foreignArchs(t)
 	t.Cleanup(func() {
 		if after := foreignArchs(t); after != before {
@@ -44,11 +44,14 @@ func TestRoot(t *testing.T) {
 
 	for _, tc := range []struct {
 		arch    string
+		class   elf.Class
 		machine elf.Machine
 		qemu    string
 	}{
-		{"armhf", elf.EM_ARM, "qemu-arm"},
-		{"mipsel", elf.EM_MIPS, "qemu-mipsel"},
+		{"armhf", elf.ELFCLASS32, elf.EM_ARM, "qemu-arm"},
+		{"mipsel", elf.ELFCLASS32, elf.EM_MIPS, "qemu-mipsel"},
+		{"arm64", elf.ELFCLASS64, elf.EM_AARCH64, "qemu-aarch64"},
+		{"amd64", elf.ELFCLASS64, elf.EM_X86_64, "qemu-x86_64"},
 	} {
 		t.Run(tc.arch, func(t *testing.T) {
 			// Two callers at once, the packages named in another order: one root, made once.
@@ -75,10 +78,11 @@ func TestRoot(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if f.Class != elf.ELFCLASS32 || f.Data != elf.ELFDATA2LSB || f.Machine != tc.machine {
-				t.Errorf("%s is %v %v %v, want 32-bit little-endian %v", prog, f.Class, f.Data, f.Machine, tc.machine)
+			if f.Class != tc.class || f.Data != elf.ELFDATA2LSB || f.Machine != tc.machine {
+				t.Errorf("%s is %v %v %v, want %v little-endian %v", prog, f.Class, f.Data, f.Machine, tc.class, tc.machine)
 			}
 			f.Close()
+			linksInside(t, root)
 
 			out, err := exec.Command(tc.qemu, "-L", root, prog, "-c", input).Output()
 			if err != nil {
@@ -163,6 +167,36 @@ func TestRootOffline(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), w) {
 			t.Errorf("Root offline = %v, want it to say %q", err, w)
 		}
+	}
+}
+
+// linksInside fails for a link the host would resolve outside root: qemu -L would then run
+// the machine's file (amd64's /lib64/ld-linux-x86-64.so.2 names the loader by its absolute
+// path) instead of the package's.
+func linksInside(t *testing.T, root string) {
+	t.Helper()
+	links := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.Type()&fs.ModeSymlink == 0 {
+			return err
+		}
+		links++
+		target, err := os.Readlink(path)
+		if err != nil {
+			return err
+		}
+		if filepath.IsAbs(target) {
+			t.Errorf("%s links to the absolute %s", path, target)
+		} else if rel, _ := filepath.Rel(root, filepath.Join(filepath.Dir(path), target)); !filepath.IsLocal(rel) {
+			t.Errorf("%s links to %s, outside the root", path, target)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if links == 0 {
+		t.Errorf("no link in %s: libbz2.so.1.0 links to libbz2.so.1.0.4 in every architecture", root)
 	}
 }
 

@@ -572,6 +572,10 @@ type CompareRow struct {
 	InstructionRatio float64
 	CycleRatio       float64
 	EnergyRatio      float64
+	// CPIEstimate is seed figure 5.2's estimate of the row (ReferenceEstimate) from its
+	// profile's reference CPI and power; nil (shown "unknown") where the profile has none or
+	// does not price the row's instruction set (its CPI is another processor's).
+	CPIEstimate *Estimate
 }
 
 // CompareRows puts reports side by side, one per item (each of its own run or process, priced

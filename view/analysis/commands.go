@@ -130,9 +130,13 @@ const gettingStarted = `Runs. The list on the left holds the workspace's runs; c
 • demo-sieve-arm: one prime sieve on ARM; with the ARMv7-A Cortex-A8 profile, Estimate (Ctrl+7) is the seed's figure 5.2.
 • demo-sieve-thumb: the same sieve in Thumb code; tick it beside demo-sieve-arm on Compare (Ctrl+8).
 • demo-sieve-mips: the same sieve on MIPS; Compare prices each run with a profile of its own instruction set.
+• demo-sieve-arm64: the same sieve on AArch64 (64-bit ARM, what phones run today); a Cortex-A55 or A76 profile prices it.
+• demo-sieve-x86-64: the same sieve on x86-64; with it, Compare shows one program on ARMv7, AArch64, MIPS and x86-64.
 • demo-forker-arm: a program that forks; Processes shows parent and child, click one to drill down to its blocks.
 • demo-bzip2-arm: Debian's own bzip2 compressing 1.5 MB on ARM; Images (Ctrl+5) splits its cost into the program, libbz2, glibc and the loader.
 • demo-bzip2-mips: the same bzip2 on MIPS; compare it with demo-bzip2-arm, library by library.
+• demo-bzip2-arm64: Debian's bzip2 for arm64 on the same text; its cost is in libbz2 as on ARM.
+• demo-bzip2-x86-64: Debian's bzip2 for amd64 on the same text; compare the four bzip2 runs library by library.
 • demo-methods: a method trace of an Android game; its Profile ranks the methods by CPU time, with their parents and children.
 • demo-vertical-phases: a Java program's four phases sampled by perf; Layers shows app, Java library, VM, native code and kernel over time.
 • demo-heap-garbage: a heap log of short-lived garbage; Cohorts shows objects dying young.

@@ -29,7 +29,7 @@ type compareChoice struct {
 
 // compareTab puts runs or processes side by side, in the shape of seed tables 5.2
 // (instructions, blocks, instructions per block), 5.4 (cycles) and 5.5 (energy), with ratios
-// to the first item ticked. Each instruction set is priced with the profile chosen for it in
+// to the first item ticked and figure 5.2's estimate where a row's profile has reference data. Each instruction set is priced with the profile chosen for it in
 // the tab (PriceWith), else with the top bar's when it prices the set, else with one that
 // does: an ARM and a MIPS run each get their own, and any two can be held side by side.
 type compareTab struct {
@@ -75,14 +75,19 @@ func newCompareTab(v *View) *compareTab {
 	ratio := func(f float64) string { return ui.FormatFloat(f, 4) }
 	t.Table = ui.NewSortTable(v.Window, "comparison", []ui.Column[cost.CompareRow]{
 		ui.TextCol("Item", 160, func(r cost.CompareRow) string { return r.Item }),
-		ui.TextCol("Profile", 170, func(r cost.CompareRow) string { return r.Profile }),
+		ui.TextCol("Profile", 180, func(r cost.CompareRow) string { return r.Profile }),
 		shareCol("Not in profile", 100, func(r cost.CompareRow) float64 { return r.Coverage.UndefinedShare() }),
 		ui.IntCol("Instructions", 130, func(r cost.CompareRow) int64 { return r.Instructions }),
+		// Each of cycles, time and energy beside figure 5.2's, so the two estimates are read
+		// together (the Estimate tab says why they differ); within a 1366-px window's reach.
+		ui.FloatCol("Cycles", 130, 0, func(r cost.CompareRow) float64 { return r.Cycles }),
+		unknownIf(ui.FloatCol("Fig. 5.2 cycles", 130, 0, func(r cost.CompareRow) float64 { return cpiEstimate(r).Cycles }), noCPIEstimate),
+		ui.QuantityCol("Time", "s", 100, func(r cost.CompareRow) float64 { return r.TimeS }),
+		unknownIf(ui.QuantityCol("Fig. 5.2 time", "s", 110, func(r cost.CompareRow) float64 { return cpiEstimate(r).TimeS }), noCPIEstimate),
+		unknownIf(ui.QuantityCol("Energy", "J", 100, func(r cost.CompareRow) float64 { return r.EnergyJ }), energyUnknown),
+		unknownIf(ui.QuantityCol("Fig. 5.2 energy", "J", 120, func(r cost.CompareRow) float64 { return cpiEstimate(r).EnergyJ }), noCPIEstimate),
 		ui.IntCol("Blocks", 120, func(r cost.CompareRow) int64 { return r.Blocks }),
 		ui.FloatCol("Insns/block", 90, 4, func(r cost.CompareRow) float64 { return r.InsnsPerBlock }),
-		ui.FloatCol("Cycles", 130, 0, func(r cost.CompareRow) float64 { return r.Cycles }),
-		ui.QuantityCol("Time", "s", 100, func(r cost.CompareRow) float64 { return r.TimeS }),
-		unknownIf(ui.QuantityCol("Energy", "J", 100, func(r cost.CompareRow) float64 { return r.EnergyJ }), energyUnknown),
 		{Title: "Insns ratio", Width: 90, Num: true, Text: func(r cost.CompareRow) string { return ratio(r.InstructionRatio) }},
 		{Title: "Cycles ratio", Width: 90, Num: true, Text: func(r cost.CompareRow) string { return ratio(r.CycleRatio) }},
 		unknownIf(ui.Column[cost.CompareRow]{Title: "Energy ratio", Width: 90, Num: true,
@@ -348,6 +353,18 @@ func imageNames(r cost.ImageCompareRow) string {
 
 func energyUnknown(r cost.CompareRow) bool { return r.Coverage.PowerUnknown() }
 
+// noCPIEstimate tells a row whose profile has no reference CPI and power: figure 5.2's
+// estimate of it is unknown.
+func noCPIEstimate(r cost.CompareRow) bool { return r.CPIEstimate == nil }
+
+// cpiEstimate is a row's figure 5.2 estimate, zero where unknown (noCPIEstimate says so).
+func cpiEstimate(r cost.CompareRow) cost.Estimate {
+	if r.CPIEstimate == nil {
+		return cost.Estimate{}
+	}
+	return *r.CPIEstimate
+}
+
 // pickRow is a line of the Compare list: its check box ticks on a tap anywhere on the line,
 // not only on the box and its label.
 type pickRow struct {
@@ -407,7 +424,11 @@ func compareNotes(rows []cost.CompareRow) string {
 			}
 			fmt.Fprintf(&b, "%s for %s", p, strings.Join(items[p], ", "))
 		}
-		b.WriteString(" (each row with a profile of its own instruction set).")
+		if !slices.ContainsFunc(rows, func(r cost.CompareRow) bool { return len(r.Coverage.ForeignISAs) > 0 }) {
+			b.WriteString(" (each row with a profile of its own instruction set).")
+		} else {
+			b.WriteString(".")
+		}
 	}
 	b.WriteString(" Choose the profile of each instruction set below.")
 	for _, r := range rows {

@@ -18,9 +18,6 @@ import (
 	"androprof/view/ui"
 )
 
-// profileISAs are the instruction sets a new profile may price (x86 has no catalogue yet).
-var profileISAs = []cost.ISA{cost.ARM, cost.Thumb, cost.MIPS}
-
 // Edit opens a profile from elsewhere (the database, a built-in), asking first about unsaved
 // changes to the current one.
 func (v *View) Edit(p *cost.Profile) {
@@ -54,8 +51,8 @@ func (v *View) askNewProfile() {
 
 func (v *View) askNewProfileName() {
 	name := profileNameEntry("")
-	opts := make([]string, len(profileISAs))
-	for i, isa := range profileISAs {
+	opts := make([]string, len(cost.KnownISAs)) // every set the workbench prices, each with its catalogue
+	for i, isa := range cost.KnownISAs {
 		opts[i] = string(isa)
 	}
 	isas := widget.NewCheckGroup(opts, nil)

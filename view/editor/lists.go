@@ -3,6 +3,7 @@ package editor
 import (
 	"fmt"
 	"image/color"
+	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -68,11 +69,13 @@ func newInstructionList(load func(controller.Filter) []controller.Row, noun func
 // Content is the list with its filter row, ready to place in a layout.
 func (l *InstructionList) Content() fyne.CanvasObject { return l.content }
 
-// SetISAs offers the profile's instruction sets in the filter, keeping the choice when it still applies.
+// SetISAs offers the profile's instruction sets in the filter, in cost.KnownISAs's order (ARM,
+// Thumb, AArch64, MIPS, x86-64: a profile of all five lists all five), keeping the choice when
+// it still applies.
 func (l *InstructionList) SetISAs(isas []cost.ISA) {
 	opts := []string{allISAs}
 	keep := false
-	for _, isa := range isas {
+	for _, isa := range filterISAs(isas) {
 		opts = append(opts, string(isa))
 		keep = keep || string(isa) == l.ISA.Selected
 	}
@@ -81,6 +84,23 @@ func (l *InstructionList) SetISAs(isas []cost.ISA) {
 		l.ISA.Selected = allISAs
 	}
 	l.ISA.Refresh()
+}
+
+// filterISAs orders a profile's instruction sets as cost.KnownISAs lists them, any set it does
+// not know after them, so every profile's filter reads the same way.
+func filterISAs(isas []cost.ISA) []cost.ISA {
+	var out []cost.ISA
+	for _, known := range cost.KnownISAs {
+		if slices.Contains(isas, known) {
+			out = append(out, known)
+		}
+	}
+	for _, isa := range isas {
+		if !slices.Contains(out, isa) {
+			out = append(out, isa)
+		}
+	}
+	return out
 }
 
 // Filter is what the user asked to see.

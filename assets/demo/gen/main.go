@@ -1,13 +1,15 @@
 // Command gen makes the workbench's demo data set with the real runner: it cross-compiles the
 // samples, runs each under qemu-user with the counting plugin, and writes one gzipped
 // basic-block profile per run into assets/demo, with ARM and Thumb already told apart (the
-// files travel without their ELF). Needs gcc-arm-linux-gnueabihf, gcc-mipsel-linux-gnu and
-// qemu-user. It also runs the Java samples under the project's JVMTI heap agent, one gzipped
+// files travel without their ELF). Needs gcc-arm-linux-gnueabihf, gcc-mipsel-linux-gnu,
+// gcc-aarch64-linux-gnu, gcc (x86_64-linux-gnu-gcc, on an amd64 machine) and qemu-user. It also runs the Java samples under the project's JVMTI heap agent, one gzipped
 // heap log each, and writes a HotSpot heap dump of the cache sample (openjdk-17-jdk-headless).
 // The debian runs are Debian's own stripped, dynamically linked programs (internal/debpkg; needs
 // apt and network once, then the cache).
 // It also records the Java sample demo.Phases under perf with the perf map agent (linux-perf, as root).
-// Run from the repository root: go run ./assets/demo/gen [emulator|debian|heap|vertical]
+// Run from the repository root: go run ./assets/demo/gen [emulator|debian [NAME...]|heap|vertical]
+// (NAME: only those emulator or debian runs, e.g. demo-sieve-arm64, leaving the other files as
+// they are).
 package main
 
 import (
@@ -29,8 +31,9 @@ import (
 	"androprof/model"
 )
 
-// demo is one run of the data set: the same source built three ways, as in seed 000's ARM/MIPS
-// comparison, plus a program that forks, for the per-process views.
+// demo is one run of the data set: the same source built for each instruction set, as in seed
+// 000's ARM/MIPS comparison (ARM, Thumb, MIPS, AArch64, x86-64), plus a program that forks, for
+// the per-process views. Names sort each build beside its twins.
 type demo struct {
 	name, source, cc string
 	flags, args      []string
@@ -40,6 +43,8 @@ var demos = []demo{
 	{"demo-sieve-arm", "sieve.c", "arm-linux-gnueabihf-gcc", []string{"-marm"}, []string{"20000"}},
 	{"demo-sieve-thumb", "sieve.c", "arm-linux-gnueabihf-gcc", []string{"-mthumb"}, []string{"20000"}},
 	{"demo-sieve-mips", "sieve.c", "mipsel-linux-gnu-gcc", nil, []string{"20000"}},
+	{"demo-sieve-arm64", "sieve.c", "aarch64-linux-gnu-gcc", nil, []string{"20000"}},
+	{"demo-sieve-x86-64", "sieve.c", "x86_64-linux-gnu-gcc", nil, []string{"20000"}},
 	{"demo-forker-arm", "forker.c", "arm-linux-gnueabihf-gcc", []string{"-marm"}, nil},
 }
 
@@ -52,6 +57,9 @@ func main() {
 	which := ""
 	if len(os.Args) > 1 {
 		which = os.Args[1]
+	}
+	for _, name := range os.Args[min(2, len(os.Args)):] {
+		only[name] = true
 	}
 	if which == "" || which == "emulator" {
 		emulatorDemos(tmp)
@@ -67,8 +75,16 @@ func main() {
 	}
 }
 
+// only names the runs to make, when the command line names some: the others' files stay.
+var only = map[string]bool{}
+
+func wanted(name string) bool { return len(only) == 0 || only[name] }
+
 func emulatorDemos(tmp string) {
 	for _, d := range demos {
+		if !wanted(d.name) {
+			continue
+		}
 		bin := filepath.Join(tmp, d.name)
 		args := append([]string{"-O2", "-static", "-o", bin}, d.flags...)
 		if out, err := exec.Command(d.cc, append(args, filepath.Join("assets", "samples", d.source))...).CombinedOutput(); err != nil {
@@ -107,7 +123,7 @@ func run(name string, opts emulator.RunOptions, tidy func(*bbprofile.Collector) 
 // debianDemo is a real program as Debian ships it, run from a mini root of its packages.
 type debianDemo struct {
 	name    string
-	arch    string   // Debian architecture: armhf, mipsel
+	arch    string   // Debian architecture: armhf, mipsel, arm64, amd64
 	pkgs    []string // every package the program needs (debpkg.Root follows no dependencies)
 	program string   // in the root
 	args    []string // it reads the generated text on standard input
@@ -119,6 +135,8 @@ var bzip2Pkgs = []string{"bzip2", "libbz2-1.0", "libc6"}
 var debianRuns = []debianDemo{
 	{"demo-bzip2-arm", "armhf", bzip2Pkgs, "/bin/bzip2", []string{"-c"}},
 	{"demo-bzip2-mips", "mipsel", bzip2Pkgs, "/bin/bzip2", []string{"-c"}},
+	{"demo-bzip2-arm64", "arm64", bzip2Pkgs, "/bin/bzip2", []string{"-c"}},
+	{"demo-bzip2-x86-64", "amd64", bzip2Pkgs, "/bin/bzip2", []string{"-c"}},
 }
 
 // debianDemos runs each Debian program on the same generated text, its output discarded, and
@@ -131,6 +149,9 @@ func debianDemos() {
 		fail(err)
 	}
 	for _, d := range debianRuns {
+		if !wanted(d.name) {
+			continue
+		}
 		root, err := debpkg.Root(context.Background(), cache, d.arch, d.pkgs...)
 		if err != nil {
 			fail(err)

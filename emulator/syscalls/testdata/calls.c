@@ -34,10 +34,16 @@ static const struct {
 	CALL(getcwd, (long)buf, sizeof buf),
 	CALL(sysinfo, (long)buf),
 	CALL(clock_gettime, 0, (long)buf),
+#ifdef SYS_clock_gettime64 /* 32-bit ABIs only */
 	CALL(clock_gettime64, 0, (long)buf),
+#endif
 	CALL(read, -1, 0, 0),
 	CALL(write, 1, (long)"", 0),
+#ifdef SYS_mmap2
 	CALL(mmap2, 0, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+#else /* 64-bit ABIs: mmap takes a byte offset */
+	CALL(mmap, 0, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+#endif
 	CALL(munmap, 0, 0),
 	CALL(exit_group, 0),
 };

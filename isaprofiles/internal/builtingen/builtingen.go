@@ -75,7 +75,7 @@ type Note struct {
 
 // Cores returns the cost tables of all built-in profiles, in a stable order.
 func Cores() []Core {
-	return []Core{cortexA8(), cortexA9(), cortexA15(), mips24K(), mips74K()}
+	return []Core{cortexA8(), cortexA9(), cortexA15(), cortexA55(), cortexA76(), mips24K(), mips74K(), silvermont(), skylake()}
 }
 
 // Generate builds the profile of one core: every catalogue entry of the core's instruction
