@@ -149,7 +149,7 @@ Tabs. Each kind of run has its own tabs above the chart (Ctrl+Tab, Ctrl+1…9). 
 
 Profile. An emulator run is priced with a cost profile: what each category of instruction costs in cycles and power. Choose it at the top, type a frequency in GHz if the profile's does not fit, and pick what the charts show. The Editor (Ctrl+E) builds and changes profiles.
 
-Your own runs. Import… (Ctrl+I) reads QEMU logs, the emulator plugin's profiles, method traces, heap logs, HPROF dumps and perf script text; Run program… (Ctrl+R) runs a static ARM or MIPS Linux program under the emulator.`
+Your own runs. Import… (Ctrl+I) reads QEMU logs, the emulator plugin's profiles, method traces, heap logs, HPROF dumps and perf script text; Run program… (Ctrl+R) runs an ARM, MIPS, AArch64 or x86-64 Linux program under the emulator.`
 
 // showText shows a few paragraphs in a dialog wide enough to read them.
 func showText(title, text string, parent fyne.Window) {

@@ -289,7 +289,7 @@ func (p *runsPanel) ImportFrom(name, source string, done func(error)) {
 func (p *runsPanel) askRunProgram() {
 	v := p.v
 	name, program, args := ui.NewEntry(), ui.NewEntry(), ui.NewEntry()
-	program.SetPlaceHolder("a static ARM or MIPS Linux program")
+	program.SetPlaceHolder("an ARM, MIPS, AArch64 or x86-64 Linux program")
 	program.TabNext = args // Browse… stands between, and the arguments are typed next
 	args.SetPlaceHolder("arguments, separated by spaces")
 	browse := widget.NewButton("Browse…", func() {
