@@ -20,7 +20,7 @@ import (
 func TestFormsWithoutRunNameStillRun(t *testing.T) {
 	v, _ := openAnalysis(t)
 	v.Runs.askRunProgram()
-	viewtest.TypeInto(t, v.Window, "an ARM, MIPS, AArch64 or x86-64 Linux program", "/bin/prog")
+	viewtest.TypeInto(t, v.Window, programPlaceHolder, "/bin/prog")
 	viewtest.TapDialogButton(t, v.Window, "Run")
 	v.Wait()
 	if v.sel.run != "prog" || !slices.Contains(v.RunNames(), "prog") {

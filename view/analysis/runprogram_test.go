@@ -17,7 +17,7 @@ func TestRunProgramTabGoesToTheArguments(t *testing.T) {
 	c := v.Window.Canvas()
 	v.commands[acRunProgram].Run()
 	path := c.Focused()
-	if e := ui.TextEntry(path); e == nil || !strings.HasPrefix(e.PlaceHolder, "a static ARM") {
+	if e := ui.TextEntry(path); e == nil || !strings.HasPrefix(e.PlaceHolder, programPlaceHolder) {
 		t.Fatalf("the dialog opens with the keyboard in %T, want the program's path", path)
 	}
 	tab, ok := path.(fyne.Tabbable)

@@ -286,10 +286,13 @@ func (p *runsPanel) ImportFrom(name, source string, done func(error)) {
 	})
 }
 
+// programPlaceHolder is the Run program dialog's hint in the program's path (tests find the entry by it).
+const programPlaceHolder = "an ARM, MIPS, AArch64 or x86-64 Linux program"
+
 func (p *runsPanel) askRunProgram() {
 	v := p.v
 	name, program, args := ui.NewEntry(), ui.NewEntry(), ui.NewEntry()
-	program.SetPlaceHolder("an ARM, MIPS, AArch64 or x86-64 Linux program")
+	program.SetPlaceHolder(programPlaceHolder)
 	program.TabNext = args // Browse… stands between, and the arguments are typed next
 	args.SetPlaceHolder("arguments, separated by spaces")
 	browse := widget.NewButton("Browse…", func() {
