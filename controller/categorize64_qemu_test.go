@@ -17,7 +17,6 @@ import (
 // calls in it with the total still QEMU's single-step count, and a profile of 32-bit sets is
 // told the log is not of its guest.
 func TestCategorize64BitGuests(t *testing.T) {
-	src := filepath.Join(qemutest.SamplesDir(), "sieve.c")
 	for _, tc := range []struct {
 		tg   qemutest.Target
 		isa  cost.ISA
@@ -27,9 +26,7 @@ func TestCategorize64BitGuests(t *testing.T) {
 		{qemutest.X86_64, cost.X86_64, cost.Insn{Encoding: "e8b6ffffff", Mnemonic: "callq", Operands: "0x401000"}},
 	} {
 		t.Run(tc.tg.Name, func(t *testing.T) {
-			bin := qemutest.Build(t, tc.tg, src)
-			log := qemutest.Log(t, tc.tg, bin, []string{"-d", "in_asm,exec,nochain"}, "3000")
-			want := qemutest.SinglestepCount(t, tc.tg, bin, nil, "3000")
+			log, want := sieveLog(t, tc.tg)
 
 			call := cost.Instruction{ISA: tc.isa, Mnemonic: isaprofiles.CatalogFor(tc.isa).Classify(tc.call)}
 			p := cost.NewProfile("calls")
@@ -75,4 +72,14 @@ func TestCategorize64BitGuests(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sieveLog builds the sample sieve for tg and logs a run of it under QEMU (-d
+// in_asm,exec,nochain), with QEMU's single-step count of the same run.
+func sieveLog(t *testing.T, tg qemutest.Target) (log string, singlestep int64) {
+	t.Helper()
+	qemutest.Require(t, tg.CC, tg.QEMU)
+	bin := qemutest.Build(t, tg, filepath.Join(qemutest.SamplesDir(), "sieve.c"))
+	log = qemutest.Log(t, tg, bin, []string{"-d", "in_asm,exec,nochain"}, "3000")
+	return log, qemutest.SinglestepCount(t, tg, bin, nil, "3000")
 }

@@ -2,7 +2,6 @@ package controller
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,16 +15,12 @@ import (
 // search finds them, and moving one into a category places it. Nothing here reads what the
 // catalogues list.
 func TestEditorBuildsProfilesOfNewISAsFromLogs(t *testing.T) {
-	src := filepath.Join(qemutest.SamplesDir(), "sieve.c")
 	for _, c := range []struct {
 		tg  qemutest.Target
 		isa cost.ISA
 	}{{qemutest.AArch64, cost.AArch64}, {qemutest.X86_64, cost.X86_64}} {
 		t.Run(string(c.isa), func(t *testing.T) {
-			qemutest.Require(t, c.tg.CC, c.tg.QEMU)
-			bin := qemutest.Build(t, c.tg, src)
-			log := qemutest.Log(t, c.tg, bin, []string{"-d", "in_asm,exec,nochain"}, "3000")
-			want := qemutest.SinglestepCount(t, c.tg, bin, nil, "3000")
+			log, want := sieveLog(t, c.tg)
 
 			e := NewEditor()
 			if err := e.NewProfile("My "+string(c.isa), c.isa); err != nil {
