@@ -24,8 +24,7 @@ func Name(arch string, nr int64) (string, bool) {
 }
 
 // Known reports whether arch (a QEMU target name: arm, armeb, mips, mipsel, aarch64, x86_64)
-// has a table, so
-// that callers can tell "no names for this guest" from an unknown number.
+// has a table, so that callers can tell "no names for this guest" from an unknown number.
 func Known(arch string) bool {
 	_, ok := tables[arch]
 	return ok

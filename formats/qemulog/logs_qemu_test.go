@@ -142,42 +142,31 @@ func TestImportOBJDTMatchesText(t *testing.T) {
 			objd := filepath.Join(t.TempDir(), "objd.log")
 			toOBJDT(t, log, objd)
 			got := checkedImport(t, []string{objd}, guestISAs(tg))
-			if got.Instructions() != text.Instructions() || len(got.Blocks) != len(text.Blocks) {
-				t.Fatalf("OBJD-T: %d instructions in %d blocks, text: %d in %d", got.Instructions(), len(got.Blocks), text.Instructions(), len(text.Blocks))
-			}
 			var decoded, same, armWords int
 			cat := isaprofiles.CatalogFor(cost.ARM)
-			for k, want := range text.Blocks {
-				b := got.Blocks[k]
-				if b == nil || len(b.Insns) != len(want.Insns) {
-					t.Fatalf("block %v: OBJD-T %+v, text %+v", k, b, want)
-				}
-				for i, in := range b.Insns {
-					if in.Encoding != want.Insns[i].Encoding || in.Addr != want.Insns[i].Addr {
-						t.Fatalf("block %v insn %d: OBJD-T %+v, text %+v", k, i, in, want.Insns[i])
-					}
-					if k.ISA != cost.ARM {
-						if in.Mnemonic != blocks.Undecoded {
-							t.Fatalf("%s decoded as %q", k.ISA, in.Mnemonic)
-						}
-						continue
-					}
-					armWords++
+			eachOBJDTPair(t, got, text, func(isa cost.ISA, in, want cost.Insn) {
+				if isa != cost.ARM {
 					if in.Mnemonic != blocks.Undecoded {
-						decoded++
-						// GNU and capstone spell some conditions differently (cs/hs, cc/lo); the
-						// catalogue's normalisation, which is what profiles see, agrees.
-						if cat.Normalize(in.Mnemonic) == cat.Normalize(want.Insns[i].Mnemonic) {
-							same++
-						} else {
-							t.Errorf("0x%x %s: %s %s, capstone %s %s", in.Addr, in.Encoding, in.Mnemonic, in.Operands, want.Insns[i].Mnemonic, want.Insns[i].Operands)
-						}
-						if strings.HasPrefix(in.Mnemonic, "b") && strings.HasPrefix(want.Insns[i].Operands, "#0x") && in.Operands != want.Insns[i].Operands {
-							t.Errorf("0x%x %s: %s %s, capstone %s %s", in.Addr, in.Encoding, in.Mnemonic, in.Operands, want.Insns[i].Mnemonic, want.Insns[i].Operands)
-						}
+						t.Fatalf("%s decoded as %q", isa, in.Mnemonic)
 					}
+					return
 				}
-			}
+				armWords++
+				if in.Mnemonic == blocks.Undecoded {
+					return
+				}
+				decoded++
+				// GNU and capstone spell some conditions differently (cs/hs, cc/lo); the
+				// catalogue's normalisation, which is what profiles see, agrees.
+				if cat.Normalize(in.Mnemonic) == cat.Normalize(want.Mnemonic) {
+					same++
+				} else {
+					t.Errorf("0x%x %s: %s %s, capstone %s %s", in.Addr, in.Encoding, in.Mnemonic, in.Operands, want.Mnemonic, want.Operands)
+				}
+				if strings.HasPrefix(in.Mnemonic, "b") && strings.HasPrefix(want.Operands, "#0x") && in.Operands != want.Operands {
+					t.Errorf("0x%x %s: %s %s, capstone %s %s", in.Addr, in.Encoding, in.Mnemonic, in.Operands, want.Mnemonic, want.Operands)
+				}
+			})
 			if decoded < armWords*8/10 { // NEON loads and stores are unknown to armasm (docs/formats.md#qemu-blocks-given-as-bytes)
 				t.Errorf("ARM words: %d, armasm decoded only %d", armWords, decoded)
 			}
@@ -287,6 +276,28 @@ func TestImportPerThreadFiles(t *testing.T) {
 }
 
 // checkedImport imports into a Collector through orderSink and fails the test on any error.
+// eachOBJDTPair checks that got, a log's import from OBJD-T bytes, has the blocks, addresses
+// and encodings of text, the same log's import from capstone's text, and calls each for every
+// instruction of got beside its twin in text, with the block's instruction set.
+func eachOBJDTPair(t *testing.T, got, text *bbprofile.Collector, each func(isa cost.ISA, in, want cost.Insn)) {
+	t.Helper()
+	if got.Instructions() != text.Instructions() || len(got.Blocks) != len(text.Blocks) {
+		t.Fatalf("OBJD-T: %d instructions in %d blocks, text: %d in %d", got.Instructions(), len(got.Blocks), text.Instructions(), len(text.Blocks))
+	}
+	for k, want := range text.Blocks {
+		b := got.Blocks[k]
+		if b == nil || len(b.Insns) != len(want.Insns) {
+			t.Fatalf("block %v: OBJD-T %+v, text %+v", k, b, want)
+		}
+		for i, in := range b.Insns {
+			if in.Encoding != want.Insns[i].Encoding || in.Addr != want.Insns[i].Addr {
+				t.Fatalf("block %v insn %d: OBJD-T %+v, text %+v", k, i, in, want.Insns[i])
+			}
+			each(k.ISA, in, want.Insns[i])
+		}
+	}
+}
+
 func checkedImport(t *testing.T, paths []string, isas []cost.ISA) *bbprofile.Collector {
 	t.Helper()
 	s := newOrderSink()
@@ -311,28 +322,16 @@ func TestImportA64OBJDT(t *testing.T) {
 	objd := filepath.Join(t.TempDir(), "objd.log")
 	toOBJDT(t, log, objd)
 	got := checkedImport(t, []string{objd}, nil)
-	if got.Instructions() != text.Instructions() || len(got.Blocks) != len(text.Blocks) {
-		t.Fatalf("OBJD-T: %d instructions in %d blocks, text: %d in %d", got.Instructions(), len(got.Blocks), text.Instructions(), len(text.Blocks))
-	}
 	var words, decoded, sameClass int
-	for k, want := range text.Blocks {
-		b := got.Blocks[k]
-		if b == nil || len(b.Insns) != len(want.Insns) {
-			t.Fatalf("block %v: OBJD-T %+v, text %+v", k, b, want)
+	eachOBJDTPair(t, got, text, func(_ cost.ISA, in, want cost.Insn) {
+		words++
+		if in.Mnemonic != blocks.Undecoded {
+			decoded++
 		}
-		for i, in := range b.Insns {
-			if in.Encoding != want.Insns[i].Encoding || in.Addr != want.Insns[i].Addr {
-				t.Fatalf("block %v insn %d: OBJD-T %+v, text %+v", k, i, in, want.Insns[i])
-			}
-			words++
-			if in.Mnemonic != blocks.Undecoded {
-				decoded++
-			}
-			if in.Class == want.Insns[i].Class {
-				sameClass++
-			}
+		if in.Class == want.Class {
+			sameClass++
 		}
-	}
+	})
 	if decoded < words*99/100 || sameClass < words*95/100 {
 		t.Errorf("A64 words: %d, arm64asm decoded %d, classed as capstone's text %d", words, decoded, sameClass)
 	}
