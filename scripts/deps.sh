@@ -15,7 +15,8 @@ packages=(
 	gcc-arm-linux-gnueabihf binutils-arm-linux-gnueabihf libc6-dev-armhf-cross
 	gcc-mipsel-linux-gnu binutils-mipsel-linux-gnu libc6-dev-mipsel-cross
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
-	llvm-16 llvm-19                                            # llvm-mca: the built-in profiles' cycle costs checked against LLVM's machine models (19 has the Neoverse N1 one)
+	llvm-16 llvm-19                                            # llvm-mca: each block's pipeline cycles, and the built-in profiles' costs checked against LLVM's machine models (19 has the Neoverse N1 one)
+	valgrind                                                   # cachegrind: the referee of the cache simulation (tests)
 	sqlite3                                                    # users (and a test) open the workspace with it
 	bzip2                                                      # checks what the guest bzip2 (Debian armhf/mipsel, fetched by internal/debpkg) wrote
 	openjdk-17-jdk-headless                                    # the JVMTI heap agent: jvmti.h, java, javac
@@ -70,6 +71,13 @@ deps_check() {
 	command -v arm-linux-gnueabihf-strip >/dev/null || broken+=("arm-linux-gnueabihf-strip")
 	command -v llvm-mca-16 >/dev/null || broken+=("llvm-mca-16 (llvm-16)")
 	command -v llvm-mca-19 >/dev/null || broken+=("llvm-mca-19 (llvm-19)")
+	printf 'add r0, r0, r1\n' >"$dir/mca.s"
+	llvm-mca-16 -mtriple=armv7a-linux-gnueabihf -mcpu=cortex-a9 "$dir/mca.s" 2>"$dir/err" | grep -q 'Total Cycles' ||
+		broken+=("llvm-mca-16 cannot price a block: $(tail -n 1 "$dir/err")")
+	if ! valgrind --tool=cachegrind --cache-sim=yes --cachegrind-out-file="$dir/cg.out" "$dir/gcc" >/dev/null 2>"$dir/err" ||
+		! grep -q '^summary:' "$dir/cg.out"; then
+		broken+=("valgrind's cachegrind cannot simulate a program: $(tail -n 1 "$dir/err")")
+	fi
 	if ! (cd "$dir" && javac Ok.java 2>err && [ "$(java -cp . Ok)" = ok ]); then
 		broken+=("java/javac 17: $(tail -n 1 "$dir/err" 2>/dev/null)")
 	elif [ ! -f "$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")/include/jvmti.h" ]; then

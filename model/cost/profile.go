@@ -125,6 +125,13 @@ type Profile struct {
 	// Undefined carries the default category's costs and the instructions known to be
 	// uncategorised (for example imported from a log but not in any catalogue).
 	Undefined Category
+	// Memory is the core's cache hierarchy with what a miss and an access cost at each level
+	// (docs/memory.md); empty when the profile has none, and then runs price as without it.
+	// Its citations are in Citations under each level's name (l1i, l1d, l2, l3).
+	Memory CacheGeometry
+	// Pipeline is the machine model that prices each block's pipeline cycles (llvm-mca);
+	// zero when the profile names none. Cited in Citations under PipelineCost.
+	Pipeline PipelineModel
 }
 
 // NewProfile returns an empty profile with the default category in place.
@@ -143,6 +150,7 @@ func (p *Profile) Clone() *Profile {
 		c.Categories[i] = cat.clone()
 	}
 	c.Undefined = p.Undefined.clone()
+	c.Memory.Levels = slices.Clone(p.Memory.Levels)
 	return &c
 }
 
@@ -244,6 +252,9 @@ var ReferenceFields = []ReferenceField{
 const (
 	CyclesCost = "cycles"
 	PowerCost  = "power"
+	// PipelineCost is the profile citation of its machine model; each cache level's citation
+	// is under the level's name (L1I, L1D, L2, L3).
+	PipelineCost = "pipeline"
 )
 
 // HandEdited is the citation a number gets when it is changed and nobody says where the new

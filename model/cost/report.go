@@ -50,6 +50,14 @@ type RunData struct {
 	Images    []Image   // every process's; none when the trace names none
 	Syscalls  []Syscall // every thread's; none when the trace has none
 
+	// Geometry is the cache hierarchy the run's misses were simulated for (zero: the run was
+	// not simulated), and GeometrySource where it came from ("profile cortex-a8", "--cache").
+	Geometry       CacheGeometry
+	GeometrySource string
+	// Cache is each block's simulated accesses and misses, summed over threads, in the order
+	// of Blocks (Fetches filled in); nil when the run was not simulated.
+	Cache []CacheCounts
+
 	// The blocks' instruction mixes again, as indexes into insns, so a profile is applied by
 	// classifying each distinct instruction once and then only indexing arrays.
 	insns   []Instruction
@@ -117,6 +125,11 @@ type ReportOptions struct {
 	PID          int     // 0: every process
 	FrequencyGHz float64 // 0: the profile's reference frequency, else DefaultFrequencyGHz
 	Top          int     // 0: every row; else only the most costly rows (totals still cover all)
+	// BlockCycles is the machine model's steady-state cycles for one execution of each block, in
+	// the order of RunData.Blocks, NaN for a block it did not price (the category cost stands);
+	// nil when no model priced the run. Pipeline names the model ("llvm-mca-16 -mcpu=cortex-a8").
+	BlockCycles []float64
+	Pipeline    string
 }
 
 // ReportRow is one group's cost. Key names the group: a pid, "pid:sym@0xpc(ISA)", a mnemonic
@@ -136,6 +149,17 @@ type ReportRow struct {
 	// UnknownPower counts the instructions priced in a category with no known power: when
 	// they are all of them, EnergyJ is not an estimate (see EnergyKnown), whatever it sums to.
 	UnknownPower int64
+
+	// PipelineCycles is Cycles with each block the machine model priced at its model cycles
+	// (the category cost where it did not); PipelineInsns counts the instructions it priced.
+	// Both 0 when the report has no model (ReportOptions.BlockCycles nil).
+	PipelineCycles float64
+	PipelineInsns  int64
+	// Cache is the group's simulated accesses and misses; nil when the run was not simulated.
+	// StallCycles is its misses × the profile's miss cycles per level (0 when either is missing:
+	// see Report.Waterfall for whether it is known).
+	Cache       *CacheCounts
+	StallCycles float64
 }
 
 // EnergyKnown tells whether the row's energy is an estimate: false when every instruction of
@@ -155,6 +179,8 @@ type Report struct {
 	// Coverage says how much of Total the profile really prices (instructions in Undefined,
 	// another processor's instruction set, unknown power), for the warning beside the numbers.
 	Coverage Coverage
+	// Waterfall is the estimate step by step for Total: category → pipeline → memory stalls.
+	Waterfall Waterfall
 }
 
 // reportGroup accumulates one report row before its key is formatted.
