@@ -17,6 +17,8 @@ type RunStore interface {
 	BlockInstructions(ctx context.Context, blockID int64) ([]cost.BlockInstruction, error)
 	Images(ctx context.Context, run string) ([]cost.Image, error)
 	Syscalls(ctx context.Context, run string) ([]cost.Syscall, error)
+	RunCache(ctx context.Context, run string) (cost.CacheGeometry, string, map[int64]cost.CacheCounts, error)
+	PipelineStore
 }
 
 // Analysis answers the analysis window's and `androprof report`'s questions about emulator
@@ -25,7 +27,9 @@ type RunStore interface {
 type Analysis struct {
 	store RunStore
 
-	runs runCache[*cost.RunData]
+	runs      runCache[*cost.RunData]
+	pipelines runCache[*runPricings] // each run's blocks priced by a machine model (PreparePipeline)
+	price     priceFunc              // nil: pipeline.Price
 }
 
 // Load reads a run, or returns the cached copy.
@@ -46,6 +50,9 @@ func (a *Analysis) Load(ctx context.Context, run string) (*cost.RunData, error) 
 		if d.Syscalls, err = a.store.Syscalls(ctx, run); err != nil {
 			return nil, err
 		}
+		if err := a.loadCache(ctx, d); err != nil {
+			return nil, err
+		}
 		return d, nil
 	})
 }
@@ -54,15 +61,23 @@ func (a *Analysis) Load(ctx context.Context, run string) (*cost.RunData, error) 
 func (a *Analysis) Kind() model.RunKind { return model.RunKindEmulator }
 
 // forget drops a cached run after it changed (an import into it, or its deletion).
-func (a *Analysis) forget(run string) { a.runs.forget(run) }
+func (a *Analysis) forget(run string) {
+	a.runs.forget(run)
+	a.pipelines.forget(run)
+}
 
-// Report groups a run's costs under a profile; see model.RunData.Report.
+// Report groups a run's costs under a profile; see model.RunData.Report. When the profile
+// names a machine model and opts carries no block cycles, its hottest blocks are priced by it
+// (PreparePipeline, without progress: cached after the first time).
 func (a *Analysis) Report(ctx context.Context, opts cost.ReportOptions) (*cost.Report, error) {
 	if err := opts.Check(); err != nil {
 		return nil, err
 	}
 	d, err := a.Load(ctx, opts.Run)
 	if err != nil {
+		return nil, err
+	}
+	if opts, err = a.withPipeline(ctx, opts); err != nil {
 		return nil, err
 	}
 	return d.Report(opts)

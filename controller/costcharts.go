@@ -3,6 +3,7 @@ package controller
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"strconv"
 
@@ -65,19 +66,43 @@ func (a *Analysis) LayerChart(ctx context.Context, opts cost.ReportOptions, m ch
 // ReportChart is a cost report's chart as the analysis window's tabs draw it: a bar of metric
 // m per row, a process labelled by its pid and name.
 func (a *Analysis) ReportChart(ctx context.Context, opts cost.ReportOptions, m chart.Metric, kind chart.Kind) (chart.Chart, error) {
-	d, err := a.Load(ctx, opts.Run)
+	rep, names, err := a.labelledReport(ctx, opts)
 	if err != nil {
 		return chart.Chart{}, err
-	}
-	rep, err := a.Report(ctx, opts)
-	if err != nil {
-		return chart.Chart{}, err
-	}
-	var names map[string]string
-	if opts.By == cost.ByPID { // other rows' keys are names, not pids
-		names = ProcessLabels(d)
 	}
 	return chart.FromReport(rep, m, kind, names), nil
+}
+
+// SourcesChart is the cycles-by-source chart of opts's run (chart.FromSources): per row of
+// opts.By (function when unset), its category cycles, pipeline cycles and memory stall
+// cycles. The window's Functions tab and `androprof chart --metric sources` both draw it.
+// Groupings finer than a block have no misses of their own, so they are refused.
+func (a *Analysis) SourcesChart(ctx context.Context, opts cost.ReportOptions) (chart.Chart, error) {
+	if opts.By == "" {
+		opts.By = cost.ByFunction
+	}
+	if opts.By == cost.ByInstruction || opts.By == cost.ByCategory {
+		return chart.Chart{}, fmt.Errorf("cycles by source are drawn per process, block, function, image or layer, not by %s: misses belong to blocks", opts.By)
+	}
+	rep, names, err := a.labelledReport(ctx, opts)
+	if err != nil {
+		return chart.Chart{}, err
+	}
+	return chart.FromSources(rep, names), nil
+}
+
+// labelledReport is a report with its chart's bar labels: a process by its pid and name
+// (other rows' keys are names already, so nil for them).
+func (a *Analysis) labelledReport(ctx context.Context, opts cost.ReportOptions) (*cost.Report, map[string]string, error) {
+	d, err := a.Load(ctx, opts.Run)
+	if err != nil {
+		return nil, nil, err
+	}
+	rep, err := a.Report(ctx, opts)
+	if err != nil || opts.By != cost.ByPID {
+		return rep, nil, err
+	}
+	return rep, ProcessLabels(d), nil
 }
 
 // ProcessLabels is ProcessLabel of each process of a run, by pid: a chart's bar labels.

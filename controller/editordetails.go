@@ -125,18 +125,23 @@ func sourced(v float64, cites []costmodel.Citation, cost string) Sourced {
 // replaces the old ones; a number changed under an unchanged source is cited as edited by hand
 // (an estimate), because the old source described the old number.
 func recite(cites []costmodel.Citation, cost string, old float64, s Sourced) []costmodel.Citation {
-	was := sourced(old, cites, cost)
-	src := strings.TrimSpace(s.Source)
+	return reciteIf(cites, cost, s.Value != old, s.Source, s.Estimate)
+}
+
+// reciteIf is recite for a number, or a group of numbers cited together, that changed or not.
+func reciteIf(cites []costmodel.Citation, cost string, changed bool, source string, estimate bool) []costmodel.Citation {
+	was := sourced(0, cites, cost)
+	src := strings.TrimSpace(source)
 	switch {
-	case src != strings.TrimSpace(was.Source) || s.Estimate != was.Estimate:
-		if src == "" && !s.Estimate {
+	case src != strings.TrimSpace(was.Source) || estimate != was.Estimate:
+		if src == "" && !estimate {
 			return costmodel.WithCitations(cites, cost)
 		}
 		if src == "" {
 			src = "No source recorded."
 		}
-		return costmodel.WithCitations(cites, cost, costmodel.Citation{Text: src, Estimate: s.Estimate})
-	case s.Value != old && was.Source != "" && was.Source != costmodel.HandEdited:
+		return costmodel.WithCitations(cites, cost, costmodel.Citation{Text: src, Estimate: estimate})
+	case changed && was.Source != "" && was.Source != costmodel.HandEdited:
 		return costmodel.WithCitations(cites, cost, costmodel.Citation{Text: costmodel.HandEdited, Estimate: true})
 	}
 	return cites
@@ -159,7 +164,9 @@ func (e *Editor) DeriveFromBuiltin(builtin, name string) error {
 	if err := e.OpenBuiltin(builtin); err != nil {
 		return err
 	}
-	e.setProfile(e.profile.Derive(strings.TrimSpace(name)), "")
+	d := e.profile.Derive(strings.TrimSpace(name))
+	borrowMemory(d, e.profile)
+	e.setProfile(d, "")
 	e.dirty = true
 	return nil
 }

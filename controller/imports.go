@@ -32,15 +32,20 @@ type Importer struct {
 	// WeakRetains counts weak, soft, phantom and finalizer referents as retained by their
 	// references in heap dumps' retained sizes.
 	WeakRetains bool
-	Mutations   bool             // RunJava logs every reference store (figure 5.22; jvm.RunOptions.Mutations)
-	ISAs        []cost.ISA       // what log text without encodings is (nil: decided from the logs)
-	Arch        string           // guest for RunProgram ("arm", "mipsel", …); "" reads the ELF header
-	CacheDir    string           // where the plugin is built; "" for the user's cache directory
-	KeepDir     string           // keep the plugin's raw files here; "" to discard them
-	Stdout      io.Writer        // the program's output during RunProgram; nil discards it
-	Stderr      io.Writer        // the program's error output during RunProgram; nil: Stdout
-	Stdin       io.Reader        // the program's input during RunProgram; nil: none (/dev/null)
-	Sysroot     string           // RunProgram's guest loader and libraries (emulator.RunOptions.Sysroot)
+	Mutations   bool       // RunJava logs every reference store (figure 5.22; jvm.RunOptions.Mutations)
+	ISAs        []cost.ISA // what log text without encodings is (nil: decided from the logs)
+	Arch        string     // guest for RunProgram ("arm", "mipsel", …); "" reads the ELF header
+	CacheDir    string     // where the plugin is built; "" for the user's cache directory
+	KeepDir     string     // keep the plugin's raw files here; "" to discard them
+	Stdout      io.Writer  // the program's output during RunProgram; nil discards it
+	Stderr      io.Writer  // the program's error output during RunProgram; nil: Stdout
+	Stdin       io.Reader  // the program's input during RunProgram; nil: none (/dev/null)
+	Sysroot     string     // RunProgram's guest loader and libraries (emulator.RunOptions.Sysroot)
+	// Cache, when set, has RunProgram simulate this hierarchy's misses per block (nil: counts
+	// only); CacheSource says where it came from ("profile cortex-a8", "--cache"), stored with
+	// the run so the window can say which geometry its misses are for.
+	Cache       *cost.CacheGeometry
+	CacheSource string
 	Say         func(msg string) // what an import waits for (a FIFO without a writer); nil says nothing
 
 	store  WorkspaceStore
@@ -235,9 +240,14 @@ func fileSize(path string) int64 {
 // counts up to the end are real), and the *proc.ExitError is returned after the
 // import so the caller can say so.
 func (im Importer) RunProgram(ctx context.Context, run, program string, args []string, progress func(msg string)) error {
+	if im.Cache != nil { // refused before QEMU starts and before the store is touched
+		if err := im.Cache.Validate(); err != nil {
+			return fmt.Errorf("cache geometry: %w", err)
+		}
+	}
 	var exitErr *proc.ExitError
 	opts := emulator.RunOptions{Program: program, Args: args, Arch: im.Arch, KeepDir: im.KeepDir, CacheDir: im.CacheDir,
-		Sysroot: im.Sysroot, Stdin: im.Stdin, Stdout: im.Stdout, Stderr: im.Stderr}
+		Sysroot: im.Sysroot, Stdin: im.Stdin, Stdout: im.Stdout, Stderr: im.Stderr, Cache: im.Cache, CacheSource: im.CacheSource}
 	if opts.Stderr == nil {
 		opts.Stderr = im.Stdout
 	}
@@ -335,4 +345,27 @@ func RunNameOf(path string) string {
 		return "run"
 	}
 	return base
+}
+
+// ProgramISA is the instruction set a guest program starts in, from arch ("arm", "mipsel", …)
+// or else its ELF header: what picks the default profile (and so the cache geometry) of a run
+// before it has executed anything. ARM programs are ARM, whatever Thumb code they run.
+func ProgramISA(program, arch string) (cost.ISA, error) {
+	if arch == "" {
+		var err error
+		if arch, err = emulator.GuestArch(program); err != nil {
+			return "", err
+		}
+	}
+	switch strings.TrimPrefix(strings.ToLower(arch), "qemu-") {
+	case "arm", "armeb":
+		return cost.ARM, nil
+	case "mips", "mipsel":
+		return cost.MIPS, nil
+	case "aarch64", "arm64":
+		return cost.AArch64, nil
+	case "x86_64", "amd64":
+		return cost.X86_64, nil
+	}
+	return "", fmt.Errorf("unknown guest %q (want arm, armeb, mipsel, mips, aarch64 or x86_64)", arch)
 }

@@ -31,6 +31,11 @@ import (
 //go:embed plugin/bbcount.c
 var pluginSource []byte
 
+// pluginCacheSim is the plugin's cache simulator (docs/cachesim.md), a header it includes.
+//
+//go:embed plugin/cachesim.h
+var pluginCacheSim []byte
+
 // pluginCFlags are part of the cache key, so changing them rebuilds. Warnings are errors, as
 // for the JVMTI agent (jvm/runner.go): a warning in code that runs inside QEMU is a bug to fix.
 var pluginCFlags = []string{"-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-pthread", "-Wall", "-Wextra", "-Werror"}
@@ -54,6 +59,13 @@ type RunOptions struct {
 	// Stdin, Stdout and Stderr are the guest's; nil means /dev/null.
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
+	// Cache, when set, has the plugin simulate this hierarchy per guest thread and count each
+	// block's fetches, reads, writes and misses (docs/cachesim.md); nil counts blocks only.
+	// Its costs are ignored: a run keeps the geometry alone.
+	Cache *cost.CacheGeometry
+	// CacheSource says where Cache came from ("profile cortex-a8", "--cache"), handed to the
+	// sink's cost.CacheSink.Geometry with the geometry.
+	CacheSource string
 }
 
 // sysroots maps each QEMU user-mode target the runner supports to the Debian cross sysroots
@@ -152,7 +164,8 @@ func startsWith(path string) string {
 // BuildPlugin compiles the embedded plugin with gcc into cacheDir, once per version of its
 // source, and returns the shared object's path.
 func BuildPlugin(cacheDir string) (string, error) {
-	so, err := cbuild.Build(cacheDir, cbuild.Source{Name: "bbcount", Code: pluginSource, Flags: pluginCFlags, What: "the QEMU plugin"})
+	so, err := cbuild.Build(cacheDir, cbuild.Source{Name: "bbcount", Code: pluginSource, Flags: pluginCFlags,
+		Headers: map[string][]byte{"cachesim.h": pluginCacheSim}, What: "the QEMU plugin"})
 	if errors.Is(err, cbuild.ErrNoGCC) {
 		return "", &proc.MissingToolError{Tool: "gcc", Package: "gcc", Purpose: "to build the QEMU plugin"}
 	}
@@ -168,6 +181,11 @@ func Run(ctx context.Context, opts RunOptions, sink cost.BlockSink, progress fun
 	say := func(format string, args ...any) {
 		if progress != nil {
 			progress(fmt.Sprintf(format, args...))
+		}
+	}
+	if opts.Cache != nil { // refused before anything runs: the geometry is the user's words
+		if err := opts.Cache.Validate(); err != nil {
+			return fmt.Errorf("cache geometry: %w", err)
 		}
 	}
 	name := filepath.Base(opts.Program)
@@ -208,7 +226,11 @@ func Run(ctx context.Context, opts RunOptions, sink cost.BlockSink, progress fun
 	}
 	defer os.RemoveAll(outDir)
 
-	args := []string{"-plugin", plugin + ",outdir=" + strings.ReplaceAll(outDir, ",", ",,")}
+	pluginArgs := plugin + ",outdir=" + strings.ReplaceAll(outDir, ",", ",,")
+	if opts.Cache != nil {
+		pluginArgs += ",cache=" + pluginCacheArg(*opts.Cache)
+	}
+	args := []string{"-plugin", pluginArgs}
 	root := opts.Sysroot
 	if root == "" {
 		root = sysrootFor(opts.Program, arch)
@@ -256,7 +278,7 @@ func Run(ctx context.Context, opts RunOptions, sink cost.BlockSink, progress fun
 	imported := 0
 	for _, f := range files {
 		say("reading %s", filepath.Base(f))
-		if err := importProfile(ctx, f, modes, debugDirs, sink); err != nil {
+		if err := importProfile(ctx, f, profileReading{modes, debugDirs, opts.CacheSource}, sink); err != nil {
 			return err
 		}
 		imported++
@@ -367,15 +389,38 @@ func parentPID(path string) int {
 	return 0
 }
 
-func importProfile(ctx context.Context, path string, modes *ELFModes, debugDirs []string, sink cost.BlockSink) error {
+// pluginCacheArg is a validated geometry as the plugin's cache= argument:
+// l1i:SIZE:WAYS:LINE:REPLACEMENT:wa|nwa;l1d:…;l2:…[;l3:…], sizes in bytes. QEMU splits plugin
+// arguments at commas, so levels are separated by semicolons.
+func pluginCacheArg(g cost.CacheGeometry) string {
+	parts := make([]string, len(g.Levels))
+	for i, l := range g.Levels {
+		wa := "wa"
+		if !l.WriteAllocate {
+			wa = "nwa"
+		}
+		parts[i] = fmt.Sprintf("%s:%d:%d:%d:%s:%s", l.Name, l.SizeBytes, l.Ways, l.LineBytes, l.Replacement, wa)
+	}
+	return strings.Join(parts, ";")
+}
+
+// profileReading is what the reader of a run's profiles is told beyond the file.
+type profileReading struct {
+	modes          *ELFModes // nil: the encodings decide ARM or Thumb
+	debugDirs      []string
+	geometrySource string // where the run's cache geometry came from
+}
+
+func importProfile(ctx context.Context, path string, how profileReading, sink cost.BlockSink) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
 	br := bbprofile.NewReader(&countio.Reader{R: f, Progress: countio.NewProgress(ctx, nil)}, path)
-	br.DebugDirs = debugDirs
-	if modes != nil {
+	br.DebugDirs = how.debugDirs
+	br.GeometrySource = how.geometrySource
+	if modes := how.modes; modes != nil {
 		br.ModeAt = func(p *bbprofile.Process, pc uint64) (cost.ISA, bool) { return modes.ModeAt(p.StartCode, pc) }
 	}
 	if err := br.Feed(sink); err != nil {

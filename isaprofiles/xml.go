@@ -14,9 +14,10 @@ import (
 	"androprof/model/cost"
 )
 
-// FormatVersion is written into every profile file; readers refuse newer versions they
-// cannot understand rather than silently dropping data.
-const FormatVersion = 1
+// FormatVersion is the newest format this program reads and writes; readers refuse newer
+// versions they cannot understand rather than silently dropping data. Format 2 adds <memory>
+// and <pipeline>; a profile without them is still written as format 1.
+const FormatVersion = 2
 
 // SyntaxError locates one problem in a profile file.
 type SyntaxError struct {
@@ -76,6 +77,12 @@ type parser struct {
 	topLine  int
 	catLines []int   // line of each <category>, Undefined last
 	insLines [][]int // line of each <instruction>, per category
+
+	refCites   []cost.Citation // <reference>'s, first in Profile.Citations
+	ownCites   []cost.Citation // <cache>'s and <pipeline>'s, after them
+	memLine    int             // line of <memory>, 0 when none
+	pipeLine   int             // line of <pipeline>, 0 when none
+	levelLines []int           // line of each <cache>
 }
 
 func (p *parser) line() int { l, _ := p.dec.InputPos(); return l }
@@ -199,6 +206,14 @@ func (p *parser) parse() (*cost.Profile, error) {
 			if err := p.reference(el, prof); err != nil {
 				return nil, err
 			}
+		case "memory":
+			if err := p.memory(el, prof); err != nil {
+				return nil, err
+			}
+		case "pipeline":
+			if err := p.pipeline(el, prof); err != nil {
+				return nil, err
+			}
 		case "category":
 			cat, lines, err := p.category(el)
 			if err != nil {
@@ -226,6 +241,8 @@ func (p *parser) parse() (*cost.Profile, error) {
 	}
 	p.catLines = append(p.catLines, undefinedLine)
 	p.insLines = append(p.insLines, undefinedIns)
+	// Reference citations first, then the hierarchy's and the model's, as Write puts them.
+	prof.Citations = append(p.refCites, p.ownCites...)
 	return prof, nil
 }
 
@@ -270,10 +287,12 @@ func (p *parser) reference(el xml.StartElement, prof *cost.Profile) error {
 	for _, f := range cost.ReferenceFields {
 		*f.Value(&prof.Reference) = p.number(a, f.Key, "reference")
 	}
+	line := p.line()
 	cites, err := p.children(el, func(child xml.StartElement) error {
 		return fmt.Errorf("unknown element <%s> in <reference>", child.Name.Local)
 	})
-	prof.Citations = cites
+	p.checkReferenceCites(cites, line)
+	p.refCites = cites
 	return err
 }
 
@@ -352,6 +371,9 @@ func WriteFile(path string, prof *cost.Profile) error {
 	if probs := cost.Validate(prof); len(probs) > 0 {
 		return fmt.Errorf("profile %q is not valid, not saved: %s", prof.Name, probs[0].Msg)
 	}
+	if err := checkMemory(prof); err != nil {
+		return fmt.Errorf("profile %q is not valid, not saved: %v", prof.Name, err)
+	}
 	_, err := outfile.Write(path, func(w io.Writer) error { return Write(w, prof) })
 	return err
 }
@@ -364,20 +386,23 @@ func Write(w io.Writer, prof *cost.Profile) error {
 	for i, isa := range prof.ISAs {
 		isas[i] = string(isa)
 	}
-	b.open(0, "profile", "format", strconv.Itoa(FormatVersion), "name", prof.Name,
+	b.open(0, "profile", "format", strconv.Itoa(formatOf(prof)), "name", prof.Name,
 		"architecture", prof.Architecture, "organization", prof.Organization, "isa", strings.Join(isas, " "))
 	if prof.Source != "" {
 		b.element(1, "source", prof.Source)
 	}
-	if !prof.Reference.IsZero() || len(prof.Citations) > 0 {
+	if refCites := referenceCites(prof.Citations); !prof.Reference.IsZero() || len(refCites) > 0 {
 		r := prof.Reference
 		var kv []string
 		for _, f := range cost.ReferenceFields {
 			kv = append(kv, f.Key, num(*f.Value(&r)))
 		}
 		b.open(1, "reference", kv...)
-		b.cites(2, prof.Citations)
+		b.cites(2, refCites)
 		b.close(1, "reference")
+	}
+	if err := b.writeMemory(prof); err != nil {
+		return err
 	}
 	for _, c := range append(append([]cost.Category(nil), prof.Categories...), prof.Undefined) {
 		b.open(1, "category", "name", c.Name, "cycles", num(c.Cycles), "power-mw", num(c.PowerMW))

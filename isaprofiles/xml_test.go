@@ -125,7 +125,7 @@ func TestReadReportsEveryProblem(t *testing.T) {
 }
 
 func FuzzRead(f *testing.F) {
-	for _, name := range []string{"valid.xml", "malformed.xml", "bad-isa.xml", "negative.xml", "duplicate.xml"} {
+	for _, name := range []string{"valid.xml", "memory.xml", "malformed.xml", "bad-isa.xml", "negative.xml", "duplicate.xml"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)

@@ -31,6 +31,9 @@ echo "$out" | grep -E '^(battery|crash):'
 go test -run '^$' -bench 'LoadBuiltin|FilterKeystroke' -benchtime 200x -count=1 ./isaprofiles/ ./controller/
 go test -run '^$' -bench 'Report100kBlocks' -benchtime 10x -count=1 ./controller/
 go test -run '^$' -bench 'PluginOverhead' -benchtime 21x -count=1 ./emulator/
+# The cache simulation (issue 27): run --cache ≤ 4× plain qemu (fails past 7×), beside it
+# cachegrind's time over the native program.
+go test -run '^$' -bench 'PluginCacheOverhead' -benchtime 3x -count=1 ./emulator/
 go test -run '^$' -bench 'ImportLog1GB' -benchtime 1x -count=1 -timeout 20m ./formats/qemulog/
 # Method traces: a 500 MB v3 trace through the importer < 60 s and < 400 MB; its table < 300 ms.
 go test -run '^$' -bench 'WorkbenchImport500MB' -benchtime 1x -count=1 -timeout 20m ./formats/traceview/

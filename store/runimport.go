@@ -34,13 +34,14 @@ func (db *DB) ImportRun(ctx context.Context, name, source string, feed func(cost
 	})
 }
 
-// runSink is the store's model.BlockSink and model.ImageSink. The block catalogue is written as
-// it arrives; counts are summed in memory (one entry per thread and block) and written at the
-// end with the derived tables.
+// runSink is the store's model.BlockSink, model.ImageSink and cost.CacheSink. The block
+// catalogue is written as it arrives; counts and misses are summed in memory (one entry per
+// thread and block) and written at the end with the derived tables.
 type runSink struct {
 	ctx    context.Context
 	tx     *sql.Tx
 	runID  int64
+	name   string
 	procs  map[int]int64 // pid → process row
 	images map[imageKey]int64
 	thrds  map[[2]int]int64
@@ -49,6 +50,7 @@ type runSink struct {
 	execs  map[execKey]int64
 	stmts  map[string]*sql.Stmt
 	ops    int
+	cache  runCache
 }
 
 type blockRow struct {
@@ -86,7 +88,7 @@ var runStatements = map[string]string{
 }
 
 func newRunSink(ctx context.Context, tx *sql.Tx, name, source string) (*runSink, error) {
-	s := &runSink{ctx: ctx, tx: tx, procs: map[int]int64{}, images: map[imageKey]int64{}, thrds: map[[2]int]int64{},
+	s := &runSink{ctx: ctx, tx: tx, name: name, procs: map[int]int64{}, images: map[imageKey]int64{}, thrds: map[[2]int]int64{},
 		mnems: map[cost.Instruction]int64{}, blks: map[cost.BlockKey]*blockRow{},
 		execs: map[execKey]int64{}, stmts: map[string]*sql.Stmt{}}
 	var kind model.RunKind
@@ -102,6 +104,9 @@ func newRunSink(ctx context.Context, tx *sql.Tx, name, source string) (*runSink,
 	} else if kind != model.RunKindEmulator {
 		return nil, fmt.Errorf("run %q is %s: emulator blocks go into an emulator run (name another run)", name, model.RunKindText(kind))
 	} else if _, err := tx.ExecContext(ctx, `UPDATE run SET source = source || '; ' || ? WHERE id = ?`, source, s.runID); err != nil {
+		return nil, err
+	}
+	if err := s.loadCache(); err != nil {
 		return nil, err
 	}
 	for k, q := range runStatements {
@@ -230,6 +235,9 @@ func (s *runSink) Block(pid int, b *cost.Block) error {
 	if len(b.Insns) == 0 {
 		return fmt.Errorf("block at 0x%x has no instructions", b.PC)
 	}
+	if err := s.checkSimulated(pid); err != nil {
+		return err
+	}
 	procID, err := s.process(pid)
 	if err != nil {
 		return err
@@ -292,8 +300,11 @@ func (s *runSink) Count(pid, tid int, pc uint64, isa cost.ISA, n int64) error {
 	return s.tick()
 }
 
-// finish writes the counts and derives per-process and per-function instruction counts.
+// finish writes the counts and misses and derives per-process and per-function instruction counts.
 func (s *runSink) finish() error {
+	if err := s.finishCache(); err != nil {
+		return err
+	}
 	byID := make(map[int64]*blockRow, len(s.blks))
 	for _, b := range s.blks {
 		byID[b.id] = b

@@ -17,6 +17,7 @@ import (
 type chartArgs struct {
 	rf      reportFlags
 	metric  chart.Metric // emulator runs
+	sources bool         // emulator runs, --metric sources: cycles by source per row
 	kind    chart.Kind   // emulator runs and method traces
 	figure  string       // heap logs and dumps
 	hf      heapFlags
@@ -34,7 +35,7 @@ func (a *chartArgs) add(fs *flag.FlagSet) (metric, kind *string) {
 	fs.StringVar(&a.rf.by, "by", "pid", "bars per `pid|bb|insn|category|function|image|layer|syscall` (layer: each process split into program, libraries, loader; method traces: method|class|package|thread; sampled runs: layer-time|layer|image|symbol|component|thread|flame)")
 	fs.IntVar(&a.rf.pid, "pid", 0, "only this process (method traces: this thread)")
 	fs.Float64Var(&a.rf.freq, "frequency-ghz", 0, "clock `GHz` (default: the profile's, else 1)")
-	metric = fs.String("metric", "cycles", "`cycles|time|energy|instructions`")
+	metric = fs.String("metric", "cycles", "`cycles|time|energy|instructions|sources` (sources: each row's category, pipeline and memory stall cycles)")
 	kind = fs.String("kind", "bar", "`bar|column|pie`")
 	a.hf.add(fs)
 	fs.StringVar(&a.figure, "figure", "", "heap runs: the seed figure `5.1..5.23|NAME` (dumps: dump-classes|dump-packages|dump-sizes|dump-pointers)")
@@ -44,6 +45,10 @@ func (a *chartArgs) add(fs *flag.FlagSet) (metric, kind *string) {
 	fs.BoolVar(&a.counts, "counts", false, "sampled runs, --by layer-time: stack sample counts, not each column's shares")
 	return metric, kind
 }
+
+// sourcesMetric is --metric sources: an emulator run's cycles by source (category, pipeline,
+// memory stalls) per row, Analysis.SourcesChart.
+const sourcesMetric = "sources"
 
 // runChart writes the analysis window's charts as files: a run's chart or a comparison of
 // runs, each drawn by its kind's entry in runKinds, as PNG or SVG by the file's extension.
@@ -66,8 +71,10 @@ func runChart(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	if a.metric, err = chart.ParseMetric(*metric); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if a.sources = *metric == sourcesMetric; a.sources {
+		a.metric = chart.Cycles
+	} else if a.metric, err = chart.ParseMetric(*metric); err != nil {
+		return fmt.Errorf("%w: %v (or %s)", errUsage, err, sourcesMetric)
 	}
 	if a.kind, err = chart.ParseKind(*kind); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
@@ -127,6 +134,9 @@ func costChart(ctx context.Context, ws *controller.Workspace, a chartArgs) (char
 	opts, err := a.rf.options(ctx, ws.Profiles, ws.Costs)
 	if err != nil {
 		return nil, err
+	}
+	if a.sources {
+		return ws.Costs.SourcesChart(ctx, opts)
 	}
 	if opts.By == cost.ByLayer {
 		return ws.Costs.LayerChart(ctx, opts, a.metric)

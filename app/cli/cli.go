@@ -59,10 +59,13 @@ usage:
                                                         a heap log, an HPROF heap dump or
                                                         perf script text (a sampled run)
   androprof run [--run NAME] [--profile P] [--arch A] [--sysroot DIR] [--keep DIR] [--quiet]
+                [--cache[=l1i=32k:4:64,l1d=32k:4:64,l2=512k:8:64[,l3=…]]]
                 [--summary FILE] [--json] -- PROGRAM [ARGS...]
                                                         run a guest program under QEMU and import it;
                                                         the program keeps stdin/stdout/stderr and its
-                                                        exit status, the summary goes to stderr
+                                                        exit status, the summary goes to stderr;
+                                                        --cache simulates the profile's caches (or
+                                                        LEVEL=SIZE:WAYS:LINE[:REPL][:wa|nwa] by hand)
   androprof heap [--run NAME] [--cohort SIZE] [--keep DIR] [--mutations] [--json] -- java [ARGS...]
                                                         run a Java program under the heap agent
                                                         and import its heap log; --mutations also
@@ -77,11 +80,13 @@ usage:
   androprof runs [--json] [--delete NAME]               the runs in the workspace
   androprof demo                                        import the demo runs (sample programs)
   androprof report --run NAME [--profile P] [--by pid|bb|insn|category|function|image|layer]
-                   [--pid N] [--top N] [--frequency-ghz F] [--json]
+                   [--pid N] [--top N] [--frequency-ghz F] [--misses-first] [--json|--csv]
                                                         cycles, time and energy of a run; without
                                                         --profile under the window's default for its
                                                         instruction set (ARM, Thumb: Cortex-A8; MIPS: 74K;
-                                                        AArch64, x86-64: the rule of README "Command line")
+                                                        AArch64, x86-64: the rule of README "Command line");
+                                                        misses, stalls and pipeline cycles where known,
+                                                        and the estimate step by step under the table
   androprof report --run NAME --by syscall [--pid N] [--per-thread] [--top N] [--json]
                                                         its system calls per process or thread
   androprof report --compare RUN[:PID],... [--by image] [--profile P] [--json|--csv]
@@ -108,9 +113,14 @@ usage:
   androprof estimate --instructions N --cpi C [--frequency-ghz F] [--power-w W]
                    [--memory-energy-nj E] [--base-instructions N] [--base-misses N] [--json]
                                                         the calculator of seed figure 5.2
+  androprof estimate --run NAME [--profile P] [--pid N] [--frequency-ghz F] [--json]
+                                                        a run's estimate step by step: category cycles,
+                                                        pipeline cycles, memory stalls, total, time and
+                                                        energy, beside figure 5.2, with the gap named
   androprof chart (--run NAME [--by G] [--pid N] | --compare RUN[:PID],...) [--profile P]
-                  [--metric cycles|time|energy|instructions] [--kind bar|column|pie] --out FILE.png|.svg|.csv
-                                                        the analysis window's charts as files
+                  [--metric cycles|time|energy|instructions|sources] [--kind bar|column|pie] --out FILE.png|.svg|.csv
+                                                        the analysis window's charts as files (sources:
+                                                        category, pipeline and memory stall cycles per row)
   androprof chart --run HEAP --figure 5.1..5.23|NAME [--cohort SIZE] --out FILE.png|.svg|.csv
   androprof chart --run DUMP --figure dump-classes|dump-packages|dump-sizes|dump-pointers [--heap NAME] --out F
                                                         the heap figures of seed 001 chapter 5
@@ -193,7 +203,7 @@ func run(ctx context.Context, args []string, env Env) error {
 	case "report":
 		return runReport(ctx, args[1:], env)
 	case "estimate":
-		return runEstimate(args[1:], env)
+		return runEstimate(ctx, args[1:], env)
 	case "chart":
 		return runChart(ctx, args[1:], env)
 	case "export":

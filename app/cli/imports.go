@@ -192,14 +192,19 @@ func writeRunInfoJSON(r model.RunInfo, env Env) error {
 func runProgram(ctx context.Context, args []string, env Env) error {
 	fs, dbPath := newFlags("run", env)
 	run := fs.String("run", "", "run `NAME` to create or add to (default: the program's name)")
-	profile := fs.String("profile", "", "profile `NAME|FILE` for the summary printed afterwards")
+	profile := fs.String("profile", "", "profile `NAME|FILE` for the summary printed afterwards (and the hierarchy of a bare --cache)")
 	keep := fs.String("keep", "", "keep the plugin's raw basic-block profiles in `DIR`")
 	arch := fs.String("arch", "", "guest `arm|armeb|mipsel|mips|aarch64|x86_64` (default: from the ELF header)")
 	sysroot := fs.String("sysroot", "", "guest loader and libraries in `DIR` (qemu -L; default: a folder above the program holding its loader, else the Debian cross sysroot)")
+	var cache cacheFlag
+	fs.Var(&cache, "cache", "simulate caches: bare, the profile's hierarchy (--profile's, else the default for the program's instruction set); `=l1i=32k:4:64,l1d=32k:4:64,l2=512k:8:64[,l3=…]` by hand (LEVEL=SIZE:WAYS:LINE[:lru|plru|random|round-robin][:wa|nwa])")
 	var wf wrapperFlags
 	wf.add(fs)
 	prog, err := parseCommand(fs, args)
 	if err != nil {
+		return err
+	}
+	if prog, err = cache.takeSpec(prog); err != nil {
 		return err
 	}
 	if len(prog) == 0 {
@@ -221,6 +226,9 @@ func runProgram(ctx context.Context, args []string, env Env) error {
 	// A wrapper, as time and perf record are: the program has the user's standard input, output
 	// and error, and its exit status is the command's; the workbench speaks on standard error.
 	im := ws.Importer()
+	if im.Cache, im.CacheSource, err = cache.geometry(ctx, ws.Profiles, *profile, prog[0], *arch); err != nil {
+		return err
+	}
 	im.KeepDir, im.Arch, im.Sysroot = *keep, *arch, *sysroot
 	im.Stdin, im.Stdout, im.Stderr = env.Stdin, env.Stdout, env.Stderr
 	say := func(msg string) { fmt.Fprintln(env.Stderr, "androprof:", msg) }
@@ -314,11 +322,16 @@ func defaultProfile(ctx context.Context, profiles controller.Profiles, a *contro
 	if err != nil {
 		return nil, err
 	}
+	return defaultFor(ctx, profiles, d.MainISA(pid))
+}
+
+// defaultFor is the window's default profile for isa, among every profile there is.
+func defaultFor(ctx context.Context, profiles controller.Profiles, isa cost.ISA) (*cost.Profile, error) {
 	infos, err := profiles.List(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return profiles.Default(ctx, infos, d.MainISA(pid))
+	return profiles.Default(ctx, infos, isa)
 }
 
 func runDemo(ctx context.Context, args []string, env Env) error {

@@ -107,6 +107,7 @@ func TestEveryCommandsJSONKeysAreSnakeCase(t *testing.T) {
 	walk("profile", "import", "../../isaprofiles/testdata/valid.xml")
 	walk("profile", "export", "cortex-a8", "--out", filepath.Join(dir, "a8.xml"))
 	walk("estimate", "--instructions", "1000", "--cpi", "2", "--power-w", "1")
+	walk("estimate", "--run", "demo-sieve-arm")
 	for _, f := range []string{"../../formats/qemulog/testdata/arm-7.2.log", demo("demo-methods.trace.gz"),
 		demo("demo-heap-threads.heaplog.gz"), demo("demo-heap-dump.hprof.gz"), demo("demo-vertical-phases.perfscript.gz")} {
 		walk("import", "--run", "imported-"+filepath.Base(f), f)

@@ -2,9 +2,12 @@ package cli
 
 import (
 	"context"
+	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"androprof/controller"
@@ -119,6 +122,9 @@ type reportArgs struct {
 	hf        heapFlags
 	sf        sampleFlags
 	asJSON    bool
+	// missesFirst orders an emulator run's rows by their cache misses (the hottest missing
+	// blocks or functions first) instead of their cycles.
+	missesFirst bool
 }
 
 func runReport(ctx context.Context, args []string, env Env) error {
@@ -134,6 +140,7 @@ func runReport(ctx context.Context, args []string, env Env) error {
 	fs.IntVar(&a.rf.top, "top", 0, "only the `N` most costly rows (totals cover all)")
 	fs.Float64Var(&a.rf.freq, "frequency-ghz", 0, "clock `GHz` (default: the profile's, else 1)")
 	fs.BoolVar(&a.asJSON, "json", false, "write JSON for scripts")
+	fs.BoolVar(&a.missesFirst, "misses-first", false, "emulator runs simulated with run --cache: the rows with the most cache misses first")
 	a.hf.add(fs)
 	a.sf.add(fs, true)
 	if _, err := parse(fs, args); err != nil {
@@ -170,13 +177,20 @@ func costReport(ctx context.Context, ws *controller.Workspace, a reportArgs, env
 	if a.rf.by == "syscall" {
 		return syscallReport(ctx, ws.Costs, a.rf, a.perThread, a.asJSON, env)
 	}
+	if a.sf.csv && a.asJSON {
+		return fmt.Errorf("%w: --json or --csv, not both", errUsage)
+	}
 	opts, err := a.rf.options(ctx, ws.Profiles, ws.Costs)
 	if err != nil {
 		return err
 	}
+	opts.MissesFirst = a.missesFirst
 	rep, err := ws.Costs.Report(ctx, opts)
 	if err != nil {
 		return err
+	}
+	if a.sf.csv {
+		return writeReportCSV(env.Stdout, rep)
 	}
 	return writeSummary(env.Stdout, rep, a.asJSON)
 }
@@ -193,14 +207,53 @@ type reportRowJSON struct {
 	Cycles       float64  `json:"cycles"`
 	TimeS        float64  `json:"time_s"`
 	EnergyJ      *float64 `json:"energy_j"` // null when not known (no power in the profile), never 0
+	// columns are the report's own columns (cost.Report.Columns: misses, stalls, pipeline
+	// cycles), written after the others under their keys; null where unknown.
+	columns []columnValue
 }
 
-func rowJSON(r cost.ReportRow) reportRowJSON {
+// columnValue is one of a row's cost.RowColumn values: nil where it cannot be known.
+type columnValue struct {
+	key string
+	v   *float64
+}
+
+// MarshalJSON writes the row's fixed keys, then its report's columns in their order.
+func (r reportRowJSON) MarshalJSON() ([]byte, error) {
+	type fixed reportRowJSON // without this method
+	b, err := json.Marshal(fixed(r))
+	if err != nil || len(r.columns) == 0 {
+		return b, err
+	}
+	b = b[:len(b)-1]
+	for _, c := range r.columns {
+		k, _ := json.Marshal(c.key)
+		v, err := json.Marshal(c.v)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(append(append(b, ','), k...), ':'), v...)
+	}
+	return append(b, '}'), nil
+}
+
+func rowJSON(r cost.ReportRow, rep *cost.Report, cols []cost.RowColumn) reportRowJSON {
 	var energy *float64
 	if r.EnergyKnown() {
 		energy = &r.EnergyJ
 	}
-	return reportRowJSON{r.Key, r.PID, r.BlockID, r.Category, r.Image, string(r.ImageKind), r.Instructions, r.Blocks, r.Cycles, r.TimeS, energy}
+	return reportRowJSON{r.Key, r.PID, r.BlockID, r.Category, r.Image, string(r.ImageKind), r.Instructions, r.Blocks, r.Cycles, r.TimeS, energy,
+		columnValues(r, rep, cols)}
+}
+
+// columnValues is each column's value of a row, nil where unknown.
+func columnValues(r cost.ReportRow, rep *cost.Report, cols []cost.RowColumn) []columnValue {
+	out := make([]columnValue, len(cols))
+	for i, c := range cols {
+		v, ok := c.Value(r, rep)
+		out[i] = columnValue{c.Key, known(v, ok)}
+	}
+	return out
 }
 
 // known is v for JSON, or null where it cannot be known: never a confident 0.
@@ -231,9 +284,10 @@ func coverageOf(c cost.Coverage) coverageJSON {
 }
 
 func reportJSON(rep *cost.Report) any {
+	cols := rep.Columns()
 	rows := make([]reportRowJSON, len(rep.Rows))
 	for i, r := range rep.Rows {
-		rows[i] = rowJSON(r)
+		rows[i] = rowJSON(r, rep, cols)
 	}
 	return struct {
 		Run              string          `json:"run"`
@@ -244,7 +298,9 @@ func reportJSON(rep *cost.Report) any {
 		Rows             []reportRowJSON `json:"rows"`
 		Totals           reportRowJSON   `json:"totals"`
 		coverageJSON
-	}{rep.Run, rep.Profile, rep.By, rep.FrequencyGHz, rep.FrequencyAssumed, rows, rowJSON(rep.Total), coverageOf(rep.Coverage)}
+		Waterfall waterfallJSON `json:"waterfall"`
+	}{rep.Run, rep.Profile, rep.By, rep.FrequencyGHz, rep.FrequencyAssumed, rows, rowJSON(rep.Total, rep, cols), coverageOf(rep.Coverage),
+		waterfallOf(rep.Waterfall)}
 }
 
 // compareRowJSON is one item of `report --compare --json`: its cost, the ratios to the first
@@ -291,16 +347,79 @@ func writeReportText(w io.Writer, rep *cost.Report) error {
 	}
 	writeWarnings(w, "", rep.Coverage)
 	fmt.Fprintln(w)
+	cols := rep.Columns()
 	tw := termtext.NewTable(w)
-	fmt.Fprintf(tw, "%s\tINSTRUCTIONS\tBLOCKS\tCYCLES\tTIME (s)\tENERGY (J)\t%s\n", groupTitle(rep.By), extraTitle(rep.By))
+	fmt.Fprintf(tw, "%s\tINSTRUCTIONS\tBLOCKS\tCYCLES\tTIME (s)\tENERGY (J)\t%s%s\n", groupTitle(rep.By), columnTitles(cols), extraTitle(rep.By))
 	for _, r := range append(rep.Rows, rep.Total) {
 		energy := fmt.Sprintf("%.6g", r.EnergyJ)
 		if !r.EnergyKnown() {
 			energy = "unknown"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.6g\t%s\t%s\n", printable(r.Key, ""), r.Instructions, r.Blocks, r.Cycles, r.TimeS, energy, printable(extraCell(rep.By, r), ""))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.6g\t%s\t%s%s\n", printable(r.Key, ""), r.Instructions, r.Blocks, r.Cycles, r.TimeS, energy,
+			columnCells(r, rep, cols), printable(extraCell(rep.By, r), ""))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	writeWaterfall(w, rep.Waterfall, false)
+	return nil
+}
+
+// columnTitles heads the report's own columns (cost.Report.Columns), each followed by a tab.
+func columnTitles(cols []cost.RowColumn) string {
+	var b strings.Builder
+	for _, c := range cols {
+		b.WriteString(strings.ToUpper(c.Label) + "\t")
+	}
+	return b.String()
+}
+
+// columnCells is a row's values of those columns as the window shows them, each followed by
+// a tab.
+func columnCells(r cost.ReportRow, rep *cost.Report, cols []cost.RowColumn) string {
+	var b strings.Builder
+	for _, c := range cols {
+		b.WriteString(c.Text(r, rep) + "\t")
+	}
+	return b.String()
+}
+
+// idText is a pid or block id for CSV: empty where the row has none (JSON leaves the key out).
+func idText(id int64) string {
+	if id == 0 {
+		return ""
+	}
+	return strconv.FormatInt(id, 10)
+}
+
+// writeReportCSV writes a cost report's rows and total as CSV: the JSON's keys as the header,
+// numbers at full precision, "unknown" where a number cannot be known.
+func writeReportCSV(w io.Writer, rep *cost.Report) error {
+	cols := rep.Columns()
+	cw := csv.NewWriter(w)
+	head := []string{"key", "pid", "block_id", "category", "image", "image_kind", "instructions", "blocks_executed", "cycles", "time_s", "energy_j"}
+	for _, c := range cols {
+		head = append(head, c.Key)
+	}
+	cw.Write(head)
+	num := func(v *float64) string {
+		if v == nil {
+			return "unknown"
+		}
+		return strconv.FormatFloat(*v, 'g', -1, 64)
+	}
+	for _, r := range append(rep.Rows, rep.Total) {
+		j := rowJSON(r, rep, cols)
+		rec := []string{j.Key, idText(int64(j.PID)), idText(j.BlockID), j.Category, j.Image, j.ImageKind,
+			strconv.FormatInt(j.Instructions, 10), strconv.FormatInt(j.Blocks, 10), num(&j.Cycles), num(&j.TimeS), num(j.EnergyJ)}
+		for _, c := range j.columns {
+			rec = append(rec, num(c.v))
+		}
+		cw.Write(rec)
+	}
+	cw.Flush()
+	return cw.Error()
 }
 
 func groupTitle(g cost.Grouping) string {
@@ -562,12 +681,19 @@ func compareNames(items []cost.CompareItem) []string {
 	return out
 }
 
-func runEstimate(args []string, env Env) error {
-	fs, _ := newFlags("estimate", env)
+// runEstimate is seed figure 5.2's calculator (--instructions …), or with --run a run's
+// estimate step by step: category cycles, pipeline cycles, memory stalls, the total, figure
+// 5.2 beside it and the gap (cost.Waterfall).
+func runEstimate(ctx context.Context, args []string, env Env) error {
+	fs, dbPath := newFlags("estimate", env)
 	var in cost.EstimateInput
+	var rf reportFlags
+	fs.StringVar(&rf.run, "run", "", "a run's estimate step by step: run `NAME`")
+	fs.StringVar(&rf.profile, "profile", "", "with --run: profile `NAME|FILE` (default: the window's for the run's instruction set)")
+	fs.IntVar(&rf.pid, "pid", 0, "with --run: only this process")
 	fs.Float64Var(&in.Instructions, "instructions", 0, "dynamic instruction `count`")
 	fs.Float64Var(&in.CPI, "cpi", 0, "cycles per instruction")
-	fs.Float64Var(&in.FrequencyGHz, "frequency-ghz", cost.DefaultFrequencyGHz, "clock `GHz`")
+	fs.Float64Var(&in.FrequencyGHz, "frequency-ghz", 0, "clock `GHz` (default: with --run the profile's, else 1)")
 	fs.Float64Var(&in.ProcessorPowerW, "power-w", 0, "processor power `W`")
 	fs.Float64Var(&in.MemoryAccessEnergy, "memory-energy-nj", 0, "energy per main-memory access `nJ`")
 	fs.Float64Var(&in.BaseInstructions, "base-instructions", 0, "instructions of the reference run")
@@ -575,6 +701,16 @@ func runEstimate(args []string, env Env) error {
 	asJSON := fs.Bool("json", false, "write JSON for scripts")
 	if _, err := parse(fs, args); err != nil {
 		return err
+	}
+	if rf.run != "" {
+		if in.Instructions != 0 || in.CPI != 0 {
+			return fmt.Errorf("%w: estimate takes --run NAME or the calculator's --instructions and --cpi, not both", errUsage)
+		}
+		rf.by, rf.freq = string(cost.ByPID), in.FrequencyGHz
+		return runWaterfall(ctx, *dbPath, rf, *asJSON, env)
+	}
+	if in.FrequencyGHz == 0 {
+		in.FrequencyGHz = cost.DefaultFrequencyGHz
 	}
 	e, err := cost.EstimateCPI(in)
 	if err != nil {
@@ -586,5 +722,38 @@ func runEstimate(args []string, env Env) error {
 	}
 	fmt.Fprintf(env.Stdout, "estimated cycles:           %.0f\ntime estimation (s):        %v\nestimated power (W):        %v\nestimated energy (J):       %v\n",
 		e.Cycles, e.TimeS, e.PowerW, e.EnergyJ)
+	return nil
+}
+
+// runWaterfall is estimate --run: the run's waterfall under the profile, with every cache
+// level's line.
+func runWaterfall(ctx context.Context, dbPath string, rf reportFlags, asJSON bool, env Env) error {
+	ws, err := openDB(env, dbPath, false)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	kind, err := ws.RunKind(ctx, rf.run)
+	if err != nil {
+		return err
+	}
+	if kind != model.RunKindEmulator {
+		return fmt.Errorf("run %q is %s: estimate --run prices emulator runs", rf.run, model.RunKindText(kind))
+	}
+	opts, err := rf.options(ctx, ws.Profiles, ws.Costs)
+	if err != nil {
+		return err
+	}
+	rep, err := ws.Costs.Report(ctx, opts)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(env.Stdout, map[string]any{"run": rep.Run, "profile": rep.Profile, "pid": rf.pid,
+			"waterfall": waterfallOf(rep.Waterfall), "coverage": coverageOf(rep.Coverage)})
+	}
+	fmt.Fprintf(env.Stdout, "run %q under %q at %g GHz\n", rep.Run, rep.Profile, rep.FrequencyGHz)
+	writeWarnings(env.Stdout, "", rep.Coverage)
+	writeWaterfall(env.Stdout, rep.Waterfall, true)
 	return nil
 }

@@ -112,7 +112,7 @@ func (s *sampleFlags) add(fs *flag.FlagSet, report bool) {
 	fs.StringVar(&s.callers, "callers", "", "sampled runs: who calls `SYMBOL`, with samples (seed 004 figure 13); method traces: METHOD's parents")
 	fs.StringVar(&s.callees, "callees", "", "sampled runs: what `SYMBOL` calls, with samples; method traces: METHOD's children")
 	fs.StringVar(&s.image, "image", "", "sampled runs: --callers/--callees's symbol is in this `IMAGE` (when its name is in several)")
-	fs.BoolVar(&s.csv, "csv", false, "sampled runs, and report --compare of emulator runs: write CSV")
+	fs.BoolVar(&s.csv, "csv", false, "sampled runs, emulator runs' reports and report --compare of emulator runs: write CSV")
 }
 
 // sampleSet loads a sampled run and keeps what the targets select.

@@ -53,7 +53,8 @@ func screenshot(dbPath, dir string) ([]string, error) {
 }
 
 // takeScreenshots captures the editor (controller.DemoEditor on a real QEMU log of the sieve
-// sample), every tab of the analysis window on the demo data and, when the demo data has a
+// sample), every tab of the analysis window on the demo data, the Estimate, Functions and Basic
+// blocks tabs of a cache-simulated run (simulatedRun) and, when the demo data has a
 // method trace, a heap log or a heap dump, every tab (and every heap figure) on it, one PNG
 // each, and quits.
 func takeScreenshots(ws *controller.Workspace, dir string) ([]string, error) {
@@ -67,6 +68,10 @@ func takeScreenshots(ws *controller.Workspace, dir string) ([]string, error) {
 		return nil, err
 	}
 	if _, err := ws.Importer().ImportDemo(context.Background(), desktop.DemoRuns()); err != nil {
+		return nil, err
+	}
+	cacheRun, err := simulatedRun(context.Background(), ws)
+	if err != nil {
 		return nil, err
 	}
 	a := desktop.NewApp()
@@ -94,7 +99,11 @@ func takeScreenshots(ws *controller.Workspace, dir string) ([]string, error) {
 		if !capture("editor", w) {
 			return
 		}
-		fyne.DoAndWait(func() { w.Hide(); w = wb.ShowAnalysis(); resizeForScreenshot(w) })
+		fyne.DoAndWait(func() { resizeForScreenshot(w); wb.EditorView().ShowMemoryHierarchy() })
+		if !capture("editor-memory", w) {
+			return
+		}
+		fyne.DoAndWait(func() { w.Canvas().Overlays().Top().Hide(); w.Hide(); w = wb.ShowAnalysis(); resizeForScreenshot(w) })
 		v := wb.AnalysisView()
 		v.Wait() // the runs list is read in the background
 		fyne.DoAndWait(func() {
@@ -114,6 +123,9 @@ func takeScreenshots(ws *controller.Workspace, dir string) ([]string, error) {
 			if !capture(name, w) {
 				return
 			}
+		}
+		if !captureCacheTabs(v, w, cacheRun, capture) {
+			return
 		}
 		if slices.Contains(v.RunNames(), screenshotMethodRun) {
 			fyne.DoAndWait(func() { v.SelectRun(screenshotMethodRun) })

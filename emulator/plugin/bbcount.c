@@ -7,13 +7,18 @@
  *
  *   qemu-arm -plugin bbcount.so,outdir=DIR PROGRAM ARGS...   ->   DIR/bbprofile-<pid>.txt
  *
+ * With cache=l1i:SIZE:WAYS:LINE:REPL:wa|nwa;l1d:…;l2:…[;l3:…] (sizes in bytes; REPL lru, plru,
+ * random or round-robin) it also simulates that hierarchy per guest thread and counts each
+ * block's fetches, reads, writes and misses (cachesim.h, docs/cachesim.md).
+ *
  * Guests: qemu-arm, -armeb, -mipsel, -mips, -aarch64 and -x86_64 (the table "guests" below);
  * any other refuses the plugin with a sentence.
  *
  * Debian's qemu-user 7.2 ships no qemu-plugin.h, so the few prototypes used are declared
  * below from QEMU 7.2's include/qemu/qemu-plugin.h (plugin API version 1).
  *
- * Build: gcc -O2 -shared -fPIC -fvisibility=hidden -pthread -Wall -Wextra -Werror -o bbcount.so bbcount.c
+ * Build (cachesim.h beside it): gcc -O2 -shared -fPIC -fvisibility=hidden -pthread -Wall -Wextra -Werror
+ *   -o bbcount.so bbcount.c
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -33,6 +38,8 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "cachesim.h"
 
 /* ---- QEMU 7.2 plugin API, declared by hand ---- */
 
@@ -101,6 +108,8 @@ void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn, qemu_plugin
 				      enum qemu_plugin_cb_flags flags, enum qemu_plugin_mem_rw rw, void *userdata);
 void qemu_plugin_register_vcpu_mem_inline(struct qemu_plugin_insn *insn, enum qemu_plugin_mem_rw rw,
 					  enum qemu_plugin_op op, void *ptr, uint64_t imm);
+unsigned int qemu_plugin_mem_size_shift(qemu_plugin_meminfo_t info);
+bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info);
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
 
@@ -114,6 +123,7 @@ struct insn {
 };
 
 struct image;
+struct fetch;
 
 struct block {
 	uint32_t id; /* index in blocks[], also the index of its counters */
@@ -132,6 +142,8 @@ struct block {
 	struct block *acc;
 	uint8_t per_iteration; /* its accesses per iteration */
 	bool shadow;	       /* an entry of blocks[] that only holds counters (a tail or accesses) */
+	struct fetch *fetches; /* cache simulation: the instructions that may miss L1I */
+	uint32_t n_fetches;
 	struct insn insns[];
 };
 
@@ -288,6 +300,311 @@ static void on_exec(unsigned int vcpu, void *udata)
 	t->insns += (uint64_t)((uintptr_t)udata >> 32);
 }
 
+/* ---- cache simulation (plugin argument cache=…; docs/cachesim.md) ---- */
+
+/*
+ * Each guest thread (vCPU) has its own hierarchy (cachesim.h) and its own counts per block.
+ * Data: a memory callback on every instruction sees each load and store with its address and
+ * size. Fetches: an instruction callback only on the instructions of a block that reference a
+ * line the previous instruction of the block did not end in; the others hit the L1I line
+ * just made most recent, which changes nothing under any replacement policy, so they need no
+ * call (the reader counts every instruction as a fetch: executions × length). The simulation
+ * keeps its own per-vCPU table, apart from the exec counts' single and multi modes: its
+ * callbacks know the vCPU in both, and each thread's tid is read on the thread itself.
+ */
+static struct cachespec cspecs[4];
+static uint32_t n_cspecs; /* 0: counts only, no cache simulation */
+
+/* One thread's counts for one block: misses at L1, L2, L3 of fetches, reads and writes. */
+struct ccount {
+	uint64_t fm[3], r, rm[3], w, wm[3];
+};
+
+/* A block's counts in an ended thread's packed list. */
+struct packed {
+	uint32_t id;
+	struct ccount c;
+};
+
+struct sim {
+	pid_t tid;
+	struct sim *next_done;
+	struct hierarchy h; /* freed when the thread ends */
+	struct ccount *chunks[MAX_CHUNKS];
+	struct packed *packed; /* an ended thread's counts, by id: what the chunks held */
+	uint32_t n_packed;
+};
+
+/* An instruction whose fetch is simulated: udata of on_fetch. */
+struct fetch {
+	uint64_t first, last; /* the L1I lines (tags: line + 1) of its first and last byte */
+	uint64_t addr;
+	uint32_t id; /* the block's counters */
+	uint16_t size;
+	uint16_t insn; /* its index in the block */
+};
+
+static struct sim *sims[MAX_VCPUS]; /* by vCPU index; each written only by its own thread */
+static struct sim *sims_done;	    /* under lock: threads that ended */
+
+static __attribute__((noinline)) struct sim *sim_start(unsigned int vcpu)
+{
+	if (vcpu >= MAX_VCPUS)
+		die("more than 1024 live guest threads");
+	struct sim *s = xcalloc(1, sizeof *s);
+	s->tid = gettid_();
+	hier_init(&s->h, cspecs, n_cspecs);
+	__atomic_store_n(&sims[vcpu], s, __ATOMIC_RELEASE);
+	return s;
+}
+
+static inline struct sim *sim_of(unsigned int vcpu)
+{
+	struct sim *s = vcpu < MAX_VCPUS ? sims[vcpu] : NULL;
+	return __builtin_expect(s != NULL, 1) ? s : sim_start(vcpu);
+}
+
+static __attribute__((noinline)) struct ccount *ccount_chunk(struct sim *s, uint32_t id)
+{
+	struct ccount *c = xcalloc(CHUNK, sizeof *c);
+	__atomic_store_n(&s->chunks[id >> CHUNK_BITS], c, __ATOMIC_RELEASE);
+	return c;
+}
+
+static inline struct ccount *ccount_of(struct sim *s, uint32_t id)
+{
+	struct ccount *c = s->chunks[id >> CHUNK_BITS];
+	if (__builtin_expect(c == NULL, 0))
+		c = ccount_chunk(s, id);
+	return &c[id & (CHUNK - 1)];
+}
+
+/*
+ * The callbacks run for every fetch that may miss and every load and store, so each has a
+ * fast path for the common case, a reference to the line referenced last (cachesim.h's
+ * mru), and leaves the rest to a function of its own.
+ */
+static __attribute__((noinline)) void fetch_slow(unsigned int vcpu, const struct fetch *f)
+{
+	struct sim *s = sim_of(vcpu);
+	if (cache_ref(&s->h.l1i, f->addr, f->size, false))
+		hier_missed_l1(&s->h, f->addr, f->size, false, ccount_of(s, f->id)->fm);
+}
+
+static void on_fetch(unsigned int vcpu, void *udata)
+{
+	const struct fetch *f = udata;
+	struct sim *s = vcpu < MAX_VCPUS ? sims[vcpu] : NULL;
+	if (__builtin_expect(s != NULL && f->first == s->h.l1i.mru && f->last == f->first, 1))
+		return;
+	fetch_slow(vcpu, f);
+}
+
+/*
+ * QEMU 7.2's meminfo is the access's MemOpIdx (MemOp << 4 | MMU index) with the access kind
+ * (QEMU_PLUGIN_MEM_R/W) from bit 16. Reading it here saves two calls into QEMU per access;
+ * install checks the layout against QEMU's own functions and falls back to them otherwise.
+ */
+static bool meminfo_inline;
+
+static inline uint32_t mem_size(qemu_plugin_meminfo_t info)
+{
+	return 1u << (meminfo_inline ? (info >> 4) & 7 : qemu_plugin_mem_size_shift(info));
+}
+
+static inline bool mem_store(qemu_plugin_meminfo_t info)
+{
+	return meminfo_inline ? (info >> 16) & QEMU_PLUGIN_MEM_W : qemu_plugin_mem_is_store(info);
+}
+
+static void check_meminfo_layout(void)
+{
+	meminfo_inline = true;
+	for (uint32_t shift = 0; shift < 4; shift++)
+		for (uint32_t rw = QEMU_PLUGIN_MEM_R; rw <= QEMU_PLUGIN_MEM_W; rw++) {
+			qemu_plugin_meminfo_t info = rw << 16 | shift << 4;
+			meminfo_inline = meminfo_inline && qemu_plugin_mem_size_shift(info) == shift &&
+					 qemu_plugin_mem_is_store(info) == (rw == QEMU_PLUGIN_MEM_W);
+		}
+}
+
+/*
+ * All but on_mem's fast path: an access to another line than the last, from its L1D lookup
+ * on, and the first access of a thread or to a new chunk of counters (counted: on_mem has
+ * counted the read or write already).
+ */
+static __attribute__((noinline)) void mem_slow(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
+					       uint32_t id, bool counted)
+{
+	struct sim *s = sim_of(vcpu);
+	struct ccount *c = ccount_of(s, id);
+	uint32_t size = mem_size(info);
+	bool store = mem_store(info);
+	if (!counted)
+		*(store ? &c->w : &c->r) += 1;
+	if (cache_ref(&s->h.l1d, vaddr, size, store))
+		hier_missed_l1(&s->h, vaddr, size, store, store ? c->wm : c->rm);
+}
+
+/*
+ * udata: the block's counter id. The common case, another access to the line referenced
+ * last, makes no call: every call here is the function's last act, so the fast path saves
+ * no registers.
+ */
+static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
+{
+	uint32_t id = (uint32_t)(uintptr_t)udata;
+	struct sim *s = vcpu < MAX_VCPUS ? sims[vcpu] : NULL;
+	struct ccount *chunk = s ? s->chunks[id >> CHUNK_BITS] : NULL;
+	if (__builtin_expect(chunk == NULL || !meminfo_inline, 0))
+		return mem_slow(vcpu, info, vaddr, id, false);
+	struct ccount *c = &chunk[id & (CHUNK - 1)];
+	uint32_t size = 1u << ((info >> 4) & 7);
+	bool store = (info >> 16) & QEMU_PLUGIN_MEM_W;
+	*(store ? &c->w : &c->r) += 1;
+	uint64_t first = (vaddr >> s->h.l1d.line_bits) + 1, last = ((vaddr + size - 1) >> s->h.l1d.line_bits) + 1;
+	if (__builtin_expect(first == s->h.l1d.mru && last == first, 1))
+		return;
+	return mem_slow(vcpu, info, vaddr, id, true);
+}
+
+/* Under lock, at translation: the instructions of b whose fetch may miss (see above). */
+static void plan_fetches(struct block *b)
+{
+	uint32_t bits = log2_of(cspecs[0].line);
+	uint64_t prev_last = 0;
+	b->fetches = xcalloc(b->n, sizeof *b->fetches);
+	for (size_t i = 0; i < b->n; i++) {
+		const struct insn *in = &b->insns[i];
+		uint32_t size = in->size ? in->size : 1;
+		uint64_t first = in->addr >> bits, last = (in->addr + size - 1) >> bits;
+		if (i == 0 || first != prev_last || last != prev_last)
+			b->fetches[b->n_fetches++] =
+				(struct fetch){first + 1, last + 1, in->addr, b->id, (uint16_t)size, (uint16_t)i};
+		prev_last = last;
+	}
+}
+
+/* On translation: the fetch and memory callbacks of a block, when simulating. */
+static void instrument_caches(struct qemu_plugin_tb *tb, const struct block *b, size_t n)
+{
+	for (uint32_t k = 0; k < b->n_fetches; k++)
+		qemu_plugin_register_vcpu_insn_exec_cb(qemu_plugin_tb_get_insn(tb, b->fetches[k].insn), on_fetch,
+						       QEMU_PLUGIN_CB_NO_REGS, &b->fetches[k]);
+	for (size_t i = 0; i < n; i++) /* QEMU calls back only from instructions that access memory */
+		qemu_plugin_register_vcpu_mem_cb(qemu_plugin_tb_get_insn(tb, i), on_mem, QEMU_PLUGIN_CB_NO_REGS,
+						 QEMU_PLUGIN_MEM_RW, (void *)(uintptr_t)b->id);
+}
+
+static bool ccount_zero(const struct ccount *c)
+{
+	static const struct ccount zero;
+	return memcmp(c, &zero, sizeof zero) == 0;
+}
+
+/*
+ * Keeps only the blocks s counted (88 bytes each) and frees its chunks (352 KiB each), so a
+ * program of many short threads holds what each ran, not what its block ids span.
+ */
+static void pack_counts(struct sim *s)
+{
+	uint32_t n = 0;
+	for (unsigned c = 0; c < MAX_CHUNKS; c++)
+		for (uint32_t i = 0; s->chunks[c] && i < CHUNK; i++)
+			n += !ccount_zero(&s->chunks[c][i]);
+	s->packed = xcalloc(n ? n : 1, sizeof *s->packed);
+	for (unsigned c = 0; c < MAX_CHUNKS; c++) {
+		for (uint32_t i = 0; s->chunks[c] && i < CHUNK; i++)
+			if (!ccount_zero(&s->chunks[c][i]))
+				s->packed[s->n_packed++] = (struct packed){c << CHUNK_BITS | i, s->chunks[c][i]};
+		free(s->chunks[c]);
+		s->chunks[c] = NULL;
+	}
+}
+
+/* Under lock, at the end: s's counts for block id, live or packed (zero: none). */
+static struct ccount counts_for(const struct sim *s, uint32_t id)
+{
+	struct ccount none = {0};
+	if (!s)
+		return none;
+	if (s->chunks[id >> CHUNK_BITS])
+		return s->chunks[id >> CHUNK_BITS][id & (CHUNK - 1)];
+	uint32_t lo = 0, hi = s->n_packed;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (s->packed[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->n_packed && s->packed[lo].id == id ? s->packed[lo].c : none;
+}
+
+/* Runs on the ending thread, under lock: its caches are freed and its counts packed. */
+static void sim_exit(unsigned int vcpu)
+{
+	struct sim *s = vcpu < MAX_VCPUS ? sims[vcpu] : NULL;
+	if (!s)
+		return;
+	sims[vcpu] = NULL;
+	hier_free(&s->h);
+	pack_counts(s);
+	s->next_done = sims_done;
+	sims_done = s;
+}
+
+static void sim_drop(struct sim *s)
+{
+	hier_free(&s->h);
+	for (unsigned c = 0; c < MAX_CHUNKS; c++)
+		free(s->chunks[c]);
+	free(s->packed);
+	free(s);
+}
+
+/* A forked child starts with cold caches and no counts (it counts only what it runs). */
+static void sims_after_fork(void)
+{
+	for (unsigned v = 0; v < MAX_VCPUS; v++) {
+		if (sims[v])
+			sim_drop(sims[v]);
+		sims[v] = NULL;
+	}
+	while (sims_done) {
+		struct sim *s = sims_done;
+		sims_done = s->next_done;
+		sim_drop(s);
+	}
+}
+
+/* Under lock, at the end: the simulation of thread tid (NULL: it ran nothing simulated). */
+static struct sim *sim_for(pid_t tid)
+{
+	for (unsigned v = 0; v < MAX_VCPUS; v++)
+		if (sims[v] && sims[v]->tid == tid)
+			return sims[v];
+	for (struct sim *s = sims_done; s; s = s->next_done)
+		if (s->tid == tid)
+			return s;
+	return NULL;
+}
+
+/* Reads the plugin argument "l1i:SIZE:WAYS:LINE:REPL:wa|nwa;l1d:…;l2:…[;l3:…]" (sizes in bytes). */
+static bool parse_caches(const char *arg)
+{
+	static const char *const names[] = {"l1i", "l1d", "l2", "l3"};
+	n_cspecs = 0;
+	while (*arg && n_cspecs < 4) {
+		size_t len = strcspn(arg, ";");
+		if (!parse_cachespec(arg, len, &cspecs[n_cspecs]) || strcmp(cspecs[n_cspecs].name, names[n_cspecs]) != 0)
+			return false;
+		n_cspecs++;
+		arg += len + (arg[len] == ';');
+	}
+	return *arg == 0 && n_cspecs >= 3;
+}
+
 /* ---- x86: instructions QEMU lists but does not run, and runs it does not count ---- */
 
 /*
@@ -420,6 +737,7 @@ static void on_vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu)
 	(void)id;
 	pthread_mutex_lock(&lock);
 	live--;
+	sim_exit(vcpu);
 	if (vcpu < MAX_VCPUS && vcpus[vcpu]) {
 		if (vcpus[vcpu] != first)
 			keep_done(vcpus[vcpu]);
@@ -797,6 +1115,8 @@ static struct block *new_block(const struct qemu_plugin_tb *tb, uint64_t pc, siz
 	add_block(b, cut ? n - 1 : n);
 	if (cut)
 		b->tail = add_shadow(1);
+	if (n_cspecs)
+		plan_fetches(b);
 	uint8_t per_iteration = guest->x86 && n == 1 ? rep_accesses(&b->insns[0]) : 0;
 	if (per_iteration && n_reps < MAX_REPS) {
 		b->acc = add_shadow(0);
@@ -858,6 +1178,8 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			qemu_plugin_register_vcpu_mem_cb(last, on_access, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
 							 (void *)(uintptr_t)b->acc->id);
 	}
+	if (n_cspecs)
+		instrument_caches(tb, b, n);
 }
 
 /* ---- output ---- */
@@ -915,6 +1237,39 @@ static void write_block(FILE *f, const struct block *b, size_t n)
 	}
 }
 
+/*
+ * The misses line of thread t for block b (written with n instructions), after its exec
+ * line; none when t did not run b. Fetch misses are at most one per fetch: only a thread
+ * created in the moment before per-thread counting (see struct thread) can have run fetches
+ * its exec line does not show, and those misses are left out.
+ */
+static void write_misses(FILE *f, const struct thread *t, const struct sim *s, const struct block *b, size_t n)
+{
+	uint64_t runs = runs_of(t, b);
+	if (!runs)
+		return;
+	struct ccount c = counts_for(s, b->id);
+	uint64_t bound = runs * n;
+	fprintf(f, "misses %d", (int)t->tid);
+	const uint64_t *groups[3] = {c.fm, c.rm, c.wm};
+	const uint64_t *accesses[3] = {NULL, &c.r, &c.w};
+	for (int g = 0; g < 3; g++) {
+		if (accesses[g])
+			fprintf(f, " %" PRIu64, *accesses[g]);
+		for (uint32_t k = 0; k < 3; k++) {
+			if (k >= n_cspecs - 1) { /* a level the geometry lacks */
+				fputs(" -", f);
+				continue;
+			}
+			uint64_t m = groups[g][k];
+			if (g == 0) /* see above */
+				bound = m = m < bound ? m : bound;
+			fprintf(f, " %" PRIu64, m);
+		}
+	}
+	fputc('\n', f);
+}
+
 static void write_profile(qemu_plugin_id_t id, void *udata)
 {
 	(void)id;
@@ -954,12 +1309,18 @@ static void write_profile(qemu_plugin_id_t id, void *udata)
 	if (pending && pending->tid && !switching)
 		all[nt++] = pending; /* alive, and ran no block since the flush */
 
-	fprintf(f, "androprof-bbprofile 2\n");
+	fprintf(f, "androprof-bbprofile 3\n");
 	fprintf(f, "process %d %d %s 0x%" PRIx64 " ", (int)pid, (int)ppid, guest->target, qemu_plugin_start_code());
 	put_text(f, qemu_plugin_path_to_binary());
 	fputc('\n', f);
 	for (size_t k = 0; k < nt; k++)
 		fprintf(f, "thread %d\n", (int)all[k]->tid);
+	for (uint32_t k = 0; k < n_cspecs; k++)
+		fprintf(f, "cache %s %" PRIu64 " %" PRIu32 " %" PRIu32 " %s %s\n", cspecs[k].name, cspecs[k].size,
+			cspecs[k].ways, cspecs[k].line, repl_names[cspecs[k].repl], cspecs[k].wa ? "wa" : "nwa");
+	struct sim **simof = xcalloc(nt, sizeof *simof); /* each thread's simulation, if any */
+	for (size_t k = 0; n_cspecs && k < nt; k++)
+		simof[k] = sim_for(all[k]->tid);
 	/* Only blocks this process ran (a forked child inherits the parent's whole catalogue),
 	 * and only the images they are in. */
 	for (struct image *im = images; im; im = im->next)
@@ -995,6 +1356,8 @@ static void write_profile(qemu_plugin_id_t id, void *udata)
 			described = true;
 			fprintf(f, "exec %d %" PRIu64 "\n", (int)all[k]->tid, c);
 		}
+		for (size_t k = 0; n_cspecs && described && k < nt; k++)
+			write_misses(f, all[k], simof[k], b, n);
 	}
 	for (size_t k = 0; k < nt; k++)
 		for (size_t i = 0; i < all[k]->n_sys; i++)
@@ -1003,6 +1366,7 @@ static void write_profile(qemu_plugin_id_t id, void *udata)
 	fprintf(f, "end\n");
 	pthread_mutex_unlock(&lock);
 	free(all);
+	free(simof);
 	if (fclose(f) != 0)
 		fprintf(stderr, "bbcount plugin: %s: %s\n", path, strerror(errno));
 }
@@ -1076,6 +1440,7 @@ static void after_fork_child(void)
 		done = t->next_done;
 		free_thread(t);
 	}
+	sims_after_fork();
 	for (unsigned c = 0; c < MAX_CHUNKS; c++)
 		if (first->chunks[c])
 			memset(first->chunks[c], 0, CHUNK * sizeof(uint64_t));
@@ -1155,8 +1520,16 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	for (int i = 0; i < argc; i++) {
 		if (strncmp(argv[i], "outdir=", 7) == 0) {
 			outdir = argv[i] + 7;
+		} else if (strncmp(argv[i], "cache=", 6) == 0) {
+			if (!parse_caches(argv[i] + 6)) {
+				fprintf(stderr,
+					"bbcount plugin: bad cache geometry %s (want "
+					"cache=l1i:SIZE:WAYS:LINE:REPL:wa|nwa;l1d:…;l2:…[;l3:…])\n",
+					argv[i] + 6);
+				return -1;
+			}
 		} else {
-			fprintf(stderr, "bbcount plugin: unknown argument %s (want outdir=DIR)\n", argv[i]);
+			fprintf(stderr, "bbcount plugin: unknown argument %s (want outdir=DIR [cache=…])\n", argv[i]);
 			return -1;
 		}
 	}
@@ -1178,6 +1551,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			info->target_name ? info->target_name : "(unnamed)");
 		return -1;
 	}
+	if (n_cspecs)
+		check_meminfo_layout();
 	pid = getpid();
 	ppid = 0; /* the first process's parent is not part of the run */
 	plugin_id = id;

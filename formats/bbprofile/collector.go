@@ -5,8 +5,8 @@ import (
 	"androprof/model/cost"
 )
 
-// Collector is a model.BlockSink (and model.ImageSink) that keeps everything in memory, for
-// tests and small inputs; Write writes one as a profile.
+// Collector is a model.BlockSink (and model.ImageSink and cost.CacheSink) that keeps everything
+// in memory, for tests and small inputs; Write writes one as a profile.
 type Collector struct {
 	Processes []model.Process
 	Threads   []model.Thread
@@ -14,6 +14,12 @@ type Collector struct {
 	Blocks    map[cost.BlockKey]*cost.Block
 	Counts    map[ThreadBlock]int64
 	Syscalls  []cost.Syscall
+
+	// Geometries is each simulated process's cache geometry, GeometrySource the last source given;
+	// Cache sums the misses lines per thread and block (Fetches 0: they are in Counts).
+	Geometries     map[int]cost.CacheGeometry
+	GeometrySource string
+	Cache          map[ThreadBlock]cost.CacheCounts
 }
 
 // ThreadBlock identifies a block's executions by one thread.
@@ -24,7 +30,8 @@ type ThreadBlock struct {
 
 // NewCollector returns an empty Collector.
 func NewCollector() *Collector {
-	return &Collector{Blocks: map[cost.BlockKey]*cost.Block{}, Counts: map[ThreadBlock]int64{}}
+	return &Collector{Blocks: map[cost.BlockKey]*cost.Block{}, Counts: map[ThreadBlock]int64{},
+		Geometries: map[int]cost.CacheGeometry{}, Cache: map[ThreadBlock]cost.CacheCounts{}}
 }
 
 func (c *Collector) Process(p model.Process) error { c.Processes = append(c.Processes, p); return nil }
@@ -40,6 +47,21 @@ func (c *Collector) Block(pid int, b *cost.Block) error {
 
 func (c *Collector) Count(pid, tid int, pc uint64, isa cost.ISA, n int64) error {
 	c.Counts[ThreadBlock{cost.BlockKey{PID: pid, PC: pc, ISA: isa}, tid}] += n
+	return nil
+}
+
+// Geometry keeps a process's geometry. Unlike the store, it keeps one per process, so a file
+// written from it says what was read.
+func (c *Collector) Geometry(pid int, g cost.CacheGeometry, source string) error {
+	c.Geometries[pid], c.GeometrySource = g, source
+	return nil
+}
+
+func (c *Collector) Misses(pid, tid int, pc uint64, isa cost.ISA, m cost.CacheCounts) error {
+	k := ThreadBlock{cost.BlockKey{PID: pid, PC: pc, ISA: isa}, tid}
+	sum := c.Cache[k]
+	sum.Add(m)
+	c.Cache[k] = sum
 	return nil
 }
 

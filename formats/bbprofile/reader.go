@@ -27,8 +27,12 @@ import (
 // Magic starts every basic-block profile; format detection looks for it.
 const Magic = "androprof-bbprofile"
 
-// Version is the version this package writes; it reads 1 too (no images, no system calls).
-const Version = 2
+// Version is the newest version: this package reads it and 1 and 2, and writes it for files
+// with cache data (NewCacheWriter). Version 3 added `cache` and `misses` lines.
+const Version = 3
+
+// plainVersion is what a Writer writes when it carries no cache data, so older readers read it.
+const plainVersion = 2
 
 // ARMOrThumb is the instruction set a writer gives an ARM-family block whose mode it could
 // not tell (QEMU 7.2 plugins cannot read CPSR); the reader decides it.
@@ -70,18 +74,31 @@ type Image struct {
 // NoImage is Record.ImageID of a block whose line names no image (version 1, or "-").
 const NoImage = -1
 
-// Record is one thing a Reader found: exactly one of Process, Thread, Image, Block, Exec
-// and Syscall is set (PID, BlockID and ImageID go with Block).
+// Misses is a misses line: what the cache simulation counted for one thread's executions of
+// the block before it. Counts.Fetches is 0: the file leaves fetches to the exec lines.
+type Misses struct {
+	PID, TID int
+	BlockID  uint64
+	PC       uint64
+	ISA      cost.ISA
+	Counts   cost.CacheCounts
+}
+
+// Record is one thing a Reader found: exactly one of Process, Thread, Image, Block, Exec,
+// Syscall, Geometry and Misses is set (PID, BlockID and ImageID go with Block; PID with
+// Geometry).
 type Record struct {
-	Process *Process
-	Thread  *model.Thread
-	Image   *Image
-	Block   *cost.Block
-	PID     int
-	BlockID uint64
-	ImageID int64
-	Exec    *Exec
-	Syscall *cost.Syscall
+	Process  *Process
+	Thread   *model.Thread
+	Image    *Image
+	Block    *cost.Block
+	PID      int
+	BlockID  uint64
+	ImageID  int64
+	Exec     *Exec
+	Syscall  *cost.Syscall
+	Geometry *cost.CacheGeometry // the open process's cache lines, before its first block
+	Misses   *Misses
 }
 
 // Reader streams a basic-block profile. Memory holds one block at a time, whatever the
@@ -93,6 +110,9 @@ type Reader struct {
 	ModeAt func(p *Process, pc uint64) (cost.ISA, bool)
 	// DebugDirs are searched for separate debug files of the images (default /usr/lib/debug).
 	DebugDirs []string
+	// GeometrySource says where a cache-simulated run's geometry came from ("profile
+	// cortex-a8", "--cache"), for CacheSink.Geometry; "" when the caller does not know.
+	GeometrySource string
 
 	sc        *bufio.Scanner
 	file      string
@@ -108,6 +128,24 @@ type Reader struct {
 	blockID uint64
 	want    int      // instructions the open block still needs
 	raw     [][]byte // bytes of the open block's instructions, reused
+
+	cache cacheState
+}
+
+// cacheState is what checking a version-3 process's cache and misses lines needs: its geometry
+// (4 levels at most) and, in a simulated process, the threads of the open block's exec lines.
+type cacheState struct {
+	levels    []cost.CacheLevel // cache lines read so far in the open process
+	firstLine int64             // of its first cache line
+	sawBlock  bool              // the open process has had a block: no more cache lines
+	simulated bool              // the geometry is complete and valid: misses lines may follow
+	threads   map[int]*threadExec
+}
+
+// threadExec is one thread's exec lines of the open block, and whether its misses line came.
+type threadExec struct {
+	executions int64
+	missed     bool
 }
 
 // NewReader reads r; name is used in errors.
@@ -172,7 +210,7 @@ func (br *Reader) Next() (Record, error) {
 			if err != nil {
 				return Record{}, err
 			}
-			br.proc, br.block, br.images = p, nil, map[uint64]struct{}{}
+			br.proc, br.block, br.images, br.cache = p, nil, map[uint64]struct{}{}, cacheState{}
 			return Record{Process: p}, nil
 		case "thread":
 			f, name, err := br.fields(rest, 1, true)
@@ -206,6 +244,19 @@ func (br *Reader) Next() (Record, error) {
 			if err := br.openBlock(rest); err != nil {
 				return Record{}, err
 			}
+			if g, err := br.closeGeometry(); g != nil || err != nil {
+				return Record{Geometry: g, PID: br.proc.PID}, err
+			}
+		case "cache":
+			if err := br.cacheLine(rest); err != nil {
+				return Record{}, err
+			}
+		case "misses":
+			m, err := br.misses(rest)
+			if err != nil {
+				return Record{}, err
+			}
+			return Record{Misses: m}, nil
 		case "insn":
 			return Record{}, br.errorf("instruction outside a block (or more than its block's count)")
 		case "exec":
@@ -224,13 +275,21 @@ func (br *Reader) Next() (Record, error) {
 			if !ok || n == 0 || n > 1<<62 {
 				return Record{}, br.errorf("bad execution count %q", clipBytes(f[1]))
 			}
+			if err := br.noteExec(tid, int64(n)); err != nil {
+				return Record{}, err
+			}
 			return Record{Exec: &Exec{PID: br.proc.PID, TID: tid, BlockID: br.blockID, PC: br.block.PC,
 				ISA: br.block.ISA, Executions: int64(n)}}, nil
 		case "end":
 			if len(rest) > 0 {
 				return Record{}, br.errorf("end line with fields")
 			}
+			pid := br.proc.PID
+			g, err := br.closeGeometry() // a simulated process that ran no block still has one
 			br.proc, br.block = nil, nil
+			if g != nil || err != nil {
+				return Record{Geometry: g, PID: pid}, err
+			}
 		default:
 			return Record{}, br.errorf("unknown record %q", clipBytes(kw))
 		}
@@ -409,6 +468,7 @@ func (br *Reader) openBlock(rest []byte) error {
 	br.block = &cost.Block{PC: pc, ISA: isa, Symbol: sym, Line: br.line, Insns: make([]cost.Insn, 0, min(int(n), 64))}
 	br.blockID, br.want = id, int(n)
 	br.raw = br.raw[:0]
+	br.cache.threads = nil
 	return nil
 }
 
@@ -705,10 +765,12 @@ func Sniff(head []byte) error {
 // Feed streams every record into sink, so a profile of any size (one process section or
 // several) imports in constant memory. ARM/Thumb blocks are decided by steps 2 and 3 of the
 // format's rule, and step 1 too when ModeAt is set. Blocks get their image and function names
-// (imageNames); images and system calls go to sink when it is a model.ImageSink.
+// (imageNames); images and system calls go to sink when it is a model.ImageSink, and each
+// simulated process's geometry (with GeometrySource) and misses when it is a cost.CacheSink.
 func (br *Reader) Feed(sink cost.BlockSink) error {
 	names := newImageNames(br.DebugDirs)
 	isink, _ := sink.(cost.ImageSink)
+	csink, _ := sink.(cost.CacheSink)
 	for {
 		rec, err := br.Next()
 		if err == io.EOF {
@@ -717,7 +779,12 @@ func (br *Reader) Feed(sink cost.BlockSink) error {
 		if err != nil {
 			return err
 		}
-		if err := feed(sink, isink, names, rec); err != nil {
+		if rec.Geometry != nil || rec.Misses != nil {
+			err = feedCache(csink, rec, br.GeometrySource)
+		} else {
+			err = feed(sink, isink, names, rec)
+		}
+		if err != nil {
 			return &inputerr.Error{File: br.file, Line: br.line, Err: err}
 		}
 	}
@@ -744,6 +811,19 @@ func feed(sink cost.BlockSink, isink cost.ImageSink, names *imageNames, rec Reco
 	case rec.Syscall != nil && isink != nil:
 		names.syscall(rec.Syscall)
 		return isink.Syscall(*rec.Syscall)
+	}
+	return nil
+}
+
+// feedCache gives a cache simulation's records to a sink that keeps them; other sinks ignore them.
+func feedCache(csink cost.CacheSink, rec Record, source string) error {
+	switch {
+	case csink == nil:
+	case rec.Geometry != nil:
+		return csink.Geometry(rec.PID, *rec.Geometry, source)
+	case rec.Misses != nil:
+		m := rec.Misses
+		return csink.Misses(m.PID, m.TID, m.PC, m.ISA, m.Counts)
 	}
 	return nil
 }

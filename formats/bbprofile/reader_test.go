@@ -272,7 +272,7 @@ func TestErrors(t *testing.T) {
 	const p = h + "process 5 0 arm 0x10000 /bin/x\n"
 	const blk = "block 1 0x1000 ARM 1 f\ninsn 0x1000 f04f2de9 push {r4}\n"
 	checkBBErrors(t, []bbErrorCase{
-		{"androprof-bbprofile 3\n", 1, "unsupported basic-block profile version"},
+		{"androprof-bbprofile 4\n", 1, "unsupported basic-block profile version"},
 		{"androprof-bbprofile 0\n", 1, "unsupported basic-block profile version"},
 		{h + "thread 5\n", 2, "outside a process section"},
 		{p + "block 1 0x1000 ARM 2 f\ninsn 0x1000 f04f2de9 push {r4}\nexec 5 1\n", 5, "has 1 of its 2 instructions"},
@@ -647,6 +647,7 @@ func FuzzReadBBProfile(f *testing.F) {
 	f.Add([]byte("androprof-bbprofile 1\nprocess 1 0 armeb 0x0 x\nthread 1\nblock 0 0x0 ARM/Thumb 1 \ninsn 0x0 e92d4ff0 push {lr}\nexec 1 9\nend\n"))
 	f.Add([]byte("androprof-bbprofile 2\nprocess 1 0 arm 0x10000 /p\nthread 1\nimage 1 0x10000 /p\nimage 0 0x0 [anon]\n" +
 		"block 0 0x10000 ARM 1 1 \ninsn 0x10000 0000a0e1 mov r0, r0\nexec 1 9\nblock 1 0x20 ARM 1 - f\ninsn 0x20 - ?\nexec 1 1\nsyscall 1 248 1 9\nend\n"))
+	f.Add([]byte(v3))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c := NewCollector()
 		if err := NewReader(bytes.NewReader(b), "fuzz").Feed(c); err != nil {
@@ -668,6 +669,9 @@ func FuzzReadBBProfile(f *testing.F) {
 		}
 		if len(c.Syscalls) != len(c2.Syscalls) {
 			t.Fatalf("%d system call lines, then %d", len(c.Syscalls), len(c2.Syscalls))
+		}
+		if !reflect.DeepEqual(c.Cache, c2.Cache) || !reflect.DeepEqual(c.Geometries, c2.Geometries) {
+			t.Fatalf("cache data %v %v, then %v %v", c.Geometries, c.Cache, c2.Geometries, c2.Cache)
 		}
 	})
 }

@@ -19,15 +19,23 @@ import (
 // Writer writes a basic-block profile section by section; Write uses it, and it
 // is there for converters that stream.
 type Writer struct {
-	w      *bufio.Writer
-	big    bool
-	open   bool
-	header bool
-	images map[string]int // the open process's images by path → id
+	w       *bufio.Writer
+	version int
+	big     bool
+	open    bool
+	header  bool
+	images  map[string]int     // the open process's images by path → id
+	geom    cost.CacheGeometry // the open process's, once Cache wrote it
+	blocks  bool               // the open process has a block: too late for cache lines
 }
 
-// NewWriter writes to w; call Flush at the end.
-func NewWriter(w io.Writer) *Writer { return &Writer{w: bufio.NewWriter(w)} }
+// NewWriter writes to w a profile without cache data, in version 2 so that older readers read
+// it; call Flush at the end.
+func NewWriter(w io.Writer) *Writer { return &Writer{w: bufio.NewWriter(w), version: plainVersion} }
+
+// NewCacheWriter writes to w a version 3 profile, whose processes may carry a cache simulation
+// (Cache, ThreadCount.Cache).
+func NewCacheWriter(w io.Writer) *Writer { return &Writer{w: bufio.NewWriter(w), version: Version} }
 
 // Process opens a process section (writing the header first in a new file).
 func (bw *Writer) Process(p Process) error {
@@ -46,7 +54,7 @@ func (bw *Writer) Process(p Process) error {
 		pth = p.Name
 	}
 	bw.big = arch == "mips" || arch == "armeb"
-	bw.open = true
+	bw.open, bw.blocks, bw.geom = true, false, cost.CacheGeometry{}
 	bw.images = map[string]int{}
 	_, err := fmt.Fprintf(bw.w, "process %d %d %s 0x%x %s\n", p.PID, p.ParentPID, token(arch), p.StartCode, text(pth))
 	return err
@@ -55,7 +63,7 @@ func (bw *Writer) Process(p Process) error {
 // writeHeader starts a file once: an empty profile is still a profile.
 func (bw *Writer) writeHeader() {
 	if !bw.header {
-		fmt.Fprintf(bw.w, "%s %d\n", Magic, Version)
+		fmt.Fprintf(bw.w, "%s %d\n", Magic, bw.version)
 		bw.header = true
 	}
 }
@@ -95,10 +103,35 @@ func (bw *Writer) Syscall(s cost.Syscall) error {
 	return err
 }
 
-// ThreadCount is one thread's executions of a block.
+// Cache writes the geometry the open process's cache simulation ran with: its `cache` lines,
+// before the process's first block. The writer must be a NewCacheWriter.
+func (bw *Writer) Cache(g cost.CacheGeometry) error {
+	switch {
+	case bw.version < 3:
+		return errors.New("basic-block profile: cache lines need version 3 (NewCacheWriter)")
+	case !bw.open || bw.blocks || !bw.geom.IsZero():
+		return errors.New("basic-block profile: Cache outside a process, after its first block, or twice")
+	}
+	if err := g.Validate(); err != nil {
+		return fmt.Errorf("basic-block profile: %w", err)
+	}
+	for _, l := range g.Levels {
+		wa := "nwa"
+		if l.WriteAllocate {
+			wa = "wa"
+		}
+		fmt.Fprintf(bw.w, "cache %s %d %d %d %s %s\n", l.Name, l.SizeBytes, l.Ways, l.LineBytes, l.Replacement, wa)
+	}
+	bw.geom = g
+	return nil
+}
+
+// ThreadCount is one thread's executions of a block and, in a simulated process, what the
+// cache simulation counted for them (Fetches aside: they are the executions' instructions).
 type ThreadCount struct {
 	TID        int
 	Executions int64
+	Cache      *cost.CacheCounts
 }
 
 // Block writes a block with its instructions and per-thread executions.
@@ -109,6 +142,7 @@ func (bw *Writer) Block(id uint64, b *cost.Block, execs []ThreadCount) error {
 	if len(b.Insns) == 0 || len(b.Insns) > blocks.MaxInsns {
 		return fmt.Errorf("basic-block profile: block at 0x%x has %d instructions (want 1…%d)", b.PC, len(b.Insns), blocks.MaxInsns)
 	}
+	bw.blocks = true
 	image := "-"
 	if b.Image != "" {
 		n, ok := bw.images[b.Image]
@@ -143,7 +177,43 @@ func (bw *Writer) Block(id uint64, b *cost.Block, execs []ThreadCount) error {
 		}
 		fmt.Fprintf(bw.w, "exec %d %d\n", e.TID, e.Executions)
 	}
+	for _, e := range execs {
+		if e.TID > 0 && e.Executions > 0 && e.Cache != nil {
+			if err := bw.misses(e.TID, *e.Cache); err != nil {
+				return fmt.Errorf("basic-block profile: block at 0x%x: %w", b.PC, err)
+			}
+		}
+	}
 	return nil
+}
+
+// misses writes one thread's misses line; `-` for a level the geometry lacks.
+func (bw *Writer) misses(tid int, c cost.CacheCounts) error {
+	if bw.geom.IsZero() {
+		return errors.New("misses in a process without Cache")
+	}
+	levels := len(bw.geom.Levels) - 1 // below the L1s
+	fmt.Fprintf(bw.w, "misses %d", tid)
+	for _, group := range []struct {
+		accesses int64
+		miss     [3]int64
+		counted  bool
+	}{{0, c.FetchMiss, false}, {c.Reads, c.ReadMiss, true}, {c.Writes, c.WriteMiss, true}} {
+		if group.counted {
+			fmt.Fprintf(bw.w, " %d", group.accesses)
+		}
+		for i, m := range group.miss {
+			switch {
+			case i < levels:
+				fmt.Fprintf(bw.w, " %d", m)
+			case m != 0:
+				return fmt.Errorf("thread %d has %d misses at L%d, which the geometry lacks", tid, m, i+1)
+			default:
+				bw.w.WriteString(" -")
+			}
+		}
+	}
+	return bw.w.WriteByte('\n')
 }
 
 // End closes the open process section.
@@ -186,6 +256,9 @@ func token(s string) string {
 // threads that only appear in counts are declared too.
 func Write(w io.Writer, c *Collector, archs map[int]string) error {
 	bw := NewWriter(w)
+	if len(c.Geometries) > 0 {
+		bw = NewCacheWriter(w)
+	}
 	bw.writeHeader()
 	pids := []int{}
 	procs := map[int]model.Process{}
@@ -207,7 +280,11 @@ func Write(w io.Writer, c *Collector, archs map[int]string) error {
 		if c.Blocks[tb.BlockKey] == nil {
 			return fmt.Errorf("basic-block profile: pid %d counts executions of 0x%x, which has no block", tb.PID, tb.PC)
 		}
-		execsOf[tb.BlockKey] = append(execsOf[tb.BlockKey], ThreadCount{tb.TID, n})
+		tc := ThreadCount{TID: tb.TID, Executions: n}
+		if m, ok := c.Cache[tb]; ok {
+			tc.Cache = &m
+		}
+		execsOf[tb.BlockKey] = append(execsOf[tb.BlockKey], tc)
 	}
 	for _, pid := range pids {
 		keys := blocksOf[pid]
@@ -225,6 +302,11 @@ func Write(w io.Writer, c *Collector, archs map[int]string) error {
 		}
 		if err := bw.Process(Process{Process: procs[pid], Arch: arch}); err != nil {
 			return err
+		}
+		if g, ok := c.Geometries[pid]; ok {
+			if err := bw.Cache(g); err != nil {
+				return err
+			}
 		}
 		declared := map[int]bool{}
 		for _, t := range c.Threads {

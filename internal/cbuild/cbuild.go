@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -21,8 +22,11 @@ type Source struct {
 	Name  string   // base name, e.g. "bbcount": the .c and .so are named after it
 	Code  []byte   // the C source
 	Flags []string // gcc flags, -shared and friends included
-	Key   []byte   // anything else the build depends on (headers), for the cache key
-	What  string   // for messages: "the QEMU plugin"
+	Key   []byte   // anything else the build depends on (system headers), for the cache key
+	// Headers are the source's own headers by file name (`#include "cachesim.h"`): written
+	// beside it for gcc, and part of the cache key.
+	Headers map[string][]byte
+	What    string // for messages: "the QEMU plugin"
 }
 
 // Build returns the cached shared object of s in cacheDir, building it with gcc when missing.
@@ -31,6 +35,15 @@ func Build(cacheDir string, s Source) (string, error) {
 	h.Write(s.Code)
 	h.Write([]byte(strings.Join(s.Flags, " ") + "\x00"))
 	h.Write(s.Key)
+	names := make([]string, 0, len(s.Headers))
+	for name := range s.Headers {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		fmt.Fprintf(h, "\x00%s\x00%d\x00", name, len(s.Headers[name]))
+		h.Write(s.Headers[name])
+	}
 	so := filepath.Join(cacheDir, s.Name+"-"+hex.EncodeToString(h.Sum(nil))[:16]+".so")
 	if _, err := os.Stat(so); err == nil {
 		return so, nil
@@ -50,6 +63,14 @@ func Build(cacheDir string, s Source) (string, error) {
 	src := filepath.Join(tmp, s.Name+".c")
 	if err := os.WriteFile(src, s.Code, 0o644); err != nil {
 		return "", fmt.Errorf("%s cache: %w", s.What, err)
+	}
+	for name, code := range s.Headers {
+		if filepath.Base(name) != name {
+			return "", fmt.Errorf("%s: header %q is not a plain file name", s.What, name)
+		}
+		if err := os.WriteFile(filepath.Join(tmp, name), code, 0o644); err != nil {
+			return "", fmt.Errorf("%s cache: %w", s.What, err)
+		}
 	}
 	out := filepath.Join(tmp, s.Name+".so")
 	args := append(append([]string{}, s.Flags...), "-o", out, src)

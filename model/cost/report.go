@@ -130,6 +130,13 @@ type ReportOptions struct {
 	// nil when no model priced the run. Pipeline names the model ("llvm-mca-16 -mcpu=cortex-a8").
 	BlockCycles []float64
 	Pipeline    string
+	// PipelineNote is what whoever ran the model says beside its cycles, or instead of them
+	// ("llvm-mca-16 is not installed"); the waterfall shows it.
+	PipelineNote string
+	// MissesFirst orders the rows by their misses, L1's first, then L2's and L3's, instead of
+	// by cycles: the hottest missing blocks first. Rows without misses (a run not simulated, a
+	// grouping finer than a block) keep the order by cycles.
+	MissesFirst bool
 }
 
 // ReportRow is one group's cost. Key names the group: a pid, "pid:sym@0xpc(ISA)", a mnemonic
@@ -155,11 +162,19 @@ type ReportRow struct {
 	// Both 0 when the report has no model (ReportOptions.BlockCycles nil).
 	PipelineCycles float64
 	PipelineInsns  int64
-	// Cache is the group's simulated accesses and misses; nil when the run was not simulated.
-	// StallCycles is its misses × the profile's miss cycles per level (0 when either is missing:
-	// see Report.Waterfall for whether it is known).
+	// Cache is the group's simulated accesses and misses; nil when the run was not simulated,
+	// and for instruction and category rows (the simulation counts per block, and a block's
+	// misses cannot be shared out among its instructions). The total has them either way.
+	// StallCycles is its misses × the profile's miss cycles per level.
 	Cache       *CacheCounts
 	StallCycles float64
+	// PipelineKnown tells that the report has the model's cycles and the row is made of whole
+	// blocks: the model prices a block, not an instruction, so instruction and category rows
+	// have none. StallKnown tells that the row has misses and every level of the run's
+	// geometry has its miss cycles in the profile (else StallCycles is what the priced levels
+	// add, and Report.Waterfall says which are not).
+	PipelineKnown bool
+	StallKnown    bool
 }
 
 // EnergyKnown tells whether the row's energy is an estimate: false when every instruction of
@@ -181,7 +196,12 @@ type Report struct {
 	Coverage Coverage
 	// Waterfall is the estimate step by step for Total: category → pipeline → memory stalls.
 	Waterfall Waterfall
+
+	input WaterfallInput // what Waterfall was priced with, for RowWaterfall and Columns
 }
+
+// RowWaterfall is one row's estimate step by step, priced as the total's.
+func (r *Report) RowWaterfall(row ReportRow) Waterfall { return NewWaterfall(r.input, row) }
 
 // reportGroup accumulates one report row before its key is formatted.
 type reportGroup struct {
@@ -204,9 +224,10 @@ func (opts ReportOptions) Check() error {
 }
 
 // Report groups the run's costs under a profile. Every grouping is the same walk over blocks:
-// a block contributes executions × its instruction mix to the groups it touches.
+// a block contributes executions × its instruction mix to the groups it touches and, to the
+// groups made of whole blocks, its pipeline cycles and cache counts.
 func (d *RunData) Report(opts ReportOptions) (*Report, error) {
-	if err := opts.Check(); err != nil {
+	if err := d.check(opts); err != nil {
 		return nil, err
 	}
 	rep := &Report{Run: opts.Run, Profile: opts.Profile.Name, By: opts.By, FrequencyGHz: opts.FrequencyGHz,
@@ -219,158 +240,289 @@ func (d *RunData) Report(opts ReportOptions) (*Report, error) {
 	}
 	hz := rep.FrequencyGHz * 1e9
 
-	// Classify each distinct instruction once.
-	cl := NewClassifier(opts.Profile)
-	catNames := opts.Profile.CategoryNames()
-	catIndex := map[string]int{}
-	for i, n := range catNames {
-		catIndex[n] = i
-	}
-	cycles := make([]float64, len(d.insns))
-	joules := make([]float64, len(d.insns)) // energy of one execution
-	cats := make([]int, len(d.insns))
-	noPower := make([]int64, len(d.insns))  // 1 where the instruction's category has no power
-	executed := make([]int64, len(d.insns)) // per instruction, for the coverage
-	for i, in := range d.insns {
-		c := cl.Classify(in)
-		cycles[i], joules[i], cats[i] = c.Cycles, c.Cycles/hz*c.PowerMW/1000, catIndex[c.Name]
-		if c.PowerMW == 0 {
-			noPower[i] = 1
-		}
-	}
-
-	// Groups live in one slice (a report may have 100,000 of them); byKey finds them by pid,
-	// block index, symbol id, instruction or category.
-	groups := make([]reportGroup, 0, 64)
-	var blockGroup []int32 // ByBlock: block index → group, -1 before its first execution
-	if opts.By == ByBlock {
-		groups = make([]reportGroup, 0, len(d.Blocks))
-		blockGroup = make([]int32, len(d.Blocks))
-		for i := range blockGroup {
-			blockGroup[i] = -1
-		}
-	}
-	byKey := map[int64]int{}
-	symbols := map[string]int64{}
-	get := func(key int64, bi int) *reportGroup {
-		if blockGroup != nil { // a map of 100,000 blocks would cost more than the report
-			if blockGroup[bi] < 0 {
-				blockGroup[bi] = int32(len(groups))
-				groups = append(groups, reportGroup{first: bi, lastBlock: -1})
-			}
-			return &groups[blockGroup[bi]]
-		}
-		gi, ok := byKey[key]
-		if !ok {
-			gi = len(groups)
-			byKey[key] = gi
-			groups = append(groups, reportGroup{first: bi, lastBlock: -1})
-		}
-		return &groups[gi]
-	}
-	add := func(g *reportGroup, bi int, execs int64, n, unpowered int64, c, e float64) {
-		g.row.Instructions += execs * n
-		g.row.UnknownPower += execs * unpowered
-		g.row.Cycles += float64(execs) * c
-		g.row.EnergyJ += float64(execs) * e
-		if g.lastBlock != bi {
-			g.lastBlock = bi
-			g.row.Blocks += execs
-		}
-	}
+	w := d.newReportWalk(opts, hz)
 	if opts.By == ByPID { // processes that ran nothing still get a row
 		for _, p := range d.Processes {
 			if opts.PID == 0 || p.PID == opts.PID {
-				get(int64(p.PID), -1).row.PID = p.PID
+				w.groups[w.group(int64(p.PID), -1)].row.PID = p.PID
 			}
 		}
 	}
 	for bi := range d.Blocks {
 		b := &d.Blocks[bi]
-		if b.Executions == 0 || (opts.PID != 0 && b.PID != opts.PID) {
-			continue
-		}
-		from, to := d.mixFrom[bi], d.mixFrom[bi+1]
-		switch opts.By {
-		case ByInstruction, ByCategory:
-			for k := from; k < to; k++ {
-				idx := d.mixIdx[k]
-				key := int64(idx)
-				if opts.By == ByCategory {
-					key = int64(cats[idx])
-				}
-				g := get(key, bi)
-				g.insn, g.category = idx, cats[idx]
-				n := d.mixN[k]
-				executed[idx] += b.Executions * n
-				add(g, bi, b.Executions, n, n*noPower[idx], float64(n)*cycles[idx], float64(n)*joules[idx])
-			}
-		default:
-			var c, e float64
-			var n, unpowered int64
-			for k := from; k < to; k++ {
-				idx := d.mixIdx[k]
-				c += float64(d.mixN[k]) * cycles[idx]
-				e += float64(d.mixN[k]) * joules[idx]
-				n += d.mixN[k]
-				unpowered += d.mixN[k] * noPower[idx]
-				executed[idx] += b.Executions * d.mixN[k]
-			}
-			var key int64
-			switch opts.By {
-			case ByPID:
-				key = int64(b.PID)
-			case ByBlock:
-				key = int64(bi)
-			case ByFunction, ByImage, ByLayer:
-				name := string(b.ImageKind)
-				switch opts.By {
-				case ByFunction:
-					name = functionKey(b, opts.PID == 0 && len(d.Processes) > 1) + "\x00" + b.Image
-				case ByImage:
-					name = imageKey(b, opts.PID == 0 && len(d.Processes) > 1)
-				}
-				id, ok := symbols[name]
-				if !ok {
-					id = int64(len(symbols))
-					symbols[name] = id
-				}
-				key = id
-			}
-			add(get(key, bi), bi, b.Executions, n, unpowered, c, e)
+		if b.Executions != 0 && (opts.PID == 0 || b.PID == opts.PID) {
+			w.block(bi)
 		}
 	}
+	w.growCaches()
 
-	for i := range groups {
-		g := &groups[i]
-		rep.Total.Instructions += g.row.Instructions
-		rep.Total.Cycles += g.row.Cycles
-		rep.Total.EnergyJ += g.row.EnergyJ
-		rep.Total.UnknownPower += g.row.UnknownPower
-	}
-	rep.Total.Key = "total"
-	counts := make([]InstructionCount, 0, len(executed))
-	for i, n := range executed {
-		if n > 0 {
-			counts = append(counts, InstructionCount{Instruction: d.insns[i], Count: n})
-		}
-	}
-	rep.Coverage = NewCoverage(cl, counts)
+	prices := newMissPrices(opts.Profile.Memory, d.Geometry)
+	rep.Total = w.totalRow(prices)
 	rep.Total.TimeS = rep.Total.Cycles / hz
 	for _, p := range d.Processes {
 		if opts.PID == 0 || p.PID == opts.PID {
 			rep.Total.Blocks += p.BlocksExecuted
 		}
 	}
-	// Sort small values, not the groups: most costly first, ties in block order.
-	type rank struct {
-		cycles float64
-		first  int
-		gi     int32
+	counts := make([]InstructionCount, 0, len(w.executed))
+	for i, n := range w.executed {
+		if n > 0 {
+			counts = append(counts, InstructionCount{Instruction: d.insns[i], Count: n})
+		}
 	}
-	order := make([]rank, len(groups))
-	for i := range groups {
-		order[i] = rank{groups[i].row.Cycles, groups[i].first, int32(i)}
+	rep.Coverage = NewCoverage(w.pr.classifier, counts)
+	rep.Rows = w.rows(w.order(), hz, prices)
+
+	rep.input = WaterfallInput{Profile: opts.Profile, FrequencyGHz: rep.FrequencyGHz, Pipeline: opts.Pipeline,
+		Priced: opts.BlockCycles != nil, PipelineNote: opts.PipelineNote,
+		ReferenceForeign: rep.Coverage.Foreign*2 > rep.Coverage.Instructions}
+	if d.Cache != nil {
+		rep.input.Geometry, rep.input.GeometrySource = d.Geometry, d.GeometrySource
+	}
+	rep.Waterfall = NewWaterfall(rep.input, rep.Total)
+	return rep, nil
+}
+
+// check rejects options this run cannot be reported with.
+func (d *RunData) check(opts ReportOptions) error {
+	if err := opts.Check(); err != nil {
+		return err
+	}
+	if opts.BlockCycles != nil && len(opts.BlockCycles) != len(d.Blocks) {
+		return fmt.Errorf("the machine model priced %d blocks, but run %q has %d", len(opts.BlockCycles), d.Info.Name, len(d.Blocks))
+	}
+	if d.Cache != nil && len(d.Cache) != len(d.Blocks) {
+		return fmt.Errorf("run %q has cache counts for %d blocks of %d", d.Info.Name, len(d.Cache), len(d.Blocks))
+	}
+	return nil
+}
+
+// pricing is a profile applied to the run's distinct instructions once, so that the walk over
+// blocks only indexes arrays.
+type pricing struct {
+	classifier *Classifier
+	catNames   []string
+	cycles     []float64
+	joules     []float64 // energy of one execution
+	cats       []int
+	noPower    []int64 // 1 where the instruction's category has no power
+}
+
+func (d *RunData) price(p *Profile, hz float64) pricing {
+	pr := pricing{classifier: NewClassifier(p), catNames: p.CategoryNames(), cycles: make([]float64, len(d.insns)),
+		joules: make([]float64, len(d.insns)), cats: make([]int, len(d.insns)), noPower: make([]int64, len(d.insns))}
+	catIndex := map[string]int{}
+	for i, n := range pr.catNames {
+		catIndex[n] = i
+	}
+	for i, in := range d.insns {
+		c := pr.classifier.Classify(in)
+		pr.cycles[i], pr.joules[i], pr.cats[i] = c.Cycles, c.Cycles/hz*c.PowerMW/1000, catIndex[c.Name]
+		if c.PowerMW == 0 {
+			pr.noPower[i] = 1
+		}
+	}
+	return pr
+}
+
+// reportWalk gathers a report's groups block by block. Groups live in one slice (a report may
+// have 100,000 of them); byKey finds them by pid, symbol id, instruction or category, and
+// blockGroup by block index.
+type reportWalk struct {
+	d          *RunData
+	opts       ReportOptions
+	pr         pricing
+	fine       bool // instructions or categories: groups of parts of blocks
+	multi      bool // several processes in the report: names carry their pid
+	groups     []reportGroup
+	blockGroup []int32 // ByBlock: block index → group, -1 before its first execution
+	byKey      map[int64]int
+	symbols    map[groupName]int64 // function, image or layer → key
+	caches     []CacheCounts       // per group of whole blocks, when the run was simulated
+	executed   []int64             // per instruction, for the coverage
+	total      ReportRow           // the pipeline cycles of every block walked
+	totalCache CacheCounts
+}
+
+func (d *RunData) newReportWalk(opts ReportOptions, hz float64) *reportWalk {
+	w := &reportWalk{d: d, opts: opts, pr: d.price(opts.Profile, hz), fine: opts.By == ByInstruction || opts.By == ByCategory,
+		multi: opts.PID == 0 && len(d.Processes) > 1, groups: make([]reportGroup, 0, 64), byKey: map[int64]int{},
+		symbols: map[groupName]int64{}, executed: make([]int64, len(d.insns))}
+	if opts.By == ByBlock {
+		w.groups = make([]reportGroup, 0, len(d.Blocks))
+		w.blockGroup = make([]int32, len(d.Blocks))
+		for i := range w.blockGroup {
+			w.blockGroup[i] = -1
+		}
+	}
+	if d.Cache != nil && !w.fine {
+		w.caches = make([]CacheCounts, 0, cap(w.groups))
+	}
+	return w
+}
+
+// group is the index of the group of key, made for block bi (-1: none) if it is new.
+func (w *reportWalk) group(key int64, bi int) int {
+	if w.blockGroup != nil { // a map of 100,000 blocks would cost more than the report
+		if w.blockGroup[bi] < 0 {
+			w.blockGroup[bi] = int32(len(w.groups))
+			w.groups = append(w.groups, reportGroup{first: bi, lastBlock: -1})
+		}
+		return int(w.blockGroup[bi])
+	}
+	gi, ok := w.byKey[key]
+	if !ok {
+		gi = len(w.groups)
+		w.byKey[key] = gi
+		w.groups = append(w.groups, reportGroup{first: bi, lastBlock: -1})
+	}
+	return gi
+}
+
+// add counts execs executions of n instructions of block bi costing c cycles and e joules.
+func (g *reportGroup) add(bi int, execs int64, n, unpowered int64, c, e float64) {
+	g.row.Instructions += execs * n
+	g.row.UnknownPower += execs * unpowered
+	g.row.Cycles += float64(execs) * c
+	g.row.EnergyJ += float64(execs) * e
+	if g.lastBlock != bi {
+		g.lastBlock = bi
+		g.row.Blocks += execs
+	}
+}
+
+// addPipeline adds execs executions of a block of n instructions at the model's cycles, or
+// at its category cycles c where the model did not price it (NaN).
+func (r *ReportRow) addPipeline(model float64, execs, n int64, c float64) {
+	if math.IsNaN(model) {
+		r.PipelineCycles += float64(execs) * c
+		return
+	}
+	r.PipelineCycles += float64(execs) * model
+	r.PipelineInsns += execs * n
+}
+
+// block adds block bi's executions to its groups and to the totals of whole blocks.
+func (w *reportWalk) block(bi int) {
+	d, b, pr := w.d, &w.d.Blocks[bi], &w.pr
+	var c, e float64
+	var n, unpowered int64
+	for k := d.mixFrom[bi]; k < d.mixFrom[bi+1]; k++ {
+		idx, m := d.mixIdx[k], d.mixN[k]
+		w.executed[idx] += b.Executions * m
+		c += float64(m) * pr.cycles[idx]
+		e += float64(m) * pr.joules[idx]
+		n += m
+		unpowered += m * pr.noPower[idx]
+		if w.fine {
+			key := int64(idx)
+			if w.opts.By == ByCategory {
+				key = int64(pr.cats[idx])
+			}
+			g := &w.groups[w.group(key, bi)]
+			g.insn, g.category = idx, pr.cats[idx]
+			g.add(bi, b.Executions, m, m*pr.noPower[idx], float64(m)*pr.cycles[idx], float64(m)*pr.joules[idx])
+		}
+	}
+	model := math.NaN()
+	if w.opts.BlockCycles != nil {
+		model = w.opts.BlockCycles[bi]
+		w.total.addPipeline(model, b.Executions, n, c)
+	}
+	if d.Cache != nil {
+		w.totalCache.Add(d.Cache[bi])
+	}
+	if w.fine {
+		return
+	}
+	gi := w.group(w.blockKey(bi), bi)
+	g := &w.groups[gi]
+	g.add(bi, b.Executions, n, unpowered, c, e)
+	if w.opts.BlockCycles != nil {
+		g.row.addPipeline(model, b.Executions, n, c)
+	}
+	if d.Cache != nil {
+		w.growCaches()
+		w.caches[gi].Add(d.Cache[bi])
+	}
+}
+
+// blockKey is the key of block bi's group when groups are made of whole blocks.
+func (w *reportWalk) blockKey(bi int) int64 {
+	b := &w.d.Blocks[bi]
+	var name groupName
+	switch w.opts.By {
+	case ByPID:
+		return int64(b.PID)
+	case ByBlock:
+		return int64(bi)
+	case ByFunction:
+		name = groupName{symbol: b.Symbol, image: b.Image}
+	case ByImage:
+		name = groupName{image: b.Image}
+	default: // ByLayer
+		name.kind = b.ImageKind
+	}
+	if w.multi && w.opts.By != ByLayer {
+		name.pid = b.PID
+	}
+	id, ok := w.symbols[name]
+	if !ok {
+		id = int64(len(w.symbols))
+		w.symbols[name] = id
+	}
+	return id
+}
+
+// groupName is what names a function, image or layer group: a map key made without building
+// a string, because the walk looks one up for every block.
+type groupName struct {
+	pid           int
+	symbol, image string
+	kind          ImageKind
+}
+
+// growCaches gives every group of whole blocks its cache counts, when the run was simulated.
+func (w *reportWalk) growCaches() {
+	for w.caches != nil && len(w.caches) < len(w.groups) {
+		w.caches = append(w.caches, CacheCounts{})
+	}
+}
+
+// totalRow sums the groups; its pipeline cycles and cache counts are every block's, whatever
+// the grouping.
+func (w *reportWalk) totalRow(prices missPrices) ReportRow {
+	t := w.total
+	t.Key = "total"
+	for i := range w.groups {
+		r := &w.groups[i].row
+		t.Instructions += r.Instructions
+		t.Cycles += r.Cycles
+		t.EnergyJ += r.EnergyJ
+		t.UnknownPower += r.UnknownPower
+	}
+	t.PipelineKnown = w.opts.BlockCycles != nil
+	if w.d.Cache != nil {
+		c := w.totalCache
+		t.Cache = &c
+		t.StallCycles, t.StallKnown = prices.stall(c), prices.known
+	}
+	return t
+}
+
+// rank is what the rows are ordered by: small values, not the groups.
+type rank struct {
+	cycles float64
+	first  int
+	gi     int32
+}
+
+// order ranks the groups most costly first (or missing most, with MissesFirst), ties in
+// block order, keeping only the Top.
+func (w *reportWalk) order() []rank {
+	order := make([]rank, len(w.groups))
+	for i := range w.groups {
+		order[i] = rank{w.groups[i].row.Cycles, w.groups[i].first, int32(i)}
 	}
 	costlier := func(x, y rank) int {
 		if c := cmp.Compare(y.cycles, x.cycles); c != 0 {
@@ -378,47 +530,88 @@ func (d *RunData) Report(opts ReportOptions) (*Report, error) {
 		}
 		return cmp.Compare(x.first, y.first)
 	}
-	if opts.Top > 0 && len(order) > opts.Top {
-		order = topN(order, opts.Top, costlier)
-	} else {
+	if w.opts.MissesFirst && w.caches != nil {
+		costlier = func(x, y rank) int {
+			cx, cy := &w.caches[x.gi], &w.caches[y.gi]
+			for i := range 3 {
+				if c := cmp.Compare(cy.Misses(i), cx.Misses(i)); c != 0 {
+					return c
+				}
+			}
+			if c := cmp.Compare(y.cycles, x.cycles); c != 0 {
+				return c
+			}
+			return cmp.Compare(x.first, y.first)
+		}
+	}
+	switch {
+	case w.opts.Top > 0 && len(order) > w.opts.Top:
+		return topN(order, w.opts.Top, costlier)
+	case w.opts.MissesFirst && w.caches != nil:
+		slices.SortFunc(order, costlier)
+	default:
 		// Groups were made in block order, so a stable sort on cycles alone gives the same
 		// order as costlier; a radix sort does 100,000 rows in a fraction of the time.
 		radixSortDesc(order, func(r rank) float64 { return r.cycles })
 	}
-	rep.Rows = make([]ReportRow, len(order))
+	return order
+}
+
+// rows makes the report's rows in order: named, timed, with their share of the memory step.
+func (w *reportWalk) rows(order []rank, hz float64, prices missPrices) []ReportRow {
+	rows := make([]ReportRow, len(order))
+	caches := w.caches // rows in group order, or copied so a top few do not keep them all
+	if caches != nil && len(order) < len(w.groups) {
+		caches = make([]CacheCounts, len(order))
+	}
 	for i, o := range order {
-		g := &groups[o.gi]
+		g := &w.groups[o.gi]
 		r := g.row
 		r.TimeS = r.Cycles / hz
-		if g.first >= 0 {
-			b := &d.Blocks[g.first]
-			switch opts.By {
-			case ByPID:
-				r.PID = b.PID
-			case ByBlock:
-				r.Key, r.PID, r.BlockID, r.Image, r.ImageKind = d.blockKeys[g.first], b.PID, b.ID, b.Image, b.ImageKind
-			case ByInstruction:
-				r.Key, r.Category = d.insns[g.insn].String(), catNames[g.category]
-			case ByCategory:
-				r.Key = catNames[g.category]
-			case ByFunction, ByImage:
-				r.Key, r.Image, r.ImageKind = functionKey(b, opts.PID == 0 && len(d.Processes) > 1), b.Image, b.ImageKind
-				if len(d.Processes) == 1 || opts.PID != 0 {
-					r.PID = b.PID
-				}
-				if opts.By == ByImage { // an image is always one process's
-					r.Key, r.PID = imageKey(b, opts.PID == 0 && len(d.Processes) > 1), b.PID
-				}
-			case ByLayer:
-				r.Key, r.ImageKind = layerName(b.ImageKind), b.ImageKind
+		w.name(&r, g)
+		r.PipelineKnown = w.opts.BlockCycles != nil && !w.fine
+		if caches != nil {
+			c := &w.caches[o.gi]
+			if len(caches) < len(w.groups) {
+				caches[i] = *c
+				c = &caches[i]
 			}
+			r.Cache = c
+			r.StallCycles, r.StallKnown = prices.stall(*c), prices.known
 		}
-		if opts.By == ByPID {
-			r.Key = fmt.Sprint(r.PID)
-		}
-		rep.Rows[i] = r
+		rows[i] = r
 	}
-	return rep, nil
+	return rows
+}
+
+// name fills in what names row r of group g.
+func (w *reportWalk) name(r *ReportRow, g *reportGroup) {
+	if g.first >= 0 {
+		b := &w.d.Blocks[g.first]
+		switch w.opts.By {
+		case ByPID:
+			r.PID = b.PID
+		case ByBlock:
+			r.Key, r.PID, r.BlockID, r.Image, r.ImageKind = w.d.blockKeys[g.first], b.PID, b.ID, b.Image, b.ImageKind
+		case ByInstruction:
+			r.Key, r.Category = w.d.insns[g.insn].String(), w.pr.catNames[g.category]
+		case ByCategory:
+			r.Key = w.pr.catNames[g.category]
+		case ByFunction, ByImage:
+			r.Key, r.Image, r.ImageKind = functionKey(b, w.multi), b.Image, b.ImageKind
+			if len(w.d.Processes) == 1 || w.opts.PID != 0 {
+				r.PID = b.PID
+			}
+			if w.opts.By == ByImage { // an image is always one process's
+				r.Key, r.PID = imageKey(b, w.multi), b.PID
+			}
+		case ByLayer:
+			r.Key, r.ImageKind = layerName(b.ImageKind), b.ImageKind
+		}
+	}
+	if w.opts.By == ByPID {
+		r.Key = fmt.Sprint(r.PID)
+	}
 }
 
 // radixSortDesc sorts by a non-negative key, largest first, keeping the order of equal keys.

@@ -8,6 +8,7 @@ package analysis
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -94,6 +95,7 @@ type View struct {
 	cancel   context.CancelFunc // cancels ctx: the user moved on
 	quiet    bool               // set while the code, not the user, changes a chooser
 	procOpts map[string]int     // Process option → pid
+	unpriced map[string]bool    // the machine model pricings the user cancelled (unpricedKey)
 }
 
 // selection is what the tabs show; the background work gets a copy.
@@ -103,6 +105,8 @@ type selection struct {
 	explicit bool   // the user chose profile for this run; else one pricing the run's ISA replaces it
 	freq     float64
 	pid      int
+
+	missesFirst bool // functions and blocks ordered by their misses (a cache-simulated run)
 }
 
 // Preference keys: the window reopens on the workspace's last run (prefRun and the
@@ -129,7 +133,7 @@ var Size = fyne.NewSize(1200, 760)
 func New(win fyne.Window, bg *ui.Background, prefs fyne.Preferences, ws *controller.Workspace, importer RunImporter,
 	openEditor func(), edit func(*cost.Profile)) *View {
 	v := &View{Window: win, prefs: prefs, ws: ws, profiles: ws.Profiles, analysis: ws.Costs, importer: importer,
-		bg: bg, metric: chart.Cycles}
+		bg: bg, metric: chart.Cycles, unpriced: map[string]bool{}}
 	v.moveOn()
 	v.sel.profile = prefs.String(prefProfile)
 	v.lastRun = prefRun + ws.Path()
@@ -340,9 +344,14 @@ func (v *View) recompute() {
 		return
 	}
 	gen, sel, infos, a, profiles, ctx := v.gen, v.sel, slices.Clone(v.infos), v.analysis, v.profiles, v.ctx
+	pricing, cancelled := &pricingProgress{bg: v.bg, win: v.Window}, maps.Clone(v.unpriced)
 	v.bg.Run(func() func() {
-		res, err := compute(ctx, a, profiles, infos, sel)
+		res, err := compute(ctx, a, profiles, infos, sel, pricing, cancelled)
 		return func() {
+			pricing.close()
+			if res != nil && res.unpriced {
+				v.unpriced[unpricedKey(sel.run, res.profile.Pipeline)] = true
+			}
 			if gen != v.gen {
 				return
 			}

@@ -22,7 +22,8 @@ type blockInsnRow struct {
 
 // blocksTab lists the most costly basic blocks of the selection.
 type blocksTab struct {
-	Title *widget.Label
+	Title       *widget.Label
+	MissesFirst *widget.Check // shown for a cache-simulated run
 	*blockList
 	content fyne.CanvasObject
 }
@@ -31,7 +32,8 @@ func newBlocksTab(v *View) *blocksTab {
 	t := &blocksTab{}
 	t.Title = widget.NewLabel("")
 	t.Title.Truncation = fyne.TextTruncateEllipsis
-	t.blockList = newBlockList(v, "blocks", t.Title)
+	t.MissesFirst = newMissesFirst(v)
+	t.blockList = newBlockList(v, "blocks", container.NewBorder(nil, nil, nil, t.MissesFirst, t.Title))
 	t.content = t.blockList.content
 	return t
 }
@@ -46,6 +48,7 @@ type blockList struct {
 	Block   *widget.Label // the block whose instructions are listed
 	Insns   *ui.SortTable[blockInsnRow]
 	shown   int64 // block id listed, to drop answers for blocks no longer chosen
+	extra   reportColumns
 	v       *View
 	content fyne.CanvasObject
 }
@@ -54,16 +57,7 @@ type blockList struct {
 // nil, goes above it.
 func newBlockList(v *View, name string, title fyne.CanvasObject) *blockList {
 	l := &blockList{v: v}
-	l.Table = ui.NewSortTable(v.Window, name, []ui.Column[cost.ReportRow]{
-		ui.TextCol("Block", 300, func(r cost.ReportRow) string { return r.Key }),
-		ui.IDCol("PID", 70, func(r cost.ReportRow) int64 { return int64(r.PID) }),
-		ui.IntCol("Executions", 120, func(r cost.ReportRow) int64 { return r.Blocks }),
-		ui.IntCol("Size", 60, func(r cost.ReportRow) int64 { return blockSize(r) }),
-		ui.IntCol("Instructions", 130, func(r cost.ReportRow) int64 { return r.Instructions }),
-		ui.FloatCol("Cycles", 130, 0, func(r cost.ReportRow) float64 { return r.Cycles }),
-		ui.QuantityCol("Time", "s", 100, func(r cost.ReportRow) float64 { return r.TimeS }),
-		energyCol(100, reportRow),
-	}, l.listInstructions)
+	l.Table = ui.NewSortTable(v.Window, name, blockCols(), l.listInstructions)
 	l.Block = widget.NewLabel(chooseBlockText)
 	l.Block.Truncation = fyne.TextTruncateEllipsis
 	l.Insns = ui.NewSortTable(v.Window, "block-instructions", []ui.Column[blockInsnRow]{
@@ -84,6 +78,33 @@ func newBlockList(v *View, name string, title fyne.CanvasObject) *blockList {
 	return l
 }
 
+// blockCols are a table of blocks' own columns, before its report's.
+func blockCols() []ui.Column[cost.ReportRow] {
+	return []ui.Column[cost.ReportRow]{
+		ui.TextCol("Block", 300, func(r cost.ReportRow) string { return r.Key }),
+		ui.IDCol("PID", 70, func(r cost.ReportRow) int64 { return int64(r.PID) }),
+		ui.IntCol("Executions", 120, func(r cost.ReportRow) int64 { return r.Blocks }),
+		ui.IntCol("Size", 60, func(r cost.ReportRow) int64 { return blockSize(r) }),
+		ui.IntCol("Instructions", 130, func(r cost.ReportRow) int64 { return r.Instructions }),
+		ui.FloatCol("Cycles", 130, 0, func(r cost.ReportRow) float64 { return r.Cycles }),
+		ui.QuantityCol("Time", "s", 100, func(r cost.ReportRow) float64 { return r.TimeS }),
+		energyCol(100, reportRow),
+	}
+}
+
+// setReport lists rep's blocks with its own columns (misses, stalls, pipeline cycles) after
+// the blocks' (a nil rep lists none).
+func (l *blockList) setReport(rep *cost.Report) {
+	if cols, changed := l.extra.update(rep); changed {
+		l.Table.SetColumns(append(blockCols(), cols...))
+	}
+	var rows []cost.ReportRow
+	if rep != nil {
+		rows = rep.Rows
+	}
+	l.set(rows)
+}
+
 // set lists blocks, none of them chosen.
 func (l *blockList) set(rows []cost.ReportRow) {
 	l.shown = 0
@@ -101,9 +122,10 @@ func blockSize(r cost.ReportRow) int64 {
 }
 
 func (t *blocksTab) show(res *results) {
+	showMissesFirst(t.MissesFirst, res)
 	if res == nil {
 		t.Title.SetText("")
-		t.set(nil)
+		t.setReport(nil)
 		return
 	}
 	who := "all processes"
@@ -112,12 +134,24 @@ func (t *blocksTab) show(res *results) {
 			who = "process " + processLabel(p.Process)
 		}
 	}
-	what := fmt.Sprintf("All %d executed blocks", len(res.blocks.Rows))
-	if len(res.blocks.Rows) == blocksTop {
+	t.Title.SetText(blocksTitle(len(res.blocks.Rows), who, res.profile.Name, res.sel.missesFirst && res.data.Cache != nil))
+	t.setReport(res.blocks)
+	scrollToMisses(t.Table, res)
+}
+
+// blocksTitle says which blocks are listed, of whom, in which order.
+func blocksTitle(n int, who, profile string, missesFirst bool) string {
+	what, order := fmt.Sprintf("All %d executed blocks", n), "most cycles first under "+profile
+	if n == blocksTop {
 		what = fmt.Sprintf("The %d most costly blocks", blocksTop)
 	}
-	t.Title.SetText(fmt.Sprintf("%s of %s, most cycles first under %s", what, who, res.profile.Name))
-	t.set(res.blocks.Rows)
+	if missesFirst {
+		order = "most misses first (L1, then L2 and L3)"
+		if n == blocksTop {
+			what = fmt.Sprintf("The %d blocks that miss most", blocksTop)
+		}
+	}
+	return fmt.Sprintf("%s of %s, %s", what, who, order)
 }
 
 // listInstructions reads a block's instructions in the background and classifies them with

@@ -37,13 +37,18 @@ type results struct {
 	costing      cost.Costing      // per-category estimate of the selection
 	instructions int64             // of the selection
 	names        map[string]string // pid → "pid name", for chart labels
+	unpriced     bool              // the user cancelled the machine model's pricing
 }
 
 // compute loads the run, takes the user's profile when it prices the run's instruction set
 // (or was chosen for this run), else the default for it (controller.Profiles.Choose, the
 // command line's rule too), and makes every report. sel.profile stays the user's choice:
 // the profile used is res.profile.
-func compute(ctx context.Context, a *controller.Analysis, profiles controller.Profiles, infos []cost.ProfileInfo, sel selection) (*results, error) {
+//
+// Before the reports, the profile's machine model prices the run's hottest blocks, with pricing's
+// bar; cancelled holds the pricings (unpricedKey) the user cancelled, which are not tried again.
+func compute(ctx context.Context, a *controller.Analysis, profiles controller.Profiles, infos []cost.ProfileInfo, sel selection,
+	pricing *pricingProgress, cancelled map[string]bool) (*results, error) {
 	d, err := a.Load(ctx, sel.run)
 	if err != nil {
 		return nil, err
@@ -68,6 +73,10 @@ func compute(ctx context.Context, a *controller.Analysis, profiles controller.Pr
 	}
 	res.sel = sel
 	opts := cost.ReportOptions{Run: sel.run, Profile: res.profile, FrequencyGHz: sel.freq}
+	skip := cancelled[unpricedKey(sel.run, res.profile.Pipeline)]
+	if res.unpriced, err = preparePipeline(ctx, a, d, pricing, skip, &opts); err != nil {
+		return nil, err
+	}
 	for _, r := range []struct {
 		out *(*cost.Report)
 		by  cost.Grouping
@@ -82,6 +91,7 @@ func compute(ctx context.Context, a *controller.Analysis, profiles controller.Pr
 	} {
 		o := opts
 		o.By, o.PID, o.Top = r.by, r.pid, r.top
+		o.MissesFirst = sel.missesFirst && (r.by == cost.ByBlock || r.by == cost.ByFunction)
 		if *r.out, err = a.Report(ctx, o); err != nil {
 			return nil, err
 		}

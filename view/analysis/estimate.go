@@ -16,17 +16,11 @@ import (
 	"androprof/view/ui"
 )
 
-// estimateWhy is the tab's one line on why its two estimates differ (often by 5× or more): the
-// reference CPI of seed 000 Table 5.3 is a whole-program measurement, the categories' cycles
-// the core's own cost per instruction (for the built-ins, GCC's scheduling model).
-const estimateWhy = "Why they differ: figure 5.2 uses the CPI measured on reference benchmarks, " +
-	"cache-miss stalls included; categories count core cycles only."
-
 // estimateTab is the calculator of seed 000 figure 5.2 (a CPI, a processor power and a
 // memory-access rate from a reference run) beside the per-category estimate the profile's
 // own costs give, so the two ways of estimating can be held against each other.
 type estimateTab struct {
-	Why *widget.Label // how the two estimates differ
+	Why *widget.Label // how figure 5.2's estimate and the waterfall's total differ (gapLine)
 
 	Instructions     *widget.Entry
 	FrequencyGHz     *widget.Entry
@@ -47,6 +41,9 @@ type estimateTab struct {
 	Error   *widget.Label
 	Source  *widget.Label // where the prefilled numbers come from, and what of them is a guess
 
+	// Waterfall is the estimate step by step (category → pipeline → memory stalls → total)
+	// beside figure 5.2's, with the gap between them named.
+	Waterfall  *waterfallPanel
 	Categories *ui.SortTable[cost.CategoryCost]
 	Totals     *widget.Label
 	Fit        *widget.Label // what of the per-category estimate is a guess
@@ -85,7 +82,7 @@ func newEstimateTab(v *View) *estimateTab {
 	t.Error.Wrapping = fyne.TextWrapWord
 	t.Source = widget.NewLabel("")
 	t.Source.Wrapping = fyne.TextWrapWord
-	t.Why = widget.NewLabel(estimateWhy)
+	t.Why = widget.NewLabel("")
 	t.Why.Wrapping = fyne.TextWrapWord
 	t.Fit = widget.NewLabel("")
 	t.Fit.Wrapping = fyne.TextWrapWord
@@ -103,8 +100,8 @@ func newEstimateTab(v *View) *estimateTab {
 		widget.NewFormItem("Base number of cache misses", t.BaseCacheMisses),
 		widget.NewFormItem("Memory access energy consumption (nJ)", t.MemoryEnergyNJ),
 	)
-	// The results go at the top of the right, above the category estimate they are held
-	// against: under the seven entries they were below the fold of a 768-px screen.
+	// The calculator's results go above its seven entries: under them they were below the fold
+	// of a 768-px screen.
 	results := container.NewGridWithColumns(2)
 	for _, r := range []struct {
 		name string
@@ -113,8 +110,8 @@ func newEstimateTab(v *View) *estimateTab {
 		r.l.Wrapping = fyne.TextWrapWord // "not estimated (power unknown)" in a narrow window
 		results.Add(container.NewBorder(nil, nil, widget.NewLabelWithStyle(r.name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, r.l))
 	}
-	calc := container.NewVBox(ui.Heading("Estimate from CPI (seed figure 5.2)"), t.Source, form,
-		container.NewHBox(t.Calculate, t.Refill), t.Error)
+	calc := container.NewVBox(container.NewBorder(nil, nil, nil, t.CopyExact, ui.Heading("Estimate from CPI (seed figure 5.2)")),
+		results, t.Source, form, container.NewHBox(t.Calculate, t.Refill), t.Error)
 
 	t.Categories = ui.NewSortTable(v.Window, "per-category-estimate", []ui.Column[cost.CategoryCost]{
 		ui.TextCol("Category", 170, func(c cost.CategoryCost) string { return c.Category }),
@@ -124,11 +121,14 @@ func newEstimateTab(v *View) *estimateTab {
 	}, nil)
 	t.Totals = widget.NewLabel("")
 	t.Totals.Wrapping = fyne.TextWrapWord
-	perCat := container.NewBorder(
-		container.NewVBox(container.NewBorder(nil, nil, nil, t.CopyExact, ui.Heading("Figure 5.2's estimate")), results,
-			ui.Heading("Estimate from the profile's category costs"), t.Totals, t.Fit), nil, nil, nil,
-		t.Categories.Content())
-	split := container.NewHSplit(container.NewVScroll(calc), perCat)
+	perCat := container.NewBorder(container.NewVBox(ui.Heading("Estimate from the profile's category costs"), t.Totals, t.Fit),
+		nil, nil, nil, t.Categories.Content())
+	// The waterfall, the tab's answer, takes the left half whole; the calculator it is held
+	// against and the categories it starts from share the right.
+	t.Waterfall = newWaterfallPanel()
+	right := container.NewVSplit(container.NewVScroll(calc), perCat)
+	right.Offset = 0.5
+	split := container.NewHSplit(container.NewVScroll(t.Waterfall.content), right)
 	split.Offset = 0.5
 	t.content = container.NewBorder(container.NewVBox(t.Why, t.Clock), nil, nil, nil, split)
 	return t
@@ -142,8 +142,13 @@ func (t *estimateTab) show(res *results) {
 		t.setFit("")
 		ui.SetNote(t.Clock, "")
 		t.Source.SetText("Choose a run.")
+		t.Waterfall.show(nil, "")
+		t.Why.SetText("")
 		return
 	}
+	w := &res.funcs.Waterfall // functions are whole blocks: the machine model's and the simulation's unit
+	t.Waterfall.show(w, res.profile.Name)
+	t.Why.SetText(gapLine(*w))
 	c := res.costing
 	t.Categories.Set(c.Categories)
 	energy := energyText(c.EnergyJ, c.Coverage) + " · " + human.Quantity(c.PowerW, "W") + " on average"

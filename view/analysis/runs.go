@@ -18,6 +18,7 @@ import (
 	"androprof/controller"
 	"androprof/internal/human"
 	"androprof/model"
+	"androprof/model/cost"
 	"androprof/view/ui"
 )
 
@@ -32,6 +33,7 @@ type runsPanel struct {
 	v          *View
 	runs       []model.RunInfo
 	content    fyne.CanvasObject
+	Caches     *cacheChoice       // the last Run program dialog's Simulate caches (nil before one opens)
 	runProblem dialog.Dialog      // the last program run's failure, closed when the next run starts
 	importing  *ui.ProgressDialog // the last import's dialog: what it said (tests read it)
 }
@@ -301,22 +303,35 @@ func (p *runsPanel) askRunProgram() {
 			name.SetText(p.suggest(path))
 		}), v.Window))
 	})
+	var profile *cost.Profile // the one the run shown is priced with: its hierarchy is offered
+	if v.res != nil {
+		profile = v.res.profile
+	}
+	p.Caches = newCacheChoice(profile)
 	items := []*widget.FormItem{
 		widget.NewFormItem("Program", container.NewBorder(nil, nil, nil, browse, program)),
 		widget.NewFormItem("Arguments", args),
 		widget.NewFormItem("Run name", name),
+		widget.NewFormItem("Caches", p.Caches),
 	}
 	d := dialog.NewForm("Run a program under the emulator", "Run", "Cancel", items, func(ok bool) {
 		if ok {
-			p.Run(strings.TrimSpace(name.Text), strings.TrimSpace(program.Text), strings.Fields(args.Text), nil)
+			g, source := p.Caches.choice()
+			p.RunCached(strings.TrimSpace(name.Text), strings.TrimSpace(program.Text), strings.Fields(args.Text), g, source, nil)
 		}
 	}, v.Window)
-	ui.ShowForm(v.Window, d, &program.Entry, &args.Entry, &name.Entry)
+	ui.ShowForm(v.Window, d, &program.Entry, &args.Entry, &name.Entry, &p.Caches.Geometry.Entry)
 }
 
 // Run runs a program under the emulator into run name, with an endless bar and Cancel, then
 // selects the new run. done, when not nil, runs on the UI goroutine at the end.
 func (p *runsPanel) Run(name, program string, args []string, done func(error)) {
+	p.RunCached(name, program, args, nil, "", done)
+}
+
+// RunCached is Run simulating the caches of geometry g (nil: counts only), which came from
+// source ("profile NAME", "--cache"), as the run stores it.
+func (p *runsPanel) RunCached(name, program string, args []string, g *cost.CacheGeometry, source string, done func(error)) {
 	v := p.v
 	name, ok := p.nameFor(name, program, "a program to run")
 	if !ok {
@@ -328,7 +343,7 @@ func (p *runsPanel) Run(name, program string, args []string, done func(error)) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	activity := ui.NewActivityDialog("Running "+filepath.Base(program), "Starting the emulator…", cancel, v.Window)
-	imp := v.importer
+	imp := withCache(v.importer, g, source)
 	v.bg.Run(func() func() {
 		err := imp.RunProgram(ctx, name, program, args, activity.Say)
 		return func() {

@@ -3,6 +3,8 @@ package analysis
 import (
 	"context"
 	"fmt"
+	"maps"
+	"strings"
 
 	"fyne.io/fyne/v2"
 
@@ -109,6 +111,7 @@ func (v *View) forgetRun(run string) {
 	v.Heap.Forget(run)
 	v.Dump.Forget(run)
 	v.Samples.Forget(run)
+	maps.DeleteFunc(v.unpriced, func(k string, _ bool) bool { return strings.HasPrefix(k, run+"\x00") })
 }
 
 // tabHost is the analysis window as the tabs of method and heap runs see it.

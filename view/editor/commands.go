@@ -16,6 +16,7 @@ const (
 	cmdKeep
 	cmdRenameProfile
 	cmdDetails
+	cmdMemory
 	cmdImport
 	cmdAddInstruction
 	cmdMoveIn
@@ -40,7 +41,8 @@ func (v *View) buildCommands() []*ui.Command {
 		cmdSaveAs:         {Label: "Save As…", Key: fyne.KeyS, Mod: ui.PrimaryShift, Run: func() { v.saveAs(nil) }},
 		cmdKeep:           {Label: "Keep in workspace", Run: v.keepInWorkspace},
 		cmdRenameProfile:  {Label: "Rename profile…", Run: func() { v.askProfileName("Rename profile", "Rename", nil) }},
-		cmdDetails:        {Label: "Profile details…", Run: v.askDetails},
+		cmdDetails:        {Label: "Profile details…", Run: func() { v.askDetails(false) }},
+		cmdMemory:         {Label: "Memory hierarchy and machine model…", Run: func() { v.askDetails(true) }},
 		cmdImport:         {Label: "Import QEMU log…", Key: fyne.KeyI, Mod: ui.Primary, Run: v.askImportLog},
 		cmdAddInstruction: {Label: "Add instruction by hand…", Run: v.askAddInstruction},
 		cmdMoveIn:         {Label: "Add selection to category", Key: fyne.KeyRight, Mod: fyne.KeyModifierAlt, Run: v.addPicked},
@@ -60,7 +62,7 @@ func (v *View) buildCommands() []*ui.Command {
 func (v *View) mainMenu() *fyne.MainMenu {
 	c := v.commands
 	return fyne.NewMainMenu(
-		ui.Menu("File", c[cmdNew], c[cmdOpen], c[cmdBuiltin], nil, c[cmdSave], c[cmdSaveAs], c[cmdKeep], c[cmdRenameProfile], c[cmdDetails],
+		ui.Menu("File", c[cmdNew], c[cmdOpen], c[cmdBuiltin], nil, c[cmdSave], c[cmdSaveAs], c[cmdKeep], c[cmdRenameProfile], c[cmdDetails], c[cmdMemory],
 			nil, c[cmdImport], nil, c[cmdQuit]),
 		ui.Menu("Edit", c[cmdMoveIn], c[cmdMoveOut], c[cmdMoveTo], nil, c[cmdFind], c[cmdAddInstruction], nil,
 			c[cmdNewCategory], c[cmdRenameCategory], c[cmdDeleteCategory], c[cmdEditCosts]),
@@ -68,6 +70,10 @@ func (v *View) mainMenu() *fyne.MainMenu {
 		ui.Menu("Help", c[cmdShortcuts]),
 	)
 }
+
+// ShowMemoryHierarchy opens Profile details at its memory hierarchy, as the File menu does; the
+// screenshot tour shows it so.
+func (v *View) ShowMemoryHierarchy() { v.commands[cmdMemory].Run() }
 
 // focusSearch puts the cursor in the uncategorised list's search box.
 func (v *View) focusSearch() { v.Window.Canvas().Focus(v.Uncategorized.Search) }

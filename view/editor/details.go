@@ -1,6 +1,7 @@
 package editor
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -17,14 +18,16 @@ import (
 // sourcedFields edit one number with where it comes from: its value, its citation and whether
 // it is an estimate. The profile details and a category's costs are edited with them.
 type sourcedFields struct {
-	Value, Source *widget.Entry
-	Estimate      *widget.Check
-	shown         *ui.Entry // what the form shows for Value (Escape in it closes the dialog)
-	unknownBlank  bool      // 0 means unknown and shows as an empty field
+	Value        *widget.Entry
+	Source       *ui.Entry
+	Estimate     *widget.Check
+	shown        *ui.Entry // what the form shows for Value (Escape in it closes the dialog)
+	unknownBlank bool      // 0 means unknown and shows as an empty field
 }
 
 func newSourcedFields(s controller.Sourced, unknownBlank bool) *sourcedFields {
-	f := &sourcedFields{Source: widget.NewMultiLineEntry(), Estimate: widget.NewCheck("Estimate", nil), unknownBlank: unknownBlank}
+	f := &sourcedFields{unknownBlank: unknownBlank}
+	f.Source, f.Estimate = sourceFields(s.Source, s.Estimate, "Where this number comes from")
 	f.Value, f.shown = dialogEntry()
 	f.Value.Validator = f.check
 	f.Value.AlwaysShowValidationError = true
@@ -36,11 +39,6 @@ func newSourcedFields(s controller.Sourced, unknownBlank bool) *sourcedFields {
 		}
 	}
 	prefill(f.Value, text)
-	f.Source.Wrapping = fyne.TextWrapWord
-	f.Source.SetMinRowsVisible(2)
-	f.Source.SetPlaceHolder("Where this number comes from")
-	f.Source.SetText(s.Source)
-	f.Estimate.SetChecked(s.Estimate)
 	return f
 }
 
@@ -71,18 +69,27 @@ func (f *sourcedFields) items(label, hint string) []*widget.FormItem {
 // sourcedDialog is an open details or costs dialog; tests fill its fields and tap Apply.
 type sourcedDialog struct {
 	Fields                             []*sourcedFields
-	Architecture, Organization, Source *widget.Entry // the profile details' own; nil for costs
+	Architecture, Organization, Source *widget.Entry  // the profile details' own; nil for costs
+	Memory                             *memorySection // the profile details' own; nil for costs
 	Apply                              *widget.Button
+	Scroll                             *container.Scroll
 	dialog                             dialog.Dialog
 }
 
-// showSourcedDialog shows items in a scrolled form with Cancel and Apply. Apply is enabled only
-// while every value is valid, and keeps the dialog open when apply refuses the values.
-func (v *View) showSourcedDialog(title string, d *sourcedDialog, items []*widget.FormItem, apply func() error) {
-	form := widget.NewForm(items...)
-	scroll := container.NewVScroll(form)
-	scroll.SetMinSize(fyne.NewSize(680, min(520, form.MinSize().Height)))
-	dlg := dialog.NewCustomWithoutButtons(title, scroll, v.Window)
+// showSourcedDialog shows items in a scrolled form, then below (when not nil), with
+// Cancel and Apply. Apply is enabled only while every value is valid, and keeps the dialog open
+// when apply refuses the values.
+func (v *View) showSourcedDialog(title string, d *sourcedDialog, items []*widget.FormItem, below fyne.CanvasObject, apply func() error) {
+	body := fyne.CanvasObject(widget.NewForm(items...))
+	width := float32(680)
+	if below != nil {
+		body, width = container.NewVBox(body, below), 780
+	}
+	d.Scroll = container.NewVScroll(body)
+	// The dialog, its title and buttons must fit a 600-pixel-high window too.
+	height := min(520, body.MinSize().Height, v.Window.Canvas().Size().Height-200)
+	d.Scroll.SetMinSize(fyne.NewSize(width, max(height, 200)))
+	dlg := dialog.NewCustomWithoutButtons(title, d.Scroll, v.Window)
 	d.dialog = dlg
 	d.Apply = widget.NewButton("Apply", func() {
 		if err := apply(); err != nil {
@@ -93,7 +100,7 @@ func (v *View) showSourcedDialog(title string, d *sourcedDialog, items []*widget
 	})
 	d.Apply.Importance = widget.HighImportance
 	enable := func() {
-		ok := true
+		ok := d.Memory == nil || d.Memory.err == nil
 		for _, f := range d.Fields {
 			ok = ok && f.Value.Validate() == nil
 		}
@@ -102,6 +109,11 @@ func (v *View) showSourcedDialog(title string, d *sourcedDialog, items []*widget
 	for _, f := range d.Fields {
 		f.Value.OnChanged = func(string) { enable() }
 	}
+	if d.Memory != nil {
+		d.Memory.changed = enable
+		d.Memory.grown = func() { body.Refresh(); d.Scroll.Refresh() }
+		enable()
+	}
 	dlg.SetButtons([]fyne.CanvasObject{widget.NewButton("Cancel", dlg.Hide), d.Apply})
 	dlg.SetOnClosed(func() { v.Sourced = nil }) // however it closes: Cancel, Apply or Escape
 	v.Sourced = d
@@ -109,8 +121,9 @@ func (v *View) showSourcedDialog(title string, d *sourcedDialog, items []*widget
 }
 
 // askDetails edits what the profile describes and where it comes from: architecture,
-// organization, source, and the reference data with each number's citation.
-func (v *View) askDetails() {
+// organization, source, the reference data with each number's citation, and the memory
+// hierarchy and machine model with theirs; atMemory opens it scrolled to the hierarchy.
+func (v *View) askDetails(atMemory bool) {
 	if v.busy() {
 		return
 	}
@@ -138,18 +151,42 @@ func (v *View) askDetails() {
 		d.Fields = append(d.Fields, fields)
 		items = append(items, fields.items(f.Label, "")...)
 	}
-	v.showSourcedDialog("Profile details", d, items, func() error {
+	d.Memory = newMemorySection(v.ed)
+	d.Memory.focus = v.Window.Canvas().Focus
+	v.showSourcedDialog("Profile details", d, items, d.Memory.content, func() error {
 		det := controller.Details{Architecture: d.Architecture.Text, Organization: d.Organization.Text, Source: d.Source.Text}
 		for _, f := range d.Fields {
 			det.Reference = append(det.Reference, f.sourced())
 		}
-		if err := v.ed.SetDetails(det); err != nil {
-			return err
-		}
-		v.updateTitle()
-		return nil
+		return v.setDetails(det, d.Memory)
 	})
-	v.Window.Canvas().Focus(arch)
+	if !atMemory {
+		v.Window.Canvas().Focus(arch)
+		return
+	}
+	d.Scroll.ScrollToOffset(fyne.NewPos(0, d.Memory.content.Position().Y))
+	if len(d.Memory.Levels) > 0 {
+		v.Window.Canvas().Focus(d.Memory.Levels[0].Size)
+	} else {
+		v.Window.Canvas().Focus(d.Memory.AddHierarchy)
+	}
+}
+
+// setDetails applies the details and the memory section together: both are checked before
+// either changes the profile.
+func (v *View) setDetails(det controller.Details, mem *memorySection) error {
+	m, hierarchy, model := mem.problems()
+	if err := errors.Join(hierarchy, model, v.ed.CheckDetails(det)); err != nil {
+		return err
+	}
+	if err := v.ed.SetDetails(det); err != nil {
+		return err
+	}
+	if err := v.ed.SetMemory(m); err != nil {
+		return err
+	}
+	v.updateTitle()
+	return nil
 }
 
 // askCosts edits the chosen category's costs together with their sources, so a new number can
@@ -163,7 +200,7 @@ func (v *View) askCosts() {
 	}
 	d := &sourcedDialog{Fields: []*sourcedFields{newSourcedFields(cycles, false), newSourcedFields(power, false)}}
 	items := append(d.Fields[0].items("Cycles", "Per instruction, ≥ 0"), d.Fields[1].items("Power (mW)", "While it executes, ≥ 0")...)
-	v.showSourcedDialog(fmt.Sprintf("Costs of “%s”", name), d, items, func() error {
+	v.showSourcedDialog(fmt.Sprintf("Costs of “%s”", name), d, items, nil, func() error {
 		if err := v.ed.SetSourcedCosts(name, d.Fields[0].sourced(), d.Fields[1].sourced()); err != nil {
 			return err
 		}

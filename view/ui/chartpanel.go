@@ -47,6 +47,7 @@ type ChartPanel struct {
 	drawing bool      // an image is being drawn…
 	stale   bool      // …and a newer one is wanted when it is done (resizing draws at most two)
 	onBar   func(index int)
+	bar     *fyne.Container // Kind and the save buttons, under the chart
 	content fyne.CanvasObject
 
 	// OnPoint, when set, gets taps on a drawing shown with SetDrawing, in the pixels of the
@@ -81,10 +82,17 @@ func NewChartPanel(win fyne.Window, bg *Background, kind chart.Kind, onBar func(
 	p.Problem = widget.NewLabel("")
 	p.Problem.Wrapping = fyne.TextWrapWord
 	p.Problem.Importance = widget.DangerImportance
-	bar := container.NewHBox(p.Kind, p.SavePNG, p.SaveSVG)
-	p.content = container.NewBorder(nil, container.NewBorder(nil, nil, nil, bar, p.Problem), nil, nil, p.Area)
+	p.bar = container.NewHBox(p.Kind, p.SavePNG, p.SaveSVG)
+	p.content = container.NewBorder(nil, container.NewBorder(nil, nil, nil, p.bar, p.Problem), nil, nil, p.Area)
 	p.Set(chart.Chart{Kind: kind})
 	return p
+}
+
+// AddChoice puts a caller's control (a choice of what to chart) before the panel's own under
+// the chart.
+func (p *ChartPanel) AddChoice(o fyne.CanvasObject) {
+	p.bar.Objects = append([]fyne.CanvasObject{o}, p.bar.Objects...)
+	p.bar.Refresh()
 }
 
 // Content is the chart with its controls.

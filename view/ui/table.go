@@ -28,6 +28,9 @@ type Column[T any] struct {
 	// fit, when set, is told the rows shown and returns the header for them: a quantity column
 	// picks its unit ("Time (ms)") from its values.
 	Fit func(rows []T) string
+	// Key, when set, heads the column in CSV instead of Title: the command line's key for the
+	// same number ("l1d_misses"), so a saved table and `report --csv` name it alike.
+	Key string
 }
 
 // key tells a column that names its row (a function, a method): it is kept in view when the
@@ -172,6 +175,14 @@ func (t *SortTable[T]) Headers() []string { return t.headers }
 // Select selects row i as a tap would.
 func (t *SortTable[T]) Select(i int) { t.Table.Select(widget.TableCellID{Row: i, Col: 0}) }
 
+// Unsort goes back to the caller's order, from the next Set on (a report ordered another way).
+func (t *SortTable[T]) Unsort() {
+	if t.sortBy >= 0 {
+		t.sortBy, t.desc = -1, false
+		t.fitColumns() // the header sorted by loses its arrow
+	}
+}
+
 // SortBy sorts by column col; a second tap on the same column reverses the order.
 func (t *SortTable[T]) SortBy(col int) {
 	if col == t.sortBy {
@@ -224,7 +235,7 @@ func (t *SortTable[T]) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	head := make([]string, len(t.cols))
 	for i, c := range t.cols {
-		head[i] = c.Title // the unit of the raw values, not of the header shown
+		head[i] = cmp.Or(c.Key, c.Title) // the unit of the raw values, not of the header shown
 	}
 	cw.Write(head)
 	for _, r := range t.rows {

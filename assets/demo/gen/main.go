@@ -27,6 +27,7 @@ import (
 	"androprof/emulator"
 	"androprof/formats/bbprofile"
 	"androprof/internal/debpkg"
+	"androprof/isaprofiles"
 	"androprof/jvm"
 	"androprof/model"
 )
@@ -37,15 +38,20 @@ import (
 type demo struct {
 	name, source, cc string
 	flags, args      []string
+	cache            string // a built-in profile whose memory hierarchy the run simulates; "" counts only
 }
 
 var demos = []demo{
-	{"demo-sieve-arm", "sieve.c", "arm-linux-gnueabihf-gcc", []string{"-marm"}, []string{"20000"}},
-	{"demo-sieve-thumb", "sieve.c", "arm-linux-gnueabihf-gcc", []string{"-mthumb"}, []string{"20000"}},
-	{"demo-sieve-mips", "sieve.c", "mipsel-linux-gnu-gcc", nil, []string{"20000"}},
-	{"demo-sieve-arm64", "sieve.c", "aarch64-linux-gnu-gcc", nil, []string{"20000"}},
-	{"demo-sieve-x86-64", "sieve.c", "x86_64-linux-gnu-gcc", nil, []string{"20000"}},
-	{"demo-forker-arm", "forker.c", "arm-linux-gnueabihf-gcc", []string{"-marm"}, nil},
+	{"demo-sieve-arm", "sieve.c", "arm-linux-gnueabihf-gcc", []string{"-marm"}, []string{"20000"}, ""},
+	{"demo-sieve-thumb", "sieve.c", "arm-linux-gnueabihf-gcc", []string{"-mthumb"}, []string{"20000"}, ""},
+	{"demo-sieve-mips", "sieve.c", "mipsel-linux-gnu-gcc", nil, []string{"20000"}, ""},
+	{"demo-sieve-arm64", "sieve.c", "aarch64-linux-gnu-gcc", nil, []string{"20000"}, ""},
+	{"demo-sieve-x86-64", "sieve.c", "x86_64-linux-gnu-gcc", nil, []string{"20000"}, ""},
+	{"demo-forker-arm", "forker.c", "arm-linux-gnueabihf-gcc", []string{"-marm"}, nil, ""},
+	// The sieve again with its caches simulated (androprof run --cache), for the Estimate tab's
+	// memory step: under the Cortex-A8's hierarchy, and an AArch64 core's.
+	{"demo-sieve-arm-cache", "sieve.c", "arm-linux-gnueabihf-gcc", []string{"-marm"}, []string{"20000"}, "cortex-a8"},
+	{"demo-sieve-arm64-cache", "sieve.c", "aarch64-linux-gnu-gcc", nil, []string{"20000"}, "cortex-a55"},
 }
 
 func main() {
@@ -90,7 +96,16 @@ func emulatorDemos(tmp string) {
 		if out, err := exec.Command(d.cc, append(args, filepath.Join("assets", "samples", d.source))...).CombinedOutput(); err != nil {
 			fail(fmt.Errorf("%s: %v\n%s", d.cc, err, out))
 		}
-		run(d.name, emulator.RunOptions{Program: bin, Args: d.args}, func(c *bbprofile.Collector) error {
+		opts := emulator.RunOptions{Program: bin, Args: d.args}
+		if d.cache != "" {
+			p, err := isaprofiles.Builtin(d.cache)
+			if err != nil {
+				fail(err)
+			}
+			g := p.Memory.Geometry()
+			opts.Cache, opts.CacheSource = &g, "profile "+p.Name
+		}
+		run(d.name, opts, func(c *bbprofile.Collector) error {
 			renameProcesses(c, d.name)
 			return nil
 		})

@@ -171,7 +171,8 @@ func cortexA55() Core {
 			"'modeled without taking into account forwarding paths'), so they overstate back-to-back costs. " +
 			a64PowerSource("Cortex-A55", 1.8, powerMW),
 		Reference: ref, ReferenceCite: refCites,
-		Power:      Cost{Value: powerMW, Notes: []Note{{Estimate: true, Text: powerText}}},
+		Power:  Cost{Value: powerMW, Notes: []Note{{Estimate: true, Text: powerText}}},
+		Memory: cortexA55Memory(), Pipeline: modelA55,
 		Categories: llvmA55.categories(),
 	}
 }
@@ -192,7 +193,8 @@ func cortexA76() Core {
 			"out of order, up to 8 micro-ops a cycle, so latencies overstate the cost of independent " +
 			"instructions. " + a64PowerSource("Cortex-A76", 2.4, powerMW),
 		Reference: ref, ReferenceCite: refCites,
-		Power:      Cost{Value: powerMW, Notes: []Note{{Estimate: true, Text: powerText}}},
+		Power:  Cost{Value: powerMW, Notes: []Note{{Estimate: true, Text: powerText}}},
+		Memory: cortexA76Memory(), Pipeline: modelA76,
 		Categories: llvmN1.categories(),
 	}
 }

@@ -93,6 +93,7 @@ func cortexA8() Core {
 		Power:         Cost{Value: 890, Notes: []Note{{Estimate: true, Text: cpuPower}}},
 		CPI: &Cost{Value: 13.03, Notes: []Note{{Text: "Measured average CPI 13.03 of the Cortex-A8 (" + blemRef +
 			"), used for instructions no source prices."}}},
+		Memory: cortexA8Memory(), Pipeline: noModelA8,
 		Categories: []Category{
 			{Name: "Integer ALU", Classes: []string{"alu"}, Cycles: gccA8.mean("",
 				lat("cortex_a8_alu", 2, "data processing, clz"),
@@ -212,6 +213,7 @@ func cortexA9() Core {
 		Power:         Cost{Value: 1250, Notes: []Note{{Estimate: true, Text: cpuPower}}},
 		CPI: &Cost{Value: 2.37, Notes: []Note{{Text: "Measured average CPI 2.37 of the Cortex-A9 (" + blemRef +
 			"), used for instructions no source prices."}}},
+		Memory: cortexA9Memory(), Pipeline: modelA9,
 		Categories: []Category{
 			{Name: "Integer ALU", Classes: []string{"alu"}, Cycles: gccA9.mean("",
 				lat("cortex_a9_dp", 2, "data processing without shift, and mov"),
@@ -317,7 +319,8 @@ func cortexA15() Core {
 			"estimate. No CPI, instruction count, cache-miss count or memory energy was found for this core, so " +
 			"the reference data are left empty (unknown) and the Undefined category falls back to the median " +
 			"of the other categories' cycle costs. Each number's citation says whether it is an estimate.",
-		Power: Cost{Value: 2000, Notes: []Note{{Estimate: true, Text: corePower}}},
+		Power:  Cost{Value: 2000, Notes: []Note{{Estimate: true, Text: corePower}}},
+		Memory: cortexA15Memory(), Pipeline: modelA15,
 		Categories: []Category{
 			{Name: "Integer ALU", Classes: []string{"alu"}, Cycles: gccA15.mean("",
 				lat("cortex_a15_alu", 2, "alu, logic, mov, mvn, adr, bfm, clz, rbit, rev"),

@@ -49,6 +49,13 @@ type Core struct {
 	CPI *Cost
 
 	Categories []Category
+
+	// Memory is the core's cache hierarchy, l1i, l1d, l2 and optionally l3 (memory.go); nil when
+	// the profile has none, and then NoMemory, added to the source text, says why.
+	Memory   []Level
+	NoMemory string
+	// Pipeline is the llvm-mca model that prices the core's blocks, or none with the reason.
+	Pipeline Machine
 }
 
 // Category is one row of a cost table: the classes it holds and their shared costs.
@@ -124,6 +131,9 @@ func Generate(core Core) (*cost.Profile, error) {
 
 	p := cost.NewProfile(core.Name, core.ISAs...)
 	p.Architecture, p.Organization, p.Source = core.Architecture, core.Organization, core.Source
+	if len(core.Memory) == 0 && core.NoMemory != "" {
+		p.Source += " " + core.NoMemory
+	}
 	p.Reference = core.Reference
 	p.Citations = append([]cost.Citation(nil), core.ReferenceCite...)
 	for _, cat := range core.Categories {
@@ -161,6 +171,9 @@ func Generate(core Core) (*cost.Profile, error) {
 	}
 	for i := range p.Categories {
 		cost.SortInstructions(p.Categories[i].Instructions)
+	}
+	if err := addMemory(core, p); err != nil {
+		return fail("%v", err)
 	}
 	if probs := cost.Validate(p); len(probs) > 0 {
 		return fail("%s", probs[0].Msg)

@@ -37,7 +37,8 @@ func mips24K() Core {
 			"nor a CoreMark/MHz score from which one could be derived as for the 74K, so the reference data are " +
 			"left empty; the Undefined category falls back to the median of the other categories' cycle costs. " +
 			"Each number's citation says whether it is an estimate.",
-		Power: Cost{Value: 0, Notes: []Note{{Estimate: true, Text: corePower}}},
+		Power:    Cost{Value: 0, Notes: []Note{{Estimate: true, Text: corePower}}},
+		NoMemory: mipsNoMemory, Pipeline: noModelMIPS,
 		Categories: []Category{
 			{Name: "Integer ALU", Classes: []string{"alu"}, Cycles: gcc24K.mean(
 				"GCC's comment lists movn/movz among these arithmetic instructions.",
@@ -119,6 +120,7 @@ func mips74K() Core {
 		ReferenceCite: mips74KReferenceCites(corePower),
 		Power:         Cost{Value: 320, Notes: []Note{{Estimate: true, Text: corePower}}},
 		CPI:           &Cost{Value: coremarkCPI74K, Notes: []Note{{Estimate: true, Text: cpi74K}}},
+		NoMemory:      mipsNoMemory, Pipeline: noModelMIPS,
 		Categories: []Category{
 			{Name: "Integer ALU", Classes: []string{"alu"}, Cycles: gcc74K.mean("",
 				lat("r74k_int_logical", 1, "logical, move, signext, slt"),

@@ -228,7 +228,8 @@ func silvermont() Core {
 			"found, so the reference data are left empty (unknown) and the Undefined category falls back " +
 			"to the median of the other categories' cycle costs. Each number's citation says whether it " +
 			"is an estimate.",
-		Power:      Cost{Value: 1000, Notes: []Note{{Estimate: true, Text: power}}},
+		Power:  Cost{Value: 1000, Notes: []Note{{Estimate: true, Text: power}}},
+		Memory: silvermontMemory(), Pipeline: modelSilvermont,
 		Categories: silvermontLLVM.categories(),
 	}
 }
@@ -249,7 +250,8 @@ func skylake() Core {
 			"Skylake core was found, so power costs are 0 (unknown); no CPI or other reference data were " +
 			"found either, so they are left empty and the Undefined category falls back to the median of " +
 			"the other categories' cycle costs. Each number's citation says whether it is an estimate.",
-		Power:      Cost{Value: 0, Notes: []Note{{Estimate: true, Text: power}}},
+		Power:  Cost{Value: 0, Notes: []Note{{Estimate: true, Text: power}}},
+		Memory: skylakeMemory(), Pipeline: modelSkylake,
 		Categories: skylakeLLVM.categories(),
 	}
 }
