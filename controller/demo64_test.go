@@ -11,6 +11,7 @@ import (
 // demoISA is the instruction set a demo run was built for, as its name says
 // (assets/demo/gen: demo-sieve-arm64, demo-bzip2-x86-64, …).
 func demoISA(run string) cost.ISA {
+	run = strings.TrimSuffix(run, "-cache") // the cache-simulated twins
 	for _, s := range []struct {
 		suffix string
 		isa    cost.ISA

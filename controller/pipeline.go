@@ -129,7 +129,7 @@ func (a *Analysis) priceRun(ctx context.Context, d *cost.RunData, rp *runPricing
 	for i := range bp.cycles {
 		bp.cycles[i] = math.NaN()
 	}
-	hot, share := hottestBlocks(d, profile, PipelineShare)
+	hot, _ := hottestBlocks(d, profile, PipelineShare)
 	if len(hot) == 0 { // nothing priced: no block cycles, so the report says the note alone
 		return &blockPricing{model: bp.model, note: "no block of an instruction set " + profile.Name + " prices"}, nil
 	}
@@ -155,7 +155,7 @@ func (a *Analysis) priceRun(ctx context.Context, d *cost.RunData, rp *runPricing
 	if err != nil {
 		return nil, err
 	}
-	bp.note = pricedNote(d, hot, keys, results, bp.cycles, share)
+	bp.note = pricedNote(d, hot, keys, results, bp.cycles)
 	if notKept != "" {
 		bp.note += "; " + notKept
 	}
@@ -163,8 +163,8 @@ func (a *Analysis) priceRun(ctx context.Context, d *cost.RunData, rp *runPricing
 }
 
 // pricedNote puts the results in cycles (per block index) and says what was priced: the
-// blocks chosen, their share of the instructions, and those the model could not price.
-func pricedNote(d *cost.RunData, hot []int, keys map[int]string, results map[string]pipeline.Result, cycles []float64, share float64) string {
+// blocks chosen and those the model could not price.
+func pricedNote(d *cost.RunData, hot []int, keys map[int]string, results map[string]pipeline.Result, cycles []float64) string {
 	failed, firstNote := 0, ""
 	for _, bi := range hot {
 		r, ok := results[keys[bi]]
@@ -177,10 +177,9 @@ func pricedNote(d *cost.RunData, hot []int, keys map[int]string, results map[str
 			failed++
 		}
 	}
-	note := fmt.Sprintf("it was given the hottest %d of %s (%s of the instructions)", len(hot),
-		human.Count(len(d.Blocks), "block", "blocks"), percent(share))
+	note := fmt.Sprintf("the hottest %d of %s", len(hot), human.Count(len(d.Blocks), "block", "blocks"))
 	if failed > 0 {
-		note += fmt.Sprintf("; %d of them could not be priced (%s)", failed, firstNote)
+		note += fmt.Sprintf("; %d of them could not be priced: %s", failed, firstNote)
 	}
 	return note
 }
@@ -262,6 +261,3 @@ func hottestBlocks(d *cost.RunData, profile *cost.Profile, share float64) ([]int
 	}
 	return order, float64(sum) / float64(total)
 }
-
-// percent writes a share as people read it: "99.0 %".
-func percent(share float64) string { return fmt.Sprintf("%.1f %%", share*100) }

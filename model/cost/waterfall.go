@@ -133,10 +133,15 @@ func (w *Waterfall) pipelineStep(in WaterfallInput, row ReportRow) {
 		w.PipelineKnown, w.PipelineCycles = true, row.PipelineCycles
 		w.PipelineCoverage = share(float64(row.PipelineInsns), float64(row.Instructions))
 		if row.PipelineInsns < row.Instructions {
-			w.PipelineNote = in.Pipeline + " priced the blocks that hold " + Percent(w.PipelineCoverage) +
-				" of instructions; the rest keep their category cost"
+			how := ""
+			if in.PipelineNote != "" {
+				how = " (" + in.PipelineNote + ")"
+			}
+			w.PipelineNote = in.Pipeline + " priced " + Percent(w.PipelineCoverage) + " of the instructions" + how +
+				"; the rest keep their category cost"
+		} else {
+			w.PipelineNote = in.PipelineNote
 		}
-		w.PipelineNote = joinNotes(w.PipelineNote, in.PipelineNote)
 	}
 }
 
@@ -191,8 +196,8 @@ func (w *Waterfall) memoryStep(in WaterfallInput, row ReportRow) {
 		w.MemoryNote = "the profile gives no miss cycles for " + strings.Join(unpriced, ", ")
 	}
 	if !mem.IsZero() && !mem.SameGeometry(g) {
-		w.MemoryNote = joinNotes(w.MemoryNote, "simulated for "+g.String()+", not the profile's own caches ("+
-			mem.Geometry().String()+"): its miss cycles are applied level by level")
+		w.MemoryNote = joinNotes(w.MemoryNote, "the profile's own caches are "+mem.Geometry().String()+
+			": its miss cycles are applied to the simulated ones level by level")
 	}
 }
 

@@ -150,7 +150,7 @@ func TestWaterfallSteps(t *testing.T) {
 			t.Errorf("level %d = %+v, want %+v", i, l, e)
 		}
 	}
-	if w.PipelineNote != "m priced the blocks that hold 81 % of instructions; the rest keep their category cost" {
+	if w.PipelineNote != "m priced 81 % of the instructions; the rest keep their category cost" {
 		t.Errorf("pipeline note %q", w.PipelineNote)
 	}
 }
@@ -242,8 +242,8 @@ func TestWaterfallOtherGeometry(t *testing.T) {
 	}
 	d.Geometry = g
 	w := mustReport(t, d, ReportOptions{Profile: p, By: ByPID}).Waterfall
-	want := "the profile gives no miss cycles for l3; simulated for " + g.String() + ", not the profile's own caches (" +
-		p.Memory.Geometry().String() + "): its miss cycles are applied level by level"
+	want := "the profile gives no miss cycles for l3; the profile's own caches are " + p.Memory.Geometry().String() +
+		": its miss cycles are applied to the simulated ones level by level"
 	if w.MemoryNote != want || w.MemoryKnown || len(w.Levels) != 4 || w.Levels[3].MissKnown || w.StallCycles != 5092 {
 		t.Errorf("note %q known %v levels %+v stall %v", w.MemoryNote, w.MemoryKnown, w.Levels, w.StallCycles)
 	}

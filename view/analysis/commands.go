@@ -132,6 +132,8 @@ const gettingStarted = `Runs. The list on the left holds the workspace's runs; c
 • demo-sieve-mips: the same sieve on MIPS; Compare prices each run with a profile of its own instruction set.
 • demo-sieve-arm64: the same sieve on AArch64 (64-bit ARM, what phones run today); a Cortex-A55 or A76 profile prices it.
 • demo-sieve-x86-64: the same sieve on x86-64; with it, Compare shows one program on ARMv7, AArch64, MIPS and x86-64.
+• demo-sieve-arm-cache: demo-sieve-arm with its caches simulated under the Cortex-A8's hierarchy; Estimate shows the memory step, Functions the misses.
+• demo-sieve-arm64-cache: demo-sieve-arm64 cache-simulated under the Cortex-A55's hierarchy, priced block by block by llvm-mca's A55 model.
 • demo-forker-arm: a program that forks; Processes shows parent and child, click one to drill down to its blocks.
 • demo-bzip2-arm: Debian's own bzip2 compressing 1.5 MB on ARM; Images (Ctrl+5) splits its cost into the program, libbz2, glibc and the loader.
 • demo-bzip2-mips: the same bzip2 on MIPS; compare it with demo-bzip2-arm, library by library.
