@@ -219,7 +219,7 @@ func checkPipeline(m costmodel.PipelineModel) error {
 	case cpu == "":
 		return nil
 	case !cpuName.MatchString(cpu):
-		return fmt.Errorf("machine model: CPU %q is not an -mcpu name (letters, digits, . _ + -; e.g. cortex-a8)", cpu)
+		return fmt.Errorf("machine model: CPU %q is not an -mcpu name (letters, digits, . _ + -; e.g. cortex-a55)", cpu)
 	case tool != "" && !toolName.MatchString(tool):
 		return fmt.Errorf("machine model: tool %q is not an llvm-mca binary (e.g. llvm-mca-16)", tool)
 	}

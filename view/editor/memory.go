@@ -108,7 +108,7 @@ func (s *memorySection) buildModel(m controller.Memory) {
 	s.Tool = widget.NewSelect(tools, func(string) { s.check() })
 	s.Tool.PlaceHolder = "default (" + controller.DefaultPipelineTool + ")"
 	s.Tool.Selected = m.Pipeline.Tool
-	s.CPU = dialogField(m.Pipeline.CPU, "none; e.g. cortex-a8")
+	s.CPU = dialogField(m.Pipeline.CPU, "none; e.g. cortex-a55")
 	s.CPU.OnChanged = func(string) { s.check() }
 	s.ModelSource, s.ModelEstimate = sourceFields(m.PipelineCite.Source, m.PipelineCite.Estimate, "Where the choice of model comes from")
 }
