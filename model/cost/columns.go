@@ -13,7 +13,7 @@ import (
 type RowColumn struct {
 	Key   string // snake_case: the JSON and CSV key
 	Label string // the window's and the command line's header
-	Unit  string // "cycles", "misses", "accesses" or "%" (a percentage, 0…100)
+	Unit  string // "cycles", "misses", "accesses" or "share" (0…1, like every share in JSON; tables print a percentage)
 	// Value is the row's number and whether it is known; rep is the report the row is from.
 	Value   func(r ReportRow, rep *Report) (float64, bool)
 	applies func(rep *Report) bool
@@ -26,8 +26,8 @@ func (c RowColumn) Text(r ReportRow, rep *Report) string {
 	switch {
 	case !ok || math.IsNaN(v):
 		return "unknown"
-	case c.Unit == "%":
-		return Percent(v / 100)
+	case c.Unit == "share":
+		return Percent(v)
 	}
 	return human.Grouped(int64(math.Round(v)))
 }
@@ -42,7 +42,7 @@ var MemoryColumns = []RowColumn{
 	{"l1d_misses", "L1D misses", "misses", cacheValue(func(c *CacheCounts) int64 { return c.ReadMiss[0] + c.WriteMiss[0] }), (*Report).simulated},
 	{"l2_misses", "L2 misses", "misses", cacheValue(func(c *CacheCounts) int64 { return c.Misses(1) }), (*Report).simulated},
 	{"l3_misses", "L3 misses", "misses", cacheValue(func(c *CacheCounts) int64 { return c.Misses(2) }), hasL3},
-	{"l1_miss_rate", "L1 miss rate", "%", l1MissRate, (*Report).simulated},
+	{"l1_miss_rate", "L1 miss rate", "share", l1MissRate, (*Report).simulated},
 	{"data_reads", "Data reads", "accesses", cacheValue(func(c *CacheCounts) int64 { return c.Reads }), (*Report).simulated},
 	{"data_writes", "Data writes", "accesses", cacheValue(func(c *CacheCounts) int64 { return c.Writes }), (*Report).simulated},
 }
@@ -110,5 +110,5 @@ func l1MissRate(r ReportRow, _ *Report) (float64, bool) {
 	if r.Cache == nil || r.Cache.Accesses(0) == 0 {
 		return 0, false
 	}
-	return 100 * float64(r.Cache.Misses(0)) / float64(r.Cache.Accesses(0)), true
+	return float64(r.Cache.Misses(0)) / float64(r.Cache.Accesses(0)), true
 }

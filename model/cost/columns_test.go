@@ -63,7 +63,7 @@ func TestColumns(t *testing.T) {
 			t.Errorf("%s %s: %s, want %s", c.rep.By, c.row.Key, g, c.want)
 		}
 	}
-	if v, ok := MemoryColumns[7].Value(byFunction.Rows[0], byFunction); !ok || !near(v, 100*26.0/750) {
+	if v, ok := MemoryColumns[7].Value(byFunction.Rows[0], byFunction); !ok || !near(v, 26.0/750) {
 		t.Errorf("l1_miss_rate = %v %v", v, ok)
 	}
 }
