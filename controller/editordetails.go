@@ -164,9 +164,7 @@ func (e *Editor) DeriveFromBuiltin(builtin, name string) error {
 	if err := e.OpenBuiltin(builtin); err != nil {
 		return err
 	}
-	d := e.profile.Derive(strings.TrimSpace(name))
-	borrowMemory(d, e.profile)
-	e.setProfile(d, "")
+	e.setProfile(e.profile.Derive(strings.TrimSpace(name)), "")
 	e.dirty = true
 	return nil
 }

@@ -169,14 +169,11 @@ func (e *Editor) builtinWithHierarchy() *costmodel.Profile {
 	return pick
 }
 
-// borrowedCite cites one of from's hierarchy or machine-model entries as taken from it: an
-// estimate for another core.
+// borrowedCite cites one of from's hierarchy or machine-model entries as taken from it
+// (model.BorrowedCitation), as the dialog shows a citation.
 func borrowedCite(from *costmodel.Profile, key string) Cite {
-	text := sourced(0, from.Citations, key).Source
-	if text == "" {
-		text = "no source recorded there."
-	}
-	return Cite{Source: fmt.Sprintf("From profile “%s”: %s", from.Name, text), Estimate: true}
+	c := costmodel.BorrowedCitation(from, key)
+	return Cite{Source: c.Text, Estimate: c.Estimate}
 }
 
 // CheckMemory says why m cannot be the profile's hierarchy and machine model, naming the level
@@ -300,21 +297,4 @@ func sameMemory(a, b *costmodel.Profile) bool {
 		}
 	}
 	return true
-}
-
-// borrowMemory cites a derived profile's hierarchy and machine model as taken from the profile
-// it was derived from, as its category costs are: model.Profile.Derive drops every profile
-// citation, which would leave them uncited.
-func borrowMemory(d, from *costmodel.Profile) {
-	for _, l := range d.Memory.Levels {
-		d.Citations = citeBorrowed(d.Citations, from, l.Name)
-	}
-	if !d.Pipeline.IsZero() {
-		d.Citations = citeBorrowed(d.Citations, from, costmodel.PipelineCost)
-	}
-}
-
-func citeBorrowed(cites []costmodel.Citation, from *costmodel.Profile, key string) []costmodel.Citation {
-	c := borrowedCite(from, key)
-	return costmodel.WithCitations(cites, key, costmodel.Citation{Text: c.Source, Estimate: c.Estimate})
 }

@@ -194,14 +194,12 @@ func TestAddHierarchyStartsFromABuiltinOrNothing(t *testing.T) {
 	}
 }
 
-// A profile derived from another keeps its hierarchy and model cited as taken from it
-// (Derive drops every profile citation, which left them uncited).
+// A profile derived from another keeps its hierarchy and model cited as taken from it.
 func TestDerivedHierarchyIsCitedAsBorrowed(t *testing.T) {
 	ed := memoryEditor(t)
 	must(t, ed.SetMemory(a8Memory()))
 	from := ed.Profile()
 	d := from.Derive("A9 (from A8)")
-	borrowMemory(d, from)
 	for _, key := range []string{cost.L1I, cost.L1D, cost.L2, cost.PipelineCost} {
 		cites := cost.CitationsOf(d.Citations, key)
 		if len(cites) != 1 || !cites[0].Estimate || !strings.HasPrefix(cites[0].Text, "From profile “A8 memory”: ") {

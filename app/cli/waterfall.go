@@ -120,12 +120,8 @@ func pipelineText(wf cost.Waterfall) string {
 
 func memoryText(wf cost.Waterfall) string {
 	var parts []string
-	if wf.Geometry != "" {
-		g := "misses simulated for " + wf.Geometry
-		if wf.GeometrySource != "" {
-			g += " (" + wf.GeometrySource + ")"
-		}
-		parts = append(parts, g)
+	if g := wf.Simulated(); g != "" {
+		parts = append(parts, "misses simulated for "+g)
 	}
 	if wf.MemoryNote != "" {
 		parts = append(parts, wf.MemoryNote)

@@ -70,10 +70,12 @@ func (l CacheLevel) Spec() string {
 	if !l.WriteAllocate {
 		wa = "nwa"
 	}
-	return fmt.Sprintf("%s=%s:%d:%d:%s:%s", l.Name, sizeText(l.SizeBytes), l.Ways, l.LineBytes, l.Replacement, wa)
+	return fmt.Sprintf("%s=%s:%d:%d:%s:%s", l.Name, CacheSizeText(l.SizeBytes), l.Ways, l.LineBytes, l.Replacement, wa)
 }
 
-func sizeText(n int64) string {
+// CacheSizeText writes a size as the --cache syntax does: 32k, 2m, or bytes when neither
+// divides it.
+func CacheSizeText(n int64) string {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return strconv.FormatInt(n>>20, 10) + "m"
@@ -239,7 +241,7 @@ func parseLevel(name, rest string) (CacheLevel, error) {
 	if len(f) < 3 || len(f) > 5 {
 		return l, fmt.Errorf("cache level %s: %q has %d fields (want SIZE:WAYS:LINE[:REPLACEMENT][:wa|nwa])", name, rest, len(f))
 	}
-	size, err := parseSize(f[0])
+	size, err := ParseCacheSize(f[0])
 	if err != nil {
 		return l, fmt.Errorf("cache level %s: size %q: %w", name, f[0], err)
 	}
@@ -266,7 +268,9 @@ func parseLevel(name, rest string) (CacheLevel, error) {
 	return l, nil
 }
 
-func parseSize(s string) (int64, error) {
+// ParseCacheSize reads a cache size as the --cache syntax writes it (bytes, or a number with
+// k or m for KiB and MiB); the editor's size field takes what the command line takes.
+func ParseCacheSize(s string) (int64, error) {
 	mult := int64(1)
 	t := strings.ToLower(strings.TrimSpace(s))
 	switch {

@@ -290,8 +290,9 @@ func WithCitations(cites []Citation, cost string, with ...Citation) []Citation {
 }
 
 // Derive starts a new profile from p: its instruction sets, architecture, categories and their
-// instructions, with p's category costs as placeholders, each citation saying it was taken from
-// p and marked an estimate (they were measured or chosen for another processor). The
+// instructions, with p's category costs, memory hierarchy and machine model as placeholders,
+// each citation saying it was taken from p and marked an estimate (they were measured or chosen
+// for another processor). The
 // organization, the reference data and their citations are not taken: they describe the
 // processor p was measured on, and the analysis window's estimate would present them as this
 // profile's own.
@@ -304,7 +305,28 @@ func (p *Profile) Derive(name string) *Profile {
 		d.Categories[i].Citations = borrowed(d.Categories[i], p.Name)
 	}
 	d.Undefined.Citations = borrowed(d.Undefined, p.Name)
+	// The hierarchy and machine model are taken too, each cited as taken from p.
+	for _, l := range d.Memory.Levels {
+		d.Citations = append(d.Citations, BorrowedCitation(p, l.Name))
+	}
+	if !d.Pipeline.IsZero() {
+		d.Citations = append(d.Citations, BorrowedCitation(p, PipelineCost))
+	}
 	return d
+}
+
+// BorrowedCitation cites one of from's hierarchy or machine-model entries (key: a level's name
+// or PipelineCost) as taken from it, an estimate for another core: its citations' texts in one.
+func BorrowedCitation(from *Profile, key string) Citation {
+	var texts []string
+	for _, c := range CitationsOf(from.Citations, key) {
+		texts = append(texts, c.Text)
+	}
+	text := strings.Join(texts, "\n\n")
+	if text == "" {
+		text = "no source recorded there."
+	}
+	return Citation{Cost: key, Estimate: true, Text: fmt.Sprintf("From profile “%s”: %s", from.Name, text)}
 }
 
 // borrowed re-cites a category's costs as taken from profile from, every one an estimate.

@@ -66,6 +66,16 @@ type Waterfall struct {
 	Gap            string
 }
 
+// Simulated names the hierarchy the misses are for and where it came from,
+// "l1i=…,l2=… (profile NAME)", or "" when the run was not simulated: the window and the
+// command line say it in those words.
+func (w Waterfall) Simulated() string {
+	if w.Geometry == "" || w.GeometrySource == "" {
+		return w.Geometry
+	}
+	return w.Geometry + " (" + w.GeometrySource + ")"
+}
+
 // LevelCost is one cache level's share of the memory step.
 type LevelCost struct {
 	Level       string // l1i, l1d, l2, l3

@@ -37,11 +37,8 @@ func waterfallLines(w cost.Waterfall, profile string) waterfallText {
 		Total:     totalLine(w),
 		Reference: "unknown", // the gap line (gapLine) says why
 	}
-	if w.Geometry != "" {
-		t.Geometry = "Misses simulated for " + w.Geometry
-		if w.GeometrySource != "" {
-			t.Geometry += " (" + w.GeometrySource + ")"
-		}
+	if g := w.Simulated(); g != "" {
+		t.Geometry = "Misses simulated for " + g
 	}
 	if w.ReferenceKnown {
 		r := w.Reference
