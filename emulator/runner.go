@@ -417,6 +417,11 @@ func importProfile(ctx context.Context, path string, how profileReading, sink co
 		return err
 	}
 	defer f.Close()
+	// The plugin writes a file whole at the process's end; an empty one was opened by a process
+	// that died before its first write: QEMU itself, whose own words precede this.
+	if st, err := f.Stat(); err == nil && st.Size() == 0 {
+		return fmt.Errorf("%s is empty: its process died while the plugin was writing it (QEMU itself failed)", path)
+	}
 	br := bbprofile.NewReader(&countio.Reader{R: f, Progress: countio.NewProgress(ctx, nil)}, path)
 	br.DebugDirs = how.debugDirs
 	br.GeometrySource = how.geometrySource

@@ -17,6 +17,7 @@ packages=(
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
 	llvm-16 llvm-19                                            # llvm-mca: each block's pipeline cycles, and the built-in profiles' costs checked against LLVM's machine models (19 has the Neoverse N1 one)
 	valgrind                                                   # cachegrind: the referee of the cache simulation (tests)
+	dmtracedump                                                # Android's own method-trace profiler: the referee of method numbers, parents and children (tests)
 	sqlite3                                                    # users (and a test) open the workspace with it
 	bzip2                                                      # checks what the guest bzip2 (Debian armhf/mipsel, fetched by internal/debpkg) wrote
 	openjdk-17-jdk-headless                                    # the JVMTI heap agent: jvmti.h, java, javac
@@ -91,6 +92,7 @@ deps_check() {
 	command -v xvfb-run >/dev/null && command -v Xvfb >/dev/null && command -v xauth >/dev/null &&
 		command -v xdotool >/dev/null || broken+=("xvfb-run, Xvfb, xauth and xdotool")
 	command -v sqlite3 >/dev/null || broken+=("sqlite3")
+	command -v dmtracedump >/dev/null || broken+=("dmtracedump")
 	rm -rf "$dir"
 	if [ ${#broken[@]} -gt 0 ]; then
 		echo "scripts/deps.sh: installed, but these do not work:" >&2

@@ -343,6 +343,7 @@ func TestSignalStopsRun(t *testing.T) {
 	bin := qemutest.Build(t, qemutest.Targets[0], src)
 	for _, c := range []stopCase{
 		{name: "SIGTERM of a forked guest", sig: syscall.SIGTERM, args: []string{"run", "--", bin, "fork"}},
+		{name: "Ctrl-C", sig: syscall.SIGINT, args: []string{"run", "--", bin}},
 		{name: "SIGHUP", sig: syscall.SIGHUP, args: []string{"run", "--", bin}},
 		{name: "SIGKILL", sig: syscall.SIGKILL, args: []string{"run", "--", bin}},
 		{name: "SIGKILL of a forked guest", sig: syscall.SIGKILL, args: []string{"run", "--", bin, "fork"}},
@@ -362,6 +363,8 @@ func TestSignalStopsVertical(t *testing.T) {
 	classes := compileJava(t, "Sleepy", sleepyJava)
 	for _, c := range []stopCase{
 		{name: "SIGTERM", sig: syscall.SIGTERM},
+		{name: "Ctrl-C", sig: syscall.SIGINT},
+		{name: "SIGHUP", sig: syscall.SIGHUP},
 		{name: "SIGKILL", sig: syscall.SIGKILL},
 	} {
 		t.Run(c.name, func(t *testing.T) {
