@@ -51,6 +51,7 @@ func TestRunCacheNeedsAHierarchy(t *testing.T) {
 // estimate --run prints the model's waterfall: its JSON carries the numbers Report computes,
 // and its text every step and figure 5.2 beside it.
 func TestEstimateRunIsTheModelsWaterfall(t *testing.T) {
+	t.Parallel()
 	db := demoRunsDB(t, func(run string) bool { return run == "demo-sieve-arm" })
 	code, out, errOut := runCLI(t, db, "estimate", "--run", "demo-sieve-arm", "--profile", "cortex-a8", "--json")
 	if code != 0 {

@@ -16,6 +16,7 @@ import (
 // files, SVG and CSV, byte for byte; under a profile that fits the run and one that does not
 // (the charts then carry a caveat).
 func TestEmulatorChartsAgree(t *testing.T) {
+	t.Parallel()
 	db := demoRunsDB(t, func(run string) bool { return run == "demo-forker-arm" || run == "demo-sieve-arm" })
 	ctx := context.Background()
 	ws, err := controller.OpenWorkspace(workspacedb.Databases(), db, false)

@@ -17,6 +17,7 @@ import (
 // tabs get from the controller (HeapLogs.Figure at the cohort chooser's factor, HeapDumps.Figure
 // for the heap chooser's heap).
 func TestHeapChartsAgree(t *testing.T) {
+	t.Parallel()
 	db := heapChartsWorkspace(t)
 	ws, err := controller.OpenWorkspace(workspacedb.Databases(), db, false)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 // window's method tabs draw (Hotspots, Packages, Compare), built by the function the window
 // calls with the choices the flags name. Compared as files, SVG and CSV, byte for byte (chartsDiffer).
 func TestMethodChartsAgree(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "w.db")
 	for run, file := range map[string]string{"jag": corpus.File(t, "jag-dmtrace.trace"), "basic": corpus.File(t, "perflib-basic.trace"),

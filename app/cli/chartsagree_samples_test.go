@@ -15,6 +15,7 @@ import (
 // tabs (view/samples checks that the tabs show it), for the selection the flags name.
 // Compared as files, byte for byte.
 func TestSampleChartsAgree(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "w.db")
 	if code, _, errOut := runCLI(t, db, "import", "--run", "java", javaScript); code != 0 {

@@ -39,7 +39,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(code)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeFixtures()
+	os.Exit(code)
 }
 
 // writePeak writes the process's peak resident memory in KiB (VmHWM) into the file path.

@@ -80,6 +80,7 @@ type cpiRowJSON struct {
 // profile of its own set (none is left unpriced), names it in the text, the JSON and the CSV,
 // and gives figure 5.2's estimate exactly where that profile has reference data.
 func TestCompareFourISAsEachUnderItsOwnSet(t *testing.T) {
+	t.Parallel()
 	db := fourISAsDB(t)
 	items := "demo-sieve-arm,a64,demo-sieve-mips,x64"
 	code, out, errOut := runCLI(t, db, "report", "--compare", items, "--json")
@@ -151,6 +152,7 @@ func TestCompareFourISAsEachUnderItsOwnSet(t *testing.T) {
 // warning line says so, and that row's figure 5.2 is unknown: the CPI was measured on a
 // processor that does not run it.
 func TestCompareChosenProfileWarnsOnOtherSets(t *testing.T) {
+	t.Parallel()
 	db := fourISAsDB(t)
 	code, out, errOut := runCLI(t, db, "report", "--compare", "demo-sieve-arm,a64,x64", "--profile", "cortex-a8")
 	if code != 0 {

@@ -39,6 +39,7 @@ func debianText(n int) []byte {
 // name, the images add up to the process, and the instruction total is QEMU's own under
 // -singlestep.
 func TestDebianBzip2(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs Debian's bzip2 under QEMU twice per architecture")
 	}
@@ -46,6 +47,7 @@ func TestDebianBzip2(t *testing.T) {
 		{"armhf", "qemu-arm"}, {"mipsel", "qemu-mipsel"}, {"arm64", "qemu-aarch64"}, {"amd64", "qemu-x86_64"},
 	} {
 		t.Run(tc.arch, func(t *testing.T) {
+			t.Parallel() // each architecture has its own workspace, input and QEMU
 			qemutest.Require(t, tc.qemu, "bzip2")
 			root := qemutest.Debian(t, tc.arch, "bzip2", "libbz2-1.0", "libc6")
 			dir := t.TempDir()
@@ -151,6 +153,7 @@ func readJSON(t *testing.T, res childResult, v any) {
 // TestImagesReportsAndCharts runs the image, layer and system-call reports and charts, and the
 // per-image comparison, on a real plugin profile of a dynamically linked ARM program.
 func TestImagesReportsAndCharts(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "w.db")
 	fixture := filepath.Join("..", "..", "formats", "bbprofile", "testdata", "dyn-arm.bbprofile.gz")

@@ -15,7 +15,6 @@ import (
 	"androprof/formats/heaplog"
 	"androprof/internal/corpus"
 	"androprof/internal/fastlane"
-	"androprof/jvm"
 	"androprof/model/heap"
 	"androprof/store/workspacedb"
 )
@@ -92,10 +91,7 @@ func requireJava(t *testing.T) {
 func TestHeapCommandTotalsAddUp(t *testing.T) {
 	requireJava(t)
 	dir := t.TempDir()
-	classes := filepath.Join(dir, "classes")
-	if err := jvm.CompileSamples(context.Background(), "", classes); err != nil {
-		t.Fatal(err)
-	}
+	classes := javaSampleClasses(t)
 	db := filepath.Join(dir, "w.db")
 	keep := filepath.Join(dir, "keep")
 	const cohort = 64 << 10
@@ -222,6 +218,7 @@ func TestHeapCommandTotalsAddUp(t *testing.T) {
 
 // Both corpus dumps import through the command line, and their class tables print.
 func TestImportCorpusDumps(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "w.db")
 	for _, name := range []string{"ahat-RI.hprof", "perflib-dialer.hprof"} {
@@ -258,10 +255,7 @@ func TestHeapMutations(t *testing.T) {
 		t.Skip("no /usr/share/java/asm.jar (scripts/deps.sh installs libasm-java)")
 	}
 	dir := t.TempDir()
-	classes := filepath.Join(dir, "classes")
-	if err := jvm.CompileSamples(context.Background(), "", classes); err != nil {
-		t.Fatal(err)
-	}
+	classes := javaSampleClasses(t)
 	db := filepath.Join(dir, "w.db")
 	code, out, errOut := runCLI(t, db, "heap", "--mutations", "--json", "--", "java", "-cp", classes, "demo.Mutate", "3000")
 	if code != 0 {

@@ -1,44 +1,13 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-
-	"androprof/assets"
-	"androprof/controller"
-	"androprof/store/workspacedb"
 )
-
-// demoDB is a workspace file holding every demo run, as `androprof demo` makes it.
-func demoDB(t *testing.T) string {
-	return demoRunsDB(t, func(string) bool { return true })
-}
-
-// demoRunsDB is a workspace file holding the demo runs keep takes.
-func demoRunsDB(t *testing.T, keep func(run string) bool) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "w.db")
-	ws, err := controller.OpenWorkspace(workspacedb.Databases(), path, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
-	demos := map[string]controller.DemoRun{}
-	for _, d := range assets.DemoRuns() {
-		if keep(d.Name) {
-			demos[d.Name] = d
-		}
-	}
-	if _, err := ws.Importer().ImportDemo(context.Background(), demos); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
 
 // snakeKey is a documented JSON key: lowercase letters, digits and underscores.
 var snakeKey = regexp.MustCompile(`^[a-z0-9_]+$`)
@@ -65,8 +34,9 @@ func badKeys(v any, path string) []string {
 // Every command that takes --json writes the documented snake_case keys, at every depth: no Go
 // field names (Item, ForeignISAs) and no data as keys (run or layer names), on every kind of
 // run of the demo set. (run, heap and vertical need qemu, java and perf; their summaries are
-// report's and import's JSON, walked here.) It takes about 4 s.
+// report's and import's JSON, walked here.) It takes about 4 s, a minute under -race.
 func TestEveryCommandsJSONKeysAreSnakeCase(t *testing.T) {
+	t.Parallel()
 	db := demoDB(t)
 	dir := t.TempDir()
 	demo := func(file string) string { return filepath.Join("..", "..", "assets", "demo", file) }

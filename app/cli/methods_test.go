@@ -15,6 +15,7 @@ import (
 // A real Traceview trace through the command line: import, the profile table as JSON with
 // dmtracedump's numbers, a hotspot chart, and a pprof file that go tool pprof reads.
 func TestMethodTraceCommands(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "w.db")
 	if code, _, errOut := runCLI(t, db, "import", "--run", "basic", corpus.File(t, "perflib-basic.trace")); code != 0 {
@@ -78,6 +79,7 @@ func TestMethodTraceCommands(t *testing.T) {
 // µs, dmtracedump's rows after "+++++"); one row of 103 calls and 3,461,691 µs would be wrong.
 // The trace has no real-time clock: those numbers are unknown (null), never 0.
 func TestMethodRelativesCommand(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "w.db")
 	if code, _, errOut := runCLI(t, db, "import", "--run", "sns", corpus.File(t, "sns-logout.trace")); code != 0 {
 		t.Fatal(errOut)

@@ -15,7 +15,6 @@ import (
 	"androprof/controller"
 	"androprof/internal/corpus"
 	"androprof/internal/testio"
-	"androprof/jvm"
 	"androprof/store/workspacedb"
 )
 
@@ -211,10 +210,7 @@ func sqlExec(t *testing.T, path, stmt string) {
 func TestHeapKeepDoesNotFollowLinks(t *testing.T) {
 	requireJava(t)
 	dir := t.TempDir()
-	classes := filepath.Join(dir, "classes")
-	if err := jvm.CompileSamples(context.Background(), "", classes); err != nil {
-		t.Fatal(err)
-	}
+	classes := javaSampleClasses(t)
 	keep := filepath.Join(dir, "keep")
 	if err := os.Mkdir(keep, 0o755); err != nil {
 		t.Fatal(err)

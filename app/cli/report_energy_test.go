@@ -11,6 +11,7 @@ import (
 // Under a profile with no power every row's energy is unknown: "unknown" in the text, null in
 // the JSON, never 0, whatever the grouping (bb, insn and function wrote 0 in the JSON).
 func TestReportEnergyUnknownIsNotZero(t *testing.T) {
+	t.Parallel()
 	db := sievesDB(t)
 	for _, by := range []string{"pid", "bb", "insn", "category", "function"} {
 		args := []string{"report", "--run", "demo-sieve-mips", "--profile", "mips-24k", "--by", by, "--top", "5"}
@@ -52,6 +53,7 @@ func TestReportEnergyUnknownIsNotZero(t *testing.T) {
 // At a clock other than the profile's own, the report says why the energy follows the clock:
 // the profile's power is held while the time shrinks.
 func TestReportSaysThePowerIsHeld(t *testing.T) {
+	t.Parallel()
 	db := sievesDB(t)
 	for _, tc := range []struct {
 		freq string
@@ -72,6 +74,7 @@ func TestReportSaysThePowerIsHeld(t *testing.T) {
 // `androprof chart` draws what the window draws: under a profile with no power the energy
 // chart lists the functions as "unknown" (it drew "No data") and says why under the bars.
 func TestChartEnergyUnknown(t *testing.T) {
+	t.Parallel()
 	db := sievesDB(t)
 	svg := filepath.Join(t.TempDir(), "e.svg")
 	code, _, errOut := runCLI(t, db, "chart", "--run", "demo-sieve-mips", "--profile", "mips-24k", "--by", "function",

@@ -31,6 +31,7 @@ type fitJSON struct {
 // instruction set it does not price, and unknown power; without --profile a run gets a
 // profile of its own instruction set, as in the window.
 func TestReportSaysWhenProfileDoesNotFit(t *testing.T) {
+	t.Parallel()
 	db := sievesDB(t)
 	report := func(args ...string) fitJSON {
 		t.Helper()
@@ -85,6 +86,7 @@ func TestReportSaysWhenProfileDoesNotFit(t *testing.T) {
 // (the Cortex-A8 for ARM: 827,734 cycles, 0.511 mJ; the window said A15's 1,033,759 and 1.52 mJ),
 // and the report names the profile.
 func TestReportDefaultProfileIsTheWindows(t *testing.T) {
+	t.Parallel()
 	path := sievesDB(t)
 	ctx := context.Background()
 	ws, err := controller.OpenWorkspace(workspacedb.Databases(), path, false)
@@ -127,6 +129,7 @@ func TestReportDefaultProfileIsTheWindows(t *testing.T) {
 // report --compare under a profile that does not fit an item says so in warning lines and in
 // its JSON, with the documented snake_case keys; the ratios are the first item's.
 func TestCompareSaysWhenProfileDoesNotFit(t *testing.T) {
+	t.Parallel()
 	db := sievesDB(t)
 	args := []string{"report", "--compare", "demo-sieve-arm,demo-sieve-mips", "--profile", "mips-74k"}
 	code, out, errOut := runCLI(t, db, args...)
@@ -165,6 +168,7 @@ func TestCompareSaysWhenProfileDoesNotFit(t *testing.T) {
 // traces, a heap log, a sampled run), or kinds mixed, is refused by name: the emulator's table
 // of zeros (and a ratio 0.000 to a zero base) read as a measurement.
 func TestCompareRefusesRunsOfOtherKinds(t *testing.T) {
+	t.Parallel()
 	db := demoDB(t)
 	for _, c := range []struct{ list, want string }{
 		{"demo-methods,demo-methods", `run "demo-methods" is a method trace: --compare puts emulator runs`}, // report only

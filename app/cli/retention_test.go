@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -13,7 +12,6 @@ import (
 
 	"androprof/formats/hprof/hproftest"
 	"androprof/internal/corpus"
-	"androprof/jvm"
 )
 
 // The issue's definitions of done for "why is it alive" and the dump diff, on a real Java
@@ -23,10 +21,7 @@ func TestRetainPathAndDiff(t *testing.T) {
 	requireJava(t)
 	const n, m = 1000, 250
 	dir := t.TempDir()
-	classes := filepath.Join(dir, "classes")
-	if err := jvm.CompileSamples(context.Background(), "", classes); err != nil {
-		t.Fatal(err)
-	}
+	classes := javaSampleClasses(t)
 	before, after := filepath.Join(dir, "before.hprof"), filepath.Join(dir, "after.hprof")
 	if out, err := exec.Command("java", "-cp", classes, "demo.Retain", "1000", "250", before, after).CombinedOutput(); err != nil {
 		t.Fatalf("demo.Retain: %v\n%s", err, out)
@@ -152,6 +147,7 @@ func synthDump(t *testing.T, dir string, seed uint64) string {
 // The dump comparison says how many classes it shows of how many, and warns when the two dumps
 // look like different programs (issue 23, finding 14), in text and in JSON.
 func TestDumpDiffCountsAndWarnsOnDifferentApps(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "w.db")
 	runs := map[string]string{"s1": synthDump(t, dir, 1), "s2": synthDump(t, dir, 2),
@@ -210,6 +206,7 @@ func TestDumpDiffCountsAndWarnsOnDifferentApps(t *testing.T) {
 // A dump's summary counts instances and arrays, its retained report every reachable object,
 // class objects too: each says so (issue 23, finding 14).
 func TestDumpObjectCountsSayWhatTheyCount(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "w.db")
 	if code, _, errOut := runCLI(t, db, "import", "--run", "dialer", corpus.File(t, "perflib-dialer.hprof")); code != 0 {
 		t.Fatal(errOut)

@@ -122,6 +122,7 @@ func selfSum(rows []sampleRowJSON) int {
 // The sampled-run reports over a real recording: each grouping adds up to the samples the
 // targets keep, and the totals say what they left out, counted apart from the reader.
 func TestSampleReports(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "w.db")
 	samples := readScript(t, javaScript)
 	code, out, errOut := runCLI(t, db, "import", "--run", "java", javaScript)
@@ -236,6 +237,7 @@ func TestSampleReports(t *testing.T) {
 
 // import's recording-time target keeps a part of the recording and says what it left out.
 func TestSampleImportTarget(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "w.db")
 	samples := readScript(t, javaScript)
 	compilers := countScript(samples, func(s scriptSample) bool { return strings.HasPrefix(s.comm, "C") })
@@ -269,6 +271,7 @@ func TestSampleImportTarget(t *testing.T) {
 
 // chart draws a sampled run's layers over time, its tables as bars and its flame graph.
 func TestSampleCharts(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "w.db")
 	if code, _, errOut := runCLI(t, db, "import", "--run", "java", javaScript); code != 0 {

@@ -42,10 +42,7 @@ var jitMap = regexp.MustCompile(`^/tmp/perf-[0-9]+\.map$`)
 func TestVerticalPhases(t *testing.T) {
 	requirePerf(t)
 	dir := t.TempDir()
-	classes := filepath.Join(dir, "classes")
-	if err := jvm.CompileSamples(context.Background(), "", classes); err != nil {
-		t.Fatal(err)
-	}
+	classes := javaSampleClasses(t)
 	lib, err := jvm.BuildPhasesNative("")
 	if err != nil {
 		t.Fatal(err)

@@ -24,24 +24,23 @@ import (
 	"androprof/view/ui"
 )
 
-// openSieves opens the analysis window on a workspace holding the demo's sieve runs: one
-// program built for ARM, Thumb and MIPS.
-func openSieves(t *testing.T) *View {
-	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "w.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+// sieves is a workspace holding the demo's sieve runs: one program built for ARM, Thumb, MIPS,
+// AArch64 and x86-64, the ARM and AArch64 builds also cache-simulated.
+var sieves = sharedWorkspace{build: func(db *store.DB) error {
 	demos := map[string]controller.DemoRun{}
 	for _, d := range assets.DemoRuns() {
 		if strings.HasPrefix(d.Name, "demo-sieve-") {
 			demos[d.Name] = d
 		}
 	}
-	if _, err := controller.NewWorkspace(db).Importer().ImportDemo(context.Background(), demos); err != nil {
-		t.Fatal(err)
-	}
+	_, err := controller.NewWorkspace(db).Importer().ImportDemo(context.Background(), demos)
+	return err
+}}
+
+// openSieves opens the analysis window on a copy of sieves.
+func openSieves(t *testing.T) *View {
+	t.Helper()
+	db := sieves.open(t)
 	v := openWindow(test.NewTempApp(t), controller.NewWorkspace(db), &scriptedImporter{db: db})
 	v.Wait()
 	return v

@@ -31,38 +31,36 @@ import (
 const dynProfile = "../../formats/bbprofile/testdata/dyn-arm.bbprofile.gz"
 
 // importProfile imports a gzipped plugin profile as run, through the real reader and store.
-func importProfile(t *testing.T, db *store.DB, run, path string) {
-	t.Helper()
+func importProfile(db *store.DB, run, path string) error {
 	f, err := os.Open(path)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	defer f.Close()
 	zr, err := gzip.NewReader(f)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
-	if err := db.ImportRun(context.Background(), run, path, func(s cost.BlockSink) error {
+	return db.ImportRun(context.Background(), run, path, func(s cost.BlockSink) error {
 		return bbprofile.NewReader(zr, path).Feed(s)
-	}); err != nil {
-		t.Fatal(err)
-	}
+	})
 }
 
-// openDyn opens the analysis window on runs dyn and dyn-again (the real program twice) and
-// small (a trace without images or system calls), showing dyn.
+// dyn is a workspace holding runs dyn and dyn-again (the real program twice) and small (a trace
+// without images or system calls).
+var dyn = sharedWorkspace{build: func(db *store.DB) error {
+	for _, run := range []string{"dyn", "dyn-again"} {
+		if err := importProfile(db, run, dynProfile); err != nil {
+			return err
+		}
+	}
+	return db.ImportRun(context.Background(), "small", "test", storetest.SmallRun)
+}}
+
+// openDyn opens the analysis window on a copy of dyn, showing dyn.
 func openDyn(t *testing.T) *View {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "w.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	importProfile(t, db, "dyn", dynProfile)
-	importProfile(t, db, "dyn-again", dynProfile)
-	if err := db.ImportRun(context.Background(), "small", "test", storetest.SmallRun); err != nil {
-		t.Fatal(err)
-	}
+	db := dyn.open(t)
 	v := openWindow(test.NewTempApp(t), controller.NewWorkspace(db), &scriptedImporter{db: db})
 	v.Wait()
 	showRun(v, "dyn", "")

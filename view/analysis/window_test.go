@@ -68,7 +68,12 @@ func openWindowWith(a fyne.App, ws *controller.Workspace, importer RunImporter, 
 	return v
 }
 
-// openAnalysis opens the analysis window on a workspace holding run "small".
+// small is a workspace holding run "small".
+var small = sharedWorkspace{build: func(db *store.DB) error {
+	return db.ImportRun(context.Background(), "small", "test", storetest.SmallRun)
+}}
+
+// openAnalysis opens the analysis window on a copy of small.
 func openAnalysis(t *testing.T) (*View, *scriptedImporter) {
 	t.Helper()
 	return openAnalysisWith(t, func() {})
@@ -77,14 +82,7 @@ func openAnalysis(t *testing.T) (*View, *scriptedImporter) {
 // openAnalysisWith is openAnalysis with what opening the editor does.
 func openAnalysisWith(t *testing.T, openEditor func()) (*View, *scriptedImporter) {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "w.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if err := db.ImportRun(context.Background(), "small", "test", storetest.SmallRun); err != nil {
-		t.Fatal(err)
-	}
+	db := small.open(t)
 	imp := &scriptedImporter{db: db}
 	v := openWindowWith(test.NewTempApp(t), controller.NewWorkspace(db), imp, openEditor, func(*cost.Profile) {})
 	v.Wait()
