@@ -23,11 +23,6 @@ import (
 // and inclusive thread-CPU µs, calls and recursive calls) and every parent and child row of its
 // inclusive profile. The goldens of model.py restate dmtracedump's rules; this is the tool itself.
 
-// dmtRefuses names the corpus traces the real dmtracedump cannot profile, with the reason. It
-// profiles all of them today. A trace it starts refusing must be named here; a trace named here
-// that it profiles fails the test, so the list cannot go stale.
-var dmtRefuses = map[string]string{}
-
 // dmtMaxShown bounds the differences a failure lists after the first.
 const dmtMaxShown = 5
 
@@ -42,15 +37,8 @@ func TestRealDmtracedump(t *testing.T) {
 	for _, name := range traces {
 		t.Run(name, func(t *testing.T) {
 			out, err := runDmtracedump(t, tool, filepath.Join(dir, name))
-			reason, refused := dmtRefuses[name]
-			switch {
-			case err != nil && refused:
-				t.Logf("dmtracedump refuses %s, a known exception (%s): %v", name, reason, err)
-				return
-			case err != nil:
+			if err != nil {
 				t.Fatal(err)
-			case refused:
-				t.Fatalf("dmtracedump now profiles %s: drop it from dmtRefuses (%s)", name, reason)
 			}
 			_, p := readCorpus(t, name)
 			report(t, "method table", compareMethodTable(p, out))

@@ -144,40 +144,33 @@ func StoredProfile() *cost.Profile {
 	return p
 }
 
-// methodRuns are the method traces of openMethods: run name → corpus file.
-var methodRuns = [][2]string{{"jag", "jag-dmtrace.trace"}, {"jag2", "jag-dmtrace.trace"},
-	{"art", "art-trace-regular.trace.gz"}, {"sns", "sns-logout.trace"}}
-
-// methodsDB is a workspace with methodRuns and the emulator run "small", imported once through
-// the real importer and store; each test opens a copy, because importing takes seconds under
-// the race detector.
-var methodsDB struct {
+// Shared is a workspace built once per test binary, by the first test that asks, and copied
+// for each test: importing takes seconds under the race detector, and a copy per test keeps
+// each test's imports, deletions and settings its own.
+type Shared struct {
 	once sync.Once
 	path string
 	err  error
 }
 
-// MethodsWorkspace is the path of a copy of methodsDB for one test; it skips the test when
-// ../shared/corpus is absent.
-func MethodsWorkspace(t *testing.T) string {
+// Copy is the path of a copy of the workspace for t; build makes it at path, in a folder of its
+// own removed after the package's tests, the first time.
+func (s *Shared) Copy(t testing.TB, build func(path string) error) string {
 	t.Helper()
-	for _, r := range methodRuns {
-		corpus.File(t, r[1])
-	}
-	methodsDB.once.Do(func() {
-		dir, err := os.MkdirTemp("", "androprof-methods")
+	s.once.Do(func() {
+		dir, err := os.MkdirTemp("", "androprof-shared")
 		if err != nil {
-			methodsDB.err = err
+			s.err = err
 			return
 		}
 		cleanups = append(cleanups, func() { os.RemoveAll(dir) })
-		methodsDB.path = filepath.Join(dir, "w.db")
-		methodsDB.err = importMethodRuns(methodsDB.path)
+		s.path = filepath.Join(dir, "w.db")
+		s.err = build(s.path)
 	})
-	if methodsDB.err != nil {
-		t.Fatal(methodsDB.err)
+	if s.err != nil {
+		t.Fatal(s.err)
 	}
-	data, err := os.ReadFile(methodsDB.path)
+	data, err := os.ReadFile(s.path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,6 +179,24 @@ func MethodsWorkspace(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// methodRuns are the method traces of openMethods: run name → corpus file.
+var methodRuns = [][2]string{{"jag", "jag-dmtrace.trace"}, {"jag2", "jag-dmtrace.trace"},
+	{"art", "art-trace-regular.trace.gz"}, {"sns", "sns-logout.trace"}}
+
+// methodsDB is a workspace with methodRuns and the emulator run "small", imported once through
+// the real importer and store.
+var methodsDB Shared
+
+// MethodsWorkspace is the path of a copy of methodsDB for one test; it skips the test when
+// ../shared/corpus is absent.
+func MethodsWorkspace(t *testing.T) string {
+	t.Helper()
+	for _, r := range methodRuns {
+		corpus.File(t, r[1])
+	}
+	return methodsDB.Copy(t, importMethodRuns)
 }
 
 func importMethodRuns(path string) error {
@@ -218,11 +229,9 @@ const (
 )
 
 var heapDB struct {
-	once  sync.Once
-	dir   string // also holds the logs and dumps, for tests that import them again
-	path  string
+	Shared
+	dir   string   // also holds the logs and dumps, for tests that import them again
 	extra []string // corpus runs imported: "methods", "dialer"
-	err   error
 }
 
 // HeapFile writes a synthetic heap log of events records into dir.
@@ -243,26 +252,11 @@ func HeapFile(dir, name string, events int, seed int64) (string, error) {
 // logs and dumps, and the corpus runs it holds.
 func HeapWorkspace(t *testing.T) (path, dir string, extra []string) {
 	t.Helper()
-	heapDB.once.Do(func() {
-		heapDB.dir, heapDB.err = os.MkdirTemp("", "androprof-heap")
-		if heapDB.err != nil {
-			return
-		}
-		cleanups = append(cleanups, func() { os.RemoveAll(heapDB.dir) })
-		heapDB.path = filepath.Join(heapDB.dir, "w.db")
-		heapDB.extra, heapDB.err = importHeapRuns(heapDB.dir, heapDB.path)
+	path = heapDB.Copy(t, func(path string) (err error) {
+		heapDB.dir = filepath.Dir(path)
+		heapDB.extra, err = importHeapRuns(heapDB.dir, path)
+		return err
 	})
-	if heapDB.err != nil {
-		t.Fatal(heapDB.err)
-	}
-	data, err := os.ReadFile(heapDB.path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path = filepath.Join(t.TempDir(), "w.db")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
 	return path, heapDB.dir, heapDB.extra
 }
 
