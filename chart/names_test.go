@@ -1,13 +1,13 @@
 package chart
 
 import (
+	"androprof/model/flame"
 	"bytes"
 	"fmt"
 	"strings"
 	"testing"
 
 	"androprof/chart/render"
-	"androprof/model/samples"
 )
 
 // hostile are names as input files may hold them: escape sequences, a bidi override, NUL,
@@ -54,10 +54,10 @@ func namedDrawings(names []string) map[string]func(*bytes.Buffer) error {
 	stacked.Stacked = true
 	out["stacked-lines"] = func(b *bytes.Buffer) error { return stacked.Paint(b, render.SVG, 800, 400) }
 	out["stacked-columns"] = func(b *bytes.Buffer) error { return cols.Paint(b, render.SVG, 800, 400) }
-	root := &samples.FlameNode{Name: "all", Total: 10}
+	root := &flame.Node{Name: "all", Total: 10}
 	at := root
 	for _, n := range names {
-		child := &samples.FlameNode{Name: n, Image: n, Total: 10, Self: 1}
+		child := &flame.Node{Name: n, Origin: n, Total: 10, Self: 1}
 		at.Children = append(at.Children, child)
 		at = child
 	}

@@ -6,6 +6,7 @@ package chart
 // and the flame graph.
 
 import (
+	"androprof/model/flame"
 	"fmt"
 	"hash/fnv"
 	"image"
@@ -195,18 +196,18 @@ func (c LayerShares) render(w io.Writer, format render.Format, width, height int
 // it full width, with its nearest callers (Path) greyed below it.
 type Flame struct {
 	Title string
-	Root  *samples.FlameNode   // drawn full width on the lowest row above Path
-	Path  []*samples.FlameNode // Root's callers, outermost first (the tree's root "all" first)
-	Note  string               // a line under the graph, e.g. what the selection left out
+	Root  *flame.Node   // drawn full width on the lowest row above Path
+	Path  []*flame.Node // Root's callers, outermost first (the tree's root "all" first)
+	Note  string        // a line under the graph, e.g. what the selection left out
 }
 
 // FromFlame titles a run's flame graph; scope says which samples it counts.
-func FromFlame(root *samples.FlameNode, run, scope string) Flame {
+func FromFlame(root *flame.Node, run, scope string) Flame {
 	return Flame{Title: fmt.Sprintf("Flame graph — %s, %s", run, scope), Root: root}
 }
 
 // Top is the root of the whole tree: the zoomed graph's outermost caller, or Root.
-func (f Flame) Top() *samples.FlameNode {
+func (f Flame) Top() *flame.Node {
 	if len(f.Path) > 0 {
 		return f.Path[0]
 	}
@@ -215,10 +216,10 @@ func (f Flame) Top() *samples.FlameNode {
 
 // Zoom is the graph with n drawn full width and its callers below it; a node that is not in
 // the tree leaves the graph as it is. Zooming to Top shows the whole graph again.
-func (f Flame) Zoom(n *samples.FlameNode) Flame {
-	var path []*samples.FlameNode
-	var find func(at *samples.FlameNode) bool
-	find = func(at *samples.FlameNode) bool {
+func (f Flame) Zoom(n *flame.Node) Flame {
+	var path []*flame.Node
+	var find func(at *flame.Node) bool
+	find = func(at *flame.Node) bool {
 		if at == n {
 			return true
 		}
@@ -243,7 +244,7 @@ func (f Flame) Empty() bool { return f.Root == nil || f.Root.Total <= 0 }
 
 // flameBox is a frame as drawn: x0 ≤ x < x1, on row (0: the bottom one).
 type flameBox struct {
-	n      *samples.FlameNode
+	n      *flame.Node
 	x0, x1 int
 	row    int
 	caller bool // one of Path, greyed
@@ -279,8 +280,8 @@ func (f Flame) layout(w, h int) flameLayout {
 		l.boxes = append(l.boxes, flameBox{n: n, x0: left, x1: right, row: i, caller: true})
 	}
 	scale := float64(right-left) / float64(f.Root.Total)
-	var walk func(n *samples.FlameNode, x float64, row int)
-	walk = func(n *samples.FlameNode, x float64, row int) {
+	var walk func(n *flame.Node, x float64, row int)
+	walk = func(n *flame.Node, x float64, row int) {
 		x0, x1 := int(math.Round(x)), int(math.Round(x+float64(n.Total)*scale))
 		if x1-x0 < 1 {
 			return // narrower than a pixel, with everything it called
@@ -414,7 +415,7 @@ func (d *drawer) layerLegend(r gochart.Renderer, layers []layersmodel.Layer, y i
 
 // FrameAt is the frame drawn at pixel (x, y) of a width×height graph, nil for none, so a
 // click can zoom to it (or, on a greyed caller, back out to it).
-func (f Flame) FrameAt(width, height, x, y int) *samples.FlameNode {
+func (f Flame) FrameAt(width, height, x, y int) *flame.Node {
 	if f.Empty() || checkSize(width, height) != nil {
 		return nil
 	}
@@ -432,7 +433,7 @@ func (f Flame) FrameAt(width, height, x, y int) *samples.FlameNode {
 
 // FrameRect is where frame n is drawn in a width×height graph; ok is false when it is not
 // drawn (narrower than a pixel, deeper than the rows, or not in the graph).
-func (f Flame) FrameRect(width, height int, n *samples.FlameNode) (r image.Rectangle, ok bool) {
+func (f Flame) FrameRect(width, height int, n *flame.Node) (r image.Rectangle, ok bool) {
 	if f.Empty() || checkSize(width, height) != nil {
 		return r, false
 	}

@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"androprof/model/flame"
 	"bytes"
 	"image"
 	"image/color"
@@ -81,16 +82,16 @@ func TestLayerSharesColumnsShowTheDominantLayer(t *testing.T) {
 
 // flameTree is all → main → {work (app) → write (native) → sys_write (kernel), sort (java
 // library)}, and a thin frame "tiny" of one sample in a thousand.
-func flameTree() (root, main, work, write, sort, tiny *samples.FlameNode) {
-	sysWrite := &samples.FlameNode{Name: "ksys_write", Image: "[kernel.kallsyms]", Layer: layers.LayerKernel, Self: 200, Total: 200}
-	write = &samples.FlameNode{Name: "__libc_write", Image: "libc.so.6", Layer: layers.LayerNative, Total: 200, Children: []*samples.FlameNode{sysWrite}}
-	work = &samples.FlameNode{Name: "com.example.Phases.work(I)J", Image: "/tmp/perf-1.map", Layer: layers.LayerApp, Self: 400, Total: 600,
-		Children: []*samples.FlameNode{write}}
-	sort = &samples.FlameNode{Name: "java.util.Arrays.sort([I)V", Image: "/tmp/perf-1.map", Layer: layers.LayerJavaLib, Self: 399, Total: 399}
-	tiny = &samples.FlameNode{Name: "tiny", Image: "libz.so", Layer: layers.LayerNative, Self: 1, Total: 1}
-	main = &samples.FlameNode{Name: "com.example.Phases.main([Ljava/lang/String;)V", Layer: layers.LayerApp, Total: 1000,
-		Children: []*samples.FlameNode{work, sort, tiny}}
-	root = &samples.FlameNode{Name: "all", Total: 1000, Children: []*samples.FlameNode{main}}
+func flameTree() (root, main, work, write, sort, tiny *flame.Node) {
+	sysWrite := &flame.Node{Name: "ksys_write", Origin: "[kernel.kallsyms]", Layer: layers.LayerKernel, Self: 200, Total: 200}
+	write = &flame.Node{Name: "__libc_write", Origin: "libc.so.6", Layer: layers.LayerNative, Total: 200, Children: []*flame.Node{sysWrite}}
+	work = &flame.Node{Name: "com.example.Phases.work(I)J", Origin: "/tmp/perf-1.map", Layer: layers.LayerApp, Self: 400, Total: 600,
+		Children: []*flame.Node{write}}
+	sort = &flame.Node{Name: "java.util.Arrays.sort([I)V", Origin: "/tmp/perf-1.map", Layer: layers.LayerJavaLib, Self: 399, Total: 399}
+	tiny = &flame.Node{Name: "tiny", Origin: "libz.so", Layer: layers.LayerNative, Self: 1, Total: 1}
+	main = &flame.Node{Name: "com.example.Phases.main([Ljava/lang/String;)V", Layer: layers.LayerApp, Total: 1000,
+		Children: []*flame.Node{work, sort, tiny}}
+	root = &flame.Node{Name: "all", Total: 1000, Children: []*flame.Node{main}}
 	return
 }
 
@@ -105,7 +106,7 @@ func TestFlameLayoutHitAndColours(t *testing.T) {
 		t.Fatal(err)
 	}
 	rects := map[string]image.Rectangle{}
-	for _, n := range []*samples.FlameNode{root, main, work, write, sort} {
+	for _, n := range []*flame.Node{root, main, work, write, sort} {
 		r, ok := f.FrameRect(w, h, n)
 		if !ok {
 			t.Fatalf("%s is not drawn", n.Name)
@@ -165,7 +166,7 @@ func sameHue(got, want [3]uint8) bool {
 func TestFlameZoom(t *testing.T) {
 	root, main, work, write, _, _ := flameTree()
 	f := FromFlame(root, "r", "s").Zoom(work)
-	if f.Root != work || !slices.Equal(f.Path, []*samples.FlameNode{root, main}) || f.Top() != root {
+	if f.Root != work || !slices.Equal(f.Path, []*flame.Node{root, main}) || f.Top() != root {
 		t.Fatalf("zoomed to %s with path %v", f.Root.Name, f.Path)
 	}
 	const w, h = 800, 300
@@ -193,7 +194,7 @@ func TestFlameZoom(t *testing.T) {
 	if all := f.Zoom(f.Top()); all.Root != root || len(all.Path) != 0 {
 		t.Errorf("zoom to the top: %s, %d callers", all.Root.Name, len(all.Path))
 	}
-	if same := f.Zoom(&samples.FlameNode{Name: "elsewhere"}); same.Root != work {
+	if same := f.Zoom(&flame.Node{Name: "elsewhere"}); same.Root != work {
 		t.Error("zooming to a node of another tree changed the graph")
 	}
 }
@@ -219,11 +220,11 @@ func TestFlameLabelsLegendAndDepth(t *testing.T) {
 	}
 
 	// A stack 200 deep: the rows take what fits, the rest is counted.
-	deep := &samples.FlameNode{Name: "all", Total: 10}
+	deep := &flame.Node{Name: "all", Total: 10}
 	at := deep
 	for i := range 200 {
-		n := &samples.FlameNode{Name: "f" + strings.Repeat("x", i%5), Layer: layers.LayerNative, Total: 10}
-		at.Children = []*samples.FlameNode{n}
+		n := &flame.Node{Name: "f" + strings.Repeat("x", i%5), Layer: layers.LayerNative, Total: 10}
+		at.Children = []*flame.Node{n}
 		at = n
 	}
 	f := FromFlame(deep, "r", "s")

@@ -5,6 +5,7 @@ package chart
 // known is "unknown", a missing one (a gap in a line) is empty: neither is ever 0.
 
 import (
+	"androprof/model/flame"
 	"cmp"
 	"math"
 	"slices"
@@ -12,7 +13,6 @@ import (
 	"strings"
 
 	"androprof/model/layers"
-	"androprof/model/samples"
 )
 
 // num writes a value for a spreadsheet and a person: a whole number in full ("1131442", never
@@ -145,10 +145,10 @@ func (c LayerShares) Table() [][]string {
 // ";", as folded stacks write them), layer, samples as leaf and samples on the stack.
 func (f Flame) Table() [][]string {
 	rows := [][]string{{"stack", "layer", "self", "total"}}
-	var walk func(n *samples.FlameNode, path []string)
-	walk = func(n *samples.FlameNode, path []string) {
+	var walk func(n *flame.Node, path []string)
+	walk = func(n *flame.Node, path []string) {
 		path = append(path, n.Name)
-		rows = append(rows, []string{strings.Join(path, ";"), n.Layer.String(), strconv.Itoa(n.Self), strconv.Itoa(n.Total)})
+		rows = append(rows, []string{strings.Join(path, ";"), n.Layer.String(), strconv.FormatInt(n.Self, 10), strconv.FormatInt(n.Total, 10)})
 		for _, c := range n.Children {
 			walk(c, path)
 		}

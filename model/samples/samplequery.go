@@ -1,6 +1,7 @@
 package samples
 
 import (
+	"androprof/model/flame"
 	"cmp"
 	"math"
 	"slices"
@@ -57,15 +58,6 @@ type LayerTimeline struct {
 	// Before counts the samples dated before StartNS, which no bucket holds: a recording whose
 	// samples go back in time has samples before its first, at negative times.
 	Before int
-}
-
-// FlameNode is a calling context of a flame graph: its frame, the samples in it (Total) and
-// those with it as leaf (Self). Children are sorted by Name, as flame graphs draw them.
-type FlameNode struct {
-	Name, Image string
-	Layer       layersmodel.Layer
-	Self, Total int
-	Children    []*FlameNode
 }
 
 // Select classifies the profile's frames with c and keeps the samples sel selects.
@@ -378,10 +370,10 @@ func (s *SampleSet) FindSymbols(text string) []int32 {
 }
 
 // Flame merges the kept samples' stacks into a flame graph, outermost frames under the root "all".
-func (s *SampleSet) Flame() *FlameNode {
+func (s *SampleSet) Flame() *flame.Node {
 	nodes := s.Profile.Nodes
-	total := make([]int, len(nodes))
-	self := make([]int, len(nodes))
+	total := make([]int64, len(nodes))
+	self := make([]int64, len(nodes))
 	for _, i := range s.kept {
 		self[s.Profile.Samples[i].Node]++
 	}
@@ -391,14 +383,14 @@ func (s *SampleSet) Flame() *FlameNode {
 			total[p] += total[i]
 		}
 	}
-	root := &FlameNode{Name: "all", Total: s.Kept}
-	made := make([]*FlameNode, len(nodes))
+	root := &flame.Node{Name: "all", Total: int64(s.Kept)}
+	made := make([]*flame.Node, len(nodes))
 	for i, n := range nodes {
 		if total[i] == 0 {
 			continue
 		}
 		sym := s.Profile.Symbols[n.Symbol]
-		f := &FlameNode{Name: layersmodel.DisplaySymbol(sym), Image: sym.Image, Layer: s.layers[n.Symbol], Self: self[i], Total: total[i]}
+		f := &flame.Node{Name: layersmodel.DisplaySymbol(sym), Origin: sym.Image, Layer: s.layers[n.Symbol], Self: self[i], Total: total[i]}
 		made[i] = f
 		parent := root
 		if n.Parent >= 0 {
@@ -406,10 +398,10 @@ func (s *SampleSet) Flame() *FlameNode {
 		}
 		parent.Children = append(parent.Children, f)
 	}
-	var sortKids func(f *FlameNode)
-	sortKids = func(f *FlameNode) {
-		slices.SortStableFunc(f.Children, func(a, b *FlameNode) int {
-			return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Image, b.Image))
+	var sortKids func(f *flame.Node)
+	sortKids = func(f *flame.Node) {
+		slices.SortStableFunc(f.Children, func(a, b *flame.Node) int {
+			return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Origin, b.Origin))
 		})
 		for _, c := range f.Children {
 			sortKids(c)

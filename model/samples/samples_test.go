@@ -1,6 +1,7 @@
 package samples
 
 import (
+	"androprof/model/flame"
 	"reflect"
 	"testing"
 
@@ -88,7 +89,7 @@ func TestSampleQueries(t *testing.T) {
 	if f.Total != 11 || len(f.Children) != 2 || f.Children[0].Name != "JavaCalls::call_helper(JavaValue*, methodHandle const&, JavaCallArguments*, JavaThread*)" && f.Children[0].Name != "[unknown]" {
 		t.Fatalf("flame root %+v", f)
 	}
-	var mainNode *FlameNode
+	var mainNode *flame.Node
 	for _, c := range f.Children {
 		if c.Name == "demo.Phases.main([Ljava/lang/String;)V" {
 			mainNode = c

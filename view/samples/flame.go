@@ -1,6 +1,7 @@
 package samples
 
 import (
+	"androprof/model/flame"
 	"fmt"
 
 	"fyne.io/fyne/v2"
@@ -10,7 +11,6 @@ import (
 
 	"androprof/chart"
 	"androprof/internal/human"
-	samplesmodel "androprof/model/samples"
 	"androprof/view/ui"
 )
 
@@ -56,7 +56,7 @@ func (t *flameTab) show(res *result) {
 	f := res.flame
 	at := f.Root
 	for _, name := range t.zoom {
-		next := (*samplesmodel.FlameNode)(nil)
+		next := (*flame.Node)(nil)
 		for _, c := range at.Children {
 			if c.Name == name {
 				next = c
@@ -72,7 +72,7 @@ func (t *flameTab) show(res *result) {
 }
 
 // zoomTo draws the graph with n full width.
-func (t *flameTab) zoomTo(n *samplesmodel.FlameNode) {
+func (t *flameTab) zoomTo(n *flame.Node) {
 	f := t.flame.Zoom(n)
 	t.zoom = nil
 	if len(f.Path) > 0 {
@@ -98,5 +98,5 @@ func (t *flameTab) describe(f chart.Flame) string {
 	}
 	n, all := f.Root, f.Top().Total
 	return fmt.Sprintf("%s (%s, %s): %s, %.1f%% of the selection; %s as leaf. Click a grey caller or Show all to zoom out.",
-		n.Name, n.Image, n.Layer, human.Count(n.Total, "sample", "samples"), 100*float64(n.Total)/float64(max(all, 1)), human.Grouped(int64(n.Self)))
+		n.Name, n.Origin, n.Layer, human.Count(n.Total, "sample", "samples"), 100*float64(n.Total)/float64(max(all, 1)), human.Grouped(int64(n.Self)))
 }

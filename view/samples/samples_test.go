@@ -1,6 +1,7 @@
 package samples
 
 import (
+	"androprof/model/flame"
 	"bytes"
 	"context"
 	"image"
@@ -111,7 +112,7 @@ func TestTabsShowARealRecording(t *testing.T) {
 	if _, ok := v.Layers.Chart.Drawing().(chart.LayerShares); !ok {
 		t.Errorf("the Layers tab opens on %T, not the layers over time", v.Layers.Chart.Drawing())
 	}
-	if f, ok := v.Flame.Chart.Drawing().(chart.Flame); !ok || f.Root.Total != want.Kept || !strings.Contains(f.Title, "all threads") {
+	if f, ok := v.Flame.Chart.Drawing().(chart.Flame); !ok || f.Root.Total != int64(want.Kept) || !strings.Contains(f.Title, "all threads") {
 		t.Errorf("the flame graph is %T %+v", v.Flame.Chart.Drawing(), f)
 	}
 	for _, show := range v.Layers.Show.Options {
@@ -153,7 +154,7 @@ func TestThreadChooserChangesTheCounts(t *testing.T) {
 	if got, exp := len(v.Symbols.Table.Rows()), len(one.BySymbol()); got != exp || got >= len(all.BySymbol()) {
 		t.Errorf("one thread: %d symbols, want %d (all threads have %d)", got, exp, len(all.BySymbol()))
 	}
-	if f := v.Flame.flame; f.Top().Total != c2.Samples || !strings.Contains(f.Title, "thread "+chart.ThreadLabel(c2.TID, c2.Comm)) {
+	if f := v.Flame.flame; f.Top().Total != int64(c2.Samples) || !strings.Contains(f.Title, "thread "+chart.ThreadLabel(c2.TID, c2.Comm)) {
 		t.Errorf("the flame graph counts %d samples, title %q", f.Top().Total, f.Title)
 	}
 
@@ -322,7 +323,7 @@ func TestCallersAndCallees(t *testing.T) {
 }
 
 // tapFrame taps the middle of a frame of the flame graph shown, as a person clicks it.
-func tapFrame(t *testing.T, w *samplesWindow, n *samplesmodel.FlameNode) {
+func tapFrame(t *testing.T, w *samplesWindow, n *flame.Node) {
 	t.Helper()
 	p := w.Samples.Flame.Chart
 	f := p.Drawing().(chart.Flame)
@@ -349,7 +350,7 @@ func TestFlameClickZooms(t *testing.T) {
 	w.showTab(TabFlame)
 	top := v.Flame.flame.Root
 	// The widest frame two levels up: a thread's start routine or main.
-	var pick *samplesmodel.FlameNode
+	var pick *flame.Node
 	for _, c := range top.Children {
 		for _, g := range c.Children {
 			if pick == nil || g.Total > pick.Total {
@@ -376,7 +377,7 @@ func TestFlameClickZooms(t *testing.T) {
 	v.SelectThread(main.TID)
 	w.Wait()
 	f = v.Flame.Chart.Drawing().(chart.Flame)
-	if f.Root.Name != pick.Name || f.Top().Total != main.Samples {
+	if f.Root.Name != pick.Name || f.Top().Total != int64(main.Samples) {
 		t.Errorf("thread %d: zoomed to %s (%d of %d), want %s", main.TID, f.Root.Name, f.Root.Total, f.Top().Total, pick.Name)
 	}
 	test.Tap(v.Flame.ShowAll)
