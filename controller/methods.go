@@ -13,6 +13,7 @@ type MethodStore interface {
 	ImportMethodRun(ctx context.Context, name, source string, t *calls.MethodTrace) error
 	MethodTrace(ctx context.Context, run string) (*calls.MethodTrace, error)
 	CallSpans(ctx context.Context, run string, tid int, from, to uint64, limit int) ([]calls.Call, error)
+	EachCall(ctx context.Context, run string, tid int, from, to uint64, fn func(calls.Call) error) error
 	CallTree(ctx context.Context, run string) ([]calls.CallNode, error)
 	CallEdges(ctx context.Context, run string) (map[calls.CallEdge]calls.EdgeTimes, error)
 }
@@ -89,6 +90,13 @@ func (a *MethodAnalysis) Relatives(ctx context.Context, run string, method uint6
 // how short).
 func (a *MethodAnalysis) Timeline(ctx context.Context, run string, tid int, from, to uint64, limit int) ([]calls.Call, error) {
 	return a.store.CallSpans(ctx, run, tid, from, to, limit)
+}
+
+// EachCall hands fn every call of one thread (tid 0: every thread, by id) that overlaps
+// [from, to) on the wall clock (thread-CPU for traces without one; to = 0: no bound), for the
+// exports that draw every call as a slice. An error from fn stops the walk and is returned.
+func (a *MethodAnalysis) EachCall(ctx context.Context, run string, tid int, from, to uint64, fn func(calls.Call) error) error {
+	return a.store.EachCall(ctx, run, tid, from, to, fn)
 }
 
 // CompareMethods puts two method runs side by side, by method, class, package or thread, most

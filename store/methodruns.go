@@ -495,3 +495,32 @@ func (db *DB) CallSpans(ctx context.Context, run string, tid int, from, to uint6
 		})
 	return out, err
 }
+
+// EachCall hands fn the stored calls of one thread (tid 0: every thread) overlapping [from, to).
+// For now these are the timeline's spans (calls at least span_min_us long): the store of every
+// call replaces this (issue 28).
+func (db *DB) EachCall(ctx context.Context, run string, tid int, from, to uint64, fn func(calls.Call) error) error {
+	tids := []int{tid}
+	if tid == 0 {
+		t, err := db.MethodTrace(ctx, run)
+		if err != nil {
+			return err
+		}
+		tids = tids[:0]
+		for _, th := range t.Profile.Threads {
+			tids = append(tids, th.TID)
+		}
+	}
+	for _, id := range tids {
+		cs, err := db.CallSpans(ctx, run, id, from, to, 0)
+		if err != nil {
+			return err
+		}
+		for _, c := range cs {
+			if err := fn(c); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
