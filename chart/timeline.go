@@ -14,21 +14,29 @@ import (
 	"androprof/chart/render"
 	"androprof/internal/human"
 
-	"github.com/golang/freetype/truetype"
 	gochart "github.com/wcharczuk/go-chart/v2"
-	"github.com/wcharczuk/go-chart/v2/drawing"
 	"golang.org/x/image/font"
-	"golang.org/x/image/math/fixed"
 )
 
-// Timeline is one thread's calls as nested bars on a time axis, Traceview's timeline panel:
-// level-1 calls on top, each call under its caller. go-chart has no such chart, so it is drawn
-// here straight into an image, with the charts' font and colours.
+// Timeline is calls as nested bars on a time axis, Traceview's timeline panel: each thread a
+// lane of its own (Lanes, stacked top to bottom, the name at the left), level-1 calls on top of
+// a lane, each call under its caller, every lane on the same axis. go-chart has no such chart,
+// so it is drawn here straight into an image, with the charts' font and colours.
 type Timeline struct {
 	Title    string
 	From, To uint64 // the µs range shown
+	Lanes    []Lane // none: one lane without a name
 	Spans    []Span
-	Note     string // a line under the axis, e.g. which calls are not shown
+	Outline  []uint64 // spans with one of these keys are outlined: the calls of the method selected
+	Scroll   int      // pixels of the lanes scrolled off the top, when they are higher than the image
+	Note     string   // a line under the axis, e.g. which calls are not shown
+}
+
+// Lane is one thread's track.
+type Lane struct {
+	Name  string
+	Depth int    // levels of calls, so the lane's height does not change with the calls shown
+	Note  string // drawn under the name, e.g. "longest calls only"
 }
 
 // Span is one call drawn as a bar.
@@ -37,18 +45,38 @@ type Span struct {
 	Depth      int // 0: a level-1 call
 	Start, End uint64
 	Colour     uint64 // spans with the same number share a colour: calls of one method look alike
+	Lane       int    // index in Lanes
+	Key        uint64 // what Outline matches: the call's method
+	Ref        int    // the caller's index of the call; a merged box has the first one's
+	Merged     int    // more than 0: a grey box standing for this many calls narrower than a pixel
 }
 
-// timelineLayout places a Timeline's rows: one per depth, each at most 20 px high and at
-// least 3, so deep stacks stay visible; depths beyond the last row are left out. SpanAt uses it
-// too, so hovering hits what is drawn.
+// MaxLaneRows bounds a lane's height in rows: deeper calls are left out, with a note.
+const MaxLaneRows = 64
+
+// The heights of rows: readable labels at most, a visible bar at least; lanes higher than the
+// image scroll (Timeline.Scroll).
+const (
+	maxRowH     = 20
+	minRowH     = 3
+	minLaneH    = 14 // room for the lane's name
+	laneGap     = 3
+	laneNameMax = 170
+)
+
+// timelineLayout places a Timeline's lanes and rows; SpanAt uses it too, so hovering hits what
+// is drawn. top and rowH are the first lane's top and every lane's row height.
 type timelineLayout struct {
 	x0, x1     int // the plot's left and right edge
 	top, rowH  int
-	rows       int
 	axisY      int
+	lanes      []laneBox
+	content    int // the lanes' height unscrolled
 	from, span float64
 }
+
+// laneBox is where a lane is drawn: y is its top after scrolling.
+type laneBox struct{ y, rows, h int }
 
 func (t Timeline) layout(w, h int) timelineLayout {
 	top := pad
@@ -59,18 +87,116 @@ func (t Timeline) layout(w, h int) timelineLayout {
 	if t.Note != "" {
 		axisY -= 16
 	}
-	depth := 0
-	for _, s := range t.Spans {
-		depth = max(depth, s.Depth+1)
-	}
 	avail := max(axisY-top-4, 0)
-	rowH := 20
-	if depth > 0 {
-		rowH = max(3, min(20, avail/depth))
-	}
+	lanes := t.laneRows()
 	to := max(t.To, t.From+1)
-	return timelineLayout{x0: pad, x1: w - pad, top: top, rowH: rowH, rows: avail / rowH, axisY: axisY,
-		from: float64(t.From), span: float64(to - t.From)}
+	l := timelineLayout{x0: pad, x1: w - pad, top: top, axisY: axisY, from: float64(t.From), span: float64(to - t.From)}
+	if len(t.Lanes) == 0 { // one unnamed lane: as deep as the image allows
+		l.rowH = maxRowH
+		if lanes[0] > 0 {
+			l.rowH = max(minRowH, min(maxRowH, avail/lanes[0]))
+		}
+		l.lanes = []laneBox{{y: top, rows: avail / l.rowH, h: avail}}
+		l.content = avail
+		return l
+	}
+	l.x0 += min(laneNameMax, w/7)
+	total := 0
+	for _, r := range lanes {
+		total += r
+	}
+	l.rowH = max(minRowH, min(maxRowH, (avail-laneGap*len(lanes))/max(total, 1)))
+	y := 0
+	for _, r := range lanes {
+		lh := max(r*l.rowH, minLaneH)
+		l.lanes = append(l.lanes, laneBox{y: top + y - t.Scroll, rows: r, h: lh})
+		y += lh + laneGap
+	}
+	l.content = y
+	return l
+}
+
+// laneRows is each lane's rows: its depth, or the deepest span's, at most MaxLaneRows.
+func (t Timeline) laneRows() []int {
+	rows := make([]int, max(len(t.Lanes), 1))
+	for i, ln := range t.Lanes {
+		rows[i] = ln.Depth
+	}
+	for _, s := range t.Spans {
+		if s.Lane >= 0 && s.Lane < len(rows) {
+			rows[s.Lane] = max(rows[s.Lane], s.Depth+1)
+		}
+	}
+	for i := range rows {
+		rows[i] = max(1, min(rows[i], MaxLaneRows))
+	}
+	return rows
+}
+
+// Heights tells how high the lanes are in all (content) and how much of them a width×height
+// image shows (visible), so a scroll bar can be sized.
+func (t Timeline) Heights(width, height int) (content, visible int) {
+	if checkSize(width, height) != nil {
+		return 0, 0
+	}
+	l := t.layout(width, height)
+	return l.content, max(l.axisY-l.top, 0)
+}
+
+// LaneAt is the lane drawn at height y of a width×height image, -1 for none.
+func (t Timeline) LaneAt(width, height, y int) int {
+	if checkSize(width, height) != nil || len(t.Lanes) == 0 {
+		return -1
+	}
+	l := t.layout(width, height)
+	for i, b := range l.lanes {
+		if y >= b.y && y < b.y+b.h && y >= l.top && y < l.axisY {
+			return i
+		}
+	}
+	return -1
+}
+
+// LanesShown lists the lanes a width×height image shows at least a row of: the ones whose calls
+// are worth reading.
+func (t Timeline) LanesShown(width, height int) []int {
+	if checkSize(width, height) != nil {
+		return nil
+	}
+	l := t.layout(width, height)
+	var shown []int
+	for i, b := range l.lanes {
+		if b.y+b.h > l.top && b.y < l.axisY {
+			shown = append(shown, i)
+		}
+	}
+	return shown
+}
+
+// TimeAt is the time at pixel column x of a width×height image, clamped to the range shown, so
+// a pointer can zoom around where it is.
+func (t Timeline) TimeAt(width, height, x int) uint64 {
+	if checkSize(width, height) != nil {
+		return t.From
+	}
+	l := t.layout(width, height)
+	f := math.Max(0, math.Min(1, float64(x-l.x0)/float64(max(l.x1-l.x0, 1))))
+	return t.From + uint64(f*l.span)
+}
+
+// OnAxis tells whether height y of a width×height image is on the time axis, below the lanes:
+// where dragging picks a range to zoom to.
+func (t Timeline) OnAxis(width, height, y int) bool {
+	return checkSize(width, height) == nil && y >= t.layout(width, height).axisY
+}
+
+// PlotWidth is how many pixel columns a width×height image gives the time axis.
+func (t Timeline) PlotWidth(width, height int) int {
+	if checkSize(width, height) != nil {
+		return 0
+	}
+	l := t.layout(width, height)
+	return l.x1 - l.x0
 }
 
 // x is the pixel of time us, clamped to the plot.
@@ -80,16 +206,23 @@ func (l timelineLayout) x(us uint64) int {
 }
 
 // bar is the pixel extent of a span, at least one pixel wide; ok is false when it is outside
-// the range or deeper than the rows.
+// the range, deeper than its lane's rows or scrolled out of sight.
 func (l timelineLayout) bar(s Span) (r image.Rectangle, ok bool) {
-	if s.Depth < 0 || s.Depth >= l.rows || float64(s.End) < l.from || float64(s.Start) > l.from+l.span {
+	if s.Lane < 0 || s.Lane >= len(l.lanes) || float64(s.End) < l.from || float64(s.Start) > l.from+l.span {
+		return r, false
+	}
+	b := l.lanes[s.Lane]
+	if s.Depth < 0 || s.Depth >= b.rows {
+		return r, false
+	}
+	y := b.y + s.Depth*l.rowH
+	if y < l.top || y+l.rowH > l.axisY {
 		return r, false
 	}
 	x0, x1 := l.x(s.Start), l.x(s.End)
 	if x1 <= x0 {
 		x1 = x0 + 1
 	}
-	y := l.top + s.Depth*l.rowH
 	return image.Rect(x0, y, x1, y+l.rowH-1), true
 }
 
@@ -114,36 +247,128 @@ func (t Timeline) pixels(width, height int) (*image.RGBA, error) {
 		p.text(title, titleSize, textColour, (width-p.measure(title, titleSize))/2, pad+14)
 	}
 	p.axis(l, t.From, t.To)
+	p.lanes(t, l)
+	outline := map[uint64]bool{}
+	for _, k := range t.Outline {
+		outline[k] = true
+	}
 	hidden := 0
 	for _, s := range t.Spans {
 		r, ok := l.bar(s)
 		if !ok {
-			if s.Depth >= l.rows {
+			if s.Lane >= 0 && s.Lane < len(l.lanes) && s.Depth >= l.lanes[s.Lane].rows {
 				hidden++
 			}
 			continue
 		}
-		c := palette[s.Colour%uint64(len(palette))]
-		draw.Draw(img, r, image.NewUniform(tint(c)), image.Point{}, draw.Src)
-		if r.Dx() >= 3 {
-			draw.Draw(img, image.Rect(r.Min.X, r.Min.Y, r.Min.X+1, r.Max.Y), image.NewUniform(c), image.Point{}, draw.Src)
-		}
-		size := min(labelSize, float64(l.rowH)*0.6)
-		if r.Dx() > 30 && l.rowH >= 11 {
-			// A label cut to a few letters ("and…") says nothing: such bars stay bare.
-			if label := p.fit(s.Label, size, r.Dx()-6); label == s.Label || utf8.RuneCountInString(label) > 8 {
-				p.text(label, size, textColour, r.Min.X+4, r.Min.Y+l.rowH/2+int(size*gochart.DefaultDPI/72)/2-1)
-			}
-		}
+		p.span(s, r, l.rowH, outline[s.Key] && s.Merged == 0)
 	}
 	note := t.Note
 	if hidden > 0 {
-		note = joinNote(note, fmt.Sprintf("%d calls deeper than %d levels are not drawn", hidden, l.rows))
+		note = joinNote(note, fmt.Sprintf("%s calls deeper than the rows are not drawn", human.Grouped(hidden)))
 	}
 	if note != "" {
 		p.text(p.fit(note, labelSize, width-2*pad), labelSize, mutedText, pad, height-pad)
 	}
 	return img, nil
+}
+
+// merged is the grey of boxes standing for calls narrower than a pixel.
+var merged = color.RGBA{190, 190, 190, 255}
+
+// outlined is the frame around the calls of the method selected.
+var outlined = color.RGBA{20, 20, 20, 255}
+
+// span draws one bar with its label when it fits.
+func (p *painter) span(s Span, r image.Rectangle, rowH int, outline bool) {
+	img := p.img
+	if s.Merged > 0 {
+		draw.Draw(img, r, image.NewUniform(merged), image.Point{}, draw.Src)
+		return
+	}
+	c := palette[s.Colour%uint64(len(palette))]
+	draw.Draw(img, r, image.NewUniform(tint(c)), image.Point{}, draw.Src)
+	if r.Dx() >= 3 {
+		draw.Draw(img, image.Rect(r.Min.X, r.Min.Y, r.Min.X+1, r.Max.Y), image.NewUniform(c), image.Point{}, draw.Src)
+	}
+	if outline {
+		outlineRect(img, r.Inset(-1), outlined)
+	}
+	size := min(labelSize, float64(rowH)*0.6)
+	if r.Dx() > 30 && rowH >= 11 {
+		// A label cut to a few letters ("and…") says nothing: such bars stay bare.
+		if label := p.fit(s.Label, size, r.Dx()-6); label == s.Label || utf8.RuneCountInString(label) > 8 {
+			p.text(label, size, textColour, r.Min.X+4, r.Min.Y+rowH/2+int(size*gochart.DefaultDPI/72)/2-1)
+		}
+	}
+}
+
+// outlineRect draws a one-pixel rectangle's outline.
+func outlineRect(img *image.RGBA, r image.Rectangle, c color.Color) {
+	u := image.NewUniform(c)
+	for _, e := range []image.Rectangle{
+		{r.Min, image.Pt(r.Max.X, r.Min.Y+1)}, {image.Pt(r.Min.X, r.Max.Y-1), r.Max},
+		{r.Min, image.Pt(r.Min.X+1, r.Max.Y)}, {image.Pt(r.Max.X-1, r.Min.Y), r.Max},
+	} {
+		draw.Draw(img, e.Intersect(img.Bounds()), u, image.Point{}, draw.Src)
+	}
+}
+
+// lanes draws each lane's name at the left and a line above it.
+func (p *painter) lanes(t Timeline, l timelineLayout) {
+	line := image.NewUniform(color.RGBA{215, 215, 215, 255})
+	for i, ln := range t.Lanes {
+		b := l.lanes[i]
+		if b.y+b.h <= l.top || b.y >= l.axisY {
+			continue
+		}
+		if y := b.y - 2; y >= l.top {
+			draw.Draw(p.img, image.Rect(pad, y, l.x1, y+1), line, image.Point{}, draw.Src)
+		}
+		nameW := l.x0 - pad - 6
+		if y := b.y + 11; y >= l.top+9 && y < l.axisY {
+			p.text(p.fit(ln.Name, labelSize, nameW), labelSize, textColour, pad, y)
+		}
+		if y := b.y + 23; ln.Note != "" && b.h >= 24 && y >= l.top+9 && y < l.axisY {
+			p.text(p.fit(ln.Note, labelSize, nameW), labelSize, mutedText, pad, y)
+		}
+	}
+}
+
+// MergeNarrow replaces the spans narrower than a pixel of a width×height image by grey boxes,
+// one per run of such calls on a row, so a wide range draws as many boxes as it has pixels, not
+// calls. Spans with an Outline key stay: the calls of the method selected are always drawn.
+func (t Timeline) MergeNarrow(width, height int) Timeline {
+	if checkSize(width, height) != nil {
+		return t
+	}
+	l := t.layout(width, height)
+	perUs := float64(l.x1-l.x0) / l.span
+	keep := map[uint64]bool{}
+	for _, k := range t.Outline {
+		keep[k] = true
+	}
+	type row struct{ lane, depth int }
+	open := map[row]int{} // the merged box still growing on each row: its index in out
+	out := make([]Span, 0, len(t.Spans))
+	for _, s := range t.Spans {
+		if float64(s.End-min(s.Start, s.End))*perUs >= 1 || keep[s.Key] {
+			out = append(out, s)
+			continue
+		}
+		k := row{s.Lane, s.Depth}
+		if i, ok := open[k]; ok && float64(s.Start) <= float64(out[i].End)+1/perUs {
+			out[i].End = max(out[i].End, s.End)
+			out[i].Merged++
+			continue
+		}
+		g := s
+		g.Label, g.Merged = "", 1
+		open[k] = len(out)
+		out = append(out, g)
+	}
+	t.Spans = out
+	return t
 }
 
 func joinNote(a, b string) string {
@@ -193,89 +418,4 @@ func (t Timeline) SpanRect(width, height, i int) (r image.Rectangle, ok bool) {
 		return r, false
 	}
 	return t.layout(width, height).bar(t.Spans[i])
-}
-
-// tint lightens a palette colour so dark labels stay readable on it.
-func tint(c drawing.Color) color.RGBA {
-	mix := func(v uint8) uint8 { return uint8(int(v) + (255-int(v))*45/100) }
-	return color.RGBA{mix(c.R), mix(c.G), mix(c.B), 255}
-}
-
-// painter draws text with the charts' font straight into an image.
-type painter struct {
-	img   *image.RGBA
-	font  *truetype.Font
-	faces map[float64]font.Face
-}
-
-func (p *painter) face(size float64) font.Face {
-	f, ok := p.faces[size]
-	if !ok {
-		f = truetype.NewFace(p.font, &truetype.Options{Size: size, DPI: gochart.DefaultDPI, Hinting: font.HintingFull})
-		p.faces[size] = f
-	}
-	return f
-}
-
-// measure is how wide s draws, as label shows it.
-func (p *painter) measure(s string, size float64) int {
-	return font.MeasureString(p.face(size), label(s)).Ceil()
-}
-
-// text draws s (as label shows it) with its baseline at y, starting at x.
-func (p *painter) text(s string, size float64, c color.Color, x, y int) {
-	d := font.Drawer{Dst: p.img, Src: image.NewUniform(c), Face: p.face(size), Dot: fixed.P(x, y)}
-	d.DrawString(label(s))
-}
-
-// fit shortens s with an ellipsis until it fits width pixels ("" when not even that fits).
-func (p *painter) fit(s string, size float64, width int) string {
-	s = label(s)
-	if p.measure(s, size) <= width {
-		return s
-	}
-	runes := []rune(s)
-	lo, hi := 0, len(runes) // the longest prefix that fits, by bisection: labels are many
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if p.measure(string(runes[:mid])+"…", size) <= width {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	if lo == 0 {
-		return ""
-	}
-	return string(runes[:lo]) + "…"
-}
-
-// axis draws the time axis under the rows with gridlines up through them.
-func (p *painter) axis(l timelineLayout, from, to uint64) {
-	grid := image.NewUniform(color.RGBA{235, 235, 235, 255})
-	axis := image.NewUniform(axisColour)
-	draw.Draw(p.img, image.Rect(l.x0, l.axisY, l.x1, l.axisY+1), axis, image.Point{}, draw.Src)
-	step := niceStep(l.span / math.Max(1, float64(l.x1-l.x0)/110))
-	for v := math.Ceil(l.from/step) * step; v <= l.from+l.span; v += step {
-		x := l.x(uint64(v))
-		draw.Draw(p.img, image.Rect(x, l.top, x+1, l.axisY), grid, image.Point{}, draw.Src)
-		draw.Draw(p.img, image.Rect(x, l.axisY, x+1, l.axisY+5), axis, image.Point{}, draw.Src)
-		label := human.MicrosStep(v, step)
-		w := p.measure(label, labelSize)
-		p.text(label, labelSize, mutedText, min(max(x-w/2, l.x0), l.x1-w), l.axisY+18)
-	}
-}
-
-// niceStep rounds a step up to 1, 2 or 5 times a power of ten.
-func niceStep(raw float64) float64 {
-	if raw <= 1 {
-		return 1
-	}
-	mag := math.Pow(10, math.Floor(math.Log10(raw)))
-	for _, m := range []float64{1, 2, 5, 10} {
-		if m*mag >= raw {
-			return m * mag
-		}
-	}
-	return 10 * mag
 }

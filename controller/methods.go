@@ -12,7 +12,7 @@ import (
 type MethodStore interface {
 	ImportMethodRun(ctx context.Context, name, source string, t *calls.MethodTrace) error
 	MethodTrace(ctx context.Context, run string) (*calls.MethodTrace, error)
-	CallSpans(ctx context.Context, run string, tid int, from, to uint64, limit int) ([]calls.Call, error)
+	Timeline(ctx context.Context, run string, tid int, from, to uint64, limit int) (calls.TimelineWindow, error)
 	EachCall(ctx context.Context, run string, tid int, from, to uint64, fn func(calls.Call) error) error
 	CallTree(ctx context.Context, run string) ([]calls.CallNode, error)
 	CallEdges(ctx context.Context, run string) (map[calls.CallEdge]calls.EdgeTimes, error)
@@ -25,6 +25,7 @@ type MethodAnalysis struct {
 	traces    runCache[*calls.MethodTrace]
 	edges     runCache[map[calls.CallEdge]calls.EdgeTimes]
 	recursive runCache[map[calls.CallEdge]calls.RecursiveEdge]
+	trees     runCache[[]calls.CallNode] // for flame graphs (flame.go)
 }
 
 // Load reads a method run, or returns the cached copy.
@@ -37,6 +38,7 @@ func (a *MethodAnalysis) forget(run string) {
 	a.traces.forget(run)
 	a.edges.forget(run)
 	a.recursive.forget(run)
+	a.trees.forget(run)
 }
 
 // callEdges loads a run's edges once: only expanding a method needs them.
@@ -84,17 +86,23 @@ func (a *MethodAnalysis) Relatives(ctx context.Context, run string, method uint6
 	return parents, children, nil
 }
 
-// Timeline lists the calls of one thread that overlap [from, to) on the wall clock (thread-CPU
-// for traces without one), as stored
-// (calls shorter than the trace's span threshold are not kept; MethodTrace.SpanMinMicros says
-// how short).
-func (a *MethodAnalysis) Timeline(ctx context.Context, run string, tid int, from, to uint64, limit int) ([]calls.Call, error) {
-	return a.store.CallSpans(ctx, run, tid, from, to, limit)
+// Timeline reads what the timeline draws of [from, to) on the wall clock (thread-CPU for traces
+// without one; to = 0: no bound) for one thread, or every thread by id (tid 0): every call when
+// the window holds at most limit (limit ≤ 0: no limit), else the limit's longest, and it says
+// which (TimelineWindow.Every, MinMicros). Only the chunks of calls overlapping the window are
+// decoded, so a narrow window costs the same deep in a long trace as at its start. A run
+// imported before every call was kept answers from its longest calls (OnlySpans).
+func (a *MethodAnalysis) Timeline(ctx context.Context, run string, tid int, from, to uint64, limit int) (calls.TimelineWindow, error) {
+	return a.store.Timeline(ctx, run, tid, from, to, limit)
 }
 
 // EachCall hands fn every call of one thread (tid 0: every thread, by id) that overlaps
-// [from, to) on the wall clock (thread-CPU for traces without one; to = 0: no bound), for the
-// exports that draw every call as a slice. An error from fn stops the walk and is returned.
+// [from, to) on the wall clock (thread-CPU for traces without one; to = 0: no bound), each
+// thread's in the order the calls ended (a callee before its caller), for the exports that draw
+// every call as a slice. An error from fn stops the walk and is returned. A run imported before
+// every call was kept hands its longest calls, then returns an error wrapping
+// calls.ErrOnlySpans (its text asks to re-import the run); a damaged chunk is a
+// *calls.ChunkError naming the run, thread and chunk.
 func (a *MethodAnalysis) EachCall(ctx context.Context, run string, tid int, from, to uint64, fn func(calls.Call) error) error {
 	return a.store.EachCall(ctx, run, tid, from, to, fn)
 }

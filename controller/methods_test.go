@@ -14,6 +14,7 @@ import (
 	"androprof/formats/traceview"
 	"androprof/internal/corpus"
 	"androprof/model/calls"
+	"androprof/model/javaname"
 )
 
 func importMethodRun(t *testing.T, im Importer, run, path string) {
@@ -118,8 +119,8 @@ func TestCorpusTracesRoundTripThroughTheStore(t *testing.T) {
 			}
 			busiest := rep.Rows[0].TID
 			spans, err := ma.Timeline(ctx, "r", busiest, 0, 0, 0)
-			if err != nil || len(spans) == 0 {
-				t.Errorf("timeline of thread %d: %d calls, %v", busiest, len(spans), err)
+			if err != nil || len(spans.Calls) == 0 || !spans.Every {
+				t.Errorf("timeline of thread %d: %d calls (every %v), %v", busiest, len(spans.Calls), spans.Every, err)
 			}
 		})
 	}
@@ -137,10 +138,11 @@ func TestRecursiveParentsApartThroughTheStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	readable := javaname.Name{Short: "ViewGroup.dispatchDraw(Canvas)", Package: "android.view"}
 	want := []calls.Relative{
-		{Method: dispatchDraw, Name: "android/view/ViewGroup.dispatchDraw (Landroid/graphics/Canvas;)V",
+		{Method: dispatchDraw, Name: "android/view/ViewGroup.dispatchDraw (Landroid/graphics/Canvas;)V", Readable: readable,
 			EdgeTimes: calls.EdgeTimes{Calls: 9, InclusiveCPU: 846218}, TotalCalls: 103},
-		{Method: dispatchDraw, Name: "android/view/ViewGroup.dispatchDraw (Landroid/graphics/Canvas;)V",
+		{Method: dispatchDraw, Name: "android/view/ViewGroup.dispatchDraw (Landroid/graphics/Canvas;)V", Readable: readable,
 			EdgeTimes: calls.EdgeTimes{Calls: 94, InclusiveCPU: 2615473}, TotalCalls: 103, Recursive: true},
 	}
 	if !reflect.DeepEqual(parents, want) {

@@ -3,10 +3,12 @@ package controller
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/google/pprof/profile"
 
 	"androprof/model/calls"
+	"androprof/model/layers"
 )
 
 // pprofMaxFrames bounds the stack of a pprof sample, as Go's own profiler bounds its stacks: a
@@ -45,21 +47,14 @@ func (a *MethodAnalysis) Pprof(ctx context.Context, run string) (*profile.Profil
 	for _, th := range t.Profile.Threads {
 		threadName[th.TID] = fmt.Sprintf("%d %s", th.TID, th.Name)
 	}
-	var cut *profile.Location // the root of every stack cut at pprofMaxFrames
+	b := &pprofBuilder{p: p}
 	locations := map[uint64]*profile.Location{}
-	newLocation := func(fn *profile.Function, line int64) *profile.Location {
-		fn.ID = uint64(len(p.Function) + 1)
-		p.Function = append(p.Function, fn)
-		l := &profile.Location{ID: uint64(len(p.Location) + 1), Line: []profile.Line{{Function: fn, Line: max(line, 0)}}}
-		p.Location = append(p.Location, l)
-		return l
-	}
 	location := func(id uint64) *profile.Location {
 		if l, ok := locations[id]; ok {
 			return l
 		}
 		m := t.Profile.Methods[id]
-		l := newLocation(&profile.Function{Name: calls.MethodName(m), SystemName: m.Class + "." + m.Name, Filename: m.File}, int64(m.Line))
+		l := b.location(&profile.Function{Name: calls.MethodName(m), SystemName: m.Class + "." + m.Name, Filename: m.File}, int64(m.Line))
 		locations[id] = l
 		return l
 	}
@@ -68,10 +63,7 @@ func (a *MethodAnalysis) Pprof(ctx context.Context, run string) (*profile.Profil
 		// pprof wants the leaf first: the node, then its callers.
 		for j := i; j != calls.NoParent; j = nodes[j].Parent {
 			if len(s.Location) == pprofMaxFrames-1 && nodes[j].Parent != calls.NoParent {
-				if cut == nil {
-					cut = newLocation(&profile.Function{Name: fmt.Sprintf("(outer calls cut: deeper than %d)", pprofMaxFrames)}, 0)
-				}
-				s.Location = append(s.Location, cut)
+				s.Location = append(s.Location, b.cut())
 				break
 			}
 			s.Location = append(s.Location, location(nodes[j].Method))
@@ -79,6 +71,81 @@ func (a *MethodAnalysis) Pprof(ctx context.Context, run string) (*profile.Profil
 		for _, v := range values {
 			s.Value = append(s.Value, v(n))
 		}
+		p.Sample = append(p.Sample, s)
+	}
+	return p, p.CheckValid()
+}
+
+// pprofBuilder adds functions and locations to a profile, one location per function.
+type pprofBuilder struct {
+	p      *profile.Profile
+	cutLoc *profile.Location // the root of every stack cut at pprofMaxFrames
+}
+
+func (b *pprofBuilder) location(fn *profile.Function, line int64) *profile.Location {
+	p := b.p
+	fn.ID = uint64(len(p.Function) + 1)
+	p.Function = append(p.Function, fn)
+	l := &profile.Location{ID: uint64(len(p.Location) + 1), Line: []profile.Line{{Function: fn, Line: max(line, 0)}}}
+	p.Location = append(p.Location, l)
+	return l
+}
+
+// cut is the frame that stands for the outer frames of a stack deeper than pprofMaxFrames.
+func (b *pprofBuilder) cut() *profile.Location {
+	if b.cutLoc == nil {
+		b.cutLoc = b.location(&profile.Function{Name: fmt.Sprintf("(outer calls cut: deeper than %d)", pprofMaxFrames)}, 0)
+	}
+	return b.cutLoc
+}
+
+// pprofThread keeps the samples of one thread (labelled "tid name" by Pprof and SamplePprof).
+func pprofThread(p *profile.Profile, tid int) *profile.Profile {
+	prefix := fmt.Sprintf("%d ", tid)
+	kept := p.Sample[:0]
+	for _, s := range p.Sample {
+		if th := s.Label["thread"]; len(th) > 0 && strings.HasPrefix(th[0], prefix) {
+			kept = append(kept, s)
+		}
+	}
+	p.Sample = kept
+	return p
+}
+
+// Pprof turns a sampled run into a pprof profile that `go tool pprof` opens: one sample per
+// stack and thread, valued in samples, labelled with the thread ("tid name"). Stacks deeper
+// than pprofMaxFrames keep their innermost frames.
+func (a *SampleAnalysis) Pprof(ctx context.Context, run string) (*profile.Profile, error) {
+	sp, err := a.Profile(ctx, run)
+	if err != nil {
+		return nil, err
+	}
+	p := &profile.Profile{SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}},
+		PeriodType: &profile.ValueType{Type: "samples", Unit: "count"}, Period: 1}
+	b := &pprofBuilder{p: p}
+	locations := make([]*profile.Location, len(sp.Symbols))
+	type key struct{ node, thread int32 }
+	index := map[key]*profile.Sample{}
+	for _, r := range sp.Samples {
+		if s := index[key{r.Node, r.Thread}]; s != nil {
+			s.Value[0]++
+			continue
+		}
+		th := sp.Threads[r.Thread]
+		s := &profile.Sample{Value: []int64{1}, Label: map[string][]string{"thread": {fmt.Sprintf("%d %s", th.TID, th.Comm)}}}
+		for n := r.Node; n >= 0; n = sp.Nodes[n].Parent {
+			if len(s.Location) == pprofMaxFrames-1 && sp.Nodes[n].Parent >= 0 {
+				s.Location = append(s.Location, b.cut())
+				break
+			}
+			sym := sp.Nodes[n].Symbol
+			if locations[sym] == nil {
+				ss := sp.Symbols[sym]
+				locations[sym] = b.location(&profile.Function{Name: layers.DisplaySymbol(ss), SystemName: ss.Symbol, Filename: ss.Image}, 0)
+			}
+			s.Location = append(s.Location, locations[sym])
+		}
+		index[key{r.Node, r.Thread}] = s
 		p.Sample = append(p.Sample, s)
 	}
 	return p, p.CheckValid()

@@ -92,7 +92,7 @@ func SampleDrawing(set *samples.SampleSet, run string, spec SampleChartSpec) (ch
 		}
 		return chart.FromLayerTimeline(set.Timeline(buckets), run, scope, !spec.Counts), nil
 	case SampleByFlame:
-		return chart.FromFlame(set.Flame(), run, scope), nil
+		return chart.ReadableFlame(chart.FromFlame(set.Flame(), run, scope)), nil
 	case SampleByThread:
 		return chart.FromThreadRows(set.ByThread(), run, scope), nil
 	}

@@ -23,8 +23,14 @@ packages=(
 	openjdk-17-jdk-headless                                    # the JVMTI heap agent: jvmti.h, java, javac
 	libasm-java                                                # ObjectWeb ASM for heap --mutations' Java agent
 	linux-perf                                                 # androprof vertical: perf record and perf script
+	chromium fonts-dejavu-core                                 # headless: the exports and the HTML report opened as a viewer would (tests)
+	protobuf-compiler                                          # protoc decodes the Perfetto export with Perfetto's own schema (tests)
 	ca-certificates git
 )
+
+# npm installs speedscope for a test (it opens the exports); a machine with NodeSource's nodejs
+# already has npm, and Debian's npm package would conflict with it.
+command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -93,6 +99,11 @@ deps_check() {
 		command -v xdotool >/dev/null || broken+=("xvfb-run, Xvfb, xauth and xdotool")
 	command -v sqlite3 >/dev/null || broken+=("sqlite3")
 	command -v dmtracedump >/dev/null || broken+=("dmtracedump")
+	printf '<p id=ok>ok</p>\n' >"$dir/ok.html"
+	chromium --headless --no-sandbox --disable-gpu --dump-dom "file://$dir/ok.html" 2>/dev/null | grep -q 'id="ok"' ||
+		broken+=("headless chromium cannot open a page")
+	command -v protoc >/dev/null || broken+=("protoc (protobuf-compiler)")
+	command -v npm >/dev/null || broken+=("npm")
 	rm -rf "$dir"
 	if [ ${#broken[@]} -gt 0 ]; then
 		echo "scripts/deps.sh: installed, but these do not work:" >&2

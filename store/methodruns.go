@@ -18,7 +18,8 @@ import (
 func dbID(id uint64) int64   { return int64(id) }
 func traceID(v int64) uint64 { return uint64(v) }
 
-// ImportMethodRun stores a method trace as a new run of kind model.RunKindMethods, in one transaction.
+// ImportMethodRun stores a method trace as a new run of kind model.RunKindMethods, in one
+// transaction: its aggregates, its spans, and every call when t.Chunks hands them.
 func (db *DB) ImportMethodRun(ctx context.Context, name, source string, t *calls.MethodTrace) error {
 	p := t.Profile
 	return db.inTx(ctx, func(tx *sql.Tx) error {
@@ -28,9 +29,10 @@ func (db *DB) ImportMethodRun(ctx context.Context, name, source string, t *calls
 		}
 		h, a := t.Header, p.Anomalies
 		if _, err := tx.ExecContext(ctx, `INSERT INTO trace_info(run_id, format, version, clock, vm, pid, start_us, elapsed_us,
-			span_min_us, properties, orphans, mismatched, unclosed, backwards, folded) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+			span_min_us, properties, orphans, mismatched, unclosed, backwards, folded, every_call) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 			runID, h.Format, h.Version, string(p.Clock), h.VM, h.PID, int64(h.StartMicros), int64(h.ElapsedMicro),
-			int64(t.SpanMinMicros), encodeProperties(h.Properties), a.Orphans, a.Mismatched, a.Unclosed, a.Backwards, a.FoldedPaths); err != nil {
+			int64(t.SpanMinMicros), encodeProperties(h.Properties), a.Orphans, a.Mismatched, a.Unclosed, a.Backwards, a.FoldedPaths,
+			t.Chunks != nil); err != nil {
 			return err
 		}
 		w := &methodWriter{ctx: ctx, tx: tx, runID: runID, threads: map[int]int64{}, methods: map[uint64]int64{}}
@@ -188,6 +190,11 @@ func (w *methodWriter) write(t *calls.MethodTrace) error {
 			return []any{w.threads[c.TID], w.methods[c.Method], c.Depth, int64(c.StartWall), int64(c.EndWall), int64(c.StartCPU), int64(c.EndCPU)}
 		}); err != nil {
 		return err
+	}
+	if t.Chunks != nil {
+		if err := w.writeChunks(t.Chunks, p.Clock.HasWall()); err != nil {
+			return err
+		}
 	}
 	return w.callTree(p.Tree)
 }
@@ -494,33 +501,4 @@ func (db *DB) CallSpans(ctx context.Context, run string, tid int, from, to uint6
 			return nil
 		})
 	return out, err
-}
-
-// EachCall hands fn the stored calls of one thread (tid 0: every thread) overlapping [from, to).
-// For now these are the timeline's spans (calls at least span_min_us long): the store of every
-// call replaces this (issue 28).
-func (db *DB) EachCall(ctx context.Context, run string, tid int, from, to uint64, fn func(calls.Call) error) error {
-	tids := []int{tid}
-	if tid == 0 {
-		t, err := db.MethodTrace(ctx, run)
-		if err != nil {
-			return err
-		}
-		tids = tids[:0]
-		for _, th := range t.Profile.Threads {
-			tids = append(tids, th.TID)
-		}
-	}
-	for _, id := range tids {
-		cs, err := db.CallSpans(ctx, run, id, from, to, 0)
-		if err != nil {
-			return err
-		}
-		for _, c := range cs {
-			if err := fn(c); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }

@@ -32,7 +32,7 @@ type chartArgs struct {
 func (a *chartArgs) add(fs *flag.FlagSet) (metric, kind *string) {
 	fs.StringVar(&a.rf.run, "run", "", "run `NAME`")
 	fs.StringVar(&a.rf.profile, "profile", "", "profile `NAME|FILE` (default: the window's for each run's instruction set: cortex-a8 for ARM and Thumb, cortex-a55 for AArch64, mips-74k for MIPS, atom-silvermont for x86-64); an item of an instruction set it does not price gets that set's default")
-	fs.StringVar(&a.rf.by, "by", "pid", "bars per `pid|bb|insn|category|function|image|layer|syscall` (layer: each process split into program, libraries, loader; method traces: method|class|package|thread; sampled runs: layer-time|layer|image|symbol|component|thread|flame)")
+	fs.StringVar(&a.rf.by, "by", "pid", "bars per `pid|bb|insn|category|function|image|layer|syscall` (layer: each process split into program, libraries, loader; method traces: method|class|package|thread|flame; sampled runs: layer-time|layer|image|symbol|component|thread|flame)")
 	fs.IntVar(&a.rf.pid, "pid", 0, "only this process (method traces: this thread)")
 	fs.Float64Var(&a.rf.freq, "frequency-ghz", 0, "clock `GHz` (default: the profile's, else 1)")
 	metric = fs.String("metric", "cycles", "`cycles|time|energy|instructions|sources` (sources: each row's category, pipeline and memory stall cycles)")

@@ -43,7 +43,8 @@ func TestMethodChartsAgree(t *testing.T) {
 	// The window's Hotspots and Packages tabs with its choosers set as the flags say.
 	tab := func(run string, by calls.MethodGrouping, tid int, cpu bool, kind chart.Kind) func() (chart.Chart, error) {
 		return func() (chart.Chart, error) {
-			return ws.Methods.Chart(ctx, controller.MethodChartOptions{Run: run, By: by, TID: tid, CPU: cpu, Kind: kind})
+			c, err := ws.Methods.Chart(ctx, controller.MethodChartOptions{Run: run, By: by, TID: tid, CPU: cpu, Kind: kind})
+			return chart.ReadableMethodLabels(c, by), err // the window's names, unless Raw names is ticked
 		}
 	}
 	cases := []struct {
@@ -61,7 +62,7 @@ func TestMethodChartsAgree(t *testing.T) {
 		{"classes", []string{"--run", "jag", "--by", "class", "--kind", "pie"}, tab("jag", calls.ByClass, 0, true, chart.Pie)},
 		{"compare", []string{"--compare", "jag,basic", "--by", "method"}, func() (chart.Chart, error) {
 			rows, err := ws.Methods.CompareMethods(ctx, "jag", "basic", calls.ByMethod)
-			return chart.FromMethodComparison(rows, "jag", "basic", calls.ByMethod, true), err
+			return chart.ReadableMethodLabels(chart.FromMethodComparison(rows, "jag", "basic", calls.ByMethod, true), calls.ByMethod), err
 		}},
 	}
 	for _, c := range cases {

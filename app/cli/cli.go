@@ -128,7 +128,13 @@ usage:
                   [--buckets N] [--counts] --out FILE.png|.svg|.csv
                                                         a sampled run's layers over time, tables
                                                         as bars, or its mixed-mode flame graph
-  androprof export --run NAME --format pprof --out FILE a method trace for go tool pprof
+  androprof export --run NAME --format chrome|perfetto|speedscope|folded|pprof --out FILE [--pid TID]
+                  [--clock cpu|wall] [--json]          a run for other tools (docs/export.md): Chrome JSON,
+                                                        Perfetto, speedscope, folded stacks, pprof
+  androprof diff RUN_A RUN_B [--by function|path|image] [--clock cpu|wall] [--threshold PCT] [--top N]
+                 [--raw-names] [--json]                 what changed from run A to run B (two method traces,
+                                                        sampled runs or emulator runs), largest change first,
+                                                        in points of each run's own total (docs/flame.md)
 
 Every command takes --db FILE (default: ` + "%s" + `).
 `
@@ -208,6 +214,8 @@ func run(ctx context.Context, args []string, env Env) error {
 		return runChart(ctx, args[1:], env)
 	case "export":
 		return runExport(ctx, args[1:], env)
+	case "diff":
+		return runDiff(ctx, args[1:], env)
 	case "help", "-h", "--help":
 		fmt.Fprintf(env.Stdout, usage, env.Databases.DefaultPath)
 		return nil

@@ -5,12 +5,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 
 	"androprof/chart"
 	"androprof/controller"
 	"androprof/internal/termtext"
 	"androprof/model/calls"
 	"androprof/model/cost"
+	"androprof/model/javaname"
 )
 
 // methodGrouping reads --by for a method trace; the emulator's default (pid) means method.
@@ -31,11 +33,49 @@ func methodReport(ctx context.Context, ws *controller.Workspace, rf reportFlags,
 	if err != nil {
 		return nil, err
 	}
-	return ws.Methods.Report(ctx, calls.MethodReportOptions{Run: rf.run, By: g, TID: rf.pid, Find: find, Top: rf.top})
+	rep, err := ws.Methods.Report(ctx, calls.MethodReportOptions{Run: rf.run, By: g, TID: rf.pid, Find: find, Top: rf.top})
+	if err != nil || !rf.rawNames {
+		return rep, err
+	}
+	raw := *rep // the service may keep rep: a copy shows the raw names
+	raw.Rows = slices.Clone(rep.Rows)
+	for i := range raw.Rows {
+		raw.Rows[i].Readable = javaname.Raw(raw.Rows[i].Key)
+	}
+	return &raw, nil
 }
 
+// readableText is a name as a line of text shows it: the short name, then its package after
+// two spaces ("GameScreen.paint(float)  com.jag.positron"), made safe for a terminal.
+func readableText(n javaname.Name) string {
+	if n.Package == "" {
+		return printable(n.Short, "")
+	}
+	return printable(n.Short, "") + "  " + printable(n.Package, "")
+}
+
+// packageTitle heads the packages readableText writes after the names, when there are any.
+func packageTitle(shown bool) string {
+	if shown {
+		return "  PACKAGE"
+	}
+	return ""
+}
+
+// readable is n, or the raw name when --raw-names asks for it.
+func readable(n javaname.Name, raw string, rawNames bool) javaname.Name {
+	if rawNames {
+		return javaname.Raw(raw)
+	}
+	return n
+}
+
+// methodRowJSON is a row of `report --json`: key is the row's identity as Traceview names it,
+// name and package how the tables show it (docs/cli.md).
 type methodRowJSON struct {
 	Key            string  `json:"key"`
+	Name           string  `json:"name"`
+	Package        string  `json:"package,omitempty"`
 	Method         uint64  `json:"method_id,omitempty"`
 	TID            int     `json:"tid,omitempty"`
 	InclCPUus      uint64  `json:"incl_cpu_us"`
@@ -57,7 +97,7 @@ func writeMethodReport(w io.Writer, rep *calls.MethodReport, asJSON bool) error 
 		rows := make([]methodRowJSON, len(rep.Rows))
 		for i, r := range rep.Rows {
 			t := r.Times
-			rows[i] = methodRowJSON{r.Key, r.Method, r.TID, t.InclusiveCPU, t.ExclusiveCPU, t.InclusiveWall, t.ExclusiveWall,
+			rows[i] = methodRowJSON{r.Key, r.Readable.Short, r.Readable.Package, r.Method, r.TID, t.InclusiveCPU, t.ExclusiveCPU, t.InclusiveWall, t.ExclusiveWall,
 				r.InclCPU, r.ExclCPU, r.InclWall, r.ExclWall, t.Calls, t.RecursiveCalls, t.CPUPerCall(), t.WallPerCall()}
 		}
 		return writeJSON(w, map[string]any{"run": rep.Run, "by": rep.By, "tid": rep.TID, "clock": rep.Clock, "rows": rows,
@@ -67,11 +107,12 @@ func writeMethodReport(w io.Writer, rep *calls.MethodReport, asJSON bool) error 
 	fmt.Fprintf(w, "run %q by %s, clock %s: %d µs thread-CPU, %d µs real; process time (Σ level-1) %d µs CPU, %d µs real\n\n",
 		rep.Run, rep.By, rep.Clock, rep.TotalCPU, rep.TotalWall, rep.ProcessCPU, rep.ProcessWall)
 	tw := termtext.NewTable(w)
-	fmt.Fprintln(tw, "INCL CPU µs\t%\tEXCL CPU µs\t%\tINCL REAL µs\tEXCL REAL µs\tCALLS+REC\tCPU/CALL\tNAME")
+	fmt.Fprintln(tw, "INCL CPU µs\t%\tEXCL CPU µs\t%\tINCL REAL µs\tEXCL REAL µs\tCALLS+REC\tCPU/CALL\tNAME"+
+		packageTitle(slices.ContainsFunc(rep.Rows, func(r calls.MethodRow) bool { return r.Readable.Package != "" })))
 	for _, r := range rep.Rows {
 		t := r.Times
 		fmt.Fprintf(tw, "%d\t%.1f\t%d\t%.1f\t%d\t%d\t%d+%d\t%.1f\t%s\n", t.InclusiveCPU, r.InclCPU, t.ExclusiveCPU, r.ExclCPU,
-			t.InclusiveWall, t.ExclusiveWall, t.Calls, t.RecursiveCalls, t.CPUPerCall(), printable(r.Key, ""))
+			t.InclusiveWall, t.ExclusiveWall, t.Calls, t.RecursiveCalls, t.CPUPerCall(), readableText(r.Readable))
 	}
 	return tw.Flush()
 }
@@ -80,10 +121,14 @@ func writeMethodReport(w io.Writer, rep *calls.MethodReport, asJSON bool) error 
 // and --kind are the window's other choices.
 type methodChartFlags struct {
 	clock string
+	raw   bool   // --raw-names: bars named as the trace names methods
+	find  string // --by flame: the frames to light up
 }
 
 func (f *methodChartFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&f.clock, "clock", "", "method traces: `cpu|real` time (default: thread-CPU when the trace has it, as the window opens)")
+	fs.BoolVar(&f.raw, "raw-names", false, "method traces: name methods as the trace does (class.name descriptor), not as Java reads them")
+	fs.StringVar(&f.find, "find", "", "method traces, --by flame: light up the frames whose name or package matches `REGEX` and say their share")
 }
 
 // choose reads --by and --clock for run's trace: the grouping, and whether to chart
@@ -120,11 +165,23 @@ func (f methodChartFlags) cpu(c calls.Clock) (bool, error) {
 // methodDrawing is the chart the window's Hotspots or Packages tab draws for a method trace
 // with these choices (--by, --pid, --kind, --clock): the same controller call draws both.
 func methodDrawing(ctx context.Context, ws *controller.Workspace, rf reportFlags, kind chart.Kind, mf methodChartFlags) (chart.Drawing, error) {
+	if rf.by == methodFlameBy {
+		return methodFlame(ctx, ws, rf, mf)
+	}
 	by, cpu, err := mf.choose(ctx, ws, rf.run, rf.by)
 	if err != nil {
 		return nil, err
 	}
-	return ws.Methods.Chart(ctx, controller.MethodChartOptions{Run: rf.run, By: by, TID: rf.pid, CPU: cpu, Kind: kind})
+	c, err := ws.Methods.Chart(ctx, controller.MethodChartOptions{Run: rf.run, By: by, TID: rf.pid, CPU: cpu, Kind: kind})
+	return mf.names(c, by), err
+}
+
+// names relabels a method chart as the window's Raw names box does: readable unless --raw-names.
+func (f methodChartFlags) names(c chart.Chart, by calls.MethodGrouping) chart.Chart {
+	if f.raw {
+		return c
+	}
+	return chart.ReadableMethodLabels(c, by)
 }
 
 // methodComparisonDrawing is the window's Compare tab's chart for `chart --compare A,B` of two
@@ -142,7 +199,7 @@ func methodComparisonDrawing(ctx context.Context, ws *controller.Workspace, item
 	if err != nil {
 		return nil, err
 	}
-	return chart.FromMethodComparison(rows, a, b, g, cpu), nil
+	return mf.names(chart.FromMethodComparison(rows, a, b, g, cpu), g), nil
 }
 
 // methodRelatives answers `report --run TRACE --callers|--callees METHOD` for a method trace:
@@ -177,12 +234,13 @@ func methodRelatives(ctx context.Context, ws *controller.Workspace, rf reportFla
 	lists := []relativeList{{"callers", "CALLER", parents, sf.callers != ""}, {"callees", "CALLEE", children, sf.callees != ""}}
 	us := clockMicros(p.Clock)
 	if asJSON {
+		shown := readable(calls.ReadableName(p.Methods[id]), calls.MethodName(p.Methods[id]), rf.rawNames)
 		h := map[string]any{"run": rf.run, "tid": rf.pid, "clock": p.Clock, "method": map[string]any{
-			"method": calls.MethodName(p.Methods[id]), "method_id": id, "calls": self.Calls, "recursive_calls": self.RecursiveCalls,
+			"method": calls.MethodName(p.Methods[id]), "name": shown.Short, "package": shown.Package, "method_id": id, "calls": self.Calls, "recursive_calls": self.RecursiveCalls,
 			"incl_cpu_us": us.cpu(self.InclusiveCPU), "incl_real_us": us.wall(self.InclusiveWall)}}
 		for _, l := range lists {
 			if l.asked {
-				h[l.key] = relativesJSON(l.rows, us)
+				h[l.key] = relativesJSON(l.rows, us, rf.rawNames)
 			}
 		}
 		return writeJSON(env.Stdout, h)
@@ -192,7 +250,7 @@ func methodRelatives(ctx context.Context, ws *controller.Workspace, rf reportFla
 		thread = fmt.Sprintf("thread %d", rf.pid)
 	}
 	fmt.Fprintf(env.Stdout, "run %q, %s, clock %s: %s\n%d calls + %d recursive; inclusive CPU µs %s, real µs %s\n",
-		rf.run, thread, p.Clock, printable(calls.MethodName(p.Methods[id]), ""), self.Calls, self.RecursiveCalls,
+		rf.run, thread, p.Clock, readableText(readable(calls.ReadableName(p.Methods[id]), calls.MethodName(p.Methods[id]), rf.rawNames)), self.Calls, self.RecursiveCalls,
 		us.cpuText(self.InclusiveCPU), us.wallText(self.InclusiveWall))
 	for _, l := range lists {
 		if !l.asked {
@@ -200,14 +258,15 @@ func methodRelatives(ctx context.Context, ws *controller.Workspace, rf reportFla
 		}
 		fmt.Fprintln(env.Stdout)
 		tw := termtext.NewTable(env.Stdout)
-		fmt.Fprintf(tw, "CALLS/TOTAL\tINCL CPU µs\tINCL REAL µs\tRECURSIVE\t%s\n", l.title)
+		fmt.Fprintf(tw, "CALLS/TOTAL\tINCL CPU µs\tINCL REAL µs\tRECURSIVE\t%s%s\n", l.title,
+			packageTitle(!rf.rawNames && slices.ContainsFunc(l.rows, func(r calls.Relative) bool { return r.Readable.Package != "" })))
 		for _, r := range l.rows {
 			rec := ""
 			if r.Recursive {
 				rec = "recursive"
 			}
 			fmt.Fprintf(tw, "%d/%d\t%s\t%s\t%s\t%s\n", r.Calls, r.TotalCalls, us.cpuText(r.InclusiveCPU), us.wallText(r.InclusiveWall),
-				rec, printable(r.Name, ""))
+				rec, readableText(readable(r.Readable, r.Name, rf.rawNames)))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -252,8 +311,12 @@ func microsText(us *uint64) string {
 	return fmt.Sprint(*us)
 }
 
+// relativeJSON is a caller or callee: method is its identity as Traceview names it, name and
+// package how the tables show it.
 type relativeJSON struct {
 	Method     string  `json:"method"`
+	Name       string  `json:"name"`
+	Package    string  `json:"package,omitempty"`
 	MethodID   uint64  `json:"method_id"`
 	Calls      int64   `json:"calls"`
 	TotalCalls int64   `json:"total_calls"`
@@ -262,10 +325,11 @@ type relativeJSON struct {
 	InclWallus *uint64 `json:"incl_real_us"`
 }
 
-func relativesJSON(rows []calls.Relative, us clockMicros) []relativeJSON {
+func relativesJSON(rows []calls.Relative, us clockMicros, rawNames bool) []relativeJSON {
 	out := make([]relativeJSON, len(rows))
 	for i, r := range rows {
-		out[i] = relativeJSON{r.Name, r.Method, r.Calls, r.TotalCalls, r.Recursive, us.cpu(r.InclusiveCPU), us.wall(r.InclusiveWall)}
+		n := readable(r.Readable, r.Name, rawNames)
+		out[i] = relativeJSON{r.Name, n.Short, n.Package, r.Method, r.Calls, r.TotalCalls, r.Recursive, us.cpu(r.InclusiveCPU), us.wall(r.InclusiveWall)}
 	}
 	return out
 }

@@ -110,19 +110,28 @@ func TestMethodRelativesCommand(t *testing.T) {
 	if !reflect.DeepEqual(rep.Callers, want) || rep.Callees != nil || rep.Method.Calls != 9 || *rep.Method.InclCPU != 846218 {
 		t.Errorf("callers of drawChild: %+v (method %+v, callees %+v)", rep.Callers, rep.Method, rep.Callees)
 	}
-	code, out, errOut = runCLI(t, db, "report", "--run", "sns", "--callees", "ViewGroup.dispatchDraw")
-	if code != 0 {
-		t.Fatal(errOut)
-	}
-	var lines []string
-	for _, l := range strings.Split(out, "\n") {
-		lines = append(lines, strings.Join(strings.Fields(l), " "))
-	}
-	drawChild := "android/view/ViewGroup.drawChild (Landroid/graphics/Canvas;Landroid/view/View;J)Z"
-	for _, w := range []string{"CALLS/TOTAL INCL CPU µs INCL REAL µs RECURSIVE CALLEE", "9/103 846218 unknown " + drawChild,
-		"94/103 2615473 unknown recursive " + drawChild} {
-		if !slices.Contains(lines, w) {
-			t.Errorf("callees of dispatchDraw lack %q:\n%s", w, out)
+	// Java's names by default, the trace's with --raw-names; either finds the method.
+	for _, c := range []struct {
+		args          []string
+		title, callee string
+	}{
+		{[]string{"ViewGroup.dispatchDraw"}, "CALLEE PACKAGE", "ViewGroup.drawChild(Canvas, View, long) android.view"},
+		{[]string{"android.view.ViewGroup.dispatchDraw(Canvas)", "--raw-names"}, "CALLEE",
+			"android/view/ViewGroup.drawChild (Landroid/graphics/Canvas;Landroid/view/View;J)Z"},
+	} {
+		code, out, errOut = runCLI(t, db, append([]string{"report", "--run", "sns", "--callees"}, c.args...)...)
+		if code != 0 {
+			t.Fatal(errOut)
+		}
+		var lines []string
+		for _, l := range strings.Split(out, "\n") {
+			lines = append(lines, strings.Join(strings.Fields(l), " "))
+		}
+		for _, w := range []string{"CALLS/TOTAL INCL CPU µs INCL REAL µs RECURSIVE " + c.title, "9/103 846218 unknown " + c.callee,
+			"94/103 2615473 unknown recursive " + c.callee} {
+			if !slices.Contains(lines, w) {
+				t.Errorf("callees of dispatchDraw %v lack %q:\n%s", c.args, w, out)
+			}
 		}
 	}
 	if code, _, errOut := runCLI(t, db, "report", "--run", "sns", "--callers", "dispatchDraw"); code != 2 || !strings.Contains(errOut, "names 4 methods") {

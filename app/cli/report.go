@@ -65,6 +65,9 @@ type reportFlags struct {
 	by           string
 	pid, top     int
 	freq         float64
+	// rawNames shows methods as the trace names them ("a/B.paint (F)V") instead of as Java
+	// reads ("B.paint(float)" in "a"); keys and JSON's "key" and "method" are raw either way.
+	rawNames bool
 }
 
 func (rf *reportFlags) options(ctx context.Context, profiles controller.Profiles, a *controller.Analysis) (cost.ReportOptions, error) {
@@ -141,6 +144,7 @@ func runReport(ctx context.Context, args []string, env Env) error {
 	fs.Float64Var(&a.rf.freq, "frequency-ghz", 0, "clock `GHz` (default: the profile's, else 1)")
 	fs.BoolVar(&a.asJSON, "json", false, "write JSON for scripts")
 	fs.BoolVar(&a.missesFirst, "misses-first", false, "emulator runs simulated with run --cache: the rows with the most cache misses first")
+	fs.BoolVar(&a.rf.rawNames, "raw-names", false, "method traces: name methods as the trace does (class.name descriptor), not as Java reads them")
 	a.hf.add(fs)
 	a.sf.add(fs, true)
 	if _, err := parse(fs, args); err != nil {

@@ -167,7 +167,7 @@ func sampleReport(ctx context.Context, ws *controller.Workspace, rf reportFlags,
 	if find != "" {
 		var kept []samples.SampleRow
 		for _, r := range rows {
-			if containsFold(r.Key, find) || containsFold(r.Symbol, find) || containsFold(r.Image, find) {
+			if containsFold(r.Key, find) || symbolFound(r, find) || containsFold(r.Image, find) {
 				kept = append(kept, r)
 			}
 		}
@@ -184,7 +184,7 @@ func sampleReport(ctx context.Context, ws *controller.Workspace, rf reportFlags,
 		return writeSampleCSV(env.Stdout, rows, "")
 	}
 	writeSampleTotals(env.Stdout, rf.run, set)
-	return writeSampleTable(env.Stdout, string(by), rows)
+	return writeSampleTable(env.Stdout, string(by), readableSymbols(rows, rf.rawNames))
 }
 
 // neighbourReport prints a symbol's callers and callees.
@@ -228,7 +228,7 @@ func neighbourReport(set *samples.SampleSet, rf reportFlags, sf sampleFlags, asJ
 		return writeSampleCSV(env.Stdout, callees, "callee")
 	}
 	writeSampleTotals(env.Stdout, rf.run, set)
-	fmt.Fprintf(env.Stdout, "%s in %s (%s)\n", printable(layersmodel.DisplaySymbol(sym), ""), printable(sym.Image, ""), set.Layer(id))
+	fmt.Fprintf(env.Stdout, "%s in %s (%s)\n", readableSymbolText(layersmodel.DisplaySymbol(sym), set.Layer(id), rf.rawNames), printable(sym.Image, ""), set.Layer(id))
 	for _, part := range []struct {
 		title string
 		rows  []samples.SampleRow
@@ -240,7 +240,7 @@ func neighbourReport(set *samples.SampleSet, rf reportFlags, sf sampleFlags, asJ
 		fmt.Fprintln(env.Stdout)
 		tw := termtext.NewTable(env.Stdout)
 		fmt.Fprintf(tw, "SAMPLES\t%%\tLAYER\tIMAGE\t%s\n", part.title)
-		for _, r := range part.rows {
+		for _, r := range readableSymbols(part.rows, rf.rawNames) {
 			fmt.Fprintf(tw, "%d\t%.2f\t%s\t%s\t%s\n", r.Total, r.TotalPct, r.Layer, printable(r.Image, ""), printable(r.Symbol, ""))
 		}
 		if err := tw.Flush(); err != nil {

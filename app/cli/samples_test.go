@@ -196,9 +196,13 @@ func TestSampleReports(t *testing.T) {
 		t.Errorf("callers count %d samples (Spin.loop is on %d); callees %+v", callers, loops, rep.Callees)
 	}
 	code, out, _ = runCLI(t, db, "report", "--run", "java", "--callers", "Spin.loop")
-	if code != 0 || !strings.Contains(out, "long Spin.loop(int) in /tmp/perf-32761.map (application)") || !strings.Contains(out, "CALLERS") ||
+	if code != 0 || !strings.Contains(out, "\nSpin.loop(int) in /tmp/perf-32761.map (application)") || !strings.Contains(out, "CALLERS") ||
 		strings.Contains(out, "CALLEES") {
 		t.Errorf("report --callers:\n%s", out)
+	}
+	if code, out, _ = runCLI(t, db, "report", "--run", "java", "--callers", "Spin.loop", "--raw-names"); code != 0 ||
+		!strings.Contains(out, "long Spin.loop(int) in /tmp/perf-32761.map (application)") {
+		t.Errorf("report --callers --raw-names:\n%s", out)
 	}
 
 	// CSV: the JSON's field names, one row per thread.

@@ -443,7 +443,7 @@ func hottestMethod(t *testing.T, p *program, run string) string {
 	t.Helper()
 	var rep struct {
 		Rows []struct {
-			Key       string `json:"key"`
+			Name      string `json:"name"` // as the table's Name column shows it
 			ExclCPUUs int64  `json:"excl_cpu_us"`
 		} `json:"rows"`
 	}
@@ -454,7 +454,7 @@ func hottestMethod(t *testing.T, p *program, run string) string {
 			best = r
 		}
 	}
-	return best.Key
+	return best.Name
 }
 
 // cliJSON runs the command line with --json on the program's workspace and decodes its answer.

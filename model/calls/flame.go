@@ -12,8 +12,10 @@ import (
 
 // Flame is a thread's call tree as a flame graph on one clock (wall, else thread-CPU): a
 // frame's Total is the inclusive time of its call path, its Self the exclusive time, in µs,
-// Origin the class's package. tid 0 draws every thread, each as a frame "tid name" under the
-// root "all threads"; otherwise the root is the thread itself. Paths that took no time on the
+// Origin the class's package. A thread's frame holds as its Self the time outside any traced
+// call ((toplevel)'s exclusive time), so it is as wide as the thread's time in the profile
+// table. tid 0 draws every thread, each as a frame "tid name" under the root "all threads";
+// otherwise the root is the thread itself. Paths that took no time on the
 // clock are left out, as a flame graph cannot draw them. name formats a method (MethodName,
 // or a readable form). tree must be in CheckCallTree's order.
 func Flame(p *CallProfile, tree []CallNode, tid int, wall bool, name func(MethodInfo) string) *flame.Node {
@@ -64,6 +66,18 @@ func Flame(p *CallProfile, tree []CallNode, tid int, wall bool, name func(Method
 			parent.Total += f.Total
 		}
 		parent.Children = append(parent.Children, f)
+	}
+	for _, th := range p.Threads { // a thread's own time: outside any traced call, (toplevel)'s
+		top := p.PerThread[ThreadMethod{th.TID, TopLevelMethod}]
+		s := int64(top.ExclusiveCPU)
+		if wall {
+			s = int64(top.ExclusiveWall)
+		}
+		if s > 0 && (tid == 0 || th.TID == tid) {
+			f := threadNode(th.TID)
+			f.Self += s
+			f.Total += s
+		}
 	}
 	var root *flame.Node
 	if tid != 0 {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	modelmodel "androprof/model"
+	"androprof/model/javaname"
 )
 
 // Method reports: Traceview's profile table grouped by method, class, package or thread, a
@@ -41,14 +42,15 @@ type MethodReportOptions struct {
 	Run  string
 	By   MethodGrouping
 	TID  int    // 0: every thread
-	Find string // case-insensitive substring of the row's name; "" for all
+	Find string // case-insensitive substring of the row's raw or readable name; "" for all
 	Top  int    // 0: every row
 }
 
 // MethodRow is one line of Traceview's profile table. Percentages are of the report's total
 // (the selected threads' time on that clock).
 type MethodRow struct {
-	Key      string // "class.name signature", a class, a package or "tid name"
+	Key      string // "class.name signature", a class, a package or "tid name": the row's identity
+	Readable javaname.Name
 	Method   uint64 // set for method rows: its id in the trace
 	TID      int    // set for thread rows
 	Times    MethodTimes
@@ -86,6 +88,40 @@ func MethodName(m MethodInfo) string {
 	return name
 }
 
+// ReadableName is a method as people read Java, "GameScreen.paint(float)" in
+// "com.jag.positron", for display only (MethodName stays the identity); a method whose
+// descriptor is malformed, or that is not Java's ("(toplevel)"), is its MethodName.
+func ReadableName(m MethodInfo) javaname.Name {
+	if n, ok := javaname.Method(m.Class, m.Name, m.Signature); ok {
+		return n
+	}
+	return javaname.Raw(MethodName(m))
+}
+
+// ShortName is ReadableName without the package: a flame graph's frame name (Flame's name
+// argument), whose Origin already is the package.
+func ShortName(m MethodInfo) string { return ReadableName(m).Short }
+
+// readableKey is how a row of grouping by reads: a class without its package beside it, a
+// package dotted, a thread as it is.
+func readableKey(by MethodGrouping, key string) javaname.Name {
+	switch by {
+	case ByClass:
+		n, _ := javaname.Class(key)
+		return n
+	case ByPackage:
+		n, _ := javaname.Package(key)
+		return n
+	}
+	return javaname.Raw(key)
+}
+
+// matches says whether a row's raw or readable name (with its package) contains find, which
+// is lower case; "" matches every row.
+func matches(find, key string, n javaname.Name) bool {
+	return find == "" || strings.Contains(strings.ToLower(key), find) || strings.Contains(strings.ToLower(n.Full()), find)
+}
+
 // Report makes the trace's profile table, most inclusive time first (thread-CPU when the
 // trace has it, else wall).
 func (t *MethodTrace) Report(opts MethodReportOptions) (*MethodReport, error) {
@@ -104,7 +140,10 @@ func (t *MethodTrace) Report(opts MethodReportOptions) (*MethodReport, error) {
 	add := func(key string, method uint64, tid int, mt MethodTimes) {
 		r, ok := rows[key]
 		if !ok {
-			r = &MethodRow{Key: key, Method: method, TID: tid}
+			r = &MethodRow{Key: key, Method: method, TID: tid, Readable: readableKey(opts.By, key)}
+			if opts.By == ByMethod {
+				r.Readable = ReadableName(p.Methods[method])
+			}
 			rows[key] = r
 		}
 		r.Times.InclusiveCPU += mt.InclusiveCPU
@@ -147,7 +186,7 @@ func (t *MethodTrace) Report(opts MethodReportOptions) (*MethodReport, error) {
 	}
 	find := strings.ToLower(opts.Find)
 	for _, r := range rows {
-		if find != "" && !strings.Contains(strings.ToLower(r.Key), find) {
+		if !matches(find, r.Key, r.Readable) {
 			continue
 		}
 		r.InclCPU, r.ExclCPU = modelmodel.PercentOf(r.Times.InclusiveCPU, rep.TotalCPU), modelmodel.PercentOf(r.Times.ExclusiveCPU, rep.TotalCPU)
@@ -171,8 +210,9 @@ func (t *MethodTrace) Report(opts MethodReportOptions) (*MethodReport, error) {
 // Relative is a caller or callee of a method, one row of dmtracedump's inclusive profile under
 // that method: the calls along the edge and the callee's inclusive time in them.
 type Relative struct {
-	Method uint64
-	Name   string
+	Method   uint64
+	Name     string // MethodName: the identity a click jumps to
+	Readable javaname.Name
 	EdgeTimes
 	// TotalCalls is the "total" of dmtracedump's "count/total": every call (plain and recursive)
 	// of the method for a parent, of the child for a child.
@@ -205,7 +245,8 @@ func (p *CallProfile) Relatives(edges map[CallEdge]EdgeTimes, rec map[CallEdge]R
 		}
 		r, ok := m[key{id, recursive}]
 		if !ok {
-			r = &Relative{Method: id, Name: MethodName(p.Methods[id]), TotalCalls: total, Recursive: recursive}
+			mi := p.Methods[id]
+			r = &Relative{Method: id, Name: MethodName(mi), Readable: ReadableName(mi), TotalCalls: total, Recursive: recursive}
 			m[key{id, recursive}] = r
 		}
 		r.EdgeTimes.add(e)
@@ -252,15 +293,17 @@ func FalseFirst(a, b bool) int {
 
 // FindMethod finds the method a person names: its full name as the profile table writes it
 // ("class.name signature"), or class and name without the signature, with '.' or '/' between
-// the package parts. Overloads and unknown names are errors that list what would match.
+// the package parts, or its readable name ("com.jag.positron.GameScreen.paint(float)", with or
+// without the package). Overloads and unknown names are errors that list what would match.
 func (p *CallProfile) FindMethod(name string) (uint64, error) {
 	norm := func(s string) string { return strings.ReplaceAll(s, "/", ".") }
 	want := norm(name)
 	var exact, short, part []uint64
 	for id, m := range p.Methods {
 		full := norm(MethodName(m))
+		readable := ReadableName(m)
 		switch {
-		case full == want:
+		case full == want, readable.Full() == name, readable.Short == name:
 			exact = append(exact, id)
 		case norm(MethodName(MethodInfo{Class: m.Class, Name: m.Name})) == want:
 			short = append(short, id)
@@ -290,6 +333,7 @@ func (p *CallProfile) FindMethod(name string) (uint64, error) {
 // MethodCompareRow is one method (or class, package) in two traces side by side (DPA figure 7).
 type MethodCompareRow struct {
 	Key          string
+	Readable     javaname.Name
 	A, B         MethodTimes
 	InclCPURate  float64 // B's inclusive thread-CPU time over A's; 0 when A has none
 	InclWallRate float64
@@ -308,10 +352,12 @@ func CompareMethodReports(ra, rb *MethodReport) []MethodCompareRow {
 		return r
 	}
 	for _, r := range ra.Rows {
-		get(r.Key).A = r.Times
+		row := get(r.Key)
+		row.A, row.Readable = r.Times, r.Readable
 	}
 	for _, r := range rb.Rows {
-		get(r.Key).B = r.Times
+		row := get(r.Key)
+		row.B, row.Readable = r.Times, r.Readable
 	}
 	out := make([]MethodCompareRow, 0, len(rows))
 	for _, r := range rows {

@@ -88,4 +88,6 @@ type MethodTrace struct {
 	// timeline reads them by time range.
 	Spans         []Call
 	SpanMinMicros uint64
+	// Chunks, set on import, hands the store every call (chunks.go); nil keeps only the spans.
+	Chunks ChunkSource
 }

@@ -21,7 +21,7 @@ func TestRelativesKeepRecursionApart(t *testing.T) {
 	}, testMethods...)
 	rec := RecursiveEdges(p.Tree)
 	rel := func(id uint64, calls, total int64, us uint64, recursive bool) Relative {
-		return Relative{Method: id, Name: MethodName(p.Methods[id]), EdgeTimes: EdgeTimes{calls, us, us}, TotalCalls: total, Recursive: recursive}
+		return Relative{Method: id, Name: MethodName(p.Methods[id]), Readable: ReadableName(p.Methods[id]), EdgeTimes: EdgeTimes{calls, us, us}, TotalCalls: total, Recursive: recursive}
 	}
 	for _, tc := range []struct {
 		method            uint64

@@ -1,6 +1,9 @@
 package calls
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // SpanKeeper keeps the calls a timeline can show: as a trace streams, it keeps the longest calls
 // and raises its threshold whenever it holds twice its budget, so memory stays bounded however
@@ -81,3 +84,73 @@ func (k *SpanKeeper) trim(budget int) {
 
 // Calls returns what was kept, in the order the calls ended.
 func (k *SpanKeeper) Calls() []Call { return k.calls }
+
+// Longest returns at most the budget's longest calls, in the order they ended, and raises Min
+// to the shortest kept: what a timeline shows when a window holds more calls than it draws.
+func (k *SpanKeeper) Longest() []Call {
+	if len(k.calls) > k.budget() {
+		k.trim(k.budget())
+	}
+	return k.calls
+}
+
+// TimelineWindow is what a timeline draws of a window: every call in it, or, when it holds
+// more than the timeline asked for, the longest ones, and it says which.
+type TimelineWindow struct {
+	Calls []Call // by start on the timeline clock (wall, else thread-CPU); by thread first when several
+	// Every is true when Calls holds every call of the window; otherwise only calls at least
+	// MinMicros long on the timeline clock are in it (and not all of them when they tie).
+	Every     bool
+	MinMicros uint64
+	// OnlySpans is true for a run imported before every call was kept (calls.ErrOnlySpans):
+	// re-importing it lets the timeline show every call.
+	OnlySpans bool
+}
+
+// WindowKeeper gathers what a timeline draws of a window: every call while they number at most
+// Limit, then the Limit's longest (through a SpanKeeper), so memory stays bounded however wide
+// the window.
+type WindowKeeper struct {
+	Limit   int    // ≤ 0: keep every call
+	Min     uint64 // calls offered are at least this long (a run's span threshold), 0 if any
+	all     []Call
+	longest *SpanKeeper
+}
+
+// Add offers one call of the window.
+func (w *WindowKeeper) Add(c Call) {
+	if w.longest != nil {
+		w.longest.Add(c)
+		return
+	}
+	w.all = append(w.all, c)
+	if w.Limit > 0 && len(w.all) > w.Limit {
+		w.longest = &SpanKeeper{Budget: w.Limit, Min: w.Min}
+		for _, c := range w.all {
+			w.longest.Add(c)
+		}
+		w.all = nil
+	}
+}
+
+// Window is what was kept, by thread and start on the timeline clock (wall when wall is true,
+// else thread-CPU).
+func (w *WindowKeeper) Window(wall bool) TimelineWindow {
+	tw := TimelineWindow{Calls: w.all, Every: true, MinMicros: w.Min}
+	if w.longest != nil {
+		tw.Calls, tw.Every, tw.MinMicros = w.longest.Longest(), false, w.longest.Min
+	}
+	start := func(c Call) uint64 {
+		if wall {
+			return c.StartWall
+		}
+		return c.StartCPU
+	}
+	slices.SortStableFunc(tw.Calls, func(a, b Call) int {
+		if a.TID != b.TID {
+			return a.TID - b.TID
+		}
+		return cmp.Compare(start(a), start(b))
+	})
+	return tw
+}

@@ -4,6 +4,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"androprof/model/javaname"
 )
 
 // LibraryPrefixes are the packages of the Java platform and the Android framework: a Java frame
@@ -236,4 +238,18 @@ func DisplaySymbol(s SampleSymbol) string {
 		return "[unknown]"
 	}
 	return s.Symbol
+}
+
+// ReadableSymbol is a frame's name as people read it: a Java frame (the application's or a
+// Java library's layer) as Java writes it, "Phases.work(int)" in "com.example"; any other, or
+// a Java frame whose name does not read, as recorded. Only the layer says a frame is Java, as a
+// native symbol can look like a Java name ("foo.constprop.0"). Display only: DisplaySymbol
+// stays the symbol's identity.
+func ReadableSymbol(symbol string, l Layer) javaname.Name {
+	if l == LayerApp || l == LayerJavaLib {
+		if n, ok := javaname.Symbol(symbol); ok {
+			return n
+		}
+	}
+	return javaname.Raw(symbol)
 }

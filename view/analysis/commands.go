@@ -17,6 +17,7 @@ const (
 	acImport = iota
 	acRunProgram
 	acDelete
+	acExport
 	acQuit
 	acNextTab
 	acPrevTab
@@ -37,6 +38,7 @@ func (v *View) buildCommands(openEditor func()) []*ui.Command {
 		acImport:     {Label: "Import…", Key: fyne.KeyI, Mod: ui.Primary, Run: func() { press(p.Import, "This window has no workspace to import into.", v.Window) }},
 		acRunProgram: {Label: "Run program…", Key: fyne.KeyR, Mod: ui.Primary, Run: func() { press(p.RunProgram, "This window has no workspace to add a run to.", v.Window) }},
 		acDelete:     {Label: "Delete run…", Run: func() { press(p.Delete, "Choose a run in the list first.", v.Window) }},
+		acExport:     {Label: "Export…", Run: func() { v.exportRun() }},
 		acQuit:       {Label: "Quit", Key: fyne.KeyQ, Mod: ui.Primary}, // the driver's own Quit, which asks about unsaved changes
 		acNextTab:    {Label: "Next tab", Key: fyne.KeyTab, Mod: ui.Primary, Run: func() { v.stepTab(1) }},
 		acPrevTab:    {Label: "Previous tab", Key: fyne.KeyTab, Mod: ui.PrimaryShift, Run: func() { v.stepTab(-1) }},
@@ -65,7 +67,7 @@ func (v *View) mainMenu() *fyne.MainMenu {
 	view := ui.Menu("View", c[acNextTab], c[acPrevTab], c[acFindSymbol])
 	view.Items = append(view.Items, tabs)
 	return fyne.NewMainMenu(
-		ui.Menu("File", c[acImport], c[acRunProgram], c[acDelete], nil, c[acQuit]),
+		ui.Menu("File", c[acImport], c[acRunProgram], c[acDelete], nil, c[acExport], nil, c[acQuit]),
 		view,
 		ui.Menu("Window", c[acEditor]),
 		ui.Menu("Help", c[acGettingStarted], c[acShortcuts], nil, c[acAbout]),

@@ -17,7 +17,7 @@ type hotspotsTab struct {
 	Chart *ui.ChartPanel
 
 	m       *View
-	bars    []chart.Bar // as charted, for taps
+	bars    []chart.Bar // as charted, named by their raw keys, for taps
 	gen     int
 	content fyne.CanvasObject
 }
@@ -37,10 +37,11 @@ func (t *hotspotsTab) recompute() {
 	t.gen++
 	m := t.m
 	gen := t.gen
-	methodChart(m, m.sel.chart(m.sel.by, chart.Bars), func(c chart.Chart) {
+	by := m.sel.by
+	methodChart(m, m.sel.chart(by, chart.Bars), func(c chart.Chart) {
 		if gen == t.gen {
-			t.bars = c.Bars
-			t.Chart.Set(c)
+			t.bars = c.Bars // raw keys, in the order drawn
+			t.Chart.Set(m.chartNames(c, by))
 		}
 	})
 }
@@ -86,7 +87,7 @@ func (t *packagesTab) recompute() {
 	gen := t.gen
 	methodChart(m, m.sel.chart(by, chart.Pie), func(c chart.Chart) {
 		if gen == t.gen {
-			t.Chart.Set(c)
+			t.Chart.Set(m.chartNames(c, by))
 		}
 	})
 }

@@ -12,6 +12,7 @@ import (
 	"androprof/chart"
 	"androprof/model"
 	"androprof/model/calls"
+	"androprof/model/javaname"
 	"androprof/view/ui"
 )
 
@@ -26,6 +27,7 @@ type methodCompareTab struct {
 
 	m       *View
 	cpu     bool // the table's columns are for this clock
+	raw     bool // and these names (View.raw)
 	gen     int
 	content fyne.CanvasObject
 }
@@ -42,7 +44,7 @@ func newMethodCompareTab(m *View) *methodCompareTab {
 	t.Hint.Wrapping = fyne.TextWrapWord
 	t.Chart = ui.NewChartPanel(m.host.Window(), m.host.Background(), chart.Bars, nil)
 	t.Chart.Kind.Hide() // only bars put two runs side by side
-	t.Table = ui.NewSortTable(m.host.Window(), "method-comparison", compareColumns(true), nil)
+	t.Table = ui.NewSortTable(m.host.Window(), "method-comparison", compareColumns(true, false), nil)
 	h := t.Other.MinSize().Height
 	bar := container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("Compare with"),
 		container.NewGridWrap(fyne.NewSize(280, h), t.Other)), nil, t.Hint)
@@ -52,8 +54,9 @@ func newMethodCompareTab(m *View) *methodCompareTab {
 	return t
 }
 
-// compareColumns show one clock's inclusive times, calls and the rate of B to A.
-func compareColumns(cpu bool) []ui.Column[calls.MethodCompareRow] {
+// compareColumns show one clock's inclusive times, calls and the rate of B to A, the rows named
+// as raw says (nameColumns).
+func compareColumns(cpu, raw bool) []ui.Column[calls.MethodCompareRow] {
 	type row = calls.MethodCompareRow
 	clock, incl, rate := "real", func(t row) (uint64, uint64) { return t.A.InclusiveWall, t.B.InclusiveWall }, func(r row) float64 { return r.InclWallRate }
 	if cpu {
@@ -66,14 +69,14 @@ func compareColumns(cpu bool) []ui.Column[calls.MethodCompareRow] {
 		}
 		return strconv.FormatFloat(rate(r), 'f', 3, 64)
 	}
-	return []ui.Column[row]{
-		ui.TextCol("Key", 320, func(r row) string { return r.Key }),
+	name, pkg := nameColumns("Key", 300, raw, func(r row) string { return r.Key }, func(r row) javaname.Name { return r.Readable })
+	return append(append([]ui.Column[row]{name}, pkg...),
 		usCol("A incl "+clock+" µs", func(r row) uint64 { a, _ := incl(r); return a }),
 		usCol("B incl "+clock+" µs", func(r row) uint64 { _, b := incl(r); return b }),
 		rateCol,
 		ui.IntCol("A calls", 90, func(r row) int64 { return r.A.Calls }),
 		ui.IntCol("B calls", 90, func(r row) int64 { return r.B.Calls }),
-	}
+	)
 }
 
 // recompute offers the other method runs and compares with the one chosen.
@@ -87,9 +90,9 @@ func (t *methodCompareTab) recompute() {
 	}
 	t.Other.Options = others
 	t.Other.Refresh()
-	if t.cpu != m.sel.cpu {
-		t.cpu = m.sel.cpu
-		t.Table.SetColumns(compareColumns(t.cpu))
+	if t.cpu != m.sel.cpu || t.raw != m.raw {
+		t.cpu, t.raw = m.sel.cpu, m.raw
+		t.Table.SetColumns(compareColumns(t.cpu, t.raw))
 	}
 	t.gen++
 	other := t.Other.Selected
@@ -116,7 +119,7 @@ func (t *methodCompareTab) recompute() {
 				rows = nil
 			}
 			t.Table.Set(rows)
-			t.Chart.Set(chart.FromMethodComparison(rows, sel.run, other, sel.by, sel.cpu))
+			t.Chart.Set(m.chartNames(chart.FromMethodComparison(rows, sel.run, other, sel.by, sel.cpu), sel.by))
 		}
 	})
 }

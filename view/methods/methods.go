@@ -1,5 +1,5 @@
 // Package methods is the analysis window's tabs for a method trace (Traceview, DPA, RMP): the
-// profile table, a timeline per thread, hotspot and package charts, and two traces compared. It
+// profile table, a timeline of every thread, hotspot and package charts, and two traces compared. It
 // sees the window that shows it only as a ui.Host.
 package methods
 
@@ -27,13 +27,14 @@ const (
 )
 
 // View is what the analysis window shows for a method run (issue 4): Traceview's profile table, a
-// timeline per thread, hotspot and package charts, and two traces compared method by method. It
+// timeline of every thread, hotspot and package charts, and two traces compared method by method. It
 // replaces the emulator tabs and their top bar while a method run is selected, because nothing
 // there (profiles, frequency, processes) applies to a method trace.
 type View struct {
-	Thread   *widget.Select // all threads or one; the timeline shows the busiest for "All"
+	Thread   *widget.Select // all threads or one; the timeline shows a lane per thread for "All"
 	Grouping *widget.Select // one row per method, class, package or thread
 	Clock    *widget.Select // thread-CPU or real time, for the charts and the comparison
+	RawNames *widget.Check  // methods named as the trace does, not as Java reads them (names.go)
 	Tabs     *container.AppTabs
 	Bar      *fyne.Container // the top bar's controls for method runs
 
@@ -42,6 +43,7 @@ type View struct {
 	Hotspots *hotspotsTab
 	Packages *packagesTab
 	Compare  *methodCompareTab
+	Flame    *flameTab
 
 	host    ui.Host
 	a       *controller.MethodAnalysis
@@ -50,6 +52,10 @@ type View struct {
 	threads map[string]int     // Thread option → tid
 	gen     int
 	quiet   bool // set while the code, not the user, changes a chooser
+	raw     bool // RawNames is ticked
+
+	chosen    chosenMethod // the method selected in every tab (selection.go)
+	followers []follower
 }
 
 // methodSel is what the method tabs show; background work gets a copy.
@@ -88,25 +94,29 @@ func New(host ui.Host, a *controller.MethodAnalysis) *View {
 		}
 	})
 	m.Clock.SetSelected(clockCPU)
+	m.RawNames = widget.NewCheck(rawNamesText, func(on bool) { m.raw = on; m.refresh() })
 
 	m.Profile = newMethodProfileTab(m)
 	m.Timeline = newTimelineTab(m)
 	m.Hotspots = newHotspotsTab(m)
 	m.Packages = newPackagesTab(m)
 	m.Compare = newMethodCompareTab(m)
+	m.Flame = newFlameTab(m)
+	m.followTabs()
 	m.Tabs = container.NewAppTabs(
 		container.NewTabItem("Profile", m.Profile.content),
 		container.NewTabItem("Timeline", m.Timeline.content),
 		container.NewTabItem("Hotspots", m.Hotspots.content),
 		container.NewTabItem("Packages", m.Packages.content),
 		container.NewTabItem("Compare", m.Compare.content),
+		container.NewTabItem(TabFlame, m.Flame.content),
 	)
 	h := m.Thread.MinSize().Height
 	sized := func(w float32, o fyne.CanvasObject) fyne.CanvasObject {
 		return container.NewGridWrap(fyne.NewSize(w, h), o)
 	}
 	m.Bar = ui.NewBar(ui.Group(widget.NewLabel("Thread"), sized(280, m.Thread)), ui.Group(widget.NewLabel("Group by"),
-		sized(120, m.Grouping)), ui.Group(widget.NewLabel("Charts"), sized(120, m.Clock)))
+		sized(120, m.Grouping)), ui.Group(widget.NewLabel("Charts"), sized(120, m.Clock)), m.RawNames)
 	return m
 }
 
@@ -122,6 +132,7 @@ func (m *View) Load(run string) {
 	a := m.a
 	ui.LoadRun(m.host, &m.gen, run, func(ctx context.Context) (*calls.MethodTrace, error) { return a.Load(ctx, run) }, func(t *calls.MethodTrace) {
 		if run != m.sel.run || t != m.trace {
+			m.forgetSelection()
 			m.sel.run, m.trace = run, t
 			m.setChoices()
 		}
@@ -186,6 +197,7 @@ func (m *View) refresh() {
 	m.Hotspots.recompute()
 	m.Packages.recompute()
 	m.Compare.recompute()
+	m.Flame.recompute()
 }
 
 // jump shows a method (or class, package: a row's key) in the Profile tab: from a parent or
@@ -204,25 +216,4 @@ func (m *View) jumpMethod(key string) {
 	m.Tabs.SelectIndex(0)
 	m.Profile.pending = key
 	m.Grouping.SetSelected(string(calls.ByMethod)) // recomputes, then selects pending
-}
-
-// busiest is the thread with the most time inside traced calls: what a timeline should open on.
-func busiest(p *calls.CallProfile) (calls.ThreadTimes, bool) {
-	var best calls.ThreadTimes
-	found := false
-	for _, th := range p.Threads {
-		if th.Events == 0 {
-			continue
-		}
-		score := func(t calls.ThreadTimes) uint64 {
-			if p.Clock.HasWall() {
-				return t.Level1Wall
-			}
-			return t.Level1CPU
-		}
-		if !found || score(th) > score(best) || score(th) == score(best) && th.Events > best.Events {
-			best, found = th, true
-		}
-	}
-	return best, found
 }

@@ -12,6 +12,7 @@ import (
 
 	"androprof/internal/human"
 	callsmodel "androprof/model/calls"
+	"androprof/model/javaname"
 	"androprof/view/ui"
 )
 
@@ -28,6 +29,7 @@ type methodProfileTab struct {
 
 	m        *View
 	clock    callsmodel.Clock // the columns are the ones of this clock
+	raw      bool             // and of these names (View.raw)
 	selected string           // key of the row selected; kept across recomputes
 	pending  string           // a key to select once rows arrive (a jump past the find filter)
 	gen      int
@@ -41,11 +43,11 @@ func newMethodProfileTab(m *View) *methodProfileTab {
 	t.Find = widget.NewEntry()
 	t.Find.SetPlaceHolder("Find: part of a name")
 	t.Find.OnChanged = func(string) { t.recompute() }
-	t.Table = ui.NewSortTable(win, "method-profile", profileColumns(t.clock), t.rowSelected)
+	t.Table = ui.NewSortTable(win, "method-profile", profileColumns(t.clock, false), t.rowSelected)
 	t.Selected = widget.NewLabel("Select a method to list its parents and children.")
 	t.Selected.Truncation = fyne.TextTruncateEllipsis
-	t.Parents = ui.NewSortTable(win, "parents", relativeColumns(t.clock, "Parent"), func(r callsmodel.Relative) { m.jump(r.Name) })
-	t.Children = ui.NewSortTable(win, "children", relativeColumns(t.clock, "Child"), func(r callsmodel.Relative) { m.jump(r.Name) })
+	t.Parents = ui.NewSortTable(win, "parents", relativeColumns(t.clock, "Parent", false), func(r callsmodel.Relative) { m.jump(r.Name) })
+	t.Children = ui.NewSortTable(win, "children", relativeColumns(t.clock, "Child", false), func(r callsmodel.Relative) { m.jump(r.Name) })
 	t.Parents.SaveCSV.SetText("Parents CSV…")
 	t.Children.SaveCSV.SetText("Children CSV…")
 	// The profile table takes the whole height, the relatives the right of it, parents above
@@ -61,11 +63,13 @@ func newMethodProfileTab(m *View) *methodProfileTab {
 }
 
 // profileColumns are Traceview's columns for the clocks a trace has: a trace without a CPU
-// clock shows no CPU columns, which would be all zero.
-func profileColumns(c callsmodel.Clock) []ui.Column[callsmodel.MethodRow] {
+// clock shows no CPU columns, which would be all zero. raw names rows as the trace does, else
+// as Java reads them with their package beside them (nameColumns).
+func profileColumns(c callsmodel.Clock, raw bool) []ui.Column[callsmodel.MethodRow] {
 	type row = callsmodel.MethodRow
 	cpu, wall := c.HasCPU() || !c.HasWall(), c.HasWall() || !c.HasCPU()
-	cols := []ui.Column[row]{ui.TextCol("Name", 320, func(r row) string { return r.Key })}
+	name, pkg := nameColumns("Name", 300, raw, func(r row) string { return r.Key }, func(r row) javaname.Name { return r.Readable })
+	cols := append([]ui.Column[row]{name}, pkg...)
 	if cpu {
 		cols = append(cols,
 			usCol("Incl CPU µs", func(r row) uint64 { return r.Times.InclusiveCPU }),
@@ -100,10 +104,11 @@ func profileColumns(c callsmodel.Clock) []ui.Column[callsmodel.MethodRow] {
 // below its "+++++" line, say "yes" under "Rec." (as "Calls+Rec" counts them in the table) and
 // come after the plain ones until the user sorts, so nested time is never read as added to the
 // rest.
-func relativeColumns(c callsmodel.Clock, key string) []ui.Column[callsmodel.Relative] {
+func relativeColumns(c callsmodel.Clock, key string, raw bool) []ui.Column[callsmodel.Relative] {
 	type rel = callsmodel.Relative
+	name, pkg := nameColumns(key, 240, raw, func(r rel) string { return r.Name }, func(r rel) javaname.Name { return r.Readable })
 	cols := []ui.Column[rel]{
-		ui.TextCol(key, 240, func(r rel) string { return r.Name }),
+		name,
 		{Title: "Rec.", Width: 50, Num: true, Text: func(r rel) string {
 			if r.Recursive {
 				return "yes"
@@ -119,7 +124,7 @@ func relativeColumns(c callsmodel.Clock, key string) []ui.Column[callsmodel.Rela
 	if c.HasWall() || !c.HasCPU() {
 		cols = append(cols, usCol("Incl real µs", func(r rel) uint64 { return r.InclusiveWall }))
 	}
-	return cols
+	return append(cols, pkg...)
 }
 
 func usCol[T any](title string, v func(T) uint64) ui.Column[T] {
@@ -155,11 +160,11 @@ func (t *methodProfileTab) recompute() {
 }
 
 func (t *methodProfileTab) show(rep *callsmodel.MethodReport, clock callsmodel.Clock) {
-	if clock != t.clock {
-		t.clock = clock
-		t.Table.SetColumns(profileColumns(clock))
-		t.Parents.SetColumns(relativeColumns(clock, "Parent"))
-		t.Children.SetColumns(relativeColumns(clock, "Child"))
+	if clock != t.clock || t.m.raw != t.raw {
+		t.clock, t.raw = clock, t.m.raw
+		t.Table.SetColumns(profileColumns(clock, t.raw))
+		t.Parents.SetColumns(relativeColumns(clock, "Parent", t.raw))
+		t.Children.SetColumns(relativeColumns(clock, "Child", t.raw))
 	}
 	t.Table.Set(rep.Rows)
 	total := human.Count(len(rep.Rows), "row", "rows")
@@ -190,6 +195,7 @@ func (t *methodProfileTab) rowSelected(r callsmodel.MethodRow) {
 		t.showRelatives(nil, nil, "Parents and children are listed when grouping by method.")
 		return
 	}
+	m.selectMethod(r.Method, fromProfile)
 	gen, a, sel, ctx := t.relGen, m.a, m.sel, m.host.Context()
 	m.host.Background().Run(func() func() {
 		parents, children, err := a.Relatives(ctx, sel.run, r.Method, sel.tid)
@@ -201,7 +207,7 @@ func (t *methodProfileTab) rowSelected(r callsmodel.MethodRow) {
 				t.showRelatives(nil, nil, ui.ProblemText("find the callers and callees of", r.Key, err))
 				return
 			}
-			t.showRelatives(parents, children, "Parents and children of "+r.Key+" (click one to go to it)")
+			t.showRelatives(parents, children, "Parents and children of "+m.shown(r.Key, r.Readable).Full()+" (click one to go to it)")
 		}
 	})
 }

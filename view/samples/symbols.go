@@ -46,7 +46,7 @@ func symbolColumns() []ui.Column[samplesmodel.SampleRow] {
 		ui.IntCol("Total", 90, func(r row) int64 { return int64(r.Total) }),
 		ui.PctCol("Total %", func(r row) float64 { return r.TotalPct }),
 		ui.TextCol("Image", 200, func(r row) string { return r.Image }),
-		ui.TextCol("Symbol", 420, func(r row) string { return r.Symbol }),
+		symbolColumn("Symbol", 420),
 		ui.TextCol("Layer", 100, func(r row) string { return r.Layer.String() }),
 		ui.TextCol("Component", 140, func(r row) string { return r.Component }),
 	}
@@ -76,7 +76,11 @@ func matching(rows []samplesmodel.SampleRow, text string) []samplesmodel.SampleR
 	}
 	var out []samplesmodel.SampleRow
 	for _, r := range rows {
-		for _, s := range []string{r.Symbol, r.Image, r.Layer.String(), r.Component} {
+		if symbolMatches(r, text) {
+			out = append(out, r)
+			continue
+		}
+		for _, s := range []string{r.Image, r.Layer.String(), r.Component} {
 			if strings.Contains(strings.ToLower(s), text) {
 				out = append(out, r)
 				break
@@ -113,7 +117,7 @@ func newNeighboursTab(v *View) *neighboursTab {
 	t.Find.OnChanged = func(string) { t.match() }
 	type row = samplesmodel.SampleRow
 	t.Matches = ui.NewSortTable(win, "sample-symbol-matches", []ui.Column[row]{
-		ui.TextCol("Symbol", 260, func(r row) string { return r.Symbol }),
+		symbolColumn("Symbol", 260),
 		ui.IntCol("Total", 80, func(r row) int64 { return int64(r.Total) }),
 	}, func(r row) { t.pick(r.SymbolID) })
 	t.Title = widget.NewLabel(pickText)
@@ -140,7 +144,7 @@ func newNeighboursTab(v *View) *neighboursTab {
 func edgeColumns(key string) []ui.Column[samplesmodel.SampleRow] {
 	type row = samplesmodel.SampleRow
 	return []ui.Column[row]{
-		ui.TextCol(key, 360, func(r row) string { return r.Symbol }),
+		symbolColumn(key, 360),
 		ui.IntCol("Samples", 90, func(r row) int64 { return int64(r.Total) }),
 		ui.PctCol("%", func(r row) float64 { return r.TotalPct }),
 		ui.TextCol("Image", 180, func(r row) string { return r.Image }),
@@ -162,7 +166,7 @@ func (t *neighboursTab) match() {
 	text := strings.ToLower(strings.TrimSpace(t.Find.Text))
 	var rows []samplesmodel.SampleRow
 	for _, r := range t.res.symbols {
-		if strings.Contains(strings.ToLower(r.Symbol), text) {
+		if symbolMatches(r, text) {
 			rows = append(rows, r)
 		}
 	}
@@ -198,7 +202,11 @@ func (t *neighboursTab) list() {
 // describe names the symbol picked and its samples in the selection.
 func (t *neighboursTab) describe(res *result, symbol int32) string {
 	sym := res.profile.Symbols[symbol]
-	text := fmt.Sprintf("%s in %s (%s)", layers.DisplaySymbol(sym), sym.Image, res.set.Layer(symbol))
+	name := layers.DisplaySymbol(sym)
+	if n := layers.ReadableSymbol(name, res.set.Layer(symbol)); n.Short != name {
+		name = n.Full() + " [" + name + "]" // the recorded name one glance away
+	}
+	text := fmt.Sprintf("%s in %s (%s)", name, sym.Image, res.set.Layer(symbol))
 	for _, r := range res.symbols {
 		if r.SymbolID == symbol {
 			return text + fmt.Sprintf(": %s on the stack, %s as leaf", human.Count(r.Total, "sample", "samples"), human.Grouped(int64(r.Self)))
