@@ -46,6 +46,8 @@ type Flame struct {
 	Hits    map[*flame.Node]bool // the frames Search matches
 	Matched int64                // the time under Hits, counted once where matches nest
 	Marked  map[*flame.Node]bool // outlined: the frames of a method selected in another view
+
+	diff *flameDiff // a differential graph's colours and numbers (FromDiff); nil for others
 }
 
 // The units of a method run's flame graph: microseconds of one clock.
@@ -199,11 +201,19 @@ func (f Flame) fill(b flameBox) drawing.Color {
 	case b.caller:
 		return callerFill
 	case f.Search == "":
-		return frameColour(b.n)
+		return f.own(b.n)
 	case f.Hits[b.n]:
 		return matchFill
 	}
-	return lighten(frameColour(b.n), 75)
+	return lighten(f.own(b.n), 75)
+}
+
+// own is a frame's colour in this graph: by its change in a diff, else frameColour.
+func (f Flame) own(n *flame.Node) drawing.Color {
+	if f.diff != nil {
+		return f.diff.colour(n)
+	}
+	return frameColour(n)
 }
 
 // frameColour is a frame's own fill. A sampled frame takes its layer's hue, lighter or darker
@@ -347,6 +357,9 @@ const flameLegendMax = 6
 // legend names the layers drawn (sampled runs) or the packages with the most self time drawn
 // (method runs), each with its colour.
 func (f Flame) legend(boxes []flameBox) []legendEntry {
+	if f.diff != nil {
+		return f.diff.legend()
+	}
 	present := map[layersmodel.Layer]bool{}
 	self := map[string]int64{}
 	for _, b := range boxes {

@@ -73,6 +73,9 @@ func (f Flame) share(v int64) string {
 // FrameText is a frame's numbers as the window's info line and the SVG's hover say them:
 // "View.paint() (com.example): 12.3 ms thread CPU, 15.2% of thread 1 main; self 2 ms thread CPU".
 func (f Flame) FrameText(n *flame.Node) string {
+	if f.diff != nil {
+		return f.diffText(n)
+	}
 	name := n.Name
 	if n.Origin != "" {
 		name += " (" + n.Origin + ")"

@@ -144,6 +144,9 @@ func (c LayerShares) Table() [][]string {
 // Table is one row per frame of the whole graph, callers first: its stack (frames joined by
 // ";", as folded stacks write them), layer, samples as leaf and samples on the stack.
 func (f Flame) Table() [][]string {
+	if f.diff != nil {
+		return f.diff.table() // a diff's rows, as `androprof diff --json` has them
+	}
 	rows := [][]string{{"stack", "layer", "self", "total"}}
 	var walk func(n *flame.Node, path []string)
 	walk = func(n *flame.Node, path []string) {

@@ -20,6 +20,7 @@ type DiffOptions struct {
 	Clock     string
 	Threshold float64                       // a fraction of each run's total: rows that moved less are Unchanged
 	Name      func(calls.MethodInfo) string // how method frames are named; nil: calls.MethodName
+	Focus     FocusOptions                  // applied to both runs' graphs before they are compared
 }
 
 // DiffResult is two runs of one kind compared: the differential flame graph (widths from B,
@@ -36,6 +37,7 @@ type DiffResult struct {
 	TotalA, TotalB     int64
 	Tree               *flame.DiffNode // nil for emulator runs: they have no stacks
 	Rows               []flame.DiffRow
+	FocusA, FocusB     []flame.Focused // what Focus hid or moved in each run's graph
 }
 
 // Diff compares two runs of one kind, B against A: method traces by their call trees (every
@@ -75,6 +77,12 @@ func (w *Workspace) Diff(ctx context.Context, runA, runB string, opts DiffOption
 			RunText(runA), model.RunKindText(kind))
 	}
 	if err != nil {
+		return nil, err
+	}
+	if a, res.FocusA, err = ApplyFocus(a, opts.Focus); err != nil {
+		return nil, err
+	}
+	if b, res.FocusB, err = ApplyFocus(b, opts.Focus); err != nil {
 		return nil, err
 	}
 	d := flame.Diff(a, b)

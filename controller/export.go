@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"androprof/internal/human"
 	"androprof/model"
 	"androprof/model/flame"
 )
@@ -25,15 +26,16 @@ var (
 	formatSpeedscope = ExportFormat{"speedscope", ".speedscope.json", "speedscope (www.speedscope.app, npx speedscope)"}
 	formatFolded     = ExportFormat{"folded", ".folded", "FlameGraph's flamegraph.pl, inferno, speedscope"}
 	formatPprof      = ExportFormat{"pprof", ".pb.gz", "go tool pprof"}
+	formatHTML       = ExportFormat{"html", ".html", "any web browser, offline (the run's report: summary, charts, tables, flame graph)"}
 )
 
 // exportFormats are the formats of each kind of run.
 var exportFormats = map[model.RunKind][]ExportFormat{
-	model.RunKindMethods: {formatChrome, formatPerfetto, formatSpeedscope, formatFolded, formatPprof},
-	model.RunKindSamples: {formatSpeedscope, formatFolded, formatPprof},
-	model.RunKindHeap:    {formatChrome},
-	// The HTML report (Workspace.HTMLReport) is for every kind: an ExportFormat "html" in each
-	// list, and its case at the top of Export.
+	model.RunKindEmulator: {formatHTML},
+	model.RunKindMethods:  {formatChrome, formatPerfetto, formatSpeedscope, formatFolded, formatPprof, formatHTML},
+	model.RunKindSamples:  {formatSpeedscope, formatFolded, formatPprof, formatHTML},
+	model.RunKindHeap:     {formatChrome, formatHTML},
+	model.RunKindHeapDump: {formatHTML},
 }
 
 // ExportFormats lists the formats a kind of run can be exported in, for the command's usage
@@ -54,18 +56,39 @@ func ExportFormatNames(kind model.RunKind) string {
 
 // ExportOptions are the choices of an export.
 type ExportOptions struct {
-	TID   int    // one thread, 0 for every thread
-	Clock string // method runs: "wall" (real time) or "cpu" (thread-CPU); "": wall when the trace has it
+	TID   int          // one thread, 0 for every thread
+	Clock string       // method runs: "wall" (real time) or "cpu" (thread-CPU); "": wall when the trace has it
+	Focus FocusOptions // folded stacks only (a graph's stacks); other formats refuse it
 }
 
 // ExportSummary says what an export wrote, for the command's output and the window's notice.
 type ExportSummary struct {
 	Run, Format string
-	Events      int    // records written: trace events, packets, speedscope events and samples, folded lines, pprof samples
-	Slices      int    // calls written as slices (method runs' chrome, perfetto, speedscope)
-	Threads     int    // threads (or, for pprof and folded, 0: they do not count them)
-	Clock       string // the clock of the times written ("real time", "thread-CPU"); "" when none applies
-	Partial     string // why not every call is in it ("" when all are)
+	Events      int             // records written: trace events, packets, speedscope events and samples, folded lines, pprof samples
+	Slices      int             // calls written as slices (method runs' chrome, perfetto, speedscope)
+	Threads     int             // threads (or, for pprof and folded, 0: they do not count them)
+	Clock       string          // the clock of the times written ("real time", "thread-CPU"); "" when none applies
+	Partial     string          // why not every call is in it ("" when all are)
+	Focused     []flame.Focused // what the focus steps hid or moved (ExportOptions.Focus)
+}
+
+// Text says what an export wrote, as the command line and the window say it: the calls written
+// as slices, the records, the threads and the clock (an HTML report: that it is one page).
+func (s ExportSummary) Text() string {
+	if s.Format == formatHTML.Name {
+		return "the run's report as one self-contained page (opens in any web browser, no network)"
+	}
+	text := human.Count(s.Events, "record", "records")
+	if s.Slices > 0 {
+		text = human.Count(s.Slices, "call", "calls") + " as slices, " + text
+	}
+	if s.Threads > 0 {
+		text += " on " + human.Count(s.Threads, "thread", "threads")
+	}
+	if s.Clock != "" {
+		text += ", " + s.Clock
+	}
+	return text
 }
 
 // ErrNoExportFormat says a run's kind has no export of the asked format; its message lists those
@@ -91,11 +114,19 @@ func (w *Workspace) Export(ctx context.Context, run, format string, opts ExportO
 	if !slices.ContainsFunc(exportFormats[kind], func(f ExportFormat) bool { return f.Name == format }) {
 		return ExportSummary{}, &ErrNoExportFormat{Run: run, Kind: kind, Format: format}
 	}
+	if !opts.Focus.Empty() && format != formatFolded.Name {
+		return ExportSummary{}, fmt.Errorf("run %s as %s: focus applies to folded stacks only (%s is not a flame graph's stacks)", RunText(run), format, format)
+	}
+	if format == formatHTML.Name {
+		if opts.TID != 0 || opts.Clock != "" {
+			return ExportSummary{}, fmt.Errorf("the HTML report of run %s covers every thread and clock: it takes no thread or clock", RunText(run))
+		}
+		return ExportSummary{Run: run, Format: format}, w.HTMLReport(ctx, run, out)
+	}
 	if kind != model.RunKindMethods && opts.Clock != "" {
 		return ExportSummary{}, fmt.Errorf("run %s is %s: only method traces have a clock to choose", RunText(run), model.RunKindText(kind))
 	}
 	var s ExportSummary
-	// The HTML report, of any kind, goes here: if format == "html" { … w.HTMLReport(ctx, run, out) }.
 	switch kind {
 	case model.RunKindMethods:
 		s, err = w.Methods.export(ctx, run, format, opts, out)
@@ -113,7 +144,11 @@ func (w *Workspace) Export(ctx context.Context, run, format string, opts ExportO
 
 // exportFolded writes a flame graph as folded stacks; the lines are its frames with time of
 // their own.
-func exportFolded(root *flame.Node, out io.Writer) (ExportSummary, error) {
+func exportFolded(root *flame.Node, focus FocusOptions, out io.Writer) (ExportSummary, error) {
+	root, focused, err := ApplyFocus(root, focus)
+	if err != nil {
+		return ExportSummary{}, err
+	}
 	lines := 0
 	var count func(n *flame.Node)
 	count = func(n *flame.Node) {
@@ -127,5 +162,5 @@ func exportFolded(root *flame.Node, out io.Writer) (ExportSummary, error) {
 	for _, c := range root.Children {
 		count(c)
 	}
-	return ExportSummary{Events: lines}, flame.WriteFolded(out, root)
+	return ExportSummary{Events: lines, Focused: focused}, flame.WriteFolded(out, root)
 }

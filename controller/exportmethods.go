@@ -29,7 +29,7 @@ func (a *MethodAnalysis) export(ctx context.Context, run, format string, opts Ex
 		if err != nil {
 			return ExportSummary{}, err
 		}
-		s, err := exportFolded(root, out)
+		s, err := exportFolded(root, opts.Focus, out)
 		s.Clock = FlameClockText(wall)
 		return s, err
 	case formatPprof.Name:

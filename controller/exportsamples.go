@@ -24,7 +24,7 @@ func (a *SampleAnalysis) export(ctx context.Context, run, format string, opts Ex
 		if err != nil {
 			return ExportSummary{}, err
 		}
-		return exportFolded(set.Flame(), out)
+		return exportFolded(set.Flame(), opts.Focus, out)
 	case formatPprof.Name:
 		p, err := a.Pprof(ctx, run)
 		if err != nil {

@@ -160,7 +160,8 @@ func methodHTML(ctx context.Context, w *Workspace, run string, doc *htmlreport.D
 	for _, g := range []calls.MethodGrouping{calls.ByMethod, calls.ByClass, calls.ByPackage, calls.ByThread} {
 		charts = append(charts, func() (string, chart.Drawing, error) {
 			c, err := ma.Chart(ctx, MethodChartOptions{Run: run, By: g, CPU: cpu, Kind: chart.Bars})
-			return fmt.Sprintf("Exclusive %s time by %s", clock, g), c, err
+			// Readable Java names, as the window and `androprof chart` draw them by default.
+			return fmt.Sprintf("Exclusive %s time by %s", clock, g), chart.ReadableMethodLabels(c, g), err
 		})
 	}
 	return addCharts(doc, charts...)

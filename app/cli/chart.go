@@ -23,8 +23,9 @@ type chartArgs struct {
 	hf      heapFlags
 	mf      methodChartFlags
 	sf      sampleFlags
-	buckets int  // sampled runs, --by layer-time
-	counts  bool // sampled runs, --by layer-time
+	buckets int        // sampled runs, --by layer-time
+	counts  bool       // sampled runs, --by layer-time
+	focus   focusFlags // --by flame
 }
 
 // add registers the flags on fs; one flag set holds every kind's, since the kind is known
@@ -41,6 +42,7 @@ func (a *chartArgs) add(fs *flag.FlagSet) (metric, kind *string) {
 	fs.StringVar(&a.figure, "figure", "", "heap runs: the seed figure `5.1..5.23|NAME` (dumps: dump-classes|dump-packages|dump-sizes|dump-pointers)")
 	a.mf.add(fs)
 	a.sf.add(fs, false)
+	a.focus.add(fs)
 	fs.IntVar(&a.buckets, "buckets", 100, "sampled runs, --by layer-time: columns `N`")
 	fs.BoolVar(&a.counts, "counts", false, "sampled runs, --by layer-time: stack sample counts, not each column's shares")
 	return metric, kind
@@ -88,7 +90,11 @@ func runChart(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	return writeDrawing(d, *out, format, *width, *height, *asJSON, env)
+	d, focused, err := a.focus.chart(d)
+	if err != nil {
+		return err
+	}
+	return writeDrawing(d, *out, format, *width, *height, *asJSON, a.focus.focusJSON(focused), env)
 }
 
 // drawChart draws what chart's flags ask: a comparison of the runs in compare, else a chart
@@ -166,12 +172,16 @@ func costComparisonChart(ctx context.Context, ws *controller.Workspace, items []
 }
 
 // writeDrawing writes a chart to path; a chart that cannot be drawn leaves path as it was.
-func writeDrawing(d chart.Drawing, path string, format render.Format, width, height int, asJSON bool, env Env) error {
+func writeDrawing(d chart.Drawing, path string, format render.Format, width, height int, asJSON bool, focus []controller.FocusJSON, env Env) error {
 	if err := writeOut(path, env, func(w io.Writer) error { return render.Render(w, d, format, width, height) }); err != nil {
 		return err
 	}
 	if asJSON {
-		return writeJSON(env.Stdout, map[string]any{"out": path, "empty": d.Empty()})
+		j := map[string]any{"out": path, "empty": d.Empty()}
+		if focus != nil {
+			j["focus"] = focus
+		}
+		return writeJSON(env.Stdout, j)
 	}
 	fmt.Fprintln(env.Stdout, path)
 	return nil

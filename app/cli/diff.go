@@ -21,6 +21,7 @@ type diffArgs struct {
 	top       int
 	asJSON    bool
 	rawNames  bool
+	focus     focusFlags
 }
 
 // runDiff is `androprof diff RUN_A RUN_B`: what changed from A to B, the largest change first,
@@ -34,6 +35,7 @@ func runDiff(ctx context.Context, args []string, env Env) error {
 	fs.IntVar(&a.top, "top", 0, "only the `N` largest changes")
 	fs.BoolVar(&a.asJSON, "json", false, "write JSON for scripts (every row, the unchanged marked)")
 	fs.BoolVar(&a.rawNames, "raw-names", false, "method traces: name methods as the trace does (class.name descriptor), not as Java reads them")
+	a.focus.add(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -57,12 +59,16 @@ func runDiff(ctx context.Context, args []string, env Env) error {
 	if a.rawNames {
 		name = calls.MethodName
 	}
-	res, err := ws.Diff(ctx, pos[0], pos[1], controller.DiffOptions{By: by, Clock: a.clock, Threshold: a.threshold / 100, Name: name})
-	if err != nil {
+	res, err := ws.Diff(ctx, pos[0], pos[1], controller.DiffOptions{By: by, Clock: a.clock, Threshold: a.threshold / 100, Name: name, Focus: a.focus.opts})
+	if err := a.focus.checkDiff(res, err); err != nil {
 		return err
 	}
 	if a.asJSON {
-		return writeJSON(env.Stdout, diffJSON(res, a.top))
+		j := diffJSON(res, a.top)
+		if a.focus.asked() {
+			j["focus"] = map[string]any{"a": controller.FocusJSONOf(res.FocusA), "b": controller.FocusJSONOf(res.FocusB)}
+		}
+		return writeJSON(env.Stdout, j)
 	}
 	return writeDiff(env.Stdout, res, a.top)
 }
@@ -117,8 +123,10 @@ func writeDiff(w io.Writer, res *controller.DiffResult, top int) error {
 	if threshold == "1 points" {
 		threshold = "1 point"
 	}
-	fmt.Fprintf(w, "A %s %s, B %s %s; changes in points of each run's own total, under %s unchanged\n\n",
+	fmt.Fprintf(w, "A %s %s, B %s %s; changes in points of each run's own total, under %s unchanged\n",
 		human.Grouped(res.TotalA), res.Unit, human.Grouped(res.TotalB), res.Unit, threshold)
+	writeDiffFocus(w, res)
+	fmt.Fprintln(w)
 	tw := termtext.NewTable(w)
 	fmt.Fprintln(tw, "SELF A\tSELF B\tSELF Δ\tSELF Δ PTS\tTOTAL A\tTOTAL B\tTOTAL Δ PTS\tNAME")
 	shown, unchanged := 0, 0

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"androprof/controller"
-	"androprof/internal/human"
 	"androprof/internal/termtext"
 	"androprof/model"
 )
@@ -16,12 +15,17 @@ import (
 func runExport(ctx context.Context, args []string, env Env) error {
 	fs, dbPath := newFlags("export", env)
 	run := fs.String("run", "", "run `NAME`")
-	format := fs.String("format", "", "`chrome|perfetto|speedscope|folded|pprof` (the run's kind has some of them)")
+	format := fs.String("format", "", "`chrome|perfetto|speedscope|folded|pprof|html` (the run's kind has some of them; html: any run's self-contained report)")
 	out := fs.String("out", "", "output `FILE`")
 	tid := fs.Int("pid", 0, "one thread `TID` (default: every thread)")
 	clock := fs.String("clock", "", "method traces: `cpu|wall` time (default: real time when the trace has it)")
 	asJSON := fs.Bool("json", false, "write JSON for scripts")
+	var focus focusFlags
+	focus.add(fs)
 	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := focus.foldedOnly(*format); err != nil {
 		return err
 	}
 	if *run == "" || *out == "" || *format == "" {
@@ -51,36 +55,35 @@ func runExport(ctx context.Context, args []string, env Env) error {
 	}
 	var s controller.ExportSummary
 	err = writeOut(*out, env, func(w io.Writer) error {
-		s, err = ws.Export(ctx, *run, *format, controller.ExportOptions{TID: *tid, Clock: *clock}, w)
-		return err
+		s, err = ws.Export(ctx, *run, *format, controller.ExportOptions{TID: *tid, Clock: *clock, Focus: focus.opts}, w)
+		return focus.check(s.Focused, err)
 	})
 	if err != nil {
 		return err
 	}
 	if *asJSON {
-		return writeJSON(env.Stdout, map[string]any{"out": *out, "run": s.Run, "format": s.Format, "events": s.Events,
-			"slices": s.Slices, "threads": s.Threads, "clock": s.Clock, "partial": s.Partial})
+		j := map[string]any{"out": *out, "run": s.Run, "format": s.Format, "events": s.Events,
+			"slices": s.Slices, "threads": s.Threads, "clock": s.Clock, "partial": s.Partial}
+		if focus.asked() {
+			j["focus"] = focus.focusJSON(s.Focused)
+		}
+		return writeJSON(env.Stdout, j)
 	}
 	fmt.Fprintf(env.Stdout, "%s: %s\n", printable(*out, ""), exportText(s, *out))
 	if s.Partial != "" {
 		fmt.Fprintf(env.Stdout, "note: %s\n", s.Partial)
+	}
+	if line := focusLine(s.Focused, s.Clock != ""); line != "" {
+		fmt.Fprintln(env.Stdout, line)
 	}
 	return nil
 }
 
 // exportText says what an export wrote and what opens it.
 func exportText(s controller.ExportSummary, out string) string {
-	text := human.Count(s.Events, "record", "records")
-	if s.Slices > 0 {
-		text = human.Count(s.Slices, "call", "calls") + " as slices, " + text
-	}
-	if s.Threads > 0 {
-		text += " on " + human.Count(s.Threads, "thread", "threads")
-	}
-	if s.Clock != "" {
-		text += ", " + s.Clock
-	}
+	text := s.Text()
 	switch s.Format {
+	case "html":
 	case "pprof":
 		text += " (go tool pprof " + termtext.Shell(out) + ")"
 	default:

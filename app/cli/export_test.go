@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -36,6 +37,10 @@ func TestExportEveryFormat(t *testing.T) {
 		{"demo-vertical-phases", "folded", foldedLines},
 		{"demo-vertical-phases", "pprof", pprofSamples},
 		{"demo-heap-cache", "chrome", jsonHas("traceEvents")},
+		{"demo-methods", "html", htmlPage},
+		{"demo-vertical-phases", "html", htmlPage},
+		{"demo-heap-cache", "html", htmlPage},
+		{"demo-sieve-arm", "html", htmlPage},
 	} {
 		t.Run(c.run+"/"+c.format, func(t *testing.T) {
 			out := filepath.Join(dir, c.run+"."+c.format)
@@ -44,7 +49,7 @@ func TestExportEveryFormat(t *testing.T) {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
 			var s struct{ Events int }
-			if err := json.Unmarshal([]byte(stdout), &s); err != nil || s.Events == 0 {
+			if err := json.Unmarshal([]byte(stdout), &s); err != nil || s.Events == 0 && c.format != "html" {
 				t.Errorf("--json: %v %q", err, stdout)
 			}
 			data, err := os.ReadFile(out)
@@ -57,8 +62,8 @@ func TestExportEveryFormat(t *testing.T) {
 	for _, c := range []struct{ run, format, says string }{
 		{"demo-vertical-phases", "chrome", "speedscope, folded, pprof"},
 		{"demo-heap-cache", "pprof", "chrome"},
-		{"demo-sieve-arm", "chrome", "none"},
-		{"demo-methods", "svg", "chrome, perfetto, speedscope, folded, pprof"},
+		{"demo-sieve-arm", "chrome", "html"},
+		{"demo-methods", "svg", "chrome, perfetto, speedscope, folded, pprof, html"},
 	} {
 		code, _, errOut := runCLI(t, db, "export", "--run", c.run, "--format", c.format, "--out", filepath.Join(dir, "x"))
 		if code != 2 || !strings.Contains(errOut, c.says) {
@@ -67,6 +72,15 @@ func TestExportEveryFormat(t *testing.T) {
 	}
 	if code, _, errOut := runCLI(t, db, "export", "--run", "demo-vertical-phases", "--format", "pprof", "--clock", "cpu", "--out", filepath.Join(dir, "x")); code != 2 {
 		t.Errorf("--clock on a sampled run: exit %d %q", code, errOut)
+	}
+}
+
+// htmlPage checks an HTML report: one page, its data inside (the report's own tests check
+// its numbers).
+func htmlPage(t *testing.T, data []byte) {
+	t.Helper()
+	if !bytes.HasPrefix(data, []byte("<!DOCTYPE html>")) || !bytes.Contains(data, []byte("</html>")) {
+		t.Errorf("not a whole HTML page: %.80q", data)
 	}
 }
 

@@ -37,24 +37,33 @@ func runRuns(ctx context.Context, args []string, env Env) error {
 	}
 	if *asJSON {
 		type item struct {
-			Name         string        `json:"name"`
-			Kind         model.RunKind `json:"kind"`
-			CreatedAt    string        `json:"created_at"`
-			Source       string        `json:"source"`
-			Processes    int           `json:"processes"`
-			Blocks       int           `json:"blocks"`
-			Instructions int64         `json:"instructions"`
+			Name      string        `json:"name"`
+			Kind      model.RunKind `json:"kind"`
+			CreatedAt string        `json:"created_at"`
+			Source    string        `json:"source"`
+			// An emulator run's counts; null for other kinds, which have no processes or blocks.
+			Processes    *int   `json:"processes"`
+			Blocks       *int   `json:"blocks"`
+			Instructions *int64 `json:"instructions"`
 		}
 		items := []item{}
 		for _, r := range runs {
-			items = append(items, item{r.Name, r.Kind, r.CreatedAt, r.Source, r.Processes, r.Blocks, r.Instructions})
+			it := item{Name: r.Name, Kind: r.Kind, CreatedAt: r.CreatedAt, Source: r.Source}
+			if r.Kind == model.RunKindEmulator {
+				it.Processes, it.Blocks, it.Instructions = &r.Processes, &r.Blocks, &r.Instructions
+			}
+			items = append(items, it)
 		}
 		return writeJSON(env.Stdout, items)
 	}
 	tw := termtext.NewTable(env.Stdout)
 	fmt.Fprintln(tw, "RUN\tKIND\tPROCESSES\tBLOCKS\tINSTRUCTIONS\tCREATED\tSOURCE")
 	for _, r := range runs {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\n", printable(r.Name, ""), r.Kind, r.Processes, r.Blocks, r.Instructions, r.CreatedAt, printable(r.Source, ""))
+		counts := "-\t-\t-" // other kinds have no processes, blocks or instructions
+		if r.Kind == model.RunKindEmulator {
+			counts = fmt.Sprintf("%d\t%d\t%d", r.Processes, r.Blocks, r.Instructions)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", printable(r.Name, ""), r.Kind, counts, r.CreatedAt, printable(r.Source, ""))
 	}
 	return tw.Flush()
 }

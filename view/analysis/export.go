@@ -12,7 +12,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/controller"
-	"androprof/internal/human"
 	"androprof/model"
 	"androprof/view/ui"
 )
@@ -81,16 +80,7 @@ func (v *View) saveExport(run string, f controller.ExportFormat) {
 
 // exportDoneText says what an export wrote, as the command line says it.
 func exportDoneText(path string, s controller.ExportSummary) string {
-	text := fmt.Sprintf("%s: %s", filepath.Base(path), human.Count(s.Events, "record", "records"))
-	if s.Slices > 0 {
-		text += ", " + human.Count(s.Slices, "call", "calls") + " as slices"
-	}
-	if s.Threads > 0 {
-		text += " on " + human.Count(s.Threads, "thread", "threads")
-	}
-	if s.Clock != "" {
-		text += " (" + s.Clock + ")"
-	}
+	text := filepath.Base(path) + ": " + s.Text()
 	if s.Partial != "" {
 		text += ".\n" + s.Partial
 	}

@@ -17,17 +17,41 @@ import (
 
 // File ▸ Export… as a person uses it: on the method run jag it offers the formats of method
 // runs only, and Chrome's, chosen then saved under a typed path, is the file
-// `androprof export` writes (Workspace.Export), with a notice of what was written; on the
-// emulator run it says there is none.
+// `androprof export` writes (Workspace.Export), with a notice of what was written; the
+// emulator run offers its HTML report only, saved the same way.
 func TestFileExportWritesTheChosenFormat(t *testing.T) {
 	v, _ := openMethodsWindow(t)
 	c := v.exportRun()
-	if c == nil || len(c.Formats) != 5 || c.Formats[0].Name != "chrome" || len(c.Choice.Options) != 5 {
+	if c == nil || len(c.Formats) != 6 || c.Formats[0].Name != "chrome" || c.Formats[5].Name != "html" || len(c.Choice.Options) != 6 {
 		t.Fatalf("the formats offered for a method run: %+v", c)
 	}
 	c.Choice.SetSelected(c.Choice.Options[0])
-	viewtest.TapDialogButton(t, v.Window, "Next…")
 	path := filepath.Join(t.TempDir(), "jag.json")
+	data := saveExportAs(t, v, path, json.Valid)
+	var f struct{ TraceEvents []struct{ Ph string } }
+	if err := json.Unmarshal(data, &f); err != nil || len(f.TraceEvents) < 100 {
+		t.Fatalf("the saved file: %v, %d events", err, len(f.TraceEvents))
+	}
+	waitNotice(t, v, "jag.json", "as slices")
+
+	v.SelectRun("small")
+	v.Wait()
+	c = v.exportRun()
+	if c == nil || len(c.Formats) != 1 || c.Formats[0].Name != "html" {
+		t.Fatalf("the formats offered for an emulator run: %+v", c)
+	}
+	page := saveExportAs(t, v, filepath.Join(t.TempDir(), "small.html"), func(d []byte) bool { return strings.Contains(string(d), "</html>") })
+	if !strings.Contains(string(page), "small") {
+		t.Errorf("the report does not name its run: %.200q", page)
+	}
+	waitNotice(t, v, "small.html", "self-contained page")
+}
+
+// saveExportAs presses Next… in the export dialog, types path in the save dialog, presses
+// Save and waits until the file written is whole (done says so).
+func saveExportAs(t *testing.T, v *View, path string, done func([]byte) bool) []byte {
+	t.Helper()
+	viewtest.TapDialogButton(t, v.Window, "Next…")
 	typed := false
 	for _, o := range test.LaidOutObjects(v.Window.Canvas().Overlays().Top()) {
 		if e := ui.TextEntry(o); e != nil {
@@ -39,29 +63,24 @@ func TestFileExportWritesTheChosenFormat(t *testing.T) {
 		t.Fatal("no path to type in the save dialog")
 	}
 	viewtest.TapDialogButton(t, v.Window, "Save")
-	var data []byte
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if d, err := os.ReadFile(path); err == nil && len(d) > 0 && json.Valid(d) {
-			data = d
-			break
+		if d, err := os.ReadFile(path); err == nil && len(d) > 0 && done(d) {
+			return d
 		}
 	}
-	var f struct{ TraceEvents []struct{ Ph string } }
-	if err := json.Unmarshal(data, &f); err != nil || len(f.TraceEvents) < 100 {
-		t.Fatalf("the saved file: %v, %d events", err, len(f.TraceEvents))
-	}
+	t.Fatalf("%s was not written", path)
+	return nil
+}
+
+// waitNotice waits for the notice that names the file and says what it holds.
+func waitNotice(t *testing.T, v *View, file, says string) {
+	t.Helper()
 	notice := ""
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && !strings.Contains(notice, "as slices"); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && !strings.Contains(notice, says); time.Sleep(20 * time.Millisecond) {
 		notice = dialogText(v)
 	}
-	if !strings.Contains(notice, "jag.json") || !strings.Contains(notice, "as slices") {
+	if !strings.Contains(notice, file) || !strings.Contains(notice, says) {
 		t.Errorf("the notice says %q", notice)
-	}
-
-	v.SelectRun("small")
-	v.Wait()
-	if c := v.exportRun(); c != nil {
-		t.Errorf("an emulator run was offered %v", c.Formats)
 	}
 }
 

@@ -44,6 +44,7 @@ type View struct {
 	Packages *packagesTab
 	Compare  *methodCompareTab
 	Flame    *flameTab
+	Diff     *diffTab
 
 	host    ui.Host
 	a       *controller.MethodAnalysis
@@ -102,6 +103,7 @@ func New(host ui.Host, a *controller.MethodAnalysis) *View {
 	m.Packages = newPackagesTab(m)
 	m.Compare = newMethodCompareTab(m)
 	m.Flame = newFlameTab(m)
+	m.Diff = newDiffTab(m)
 	m.followTabs()
 	m.Tabs = container.NewAppTabs(
 		container.NewTabItem("Profile", m.Profile.content),
@@ -110,6 +112,7 @@ func New(host ui.Host, a *controller.MethodAnalysis) *View {
 		container.NewTabItem("Packages", m.Packages.content),
 		container.NewTabItem("Compare", m.Compare.content),
 		container.NewTabItem(TabFlame, m.Flame.content),
+		container.NewTabItem(TabDiff, m.Diff.Content()),
 	)
 	h := m.Thread.MinSize().Height
 	sized := func(w float32, o fyne.CanvasObject) fyne.CanvasObject {
@@ -198,6 +201,7 @@ func (m *View) refresh() {
 	m.Packages.recompute()
 	m.Compare.recompute()
 	m.Flame.recompute()
+	m.Diff.recompute()
 }
 
 // jump shows a method (or class, package: a row's key) in the Profile tab: from a parent or

@@ -53,6 +53,7 @@ type View struct {
 	Symbols    *symbolsTab
 	Neighbours *neighboursTab
 	Flame      *flameTab
+	Diff       *ui.DiffPanel
 
 	host    ui.Host
 	a       *controller.SampleAnalysis
@@ -127,11 +128,13 @@ func New(host ui.Host, a *controller.SampleAnalysis) *View {
 	v.Symbols = newSymbolsTab(v)
 	v.Neighbours = newNeighboursTab(v)
 	v.Flame = newFlameTab(v)
+	v.Diff = newDiffPanel(v)
 	v.Tabs = container.NewAppTabs(
 		container.NewTabItem(TabLayers, v.Layers.content),
 		container.NewTabItem(TabSymbols, v.Symbols.content),
 		container.NewTabItem(TabNeighbours, v.Neighbours.content),
 		container.NewTabItem(TabFlame, v.Flame.content),
+		container.NewTabItem(TabDiff, v.Diff.Content()),
 	)
 	h := v.Thread.MinSize().Height
 	sized := func(w float32, o fyne.CanvasObject) fyne.CanvasObject {
@@ -149,6 +152,7 @@ func New(host ui.Host, a *controller.SampleAnalysis) *View {
 func (v *View) Open(run string) {
 	if run == v.run && v.profile != nil {
 		v.host.SetProblem("") // a problem of the run shown before is not this one's
+		v.Diff.Show(run, nil) // the runs to compare with may have changed
 		return
 	}
 	v.run, v.profile, v.res = run, nil, nil
@@ -158,6 +162,7 @@ func (v *View) Open(run string) {
 			v.profile = p
 			v.reset()
 			v.recompute()
+			v.Diff.Show(run, nil)
 		})
 }
 

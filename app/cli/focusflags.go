@@ -1,0 +1,133 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"regexp"
+
+	"androprof/chart"
+	"androprof/controller"
+	"androprof/internal/human"
+	"androprof/model/flame"
+)
+
+// focusFlags are the flame graph's focus steps (`chart --by flame`, `export --format folded`,
+// `diff`): --focus, --only, --hide and --merge, applied in the order given, as the window's
+// focus chips are in the order clicked (controller.ApplyFocus).
+type focusFlags struct {
+	opts controller.FocusOptions
+}
+
+func (f *focusFlags) add(fs *flag.FlagSet) {
+	step := func(op flame.FocusOp, regex bool) func(string) error {
+		return func(arg string) error {
+			if regex {
+				if _, err := regexp.Compile(arg); err != nil {
+					return fmt.Errorf("not a regular expression: %v", err)
+				}
+			}
+			f.opts.Steps = append(f.opts.Steps, controller.FocusStep{Op: op, Arg: arg})
+			return nil
+		}
+	}
+	fs.Func("focus", "flame graphs: only the stacks through a frame whose name matches `REGEX`, with its callers and callees (pprof's -focus; repeatable)", step(flame.OpKeep, true))
+	fs.Func("only", "flame graphs: only frames whose name matches `REGEX`; the others' time becomes their nearest kept caller's (repeatable)", step(flame.OpOnly, true))
+	fs.Func("hide", "flame graphs: hide the frame at `PATH` (frames from below the root joined by ';') and what it called (repeatable)", step(flame.OpHide, false))
+	fs.Func("merge", "flame graphs: merge every frame named `NAME` into its callers (repeatable)", step(flame.OpMerge, false))
+}
+
+// asked reports whether any focus flag was given.
+func (f focusFlags) asked() bool { return !f.opts.Empty() }
+
+// check turns what the focus steps did into the command's error when a --hide path named no
+// frame (a typo would otherwise hide nothing, silently), and a step's error into a usage error
+// that names its flag.
+func (f focusFlags) check(done []flame.Focused, err error) error {
+	var fe *controller.FocusError
+	if errors.As(err, &fe) {
+		return fmt.Errorf("%w: --%s", errUsage, fe.Error())
+	}
+	if err != nil {
+		return err
+	}
+	if path, ok := controller.HideMissing(done); ok {
+		return fmt.Errorf("%w: --hide %q: no frame at that path in the graph (a path is the frames from below the root joined by ';')", errUsage, path)
+	}
+	return nil
+}
+
+// chart is a drawing after the focus steps: a flame graph focused (controller.FocusFlame, as
+// the window's flame panel draws it); any other chart is a usage error when a step was asked.
+func (f focusFlags) chart(d chart.Drawing) (chart.Drawing, []flame.Focused, error) {
+	if !f.asked() {
+		return d, nil, nil
+	}
+	fl, ok := d.(chart.Flame)
+	if !ok {
+		return nil, nil, fmt.Errorf("%w: --focus, --only, --hide and --merge are for flame graphs (--by flame)", errUsage)
+	}
+	out, done, err := controller.FocusFlame(fl, f.opts)
+	if err := f.check(done, err); err != nil {
+		return nil, nil, err
+	}
+	return out, done, nil
+}
+
+// focusJSON is the `focus` key of a command's JSON: what each step hid or moved; nil (no key)
+// when no step was asked.
+func (f focusFlags) focusJSON(done []flame.Focused) []controller.FocusJSON {
+	if !f.asked() {
+		return nil
+	}
+	return controller.FocusJSONOf(done)
+}
+
+// focusLine says what the focus steps hid or moved, for a command's text ("" for no step):
+// amounts in µs when micros (method runs), else in samples.
+func focusLine(done []flame.Focused, micros bool) string {
+	if len(done) == 0 {
+		return ""
+	}
+	amount := func(v int64) string { return human.Count(v, "sample", "samples") }
+	if micros {
+		amount = func(v int64) string { return human.Micros(float64(v)) }
+	}
+	return "focus: " + controller.FocusText(done, amount)
+}
+
+// foldedOnly refuses the focus flags for an export that is not folded stacks: the other
+// formats are each call or sample in time order (or a whole report), not a flame graph.
+func (f focusFlags) foldedOnly(format string) error {
+	if f.asked() && format != "folded" {
+		return fmt.Errorf("%w: --focus, --only, --hide and --merge do not apply to --format %s: they focus a flame graph, and only folded stacks are one (%s writes every call or sample in time order)", errUsage, format, format)
+	}
+	return nil
+}
+
+// checkDiff is check for a diff: a --hide path is an error only when neither run has it.
+func (f focusFlags) checkDiff(res *controller.DiffResult, err error) error {
+	if err != nil || res == nil {
+		return f.check(nil, err)
+	}
+	pa, inA := controller.HideMissing(res.FocusA)
+	pb, inB := controller.HideMissing(res.FocusB)
+	if inA && inB && pa == pb {
+		return f.check(res.FocusA, nil)
+	}
+	return nil
+}
+
+// writeDiffFocus says under a diff's header what the focus steps hid or moved in each run.
+func writeDiffFocus(w io.Writer, res *controller.DiffResult) {
+	amount := func(v int64) string { return human.Grouped(v) + " " + res.Unit }
+	for _, r := range []struct {
+		name string
+		done []flame.Focused
+	}{{"A", res.FocusA}, {"B", res.FocusB}} {
+		if len(r.done) > 0 {
+			fmt.Fprintf(w, "focus %s: %s\n", r.name, printable(controller.FocusText(r.done, amount), ""))
+		}
+	}
+}
