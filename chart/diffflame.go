@@ -39,7 +39,7 @@ var (
 // (flame.DiffRows, what CSV writes) list them. unit is the graph's ("" samples, FlameCPU,
 // FlameReal); scope says what the graphs count ("all threads").
 func FromDiff(d *flame.DiffNode, rows []flame.DiffRow, runA, runB, unit, scope string, threshold float64) Flame {
-	f := Flame{Title: fmt.Sprintf("Differential flame graph — %s → %s, %s", runA, runB, scope), Unit: unit, Scope: scope + " of " + runB}
+	f := Flame{Title: fmt.Sprintf("Differential flame graph — A %s, B %s, %s", runA, runB, scope), Unit: unit, Scope: scope + " of " + runB}
 	if unit != "" {
 		f.Title += ", " + unit
 	}
@@ -94,7 +94,7 @@ func (fd *flameDiff) colour(n *flame.Node) drawing.Color {
 // legend says what the colours mean.
 func (fd *flameDiff) legend() []legendEntry {
 	return []legendEntry{{"more in B (self time's share)", diffMore}, {"less in B", diffLess},
-		{"changed less than " + pointsOf(fd.threshold, false) + " points", diffNeutral}}
+		{"changed less than " + pointsWord(fd.threshold), diffNeutral}}
 }
 
 // diffText is a diff frame's numbers for the hover and the info line: A, B and the change in
@@ -105,8 +105,10 @@ func (f Flame) diffText(n *flame.Node) string {
 	if n.Origin != "" {
 		name += " (" + n.Origin + ")"
 	}
-	if dn == nil {
-		return name
+	if dn == nil { // a frame the diff did not make (a focus step rebuilt the graph): B's numbers
+		plain := f
+		plain.diff = nil
+		return plain.FrameText(n)
 	}
 	return fmt.Sprintf("%s: A %s, B %s (%s), %s → %s of the run (%s points); self A %s, B %s (%s, %s points)",
 		name, f.Amount(dn.TotalA), f.Amount(dn.TotalB), f.signed(dn.TotalB-dn.TotalA),
@@ -128,6 +130,15 @@ func pct(v, all int64) string {
 		return "unknown"
 	}
 	return strconv.FormatFloat(100*float64(v)/float64(all), 'f', 1, 64) + "%"
+}
+
+// pointsWord is a fraction as "1 point", "2.5 points".
+func pointsWord(c float64) string {
+	s := pointsOf(c, false)
+	if s == "1" {
+		return "1 point"
+	}
+	return s + " points"
 }
 
 // pointsOf is a fraction as percentage points with two decimals (signed when sign), "unknown"

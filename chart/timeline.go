@@ -372,8 +372,8 @@ func (t Timeline) MergeNarrow(width, height int) Timeline {
 }
 
 func joinNote(a, b string) string {
-	if a == "" {
-		return b
+	if a == "" || b == "" {
+		return a + b
 	}
 	return a + " · " + b
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"androprof/chart"
+	"androprof/internal/human"
 	"androprof/model/flame"
 )
 
@@ -61,7 +62,7 @@ func ApplyFocus(root *flame.Node, opts FocusOptions) (*flame.Node, []flame.Focus
 				f = flame.Only(root, re)
 			}
 		case flame.OpHide:
-			f = flame.HideSubtree(root, strings.Split(s.Arg, ";"))
+			f = flame.HideSubtree(root, splitPath(root, s.Arg))
 		case flame.OpMerge:
 			f = flame.Merge(root, s.Arg)
 		default:
@@ -73,6 +74,30 @@ func ApplyFocus(root *flame.Node, opts FocusOptions) (*flame.Node, []flame.Focus
 	return root, done, nil
 }
 
+// splitPath cuts a path written with ";" into the frames of root it names, from below the root
+// down; a method's name may hold ";" itself (a raw descriptor, "(Ljava/lang/String;)V"), so the
+// cuts are where the graph's frames end. A path that names no frame is cut at every ";".
+func splitPath(root *flame.Node, path string) []string {
+	var walk func(n *flame.Node, rest string) []string
+	walk = func(n *flame.Node, rest string) []string {
+		for _, c := range n.Children {
+			if rest == c.Name {
+				return []string{c.Name}
+			}
+			if after, ok := strings.CutPrefix(rest, c.Name+";"); ok {
+				if tail := walk(c, after); tail != nil {
+					return append([]string{c.Name}, tail...)
+				}
+			}
+		}
+		return nil
+	}
+	if names := walk(root, path); names != nil {
+		return names
+	}
+	return strings.Split(path, ";")
+}
+
 // FocusText says what the steps hid or moved, one sentence each, amounts in format's unit;
 // "" for no step.
 func FocusText(done []flame.Focused, format func(int64) string) string {
@@ -81,6 +106,49 @@ func FocusText(done []flame.Focused, format func(int64) string) string {
 		parts = append(parts, f.Text(format))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// FocusAmounts is what the steps hid and moved in all, as shares of the graph before the first,
+// short enough for one line: "35 µs of 4.71 ms thread CPU (0.7%) hidden · 434 µs (9.2%) moved to
+// callers". bare writes an amount without its unit, full with it.
+func FocusAmounts(done []flame.Focused, bare, full func(int64) string) string {
+	if len(done) == 0 {
+		return ""
+	}
+	whole := done[0].Whole
+	var hidden, moved int64
+	for _, f := range done {
+		hidden += f.Hidden
+		moved += f.Moved
+	}
+	pct := func(v int64) string {
+		if whole <= 0 {
+			return "share unknown"
+		}
+		return fmt.Sprintf("%.1f%%", 100*float64(v)/float64(whole))
+	}
+	if moved == 0 {
+		return fmt.Sprintf("%s of %s (%s) hidden", bare(hidden), full(whole), pct(hidden))
+	}
+	if hidden == 0 {
+		return fmt.Sprintf("%s of %s (%s) moved to callers", bare(moved), full(whole), pct(moved))
+	}
+	return fmt.Sprintf("%s of %s (%s) hidden · %s (%s) moved to callers", bare(hidden), full(whole), pct(hidden), bare(moved), pct(moved))
+}
+
+// FocusStepText names a step short, as the window's chips and a graph's note do: a path by its
+// last frame, a long argument cut.
+func FocusStepText(s FocusStep) string {
+	arg := s.Arg
+	if s.Op == flame.OpHide {
+		if i := strings.LastIndex(arg, ";"); i >= 0 {
+			arg = "…;" + arg[i+1:]
+		}
+	}
+	if r := []rune(arg); len(r) > 32 {
+		arg = string(r[:31]) + "…"
+	}
+	return string(s.Op) + " " + arg
 }
 
 // FocusFlame is f's whole graph (Top, not zoomed, nothing outlined) after the steps, searched
@@ -96,11 +164,28 @@ func FocusFlame(f chart.Flame, opts FocusOptions) (chart.Flame, []flame.Focused,
 		return f, nil, err
 	}
 	out.Root = root
-	out.Note = joinNotes(out.Note, "Focus: "+FocusText(done, out.Amount))
+	var steps []string
+	for _, d := range done {
+		steps = append(steps, FocusStepText(FocusStep{d.Op, d.Arg}))
+	}
+	out.Note = joinNotes(out.Note, "Focus: "+strings.Join(steps, ", ")+": "+FocusAmounts(done, flameBare(out), out.Amount))
 	if out, err = FindFrames(out, out.Search); err != nil {
 		return f, nil, err
 	}
 	return out, done, nil
+}
+
+// flameBare writes an amount of f without its unit: µs of a method run, samples of a sampled one.
+func flameBare(f chart.Flame) func(int64) string {
+	if f.Unit == "" {
+		return func(v int64) string { return human.Grouped(v) }
+	}
+	return func(v int64) string { return human.Micros(float64(v)) }
+}
+
+// FlameAmounts is FocusAmounts in f's units, for the window's focus line.
+func FlameAmounts(f chart.Flame, done []flame.Focused) string {
+	return FocusAmounts(done, flameBare(f), f.Amount)
 }
 
 // joinNotes joins two notes of a graph, either possibly empty.
@@ -130,13 +215,14 @@ func FocusJSONOf(done []flame.Focused) []FocusJSON {
 	return out
 }
 
-// HideMissing is the first hide step that found no frame at its path, for the command line,
-// which names it as an error (the window's paths come from the graph); ok false when none.
-func HideMissing(done []flame.Focused) (path string, ok bool) {
+// FocusMissing is the first hide or merge step that found no frame (a path or a name not in the
+// graph), for the command line, which names it as an error (the window's come from the graph);
+// ok false when none.
+func FocusMissing(done []flame.Focused) (step flame.Focused, ok bool) {
 	for _, f := range done {
-		if f.Op == flame.OpHide && f.Frames == 0 {
-			return f.Arg, true
+		if (f.Op == flame.OpHide || f.Op == flame.OpMerge) && f.Frames == 0 {
+			return f, true
 		}
 	}
-	return "", false
+	return flame.Focused{}, false
 }

@@ -42,7 +42,7 @@ func (a *chartArgs) add(fs *flag.FlagSet) (metric, kind *string) {
 	fs.StringVar(&a.figure, "figure", "", "heap runs: the seed figure `5.1..5.23|NAME` (dumps: dump-classes|dump-packages|dump-sizes|dump-pointers)")
 	a.mf.add(fs)
 	a.sf.add(fs, false)
-	a.focus.add(fs)
+	a.focus.addChart(fs, &a.sf.target.focus)
 	fs.IntVar(&a.buckets, "buckets", 100, "sampled runs, --by layer-time: columns `N`")
 	fs.BoolVar(&a.counts, "counts", false, "sampled runs, --by layer-time: stack sample counts, not each column's shares")
 	return metric, kind

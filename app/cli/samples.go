@@ -62,7 +62,7 @@ func (t *targetFlags) addRecording(fs *flag.FlagSet) {
 // addAnalysis adds the flags that choose what an analysis of a sampled run looks at.
 func (t *targetFlags) addAnalysis(fs *flag.FlagSet) {
 	t.addCommon(fs, "sampled runs: ")
-	fs.Var(&t.focus, "focus", "sampled runs: only samples with one of these Java `PKG_OR_METHOD,...` on their stack")
+	fs.Var(&t.focus, "focus", "sampled runs: only samples with one of these Java `PKG_OR_METHOD,...` on their stack (chart of a method trace, --by flame: only the stacks through a frame matching one of them as a regular expression)")
 	fs.Var(&t.app, "app", "sampled runs: re-classify with these application `PKG,...` (default: the run's own)")
 }
 

@@ -20,6 +20,7 @@ import (
 	"androprof/model/cost"
 	"androprof/store/workspacedb"
 	"androprof/view/analysis"
+	"androprof/view/methods"
 	"androprof/view/samples"
 	"androprof/view/ui"
 )
@@ -70,6 +71,9 @@ func takeScreenshots(ws *controller.Workspace, dir string) ([]string, error) {
 	if _, err := ws.Importer().ImportDemo(context.Background(), desktop.DemoRuns()); err != nil {
 		return nil, err
 	}
+	if err := importDiffRuns(context.Background(), ws); err != nil {
+		return nil, err
+	}
 	cacheRun, err := simulatedRun(context.Background(), ws)
 	if err != nil {
 		return nil, err
@@ -117,7 +121,12 @@ func takeScreenshots(ws *controller.Workspace, dir string) ([]string, error) {
 		})
 		v.Wait()
 		for i, tab := range v.Tabs.Items {
-			fyne.DoAndWait(func() { v.Tabs.SelectIndex(i) })
+			fyne.DoAndWait(func() {
+				v.Tabs.SelectIndex(i)
+				if tab.Text == analysis.TabDiff {
+					pickB(v.Diff, "demo-sieve-arm")
+				}
+			})
 			v.Wait()
 			name := "analysis-" + strings.ToLower(strings.Fields(tab.Text)[0])
 			if !capture(name, w) {
@@ -136,6 +145,9 @@ func takeScreenshots(ws *controller.Workspace, dir string) ([]string, error) {
 					m.Tabs.SelectIndex(i)
 					if i == 0 {
 						m.Profile.Table.Select(1) // the busiest method, with its parents and children
+					}
+					if tab.Text == methods.TabDiff {
+						pickB(m.Diff.DiffPanel, diffMethodRun)
 					}
 				})
 				v.Wait()
@@ -247,6 +259,9 @@ func captureSampleTabs(v *analysis.View, w fyne.Window, capture func(string, fyn
 			if tab.Text == samples.TabSymbols {
 				s.Symbols.Table.Select(0) // the busiest symbol, which also fills Callers/callees
 				s.Tabs.SelectIndex(i)
+			}
+			if tab.Text == samples.TabDiff {
+				pickB(s.Diff, diffSampleRun)
 			}
 		})
 		v.Wait()

@@ -45,10 +45,10 @@ func TestScreenshot(t *testing.T) {
 	// tab showing its method trace (assets/demo/demo-methods.trace.gz), and heap tabs and
 	// figures on the demo heap log and dump, and the sampled-run tabs on the demo vertical profile.
 	want := []string{"editor", "editor-memory", "analysis-processes", "analysis-basic", "analysis-instructions",
-		"analysis-functions", "analysis-estimate", "analysis-compare", "analysis-profiles",
-		"methods-profile", "methods-timeline", "methods-hotspots", "methods-packages", "methods-compare",
+		"analysis-functions", "analysis-estimate", "analysis-compare", "analysis-profiles", "analysis-diff",
+		"methods-profile", "methods-timeline", "methods-hotspots", "methods-packages", "methods-compare", "methods-diff",
 		"heap-summary", "heap-5.1", "heap-5.7", "heap-5.23", "heap-packages", "dump-summary", "dump-classes", "dump-pointers",
-		"samples-layers", "samples-symbols", "samples-callers-callees", "samples-flame-graph"}
+		"samples-layers", "samples-symbols", "samples-callers-callees", "samples-flame-graph", "samples-diff"}
 	_, gcc := exec.LookPath("arm-linux-gnueabihf-gcc")
 	if _, qemu := exec.LookPath("qemu-arm"); gcc == nil && qemu == nil { // simulatedRun runs the sieve
 		want = append(want, "cache-estimate", "cache-functions", "cache-basic")

@@ -66,6 +66,7 @@ type View struct {
 	Estimate  *estimateTab
 	Compare   *compareTab
 	Browser   *profileBrowser
+	Diff      *ui.DiffPanel  // an emulator run against another, by function or image (diff.go)
 	Methods   *methods.View  // the tabs and top bar shown instead while a method run is selected
 	Heap      *heap.View     // … while a heap log run is selected
 	Dump      *heap.DumpView // … while a heap dump run is selected
@@ -173,12 +174,15 @@ func New(win fyne.Window, bg *ui.Background, prefs fyne.Preferences, ws *control
 	v.Syscalls = newSyscallsTab(v)
 	v.Estimate = newEstimateTab(v)
 	v.Compare = newCompareTab(v)
+	v.Diff = newDiffTab(v)
 	v.Browser = newProfileBrowser(win, v.bg, ws.Profiles, edit, v.ReloadProfiles)
 	host := tabHost{v}
 	v.Methods = methods.New(host, ws.Methods)
 	v.Heap = heap.New(host, ws.HeapLogs)
 	v.Dump = heap.NewDump(host, ws.HeapDumps)
 	v.Samples = samples.New(host, ws.Samples)
+	v.Methods.SetDiff(ws.Diff) // their Diff tabs span two runs: the workspace's question
+	v.Samples.SetDiff(ws.Diff)
 	v.Tabs = container.NewAppTabs(
 		container.NewTabItem("Processes", v.Processes.content),
 		container.NewTabItem("Basic blocks", v.Blocks.content),
@@ -189,6 +193,7 @@ func New(win fyne.Window, bg *ui.Background, prefs fyne.Preferences, ws *control
 		container.NewTabItem("Estimate", v.Estimate.content),
 		container.NewTabItem("Compare", v.Compare.content),
 		container.NewTabItem("Profiles", v.Browser.content),
+		container.NewTabItem(TabDiff, v.Diff.Content()),
 	)
 
 	toEditor := widget.NewButtonWithIcon("Editor", theme.ListIcon(), openEditor)
@@ -416,6 +421,7 @@ func (v *View) show(res *results) {
 	v.Syscalls.show(res)
 	v.Estimate.show(res)
 	v.Compare.recompute()
+	v.Diff.Show(v.sel.run, nil)
 	v.showCharts()
 }
 

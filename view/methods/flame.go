@@ -18,9 +18,9 @@ const TabFlame = "Flame"
 
 // flameTab is the run's call tree as a flame graph (issue 28): the thread and clock of the top
 // bar, each frame as wide as its call path's inclusive time, in the window's shared flame panel
-// (click to zoom, hover for numbers, search with its share, Save PNG/SVG). A click on a method's
-// frame selects the method in the other tabs, and Show in profile opens its row; a method
-// selected elsewhere has its frames outlined.
+// (click to zoom, hover for numbers, search with its share, focus steps kept across threads and
+// clocks, Save PNG/SVG). A click on a method's frame selects the method in the other tabs, and
+// Show in profile opens its row; a method selected elsewhere has its frames outlined.
 type flameTab struct {
 	*ui.FlamePanel
 	ShowInProfile *widget.Button

@@ -3,8 +3,10 @@ package methods
 import (
 	"cmp"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -41,7 +43,7 @@ func newMethodProfileTab(m *View) *methodProfileTab {
 	t := &methodProfileTab{m: m, clock: callsmodel.ClockDual}
 	win := m.host.Window()
 	t.Find = widget.NewEntry()
-	t.Find.SetPlaceHolder("Find: part of a name")
+	t.Find.SetPlaceHolder("Find: part of a name, or a regular expression (its rows' share is said)")
 	t.Find.OnChanged = func(string) { t.recompute() }
 	t.Table = ui.NewSortTable(win, "method-profile", profileColumns(t.clock, false), t.rowSelected)
 	t.Selected = widget.NewLabel("Select a method to list its parents and children.")
@@ -142,10 +144,19 @@ func (t *methodProfileTab) recompute() {
 	m := t.m
 	t.gen++
 	gen, a, sel, ctx := t.gen, m.a, m.sel, m.host.Context()
-	opts := callsmodel.MethodReportOptions{Run: sel.run, By: sel.by, TID: sel.tid, Find: t.Find.Text}
+	find, re := t.Find.Text, findRegex(t.Find.Text)
+	opts := callsmodel.MethodReportOptions{Run: sel.run, By: sel.by, TID: sel.tid, Find: find}
+	if re != nil {
+		opts.Find = "" // every row, then those the expression or the text matches
+	}
 	clock := m.trace.Profile.Clock
 	m.host.Background().Run(func() func() {
 		rep, err := a.Report(ctx, opts)
+		var whole int
+		if err == nil && re != nil {
+			whole = len(rep.Rows)
+			rep = regexRows(rep, re, find)
+		}
 		return func() {
 			if gen != t.gen {
 				return
@@ -155,8 +166,64 @@ func (t *methodProfileTab) recompute() {
 				return
 			}
 			t.show(rep, clock)
+			if re != nil {
+				t.Table.Count.SetText(regexTotal(rep, clock, re, whole))
+			}
 		}
 	})
+}
+
+// findRegex is the find box's text as a regular expression when it is one: it holds regexp
+// syntax beyond "." (which names hold) and compiles. nil for plain text, found as a substring.
+func findRegex(text string) *regexp.Regexp {
+	if !strings.ContainsAny(text, `|^$*+?()[]{}\`) {
+		return nil
+	}
+	re, err := regexp.Compile(text)
+	if err != nil {
+		return nil
+	}
+	return re
+}
+
+// regexRows is rep with only the rows re matches by raw or readable name, or whose names hold
+// text as the plain find does ("paint(float)" still finds the readable name it spells).
+func regexRows(rep *callsmodel.MethodReport, re *regexp.Regexp, text string) *callsmodel.MethodReport {
+	out := *rep
+	out.Rows = nil
+	lower := strings.ToLower(text)
+	for _, r := range rep.Rows {
+		full := r.Readable.Full()
+		if re.MatchString(r.Key) || re.MatchString(full) ||
+			strings.Contains(strings.ToLower(r.Key), lower) || strings.Contains(strings.ToLower(full), lower) {
+			out.Rows = append(out.Rows, r)
+		}
+	}
+	return &out
+}
+
+// regexTotal is the total line of a regular expression's rows: how many of all match, and their
+// exclusive time's share of the whole on each clock (exclusive times add up; inclusive ones nest).
+func regexTotal(rep *callsmodel.MethodReport, clock callsmodel.Clock, re *regexp.Regexp, whole int) string {
+	var cpu, wall uint64
+	for _, r := range rep.Rows {
+		cpu += r.Times.ExclusiveCPU
+		wall += r.Times.ExclusiveWall
+	}
+	share := func(v, all uint64) string {
+		if all == 0 {
+			return micros(v) + " (share unknown)"
+		}
+		return fmt.Sprintf("%s (%.1f%% of %s)", micros(v), 100*float64(v)/float64(all), micros(all))
+	}
+	text := fmt.Sprintf("%d of %s match /%s/, exclusive time", len(rep.Rows), human.Count(whole, "row", "rows"), re)
+	if clock.HasCPU() {
+		text += " · CPU " + share(cpu, rep.TotalCPU)
+	}
+	if clock.HasWall() {
+		text += " · real " + share(wall, rep.TotalWall)
+	}
+	return text
 }
 
 func (t *methodProfileTab) show(rep *callsmodel.MethodReport, clock callsmodel.Clock) {

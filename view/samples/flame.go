@@ -9,8 +9,8 @@ import (
 
 // flameTab is the mixed-mode flame graph of the selection: Java methods, the VM, native
 // libraries and the kernel in one stack, in the window's shared flame panel (click to zoom,
-// hover for numbers, search). The zoom outlives a change of thread or time window as long as
-// the frames zoomed through are still there.
+// hover for numbers, search, focus). The zoom outlives a change of thread or time window as long
+// as the frames zoomed through are still there; the focus steps outlive it too.
 type flameTab struct {
 	*ui.FlamePanel
 

@@ -77,7 +77,7 @@ func TestTabsShowARealRecording(t *testing.T) {
 	for _, it := range v.Tabs.Items {
 		tabs = append(tabs, it.Text)
 	}
-	if !slices.Equal(tabs, []string{TabLayers, TabSymbols, TabNeighbours, TabFlame}) {
+	if !slices.Equal(tabs, []string{TabLayers, TabSymbols, TabNeighbours, TabFlame, TabDiff}) {
 		t.Errorf("tabs %v", tabs)
 	}
 	want := w.selected(t, samplesmodel.SampleSelection{})

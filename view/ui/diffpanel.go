@@ -57,6 +57,7 @@ type DiffPanel struct {
 	name    func(calls.MethodInfo) string
 	res     *controller.DiffResult // shown; nil before B is chosen
 	zoom    []string
+	focus   controller.FocusOptions // the flame panel's steps, applied to both runs before the diff
 	gen     int
 	quiet   bool
 	content fyne.CanvasObject
@@ -64,7 +65,8 @@ type DiffPanel struct {
 
 // NewDiffPanel makes the Diff tab of runs of kind, shown by host, which asks diff.
 func NewDiffPanel(host Host, kind model.RunKind, diff DiffFunc) *DiffPanel {
-	p := &DiffPanel{host: host, kind: kind, diff: diff}
+	p := &DiffPanel{host: host, kind: kind, diff: diff, quiet: true} // nothing to compare until Show
+	defer func() { p.quiet = false }()
 	again := func(string) {
 		if !p.quiet {
 			p.recompute()
@@ -79,7 +81,7 @@ func NewDiffPanel(host Host, kind model.RunKind, diff DiffFunc) *DiffPanel {
 	p.By = widget.NewSelect(bys, again)
 	p.By.SetSelected(string(flame.DiffByFunction))
 	p.Clock = widget.NewSelect([]string{DiffClockCPU, DiffClockReal}, again)
-	p.Clock.PlaceHolder = "(as both have)"
+	p.Clock.PlaceHolder = "(default)"
 	p.Clock.Disable()
 	p.ThresholdText = widget.NewLabel("")
 	p.Threshold = widget.NewSlider(0, DiffThresholdMax)
@@ -105,8 +107,12 @@ func NewDiffPanel(host Host, kind model.RunKind, diff DiffFunc) *DiffPanel {
 		p.Flame = NewFlamePanel(host.Window(), host.Background())
 		p.Flame.OnChange = func(_ chart.Flame, zoom []string) { p.zoom = zoom }
 		p.Flame.OnSelect = p.selectRow
+		p.Flame.Refocus = func(opts controller.FocusOptions) {
+			p.focus = opts
+			p.recompute()
+		}
 		split := container.NewVSplit(p.Flame.Content(), p.Table.Content())
-		split.Offset = 0.6
+		split.Offset = 0.7
 		body = split
 	}
 	p.content = container.NewBorder(top, nil, nil, nil, body)
@@ -120,15 +126,19 @@ func (p *DiffPanel) Content() fyne.CanvasObject { return p.content }
 func (p *DiffPanel) Result() *controller.DiffResult { return p.res }
 
 // Show compares run A (the run shown) with the B chosen, its methods named by name (method
-// runs; nil for others), offering every other run of the kind as B.
+// runs; nil for others), offering every other run of the kind as B. With no name, showing the
+// run and runs shown already does nothing: the tab sets call it on every change of selection.
 func (p *DiffPanel) Show(runA string, name func(calls.MethodInfo) string) {
-	p.runA, p.name = runA, name
 	var others []string
 	for _, r := range p.host.RunsOfKind(p.kind) {
 		if r != runA {
 			others = append(others, r)
 		}
 	}
+	if runA == p.runA && name == nil && p.name == nil && slices.Equal(others, p.Other.Options) && (p.res != nil || p.Other.Selected == "") {
+		return // shown already: the diff does not depend on the rest of the selection
+	}
+	p.runA, p.name = runA, name
 	p.quiet = true
 	p.Other.Options = others
 	if !slices.Contains(others, p.Other.Selected) {
@@ -159,7 +169,7 @@ func pointsWord(v float64) string {
 
 // options are the controls' question for Workspace.Diff.
 func (p *DiffPanel) options() controller.DiffOptions {
-	opts := controller.DiffOptions{By: flame.DiffBy(p.By.Selected), Threshold: p.threshold() / 100, Name: p.name}
+	opts := controller.DiffOptions{By: flame.DiffBy(p.By.Selected), Threshold: p.threshold() / 100, Name: p.name, Focus: p.focus}
 	switch p.Clock.Selected {
 	case DiffClockCPU:
 		opts.Clock = "cpu"
@@ -220,7 +230,7 @@ func (p *DiffPanel) headerText(res *controller.DiffResult) string {
 			unchanged++
 		}
 	}
-	return fmt.Sprintf("A %s: %s %s; B %s: %s %s — %s (%s). Changes are in points of each run's own total; %s moved less than %s (unchanged, not listed).",
+	return fmt.Sprintf("A %s %s %s, B %s %s %s: %s (%s); changes in points of each run's own total; %s under %s not listed",
 		res.RunA, human.Grouped(res.TotalA), res.Unit, res.RunB, human.Grouped(res.TotalB), res.Unit, res.Measure, res.Why,
 		human.Count(unchanged, "row", "rows"), pointsWord(100*res.Threshold))
 }
@@ -248,7 +258,8 @@ func (p *DiffPanel) show(res *controller.DiffResult) {
 	}
 	p.Table.SetSubject(res.RunA + "-vs-" + res.RunB)
 	p.Flame.Chart.SetSubject(res.RunA + "-vs-" + res.RunB)
-	p.Flame.Show(DiffFlame(res), p.zoom)
+	// The steps were applied to both runs (Refocus); the graph's widths are B's, so B's amounts.
+	p.Flame.ShowFocused(DiffFlame(res), res.FocusB, p.zoom)
 }
 
 // DiffFlame is the differential flame graph of a diff, in the unit of its measure.
@@ -306,16 +317,29 @@ func (p *DiffPanel) columns(unit string, paths bool) []Column[flame.DiffRow] {
 		return c
 	}
 	delta := IntCol("Self Δ"+u, 110, func(r row) int64 { return r.SelfB - r.SelfA })
-	delta.Text = func(r row) string { return fmt.Sprintf("%+d", r.SelfB-r.SelfA) }
-	return []Column[row]{name,
+	delta.Text = func(r row) string { return signedGrouped(r.SelfB - r.SelfA) }
+	cols := []Column[row]{name,
 		IntCol("Self A"+u, 110, func(r row) int64 { return r.SelfA }),
 		IntCol("Self B"+u, 110, func(r row) int64 { return r.SelfB }),
 		delta,
 		pts("Self Δ points", func(r row) float64 { return 100 * r.SelfChange }),
+	}
+	if p.kind == model.RunKindEmulator {
+		return cols // no stacks: a function's total is its self
+	}
+	return append(cols,
 		IntCol("Total A"+u, 110, func(r row) int64 { return r.TotalA }),
 		IntCol("Total B"+u, 110, func(r row) int64 { return r.TotalB }),
-		pts("Total Δ points", func(r row) float64 { return 100 * r.Change }),
+		pts("Total Δ points", func(r row) float64 { return 100 * r.Change }))
+}
+
+// signedGrouped is a difference grouped as counts are, with its sign as the points beside it
+// have theirs: "+5 620", "-743 690".
+func signedGrouped(v int64) string {
+	if v < 0 {
+		return "-" + human.Grouped(-v)
 	}
+	return "+" + human.Grouped(v)
 }
 
 // DiffRowName is a row as the table names it: a path by its last two frames, as `androprof

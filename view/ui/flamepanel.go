@@ -18,13 +18,15 @@ const FlameHint = "Click a frame to zoom to it; click a grey caller above it, or
 // FlamePanel is every flame graph of the window (method runs, sampled runs): the graph in a
 // chart panel (Save PNG/SVG), a click on a frame zooms to it and a click on a grey caller or Show
 // all zooms out, the frame under the pointer or last clicked has its numbers on the info line,
-// and a search box lights up the frames its regular expression matches and says their share.
+// a search box lights up the frames its regular expression matches and says their share, and
+// focus steps (Focus) hide, keep or merge frames, saying what they hid.
 type FlamePanel struct {
 	Chart   *ChartPanel
 	ShowAll *widget.Button
 	Search  *widget.Entry
 	Found   *widget.Label // what the search found, or why it cannot search
 	Info    *widget.Label // the frame hovered or clicked, with its numbers
+	Focus   *FlameFocus   // focus on, hide or merge the frame clicked; only frames matching
 
 	// OnChange, when set, hears every graph shown (zoomed, searched) and the names of the frames
 	// zoomed through from the top's child to the zoomed frame (nil: not zoomed), which a tab
@@ -32,9 +34,16 @@ type FlamePanel struct {
 	OnChange func(f chart.Flame, zoom []string)
 	// OnSelect, when set, hears a click on a frame, after the zoom.
 	OnSelect func(n *flame.Node)
+	// Refocus, when set, focuses the graph itself: the panel hands it the steps whenever they
+	// change and draws what the owner gives ShowFocused. The diff panel does, because a diff
+	// graph focused after the fact would lose its colours: it diffs the two focused runs again.
+	Refocus func(opts controller.FocusOptions)
 
-	flame    chart.Flame // as shown
-	selected *flame.Node // the frame clicked last, nil for none
+	flame    chart.Flame       // as shown
+	whole    chart.Flame       // as the tab gave it, before focus
+	focused  []flame.Focused   // what the focus steps did to whole
+	menu     *widget.PopUpMenu // the last right-click's
+	selected *flame.Node       // the frame clicked last, nil for none
 	mark     func(*flame.Node) bool
 	tools    *fyne.Container
 	content  fyne.CanvasObject
@@ -61,9 +70,11 @@ func NewFlamePanel(win fyne.Window, bg *Background) *FlamePanel {
 	p.Info = widget.NewLabel(FlameHint)
 	p.Info.Truncation = fyne.TextTruncateEllipsis
 	p.tools = container.NewHBox(p.ShowAll)
+	p.Focus = newFlameFocus(p)
 	search := container.NewBorder(nil, nil, widget.NewLabel("Search"), nil, p.Search)
 	top := container.NewVBox(
 		container.NewBorder(nil, nil, container.NewGridWrap(fyne.NewSize(380, p.Search.MinSize().Height), search), p.tools, p.Found),
+		p.Focus.row,
 		p.Info)
 	hover := newFlameHover(p)
 	graph := container.New(&overAreaLayout{p.Chart.Area}, p.Chart.Content(), hover)
@@ -93,11 +104,70 @@ func (p *FlamePanel) Mark(match func(*flame.Node) bool) {
 	p.set(p.flame)
 }
 
-// Show draws a new graph f (not zoomed), zoomed through the frames named zoom as far as they are
-// in it (so a zoom outlives a change of thread or clock), searched as the search box says.
+// Show draws a new graph f (not zoomed) after the panel's focus steps, zoomed through the frames
+// named zoom as far as they are in it (so a zoom outlives a change of thread, clock or focus),
+// searched as the search box says.
 func (p *FlamePanel) Show(f chart.Flame, zoom []string) {
+	p.whole = f
+	p.showFocused(zoom)
+}
+
+// Focused is what the focus steps hid or moved in the graph shown (nil: no step).
+func (p *FlamePanel) Focused() []flame.Focused { return p.focused }
+
+// refocus draws the graph again after a change of the focus steps, keeping the zoom by name.
+func (p *FlamePanel) refocus() {
+	if p.Refocus == nil {
+		p.showFocused(zoomNames(p.flame))
+		return
+	}
+	opts, refused := p.Focus.options()
+	if refused != nil {
+		p.Focus.Hidden.SetText(refused.Error())
+		return
+	}
+	p.Refocus(opts)
+}
+
+// showFocused draws the tab's graph after the focus steps, zoomed through the frames named zoom.
+func (p *FlamePanel) showFocused(zoom []string) {
+	opts, refused := p.Focus.options()
+	f, done, err := controller.FocusFlame(p.whole, opts)
+	if err != nil {
+		refused, f, done = err, p.whole, nil
+	}
+	p.drawFocused(f, done, refused, zoom)
+}
+
+// ShowFocused draws a graph its owner focused (Refocus) with what the steps did to it, zoomed
+// through the frames named zoom as far as they are in it.
+func (p *FlamePanel) ShowFocused(f chart.Flame, done []flame.Focused, zoom []string) {
+	p.whole = f
+	p.drawFocused(f, done, nil, zoom)
+}
+
+// drawFocused shows a focused graph and says what its steps hid, or why they were refused.
+func (p *FlamePanel) drawFocused(f chart.Flame, done []flame.Focused, refused error, zoom []string) {
+	p.focused = done
+	p.Focus.showSteps(p)
+	switch {
+	case refused != nil:
+		p.Focus.Hidden.SetText(refused.Error())
+	case len(done) == 0:
+		p.Focus.Hidden.SetText("nothing hidden")
+	default:
+		p.Focus.Hidden.SetText(controller.FlameAmounts(f, done))
+	}
+	p.zoomTo(f, zoom)
+}
+
+// zoomTo shows f zoomed through the frames named zoom, as far as they are in it.
+func (p *FlamePanel) zoomTo(f chart.Flame, zoom []string) {
 	at := f.Root
 	for _, name := range zoom {
+		if at == nil {
+			break
+		}
 		next := (*flame.Node)(nil)
 		for _, c := range at.Children {
 			if c.Name == name {
@@ -134,6 +204,7 @@ func (p *FlamePanel) set(f chart.Flame) {
 	}
 	p.flame = found.Mark(p.mark)
 	Enable(p.ShowAll, len(found.Path) > 0)
+	p.Focus.enable(p.selected, p.flame.Top())
 	p.say(p.selected)
 	p.Chart.SetDrawing(p.flame, p.flame.Title)
 	if p.OnChange != nil {
@@ -162,14 +233,17 @@ func zoomNames(f chart.Flame) []string {
 	return append(out, f.Root.Name)
 }
 
-// flameHover lies over the chart's image and says the numbers of the frame under the pointer.
-// It takes no taps, so clicks reach the chart below it.
+// flameHover lies over the chart's image and says the numbers of the frame under the pointer;
+// a click zooms as on the chart, a right-click opens the frame's focus menu.
 type flameHover struct {
 	widget.BaseWidget
 	p *FlamePanel
 }
 
-var _ desktop.Hoverable = (*flameHover)(nil)
+var (
+	_ desktop.Hoverable      = (*flameHover)(nil)
+	_ fyne.SecondaryTappable = (*flameHover)(nil)
+)
 
 func newFlameHover(p *FlamePanel) *flameHover {
 	h := &flameHover{p: p}
@@ -187,19 +261,46 @@ func (h *flameHover) MouseIn(ev *desktop.MouseEvent) { h.MouseMoved(ev) }
 
 // MouseMoved says the frame under the pointer, or the frame clicked when there is none.
 func (h *flameHover) MouseMoved(ev *desktop.MouseEvent) {
+	if h.p.Chart.Image() == nil {
+		return
+	}
+	n := h.frameAt(ev.Position)
+	if n == nil {
+		n = h.p.selected
+	}
+	h.p.say(n)
+}
+
+// frameAt is the frame under a point of the overlay, nil for none.
+func (h *flameHover) frameAt(pos fyne.Position) *flame.Node {
 	p := h.p
 	img, size := p.Chart.Image(), h.Size()
 	if img == nil || size.Width <= 0 || size.Height <= 0 {
-		return
+		return nil
 	}
 	b := img.Bounds()
-	x := int(ev.Position.X / size.Width * float32(b.Dx()))
-	y := int(ev.Position.Y / size.Height * float32(b.Dy()))
-	n := p.flame.FrameAt(b.Dx(), b.Dy(), x, y)
-	if n == nil {
-		n = p.selected
+	x := int(pos.X / size.Width * float32(b.Dx()))
+	y := int(pos.Y / size.Height * float32(b.Dy()))
+	return p.flame.FrameAt(b.Dx(), b.Dy(), x, y)
+}
+
+// Tapped zooms to the frame clicked, as a click on the chart below does (the overlay takes the
+// clicks since it takes right-clicks).
+func (h *flameHover) Tapped(ev *fyne.PointEvent) {
+	if n := h.frameAt(ev.Position); n != nil {
+		h.p.clicked(n)
 	}
-	p.say(n)
+}
+
+// TappedSecondary opens the focus menu of the frame right-clicked.
+func (h *flameHover) TappedSecondary(ev *fyne.PointEvent) {
+	n := h.frameAt(ev.Position)
+	c := fyne.CurrentApp().Driver().CanvasForObject(h)
+	if n == nil || n == h.p.flame.Top() || c == nil {
+		return
+	}
+	h.p.menu = widget.NewPopUpMenu(h.p.frameMenu(n), c)
+	h.p.menu.ShowAtPosition(ev.AbsolutePosition)
 }
 
 // MouseOut goes back to the frame clicked.

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"androprof/chart"
 	"androprof/model/flame"
@@ -98,4 +99,116 @@ func TestFlamePanelHoverClickSearch(t *testing.T) {
 	if f, drawn := p.Flame(), p.Chart.Drawing().(chart.Flame); len(f.Marked) != 1 || len(drawn.Marked) != 1 {
 		t.Errorf("marked %d frames, %d drawn", len(f.Marked), len(drawn.Marked))
 	}
+}
+
+// overlay is the panel's hover overlay, which takes clicks and right-clicks.
+func overlay(p *FlamePanel) *flameHover {
+	return p.content.(*fyne.Container).Objects[0].(*fyne.Container).Objects[1].(*flameHover)
+}
+
+// Each focus operation through the panel as a person uses it: a click on the overlay selects
+// and zooms, Hide this subtree hides it (the zoom goes back as far as its frames remain), Merge
+// into callers and Focus on this act on the frame clicked, a right-click opens the same actions,
+// Only frames matching previews and becomes a chip on Enter, a bad expression is said and
+// ignored, each chip's ✕ removes its step, and Clear ends the focus. The line says what is
+// hidden with numbers, and the graph's note (its saved PNG and SVG) says it too.
+func TestFlamePanelFocus(t *testing.T) {
+	p, bg, main, paint, _ := openFlame(t)
+	h := overlay(p)
+	if !p.Focus.FocusOn.Disabled() || !p.Focus.Clear.Disabled() || p.Focus.Hidden.Text != "nothing hidden" {
+		t.Fatalf("before a click: focus on enabled %v, clear %v, %q", !p.Focus.FocusOn.Disabled(), !p.Focus.Clear.Disabled(), p.Focus.Hidden.Text)
+	}
+	test.TapAt(h, centre(t, p, paint))
+	bg.Wait()
+	if p.Selected() != paint || p.Flame().Root != paint || p.Focus.Hide.Disabled() {
+		t.Fatalf("a click on the overlay: selected %v, root %s", p.Selected(), p.Flame().Root.Name)
+	}
+	test.Tap(p.Focus.Hide)
+	bg.Wait()
+	f := p.Flame()
+	if f.Root.Name != main.Name || f.Root.Total != 400 || findName(f.Root, "View.paint()") || len(p.Focused()) != 1 {
+		t.Fatalf("hide paint: root %s %d µs", f.Root.Name, f.Root.Total)
+	}
+	want := "600 µs of 1 ms thread CPU (60.0%) hidden"
+	if p.Focus.Hidden.Text != want || f.Note != "Focus: hide View.paint(): "+want || len(p.Focus.chips.Objects) != 1 {
+		t.Errorf("after hide: line %q, note %q, %d chips", p.Focus.Hidden.Text, f.Note, len(p.Focus.chips.Objects))
+	}
+	if drawn := p.Chart.Drawing().(chart.Flame); drawn.Note != f.Note {
+		t.Errorf("the drawing saved says %q", drawn.Note)
+	}
+	// The chip's ✕ brings paint back; a right-click on it merges it into its caller.
+	test.Tap(p.Focus.chips.Objects[0].(*widget.Button))
+	bg.Wait()
+	if f := p.Flame(); f.Top().Total != 1000 || !findName(f.Top(), "View.paint()") || p.Focus.Hidden.Text != "nothing hidden" {
+		t.Fatalf("after removing the chip: %d µs, %q", f.Top().Total, p.Focus.Hidden.Text)
+	}
+	paint = findFrame(p.Flame().Top(), "View.paint()")
+	test.TapSecondaryAt(h, centre(t, p, paint))
+	if p.menu == nil || !p.menu.Visible() || len(p.menu.Items) != 3 {
+		t.Fatal("a right-click on paint shows no menu of 3 items")
+	}
+	test.Tap(p.menu.Items[2].(fyne.Tappable)) // Merge into callers
+	bg.Wait()
+	f = p.Flame()
+	if f.Root.Total != 1000 || findName(f.Root, "View.paint()") || !findName(f.Root, "Canvas.draw()") || f.Root.Self != 500 {
+		t.Errorf("merge paint: total %d, self %d", f.Root.Total, f.Root.Self)
+	}
+	if p.Focus.Hidden.Text != "400 µs of 1 ms thread CPU (40.0%) moved to callers" {
+		t.Errorf("merge says %q", p.Focus.Hidden.Text)
+	}
+	test.Tap(p.Focus.Clear)
+	bg.Wait()
+
+	// Focus on draw, zoomed to it: the zoom survives, the rest is hidden.
+	test.TapAt(h, centre(t, p, findFrame(p.Flame().Top(), "View.paint()")))
+	bg.Wait()
+	test.TapAt(h, centre(t, p, findFrame(p.Flame().Top(), "Canvas.draw()")))
+	bg.Wait()
+	test.Tap(p.Focus.FocusOn)
+	bg.Wait()
+	if f := p.Flame(); f.Top().Total != 200 || f.Root.Name != "Canvas.draw()" || p.Focus.Hidden.Text != "800 µs of 1 ms thread CPU (80.0%) hidden" || !strings.Contains(f.Note, `focus ^Canvas\.draw\(\)$`) {
+		t.Errorf("focus on draw: top %d µs, root %s, %q", f.Top().Total, f.Root.Name, p.Focus.Hidden.Text)
+	}
+	test.Tap(p.Focus.Clear)
+	bg.Wait()
+
+	// Only frames matching: a preview while typing, a chip on Enter; a bad expression is said.
+	test.Type(p.Focus.Only, "(")
+	if !strings.Contains(p.Focus.Hidden.Text, `only "(": not a regular expression`) || p.Flame().Top().Total != 1000 {
+		t.Errorf("a bad Only: %q", p.Focus.Hidden.Text)
+	}
+	p.Focus.Only.SetText("Clock|Canvas")
+	bg.Wait()
+	if f := p.Flame(); findName(f.Top(), "View.paint()") || !findName(f.Top(), "Canvas.draw()") || f.Top().Total != 1000 {
+		t.Errorf("only Clock|Canvas kept paint or lost time")
+	}
+	p.Focus.Only.OnSubmitted(p.Focus.Only.Text)
+	bg.Wait()
+	if p.Focus.Only.Text != "" || len(p.Focus.steps) != 1 || p.Focus.steps[0].Arg != "Clock|Canvas" || findName(p.Flame().Top(), "View.paint()") {
+		t.Errorf("Enter in Only: field %q, steps %v", p.Focus.Only.Text, p.Focus.steps)
+	}
+	// A new graph from the tab (another thread) keeps the steps.
+	again := &flame.Node{Name: "thread 2 x", Total: 10, Children: []*flame.Node{{Name: "A.a()", Total: 10, Self: 4,
+		Children: []*flame.Node{{Name: "Canvas.draw()", Self: 6, Total: 6}}}}}
+	p.Show(chart.FromMethodFlame(again, "r", "thread 2 x", false), nil)
+	bg.Wait()
+	if f := p.Flame(); findName(f.Top(), "A.a()") || f.Top().Self != 4 || p.Focus.Hidden.Text != "4 µs of 10 µs thread CPU (40.0%) moved to callers" {
+		t.Errorf("the next graph is not focused: %q", p.Focus.Hidden.Text)
+	}
+}
+
+// findName reports whether a frame named name is under n (n included).
+func findName(n *flame.Node, name string) bool { return findFrame(n, name) != nil }
+
+// findFrame is the first frame named name under n, depth first.
+func findFrame(n *flame.Node, name string) *flame.Node {
+	if n == nil || n.Name == name {
+		return n
+	}
+	for _, c := range n.Children {
+		if f := findFrame(c, name); f != nil {
+			return f
+		}
+	}
+	return nil
 }
