@@ -93,7 +93,8 @@ usage:
                                                         emulator runs side by side (image by image),
                                                         each under its own set's default, with fig. 5.2
   androprof report --run TRACE [--by method|class|package|thread] [--pid TID] [--find TEXT]
-                   [--top N] [--json]                   the profile table of a method trace
+                   [--top N] [--raw-names] [--json]     the profile table of a method trace (methods as
+                                                        Java reads them; --raw-names: as the trace names them)
   androprof report --run HEAP [--by summary|cohort|thread|class|package|size] [--cohort SIZE]
                    [--find TEXT] [--top N] [--json]     a heap log's tables (seed 001 tables 4.x, 5.1–5.3)
   androprof report --run DUMP [--by summary|class|package|retained|dominators] [--of OBJECT] [--heap NAME]
@@ -108,7 +109,7 @@ usage:
                                                         symbol (seed 004 table V), component, thread
   androprof report --run SAMPLES --callers SYMBOL|--callees SYMBOL [--image IMAGE] [targets] [--json|--csv]
                                                         a symbol's callers and callees (figure 13)
-  androprof report --run TRACE --callers METHOD|--callees METHOD [--pid TID] [--top N] [--json]
+  androprof report --run TRACE --callers METHOD|--callees METHOD [--pid TID] [--top N] [--raw-names] [--json]
                                                         a method's parents or children, recursive calls apart (dmtracedump)
   androprof estimate --instructions N --cpi C [--frequency-ghz F] [--power-w W]
                    [--memory-energy-nj E] [--base-instructions N] [--base-misses N] [--json]
@@ -128,10 +129,17 @@ usage:
                   [--buckets N] [--counts] --out FILE.png|.svg|.csv
                                                         a sampled run's layers over time, tables
                                                         as bars, or its mixed-mode flame graph
-  androprof export --run NAME --format chrome|perfetto|speedscope|folded|pprof --out FILE [--pid TID]
-                  [--clock cpu|wall] [--json]          a run for other tools (docs/export.md): Chrome JSON,
-                                                        Perfetto, speedscope, folded stacks, pprof
+  androprof chart --run TRACE --by flame [--pid TID] [--clock cpu|real] [--find RE] [--raw-names]
+                  [--focus RE] [--only RE] [--hide A;B;C] [--merge NAME] --out FILE.png|.svg|.csv
+                                                        a method trace's flame graph (icicle), searched
+                                                        and focused as the Flame tab does (docs/flame.md)
+  androprof export --run NAME --format chrome|perfetto|speedscope|folded|pprof|html --out FILE [--pid TID]
+                  [--clock cpu|wall] [--focus RE] [--only RE] [--hide PATH] [--merge NAME] [--json]
+                                                        a run for other tools (docs/export.md): Chrome JSON,
+                                                        Perfetto, speedscope, folded stacks (focus applies),
+                                                        pprof; html: any run's self-contained report
   androprof diff RUN_A RUN_B [--by function|path|image] [--clock cpu|wall] [--threshold PCT] [--top N]
+                 [--focus RE] [--only RE] [--hide PATH] [--merge NAME]
                  [--raw-names] [--json]                 what changed from run A to run B (two method traces,
                                                         sampled runs or emulator runs), largest change first,
                                                         in points of each run's own total (docs/flame.md)

@@ -28,7 +28,8 @@ type FlameFocus struct {
 
 	steps []controller.FocusStep // in the order clicked
 	chips *fyne.Container
-	row   fyne.CanvasObject
+	row   fyne.CanvasObject // the actions, the steps and what they hid
+	only  fyne.CanvasObject // the Only field with its label, for the search row
 }
 
 func newFlameFocus(p *FlamePanel) *FlameFocus {
@@ -54,11 +55,12 @@ func newFlameFocus(p *FlamePanel) *FlameFocus {
 	f.Hidden.Truncation = fyne.TextTruncateEllipsis
 	f.chips = container.NewHBox()
 	only := container.NewBorder(nil, nil, widget.NewLabel("Only"), nil, f.Only)
+	f.only = container.NewGridWrap(fyne.NewSize(280, f.Only.MinSize().Height), only)
 	buttons := container.NewHBox(f.FocusOn, f.Hide, f.Merge)
 	chips := container.NewHBox(widget.NewLabel("Focus:"), f.chips, f.Clear)
-	f.row = container.NewVBox(
-		container.NewBorder(nil, nil, buttons, nil, container.NewGridWrap(fyne.NewSize(320, f.Only.MinSize().Height), only)),
-		container.NewBorder(nil, nil, chips, nil, f.Hidden))
+	// One row: the actions on the frame clicked, then the steps and what they hid (the Only
+	// field sits beside Search), so the graph keeps its height at 1366×768.
+	f.row = container.NewBorder(nil, nil, container.NewHBox(buttons, chips), nil, f.Hidden)
 	f.enable(nil, nil)
 	return f
 }

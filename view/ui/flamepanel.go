@@ -72,8 +72,9 @@ func NewFlamePanel(win fyne.Window, bg *Background) *FlamePanel {
 	p.tools = container.NewHBox(p.ShowAll)
 	p.Focus = newFlameFocus(p)
 	search := container.NewBorder(nil, nil, widget.NewLabel("Search"), nil, p.Search)
+	fields := container.NewHBox(container.NewGridWrap(fyne.NewSize(300, p.Search.MinSize().Height), search), p.Focus.only)
 	top := container.NewVBox(
-		container.NewBorder(nil, nil, container.NewGridWrap(fyne.NewSize(380, p.Search.MinSize().Height), search), p.tools, p.Found),
+		container.NewBorder(nil, nil, fields, p.tools, p.Found),
 		p.Focus.row,
 		p.Info)
 	hover := newFlameHover(p)
