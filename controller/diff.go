@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	"androprof/model"
@@ -249,4 +250,22 @@ func addFlat(root *flame.Node, name, origin string, n int64) {
 	}
 	root.Children = append(root.Children, &flame.Node{Name: name, Origin: origin, Self: n, Total: n})
 	root.Total += n
+}
+
+// DiffRowName is a row as the diff tables name it, on the command line and in the window: a
+// path by its last two frames, anything else by its key.
+func DiffRowName(r flame.DiffRow) string {
+	if n := len(r.Path); n > 2 {
+		return "…;" + r.Path[n-2] + ";" + r.Path[n-1]
+	}
+	return r.Key
+}
+
+// DiffPointsText is a change (a fraction of each run's total) in signed percentage points
+// with two decimals, "unknown" when a run has no time (NaN).
+func DiffPointsText(change float64) string {
+	if math.IsNaN(change) {
+		return "unknown"
+	}
+	return fmt.Sprintf("%+.2f", 100*change)
 }

@@ -17,6 +17,7 @@ import (
 	"androprof/formats/traceview"
 	"androprof/internal/corpus"
 	"androprof/internal/fastlane"
+	"androprof/internal/htmltest"
 	"androprof/model/calls"
 )
 
@@ -390,12 +391,7 @@ func inChromium(t *testing.T, files map[string][]byte) map[string]map[int]thread
 	if err := os.WriteFile(filepath.Join(dir, "viewer.html"), []byte(page), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("chromium", "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
-		"--dump-dom", "file://"+filepath.Join(dir, "viewer.html"))
-	dom, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("chromium: %v", err)
-	}
+	dom := htmltest.Chromium(t, "--allow-file-access-from-files", "--dump-dom", "file://"+filepath.Join(dir, "viewer.html"))
 	text, _, ok := strings.Cut(string(dom), "</pre>")
 	_, text, ok2 := strings.Cut(text, `<pre id="out">`)
 	if !ok || !ok2 || text == "not run" {

@@ -34,13 +34,7 @@ func (a *MethodAnalysis) export(ctx context.Context, run, format string, opts Ex
 		return s, err
 	case formatPprof.Name:
 		p, err := a.Pprof(ctx, run)
-		if err != nil {
-			return ExportSummary{}, err
-		}
-		if opts.TID != 0 {
-			p = pprofThread(p, opts.TID)
-		}
-		return ExportSummary{Events: len(p.Sample)}, p.Write(out)
+		return exportPprof(p, err, opts.TID, out)
 	}
 	m := methodCalls{p: t.Profile, run: run, pid: t.Header.PID, tid: opts.TID, at: clockOf(wall),
 		each: func(fn func(calls.Call) error) error { return a.EachCall(ctx, run, opts.TID, 0, 0, fn) }}

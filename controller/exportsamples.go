@@ -27,13 +27,7 @@ func (a *SampleAnalysis) export(ctx context.Context, run, format string, opts Ex
 		return exportFolded(set.Flame(), opts.Focus, out)
 	case formatPprof.Name:
 		p, err := a.Pprof(ctx, run)
-		if err != nil {
-			return ExportSummary{}, err
-		}
-		if opts.TID != 0 {
-			p = pprofThread(p, opts.TID)
-		}
-		return ExportSummary{Events: len(p.Sample)}, p.Write(out)
+		return exportPprof(p, err, opts.TID, out)
 	}
 	p, err := a.Profile(ctx, run)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/net/html"
 
 	"androprof/formats/traceview"
+	"androprof/internal/htmltest"
 	"androprof/internal/shapes"
 	"androprof/model/calls"
 )
@@ -66,7 +67,7 @@ func pageOf(t *testing.T, w *Workspace, run string) (page []byte, summary map[st
 		}
 		scripts++
 		var into any
-		switch id := attrValue(n, "id"); id {
+		switch id := htmltest.Attr(n, "id"); id {
 		case "androprof-summary":
 			into = &summary
 		case "androprof-flame":
@@ -84,15 +85,6 @@ func pageOf(t *testing.T, w *Workspace, run string) (page []byte, summary map[st
 		t.Errorf("run %s: %d scripts, want the summary, the flame graph and the page's", run, scripts)
 	}
 	return b.Bytes(), summary, flameNodes
-}
-
-func attrValue(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return a.Val
-		}
-	}
-	return ""
 }
 
 // A method trace of hostile names makes a page whose only scripts are its own, whose flame

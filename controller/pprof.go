@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/google/pprof/profile"
@@ -149,4 +150,15 @@ func (a *SampleAnalysis) Pprof(ctx context.Context, run string) (*profile.Profil
 		p.Sample = append(p.Sample, s)
 	}
 	return p, p.CheckValid()
+}
+
+// exportPprof writes a run's pprof profile (made with err), of one thread when tid is not 0.
+func exportPprof(p *profile.Profile, err error, tid int, out io.Writer) (ExportSummary, error) {
+	if err != nil {
+		return ExportSummary{}, err
+	}
+	if tid != 0 {
+		p = pprofThread(p, tid)
+	}
+	return ExportSummary{Events: len(p.Sample)}, p.Write(out)
 }

@@ -139,8 +139,8 @@ func writeDiff(w io.Writer, res *controller.DiffResult, top int) error {
 			continue
 		}
 		shown++
-		fmt.Fprintf(tw, "%d\t%d\t%+d\t%s\t%d\t%d\t%s\t%s\n", r.SelfA, r.SelfB, r.SelfB-r.SelfA, pointsText(r.SelfChange),
-			r.TotalA, r.TotalB, pointsText(r.Change), termtext.Cell(rowName(r)))
+		fmt.Fprintf(tw, "%d\t%d\t%+d\t%s\t%d\t%d\t%s\t%s\n", r.SelfA, r.SelfB, r.SelfB-r.SelfA, controller.DiffPointsText(r.SelfChange),
+			r.TotalA, r.TotalB, controller.DiffPointsText(r.Change), termtext.Cell(controller.DiffRowName(r)))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -156,20 +156,4 @@ func writeDiff(w io.Writer, res *controller.DiffResult, top int) error {
 		return err
 	}
 	return nil
-}
-
-// rowName is a row as the table names it: a path by its last two frames, where it differs.
-func rowName(r flame.DiffRow) string {
-	if n := len(r.Path); n > 2 {
-		return "…;" + r.Path[n-2] + ";" + r.Path[n-1]
-	}
-	return r.Key
-}
-
-// pointsText is a change in signed percentage points, "unknown" when a run has no time.
-func pointsText(f float64) string {
-	if math.IsNaN(f) {
-		return "unknown"
-	}
-	return fmt.Sprintf("%+.2f", 100*f)
 }

@@ -6,16 +6,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"golang.org/x/net/html"
 
 	"androprof/controller"
 	"androprof/internal/fastlane"
+	"androprof/internal/htmltest"
 	"androprof/store/workspacedb"
 )
 
@@ -85,7 +84,7 @@ func TestHTMLReportNumbersAreReportJSONs(t *testing.T) {
 				t.Fatal(err)
 			}
 			summary := map[string]any{}
-			if err := json.Unmarshal([]byte(textOf(byID(doc, "androprof-summary"))), &summary); err != nil {
+			if err := json.Unmarshal([]byte(htmltest.Text(htmltest.ByID(doc, "androprof-summary"))), &summary); err != nil {
 				t.Fatalf("the page's summary block: %v", err)
 			}
 			for _, k := range c.keys {
@@ -103,10 +102,10 @@ func TestHTMLReportNumbersAreReportJSONs(t *testing.T) {
 				}
 			}
 			checkSummaryRows(t, doc, summary)
-			if n := len(all(doc, func(n *html.Node) bool { return n.Data == "svg" })); n != c.charts {
+			if n := len(htmltest.All(doc, func(n *html.Node) bool { return n.Data == "svg" })); n != c.charts {
 				t.Errorf("%d charts, want %d", n, c.charts)
 			}
-			if flame := byID(doc, "androprof-flame") != nil; flame != c.flame {
+			if flame := htmltest.ByID(doc, "androprof-flame") != nil; flame != c.flame {
 				t.Errorf("flame graph: %v, want %v", flame, c.flame)
 			}
 			checkSelfContained(t, page, doc)
@@ -122,8 +121,8 @@ func TestHTMLReportNumbersAreReportJSONs(t *testing.T) {
 func checkSummaryRows(t *testing.T, doc *html.Node, summary map[string]any) {
 	t.Helper()
 	rows := map[string]string{}
-	for _, tr := range all(doc, func(n *html.Node) bool { return n.Data == "tr" && attr(n, "data-key") != "" }) {
-		rows[attr(tr, "data-key")] = textOf(tr)
+	for _, tr := range htmltest.All(doc, func(n *html.Node) bool { return n.Data == "tr" && htmltest.Attr(n, "data-key") != "" }) {
+		rows[htmltest.Attr(tr, "data-key")] = htmltest.Text(tr)
 	}
 	for k, v := range summary {
 		text, ok := rows[k]
@@ -141,7 +140,7 @@ func checkSummaryRows(t *testing.T, doc *html.Node, summary map[string]any) {
 // fetch.
 func checkSelfContained(t *testing.T, page []byte, doc *html.Node) {
 	t.Helper()
-	for _, n := range all(doc, func(n *html.Node) bool { return n.Type == html.ElementNode }) {
+	for _, n := range htmltest.All(doc, func(n *html.Node) bool { return n.Type == html.ElementNode }) {
 		for _, a := range n.Attr {
 			switch strings.ToLower(a.Key) {
 			case "src", "href", "xlink:href", "action", "formaction", "poster", "data", "srcset":
@@ -157,9 +156,9 @@ func checkSelfContained(t *testing.T, page []byte, doc *html.Node) {
 		}
 	}
 	var csp string
-	for _, m := range all(doc, func(n *html.Node) bool { return n.Data == "meta" }) {
-		if attr(m, "http-equiv") == "Content-Security-Policy" {
-			csp = attr(m, "content")
+	for _, m := range htmltest.All(doc, func(n *html.Node) bool { return n.Data == "meta" }) {
+		if htmltest.Attr(m, "http-equiv") == "Content-Security-Policy" {
+			csp = htmltest.Attr(m, "content")
 		}
 	}
 	if !strings.Contains(csp, "default-src 'none'") {
@@ -184,57 +183,12 @@ func flattenJSON(path string, v any, out map[string]any) {
 	}
 }
 
-// all lists the nodes under n that keep says to.
-func all(n *html.Node, keep func(*html.Node) bool) []*html.Node {
-	var out []*html.Node
-	for c := range n.Descendants() {
-		if keep(c) {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-func byID(n *html.Node, id string) *html.Node {
-	found := all(n, func(c *html.Node) bool { return c.Type == html.ElementNode && attr(c, "id") == id })
-	if len(found) == 0 {
-		return nil
-	}
-	return found[0]
-}
-
-func attr(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return a.Val
-		}
-	}
-	return ""
-}
-
-func textOf(n *html.Node) string {
-	if n == nil {
-		return ""
-	}
-	var b strings.Builder
-	for c := range n.Descendants() {
-		if c.Type == html.TextNode {
-			b.WriteString(c.Data)
-		}
-	}
-	return b.String()
-}
-
 // The page of each kind opens in a real browser: headless Chromium runs its script (the
 // ?selftest query has the page sort its tables, zoom and search its flame graph and write what
 // it saw into #selftest) and takes screenshots, as it opens and after the self-test.
 // ANDROPROF_HTML_SHOTS=DIR keeps the pages and screenshots for a person to look at.
 func TestHTMLReportInChromium(t *testing.T) {
 	fastlane.Needs(t, "chromium")
-	browser, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatalf("chromium: %v (Debian's package chromium)", err)
-	}
 	db := htmlReportDB(t)
 	dir := os.Getenv("ANDROPROF_HTML_SHOTS")
 	if dir == "" {
@@ -245,7 +199,7 @@ func TestHTMLReportInChromium(t *testing.T) {
 		if err := os.WriteFile(page, htmlReport(t, db, c.run), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		dom := runChromium(t, browser, "--dump-dom", "file://"+page+"?selftest")
+		dom := htmltest.Chromium(t, "--dump-dom", "file://"+page+"?selftest")
 		doc, err := html.Parse(bytes.NewReader(dom))
 		if err != nil {
 			t.Fatal(err)
@@ -265,7 +219,7 @@ func TestHTMLReportInChromium(t *testing.T) {
 				}
 			}
 		}
-		self := textOf(byID(doc, "selftest"))
+		self := htmltest.Text(htmltest.ByID(doc, "selftest"))
 		if err := json.Unmarshal([]byte(self), &got); err != nil {
 			t.Fatalf("%s: the page's self-test wrote %q: %v", c.run, self, err)
 		}
@@ -283,26 +237,10 @@ func TestHTMLReportInChromium(t *testing.T) {
 		}
 		for _, query := range []string{"", "?selftest"} { // as it opens; zoomed and searched
 			shot := filepath.Join(dir, c.run+strings.Replace(query, "?", "-", 1)+".png")
-			runChromium(t, browser, "--screenshot="+shot, "--window-size=1366,2000", "file://"+page+query)
+			htmltest.Chromium(t, "--screenshot="+shot, "--window-size=1366,2000", "file://"+page+query)
 			if st, err := os.Stat(shot); err != nil || st.Size() < 10_000 {
 				t.Errorf("%s: screenshot: %v", c.run, err)
 			}
 		}
 	}
-}
-
-// runChromium runs headless Chromium with args and returns its standard output.
-func runChromium(t *testing.T, browser string, args ...string) []byte {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=" + t.TempDir(), "--virtual-time-budget=5000"}
-	cmd := exec.CommandContext(ctx, browser, append(base, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("chromium %v: %v\n%s", args, err, stderr.Bytes())
-	}
-	return out
 }

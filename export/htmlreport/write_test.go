@@ -2,20 +2,18 @@ package htmlreport
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"golang.org/x/net/html"
 
 	"androprof/chart"
 	"androprof/internal/fastlane"
+	"androprof/internal/htmltest"
 	"androprof/internal/termtext"
 	"androprof/model/flame"
 )
@@ -94,11 +92,11 @@ func TestHostileNamesStayText(t *testing.T) {
 	if scripts != 3 { // the summary's JSON, the flame graph's JSON, the page's script
 		t.Errorf("%d <script> elements, want 3", scripts)
 	}
-	if h1 := textOf(find(doc, "h1")); h1 != shown(strings.Join(hostile, " ")) {
+	if h1 := htmltest.Text(htmltest.Elements(doc, "h1")[0]); h1 != shown(strings.Join(hostile, " ")) {
 		t.Errorf("the heading reads %q", h1)
 	}
 	var summary map[string]any
-	if err := json.Unmarshal([]byte(textOf(byID(doc, "androprof-summary"))), &summary); err != nil {
+	if err := json.Unmarshal([]byte(htmltest.Text(htmltest.ByID(doc, "androprof-summary"))), &summary); err != nil {
 		t.Fatal(err)
 	}
 	for i, s := range hostile {
@@ -107,7 +105,7 @@ func TestHostileNamesStayText(t *testing.T) {
 		}
 	}
 	var f flameData
-	if err := json.Unmarshal([]byte(textOf(byID(doc, "androprof-flame"))), &f); err != nil {
+	if err := json.Unmarshal([]byte(htmltest.Text(htmltest.ByID(doc, "androprof-flame"))), &f); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range hostile {
@@ -144,7 +142,7 @@ func TestPageIsSelfContained(t *testing.T) {
 	if !bytes.Contains(page, []byte(`content="default-src 'none';`)) {
 		t.Error("no Content-Security-Policy forbidding fetches")
 	}
-	if n := len(all(doc, "svg")); n != 1 {
+	if n := len(htmltest.Elements(doc, "svg")); n != 1 {
 		t.Errorf("%d inline SVGs, want 1", n)
 	}
 }
@@ -160,7 +158,7 @@ func TestTableIsCut(t *testing.T) {
 		t.Errorf("NewTable kept %d of %d rows", len(tab.Rows), tab.Total)
 	}
 	page, doc := writePage(t, Document{Title: "big", Tables: []Table{tab}})
-	if n := len(all(doc, "td")); n != MaxRows {
+	if n := len(htmltest.Elements(doc, "td")); n != MaxRows {
 		t.Errorf("%d cells, want %d", n, MaxRows)
 	}
 	if !bytes.Contains(page, []byte("The first 500 of 2 000 rows.")) {
@@ -229,10 +227,6 @@ func TestDeepChainIsBounded(t *testing.T) {
 // every frame) and none of the names running as script.
 func TestHostilePageInChromium(t *testing.T) {
 	fastlane.Needs(t, "chromium")
-	browser, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatalf("chromium: %v (Debian's package chromium)", err)
-	}
 	var b bytes.Buffer
 	if err := Write(&b, hostileDoc()); err != nil {
 		t.Fatal(err)
@@ -241,18 +235,12 @@ func TestHostilePageInChromium(t *testing.T) {
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, browser, "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir="+t.TempDir(),
-		"--virtual-time-budget=5000", "--dump-dom", "file://"+path).Output()
-	if err != nil {
-		t.Fatalf("chromium: %v", err)
-	}
+	out := htmltest.Chromium(t, "--dump-dom", "file://"+path)
 	doc, err := html.Parse(bytes.NewReader(out))
 	if err != nil {
 		t.Fatal(err)
 	}
-	body := find(doc, "body")
+	body := htmltest.Elements(doc, "body")[0]
 	for _, a := range body.Attr {
 		if a.Key == "data-pwned" {
 			t.Fatal("a name ran as script")
@@ -260,59 +248,11 @@ func TestHostilePageInChromium(t *testing.T) {
 	}
 	frames := 0
 	for n := range doc.Descendants() {
-		if n.Type == html.ElementNode && strings.Contains(attrOf(n, "class"), "fr") {
+		if n.Type == html.ElementNode && strings.Contains(htmltest.Attr(n, "class"), "fr") {
 			frames++
 		}
 	}
 	if frames != len(hostile)+1 {
 		t.Errorf("the flame graph drew %d frames, want %d", frames, len(hostile)+1)
 	}
-}
-
-func all(n *html.Node, tag string) []*html.Node {
-	var out []*html.Node
-	for c := range n.Descendants() {
-		if c.Type == html.ElementNode && c.Data == tag {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-func find(n *html.Node, tag string) *html.Node {
-	if found := all(n, tag); len(found) > 0 {
-		return found[0]
-	}
-	return nil
-}
-
-func byID(n *html.Node, id string) *html.Node {
-	for c := range n.Descendants() {
-		if c.Type == html.ElementNode && attrOf(c, "id") == id {
-			return c
-		}
-	}
-	return nil
-}
-
-func attrOf(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return a.Val
-		}
-	}
-	return ""
-}
-
-func textOf(n *html.Node) string {
-	if n == nil {
-		return ""
-	}
-	var b strings.Builder
-	for c := range n.Descendants() {
-		if c.Type == html.TextNode {
-			b.WriteString(c.Data)
-		}
-	}
-	return b.String()
 }

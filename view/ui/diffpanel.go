@@ -308,12 +308,13 @@ func (p *DiffPanel) columns(unit string, paths bool) []Column[flame.DiffRow] {
 	}
 	name := TextCol("Name", 360, func(r row) string { return r.Key })
 	if paths {
-		name.Text = DiffRowName
+		name.Text = controller.DiffRowName
 		name.Raw = func(r row) string { return r.Key }
 	}
+	// v is the change as a fraction; the column sorts and saves it in points.
 	pts := func(title string, v func(row) float64) Column[row] {
-		c := FloatCol(title, 110, 2, v)
-		c.Text = func(r row) string { return DiffPoints(v(r)) }
+		c := FloatCol(title, 110, 2, func(r row) float64 { return 100 * v(r) })
+		c.Text = func(r row) string { return controller.DiffPointsText(v(r)) }
 		return c
 	}
 	delta := IntCol("Self Δ"+u, 110, func(r row) int64 { return r.SelfB - r.SelfA })
@@ -322,7 +323,7 @@ func (p *DiffPanel) columns(unit string, paths bool) []Column[flame.DiffRow] {
 		IntCol("Self A"+u, 110, func(r row) int64 { return r.SelfA }),
 		IntCol("Self B"+u, 110, func(r row) int64 { return r.SelfB }),
 		delta,
-		pts("Self Δ points", func(r row) float64 { return 100 * r.SelfChange }),
+		pts("Self Δ points", func(r row) float64 { return r.SelfChange }),
 	}
 	if p.kind == model.RunKindEmulator {
 		return cols // no stacks: a function's total is its self
@@ -330,7 +331,7 @@ func (p *DiffPanel) columns(unit string, paths bool) []Column[flame.DiffRow] {
 	return append(cols,
 		IntCol("Total A"+u, 110, func(r row) int64 { return r.TotalA }),
 		IntCol("Total B"+u, 110, func(r row) int64 { return r.TotalB }),
-		pts("Total Δ points", func(r row) float64 { return 100 * r.Change }))
+		pts("Total Δ points", func(r row) float64 { return r.Change }))
 }
 
 // signedGrouped is a difference grouped as counts are, with its sign as the points beside it
@@ -340,24 +341,6 @@ func signedGrouped(v int64) string {
 		return "-" + human.Grouped(-v)
 	}
 	return "+" + human.Grouped(v)
-}
-
-// DiffRowName is a row as the table names it: a path by its last two frames, as `androprof
-// diff` does.
-func DiffRowName(r flame.DiffRow) string {
-	if n := len(r.Path); n > 2 {
-		return "…;" + r.Path[n-2] + ";" + r.Path[n-1]
-	}
-	return r.Key
-}
-
-// DiffPoints is a change in signed percentage points with two decimals, "unknown" when a run
-// has no time.
-func DiffPoints(pts float64) string {
-	if math.IsNaN(pts) {
-		return "unknown"
-	}
-	return fmt.Sprintf("%+.2f", pts)
 }
 
 // SetDiff sets the question the panel asks; a tab made before the workspace was at hand gets it

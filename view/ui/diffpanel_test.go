@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"androprof/controller"
 	"androprof/model/flame"
 )
 
@@ -11,11 +12,11 @@ import (
 // no time, differences grouped with their sign, and a deep path by its last two frames.
 func TestDiffTableText(t *testing.T) {
 	for _, c := range []struct{ got, want string }{
-		{DiffPoints(1.5), "+1.50"}, {DiffPoints(-0.004), "-0.00"}, {DiffPoints(math.NaN()), "unknown"},
+		{controller.DiffPointsText(0.015), "+1.50"}, {controller.DiffPointsText(-0.00004), "-0.00"}, {controller.DiffPointsText(math.NaN()), "unknown"},
 		{signedGrouped(-743690), "-743 690"}, {signedGrouped(5620), "+5 620"}, {signedGrouped(0), "+0"},
 		{pointsWord(1), "1 point"}, {pointsWord(2.5), "2.5 points"}, {pointsWord(0), "0 points"},
-		{DiffRowName(flame.DiffRow{Key: "a;b;c", Path: []string{"a", "b", "c"}}), "…;b;c"},
-		{DiffRowName(flame.DiffRow{Key: "a;b", Path: []string{"a", "b"}}), "a;b"},
+		{controller.DiffRowName(flame.DiffRow{Key: "a;b;c", Path: []string{"a", "b", "c"}}), "…;b;c"},
+		{controller.DiffRowName(flame.DiffRow{Key: "a;b", Path: []string{"a", "b"}}), "a;b"},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)
