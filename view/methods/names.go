@@ -25,11 +25,15 @@ func (m *View) shown(key string, n javaname.Name) javaname.Name {
 
 // methodLabel is a method as a label (a timeline span, a title) reads now: with its package
 // after the name, or raw.
-func (m *View) methodLabel(mi calls.MethodInfo) string {
+func (m *View) methodLabel(mi calls.MethodInfo) string { return m.labeler()(mi) }
+
+// labeler is methodLabel as the box says now, for work in the background, which must not read
+// the box's state as it changes.
+func (m *View) labeler() func(calls.MethodInfo) string {
 	if m.raw {
-		return calls.MethodName(mi)
+		return calls.MethodName
 	}
-	return calls.ReadableName(mi).Full()
+	return func(mi calls.MethodInfo) string { return calls.ReadableName(mi).Full() }
 }
 
 // chartNames relabels a method chart grouped by by as the box says (chart.ReadableMethodLabels).

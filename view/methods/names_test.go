@@ -1,6 +1,7 @@
 package methods
 
 import (
+	"androprof/chart"
 	"bytes"
 	"slices"
 	"strings"
@@ -68,9 +69,22 @@ func TestRawNamesBox(t *testing.T) {
 	if p.selected != draw {
 		t.Errorf("the selection moved to %q", p.selected)
 	}
+	showTab(v, 1)
+	if !timelineSays(m.Timeline, paint) || timelineSays(m.Timeline, "com.jag.positron.GameScreen.paint(float)") {
+		t.Error("raw names: the timeline's spans do not read as the trace names them")
+	}
 	test.Tap(m.RawNames)
 	v.Wait()
+	if !timelineSays(m.Timeline, "com.jag.positron.GameScreen.paint(float)") {
+		t.Error("readable again: the timeline's spans do not read as Java")
+	}
+	showTab(v, 0)
 	if cell(paint, "Name") != "GameScreen.paint(float)" {
 		t.Errorf("readable again: %q", cell(paint, "Name"))
 	}
+}
+
+// timelineSays reports whether a call drawn on the timeline is labelled label.
+func timelineSays(tl *timelineTab, label string) bool {
+	return slices.ContainsFunc(tl.spec.Spans, func(s chart.Span) bool { return s.Merged == 0 && s.Label == label })
 }

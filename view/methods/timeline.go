@@ -51,6 +51,7 @@ type timelineTab struct {
 	Problem *widget.Label
 
 	m        *View
+	raw      bool // the Raw names box when the calls were drawn
 	area     *timelineArea
 	run      string
 	trace    *callsmodel.MethodTrace
@@ -129,9 +130,13 @@ func (t *timelineTab) show() {
 		return
 	}
 	if t.run == m.sel.run && t.trace == tr && slices.Equal(threads, t.threads) {
+		if t.raw != m.raw { // only the labels change: draw the calls read again
+			t.raw = m.raw
+			t.render(false)
+		}
 		return
 	}
-	t.run, t.trace, t.threads = m.sel.run, tr, threads
+	t.run, t.trace, t.threads, t.raw = m.sel.run, tr, threads, m.raw
 	t.lo, t.hi = threads[0].FirstWall, threads[0].LastWall
 	for _, th := range threads {
 		first, last := th.FirstWall, th.LastWall
@@ -292,6 +297,7 @@ type timelineJob struct {
 	from, to uint64
 	scroll   int
 	outline  []uint64
+	label    func(callsmodel.MethodInfo) string // a span's method as the Raw names box says
 	w, h     int
 }
 
@@ -316,7 +322,7 @@ func (t *timelineTab) render(query bool) {
 		return // drawn when laid out
 	}
 	job := timelineJob{a: t.m.a, run: t.run, trace: t.trace, threads: t.threads, windows: t.windows,
-		from: t.from, to: t.to, scroll: t.scroll, outline: t.outline, w: min(w, render.MaxSide), h: min(h, render.MaxSide)}
+		from: t.from, to: t.to, scroll: t.scroll, outline: t.outline, label: t.m.labeler(), w: min(w, render.MaxSide), h: min(h, render.MaxSide)}
 	if !t.requery {
 		job.windows = nil // draw what was read
 	}
@@ -418,7 +424,7 @@ func (j timelineJob) spec(windows map[int]laneWindow) (spec chart.Timeline, call
 				start, end = c.StartCPU, c.EndCPU
 			}
 			spec.Spans = append(spec.Spans, chart.Span{
-				Label: callsmodel.ReadableName(tr.Profile.Methods[c.Method]).Full(),
+				Label: j.label(tr.Profile.Methods[c.Method]),
 				Depth: c.Depth, Start: start, End: end, Colour: c.Method / 4, // Traceview ids are multiples of 4
 				Lane: i, Key: c.Method, Ref: len(calls)})
 			calls = append(calls, c)
