@@ -206,9 +206,8 @@ func (t *timelineTab) imageNote() string {
 		return "This run was imported before every call was kept: import it again to see the short calls."
 	case short > 0:
 		return fmt.Sprintf("Calls shorter than %s are not read at this zoom: zoom in to see them.", micros(short))
-	case t.trace.SpanMinMicros > 0:
-		m := t.trace.SpanMinMicros
-		return fmt.Sprintf("Calls shorter than %d µs are not stored, so not shown.", m)
+	case len(t.windows) > 0:
+		return "Every call in this range is shown; calls narrower than a pixel merge into grey boxes."
 	}
 	return ""
 }

@@ -150,6 +150,9 @@ func TestTimelineZoomsToOneCall(t *testing.T) {
 	if r, _ := tl.spec.SpanRect(tl.px[0], tl.px[1], j); r.Dx() < tl.spec.PlotWidth(tl.px[0], tl.px[1])/3 {
 		t.Errorf("the call picked is %d px wide", r.Dx())
 	}
+	if !strings.Contains(tl.Note.Text, "Every call in this range is shown") {
+		t.Errorf("zoomed in to one call, the note says %q", tl.Note.Text)
+	}
 	// Hovering names it: method, thread, start and length on both clocks.
 	test.MoveMouse(v.Window().Canvas(), tl.onCanvas(tl.posOf(j)))
 	for _, want := range []string{tl.spec.Spans[j].Label + " — thread 12 Thread-106", "real: starts", "thread CPU: starts", "lasts"} {
