@@ -65,6 +65,7 @@ type ExportOptions struct {
 type ExportSummary struct {
 	Run, Format string
 	Events      int             // records written: trace events, packets, speedscope events and samples, folded lines, pprof samples
+	Records     string          // what a record is when not "record": "call path" (pprof of a method run)
 	Slices      int             // calls written as slices (method runs' chrome, perfetto, speedscope)
 	Threads     int             // threads (or, for pprof and folded, 0: they do not count them)
 	Clock       string          // the clock of the times written ("real time", "thread-CPU"); "" when none applies
@@ -79,6 +80,9 @@ func (s ExportSummary) Text() string {
 		return "the run's report as one self-contained page (opens in any web browser, no network)"
 	}
 	text := human.Count(s.Events, "record", "records")
+	if s.Records != "" {
+		text = human.Count(s.Events, s.Records, s.Records+"s")
+	}
 	if s.Slices > 0 {
 		text = human.Count(s.Slices, "call", "calls") + " as slices, " + text
 	}

@@ -34,7 +34,9 @@ func (a *MethodAnalysis) export(ctx context.Context, run, format string, opts Ex
 		return s, err
 	case formatPprof.Name:
 		p, err := a.Pprof(ctx, run)
-		return exportPprof(p, err, opts.TID, out)
+		s, err := exportPprof(p, err, opts.TID, out)
+		s.Records = "call path" // a pprof sample of a method run is one call path of a thread
+		return s, err
 	}
 	m := methodCalls{p: t.Profile, run: run, pid: t.Header.PID, tid: opts.TID, at: clockOf(wall),
 		each: func(fn func(calls.Call) error) error { return a.EachCall(ctx, run, opts.TID, 0, 0, fn) }}

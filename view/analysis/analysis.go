@@ -192,8 +192,8 @@ func New(win fyne.Window, bg *ui.Background, prefs fyne.Preferences, ws *control
 		container.NewTabItem("System calls", v.Syscalls.content),
 		container.NewTabItem("Estimate", v.Estimate.content),
 		container.NewTabItem("Compare", v.Compare.content),
+		container.NewTabItem(TabDiff, v.Diff.Content()), // beside Compare: both span two runs
 		container.NewTabItem("Profiles", v.Browser.content),
-		container.NewTabItem(TabDiff, v.Diff.Content()),
 	)
 
 	toEditor := widget.NewButtonWithIcon("Editor", theme.ListIcon(), openEditor)

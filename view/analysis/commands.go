@@ -48,13 +48,18 @@ func (v *View) buildCommands(openEditor func()) []*ui.Command {
 			showText("Getting started", gettingStarted, v.Window)
 		}},
 		acShortcuts: {Label: "Keyboard shortcuts", Run: func() {
-			ui.ShowKeys(v.commands[:acTab1], fmt.Sprintf("%s … %s select a tab by its place.",
-				ui.KeyText(fyne.Key1, ui.Primary), ui.KeyText(fyne.KeyName(fmt.Sprint(maxTabKeys)), ui.Primary)), v.Window)
+			ui.ShowKeys(v.commands[:acTab1], fmt.Sprintf("%s … %s select a tab by its place, %s the last one.",
+				ui.KeyText(fyne.Key1, ui.Primary), ui.KeyText(fyne.KeyName(fmt.Sprint(maxTabKeys-1)), ui.Primary),
+				ui.KeyText(fyne.KeyName(fmt.Sprint(maxTabKeys)), ui.Primary)), v.Window)
 		}},
 		acAbout: {Label: "About AndroProf", Run: v.showAbout},
 	}
 	for i := range maxTabKeys {
-		cmds = append(cmds, &ui.Command{Label: fmt.Sprintf("Tab %d", i+1), Key: fyne.KeyName(fmt.Sprint(i + 1)), Mod: ui.Primary,
+		label := fmt.Sprintf("Tab %d", i+1)
+		if i == maxTabKeys-1 {
+			label = "Last tab"
+		}
+		cmds = append(cmds, &ui.Command{Label: label, Key: fyne.KeyName(fmt.Sprint(i + 1)), Mod: ui.Primary,
 			Run: func() { v.selectTab(i) }})
 	}
 	return cmds
@@ -110,9 +115,14 @@ func (v *View) findSymbol() {
 	v.Samples.FindSymbol()
 }
 
-// selectTab selects tab i of the tab set shown, if it has one.
+// selectTab selects tab i of the tab set shown, if it has one; the last key (Ctrl+9) selects
+// the last tab, as in a web browser, however many tabs a kind of run has.
 func (v *View) selectTab(i int) {
-	if t := v.shownTabs(); i < len(t.Items) {
+	t := v.shownTabs()
+	if i == maxTabKeys-1 {
+		i = len(t.Items) - 1
+	}
+	if i >= 0 && i < len(t.Items) {
 		t.SelectIndex(i)
 	}
 }
@@ -149,7 +159,7 @@ const gettingStarted = `Runs. The list on the left holds the workspace's runs; c
 • demo-heap-mutate: a heap log with every reference store; Pointers opens on figure 5.22, how far stores reach.
 • demo-heap-dump: an HPROF dump of the cache; Retained (Ctrl+6) shows what keeps its memory alive and the path from a GC root.
 
-Tabs. Each kind of run has its own tabs above the chart (Ctrl+Tab, Ctrl+1…9). An emulator run has Processes, Basic blocks, Instructions, Functions, Images, System calls, Estimate, Compare and Profiles; click a process or a bar to drill down. Images splits a program's cost into the program, its libraries and the dynamic loader, and drills from an image to its functions, blocks and instructions; System calls counts the calls each process made. A method trace has its profile, timeline, hotspots and packages; a heap run its summary and figures; a sampled run (perf, simpleperf) its layers over time and per thread, the symbol table (Ctrl+F finds a symbol), callers and callees, and a flame graph you click to zoom.
+Tabs. Each kind of run has its own tabs above the chart (Ctrl+Tab, Ctrl+1…9). An emulator run has Processes, Basic blocks, Instructions, Functions, Images, System calls, Estimate, Compare, Diff (what changed from another run, function by function) and Profiles; click a process or a bar to drill down. Images splits a program's cost into the program, its libraries and the dynamic loader, and drills from an image to its functions, blocks and instructions; System calls counts the calls each process made. A method trace has its profile, a timeline of every thread and call, hotspots, packages, a comparison, its flame graph (click to zoom, search, focus) and a diff against another trace; a heap run its summary and figures; a sampled run (perf, simpleperf) its layers over time and per thread, the symbol table (Ctrl+F finds a symbol), callers and callees, a flame graph you click to zoom, search and focus, and a diff against another sampled run. File ▸ Export… writes a run for other tools (Chrome and Perfetto traces, speedscope, folded stacks, pprof) or as a self-contained HTML report.
 
 Profile. An emulator run is priced with a cost profile: what each category of instruction costs in cycles and power. Choose it at the top, type a frequency in GHz if the profile's does not fit, and pick what the charts show. The Editor (Ctrl+E) builds and changes profiles.
 

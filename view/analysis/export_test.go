@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
@@ -63,23 +62,19 @@ func saveExportAs(t *testing.T, v *View, path string, done func([]byte) bool) []
 		t.Fatal("no path to type in the save dialog")
 	}
 	viewtest.TapDialogButton(t, v.Window, "Save")
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if d, err := os.ReadFile(path); err == nil && len(d) > 0 && done(d) {
-			return d
-		}
+	ui.WaitSaves()
+	d, err := os.ReadFile(path)
+	if err != nil || !done(d) {
+		t.Fatalf("%s was not written whole: %v", path, err)
 	}
-	t.Fatalf("%s was not written", path)
-	return nil
+	return d
 }
 
-// waitNotice waits for the notice that names the file and says what it holds.
+// waitNotice checks the notice that names the file and says what it holds (the save is done:
+// saveExportAs waited for it).
 func waitNotice(t *testing.T, v *View, file, says string) {
 	t.Helper()
-	notice := ""
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && !strings.Contains(notice, says); time.Sleep(20 * time.Millisecond) {
-		notice = dialogText(v)
-	}
-	if !strings.Contains(notice, file) || !strings.Contains(notice, says) {
+	if notice := dialogText(v); !strings.Contains(notice, file) || !strings.Contains(notice, says) {
 		t.Errorf("the notice says %q", notice)
 	}
 }

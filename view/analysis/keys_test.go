@@ -121,7 +121,7 @@ func TestAnalysisHelp(t *testing.T) {
 		cmd  int
 		want []string
 	}{{acGettingStarted, []string{"demo-sieve-arm", "Profile", "Import…"}},
-		{acShortcuts, []string{"Import", "Next tab", "Ctrl+1 … Ctrl+9"}},
+		{acShortcuts, []string{"Import", "Next tab", "Ctrl+1 … Ctrl+8", "Ctrl+9 the last one"}},
 		{acAbout, []string{"AndroProf", "cost profiles"}}} {
 		v.commands[c.cmd].Run()
 		got := dialogTexts(v.Window)

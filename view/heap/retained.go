@@ -61,7 +61,9 @@ func newRetainedTab(d *DumpView) *retainedTab {
 			t.showPath(int32(seq))
 		}
 	}
-	tree := container.NewBorder(widget.NewLabel("Dominator tree: largest retainers first; expand to what each keeps alive"), nil, nil, nil, t.Tree)
+	title := widget.NewLabel("Dominator tree: largest retainers first; expand to what each keeps alive")
+	title.Truncation = fyne.TextTruncateEllipsis // its width would squeeze the runs list at 900 px
+	tree := container.NewBorder(title, nil, nil, nil, t.Tree)
 	path := container.NewBorder(t.PathTo, nil, nil, nil, t.Path.Content())
 	right := container.NewVSplit(tree, path)
 	right.Offset = 0.6

@@ -207,7 +207,7 @@ func (t *timelineTab) imageNote() string {
 	case short > 0:
 		return fmt.Sprintf("Calls shorter than %s are not read at this zoom: zoom in to see them.", micros(short))
 	case len(t.windows) > 0:
-		return "Every call in this range is shown; calls narrower than a pixel merge into grey boxes."
+		return "Every call in this range is shown."
 	}
 	return ""
 }

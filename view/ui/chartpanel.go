@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -53,6 +54,11 @@ type ChartPanel struct {
 	// OnPoint, when set, gets taps on a drawing shown with SetDrawing, in the pixels of the
 	// image shown (width×height): a flame graph zooms to the frame tapped.
 	OnPoint func(d chart.Drawing, width, height, x, y int)
+	// OnHover, when set, hears the pointer over the image (position and size in the area's
+	// units; nil pos when it left), and OnSecondary a right-click there: the flame graph says
+	// the frame under the pointer and opens its focus menu.
+	OnHover     func(pos *fyne.Position, size fyne.Size)
+	OnSecondary func(ev *fyne.PointEvent, size fyne.Size)
 }
 
 // NewChartPanel shows charts of kind (until the user picks another) in win, drawn on bg;
@@ -257,6 +263,31 @@ func (a *ChartArea) show(img image.Image) {
 
 // Tapped drills down from the bar under the pointer.
 func (a *ChartArea) Tapped(ev *fyne.PointEvent) { a.p.tapped(ev.Position) }
+
+// TappedSecondary hands a right-click to OnSecondary.
+func (a *ChartArea) TappedSecondary(ev *fyne.PointEvent) {
+	if a.p.OnSecondary != nil {
+		a.p.OnSecondary(ev, a.Size())
+	}
+}
+
+// MouseIn is desktop.Hoverable's: the pointer entered the image.
+func (a *ChartArea) MouseIn(ev *desktop.MouseEvent) { a.MouseMoved(ev) }
+
+// MouseMoved hands the pointer's place to OnHover.
+func (a *ChartArea) MouseMoved(ev *desktop.MouseEvent) {
+	if a.p.OnHover != nil {
+		pos := ev.Position
+		a.p.OnHover(&pos, a.Size())
+	}
+}
+
+// MouseOut tells OnHover the pointer left.
+func (a *ChartArea) MouseOut() {
+	if a.p.OnHover != nil {
+		a.p.OnHover(nil, a.Size())
+	}
+}
 
 // CreateRenderer is Fyne's hook; the renderer's Layout is where a new size is noticed.
 func (a *ChartArea) CreateRenderer() fyne.WidgetRenderer {

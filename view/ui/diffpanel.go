@@ -90,18 +90,19 @@ func NewDiffPanel(host Host, kind model.RunKind, diff DiffFunc) *DiffPanel {
 	p.Threshold.OnChanged = func(float64) { p.sayThreshold(); again("") }
 	p.sayThreshold()
 	p.Header = widget.NewLabel("")
-	p.Header.Wrapping = fyne.TextWrapWord
+	p.Header.Truncation = fyne.TextTruncateEllipsis // one line: a 900×600 window keeps room for the graph
 	p.Table = NewSortTable(host.Window(), "diff", p.columns("", false), nil)
 	h := p.Other.MinSize().Height
 	sized := func(w float32, o fyne.CanvasObject) fyne.CanvasObject {
 		return container.NewGridWrap(fyne.NewSize(w, h), o)
 	}
-	controls := []fyne.CanvasObject{Group(widget.NewLabel("B"), sized(240, p.Other)), Group(widget.NewLabel("Rows by"), sized(110, p.By))}
+	controls := []fyne.CanvasObject{Group(widget.NewLabel("B"), sized(190, p.Other)), Group(widget.NewLabel("Rows by"), sized(100, p.By))}
 	if kind == model.RunKindMethods {
-		controls = append(controls, Group(widget.NewLabel("Clock"), sized(130, p.Clock)))
+		controls = append(controls, Group(widget.NewLabel("Clock"), sized(120, p.Clock)))
 	}
-	controls = append(controls, Group(widget.NewLabel("Threshold"), sized(140, p.Threshold), p.ThresholdText))
-	top := container.NewVBox(container.NewHBox(controls...), p.Header)
+	// The threshold leads the header's line, so each line fits a 900 px window.
+	threshold := Group(widget.NewLabel("Threshold"), sized(140, p.Threshold), p.ThresholdText)
+	top := container.NewVBox(container.NewHBox(controls...), container.NewBorder(nil, nil, threshold, nil, p.Header))
 	body := p.Table.Content()
 	if kind != model.RunKindEmulator {
 		p.Flame = NewFlamePanel(host.Window(), host.Background())
@@ -111,7 +112,8 @@ func NewDiffPanel(host Host, kind model.RunKind, diff DiffFunc) *DiffPanel {
 			p.focus = opts
 			p.recompute()
 		}
-		split := container.NewVSplit(p.Flame.Content(), p.Table.Content())
+		// Each side scrolls when the window is too low for both at their least (900×600).
+		split := container.NewVSplit(container.NewVScroll(p.Flame.Content()), container.NewVScroll(p.Table.Content()))
 		split.Offset = 0.7
 		body = split
 	}

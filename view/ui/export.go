@@ -21,13 +21,22 @@ func AskSavePath(win fyne.Window, suggested, ext string, write func(path string)
 		if filepath.Ext(path) == "" {
 			path += ext
 		}
+		saves.Add(1)
 		go func() {
+			defer saves.Done()
 			if err := write(path); err != nil {
 				fyne.Do(func() { ShowProblem(win, "save", path, err) })
 			}
 		}()
 	})
 }
+
+// saves counts the saves under way, for WaitSaves.
+var saves sync.WaitGroup
+
+// WaitSaves waits until every save AskSavePath started has written its file and said so: tests
+// read the window after it (in Fyne's test driver fyne.Do runs on the saving goroutine).
+func WaitSaves() { saves.Wait() }
 
 // ShowLarge shows a file dialog big enough to list more than a handful of files. Resize must
 // come after Show: Fyne 2.8's FileDialog.Resize reads the window that Show creates and panics

@@ -55,7 +55,7 @@ func newFlameFocus(p *FlamePanel) *FlameFocus {
 	f.Hidden.Truncation = fyne.TextTruncateEllipsis
 	f.chips = container.NewHBox()
 	only := container.NewBorder(nil, nil, widget.NewLabel("Only"), nil, f.Only)
-	f.only = container.NewGridWrap(fyne.NewSize(280, f.Only.MinSize().Height), only)
+	f.only = container.NewGridWrap(fyne.NewSize(190, f.Only.MinSize().Height), only)
 	buttons := container.NewHBox(f.FocusOn, f.Hide, f.Merge)
 	chips := container.NewHBox(widget.NewLabel("Focus:"), f.chips, f.Clear)
 	// One row: the actions on the frame clicked, then the steps and what they hid (the Only

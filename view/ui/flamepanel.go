@@ -3,7 +3,6 @@ package ui
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -72,14 +71,14 @@ func NewFlamePanel(win fyne.Window, bg *Background) *FlamePanel {
 	p.tools = container.NewHBox(p.ShowAll)
 	p.Focus = newFlameFocus(p)
 	search := container.NewBorder(nil, nil, widget.NewLabel("Search"), nil, p.Search)
-	fields := container.NewHBox(container.NewGridWrap(fyne.NewSize(300, p.Search.MinSize().Height), search), p.Focus.only)
+	fields := container.NewHBox(container.NewGridWrap(fyne.NewSize(210, p.Search.MinSize().Height), search), p.Focus.only)
 	top := container.NewVBox(
 		container.NewBorder(nil, nil, fields, p.tools, p.Found),
 		p.Focus.row,
 		p.Info)
-	hover := newFlameHover(p)
-	graph := container.New(&overAreaLayout{p.Chart.Area}, p.Chart.Content(), hover)
-	p.content = container.NewBorder(top, nil, nil, nil, graph)
+	p.Chart.OnHover = p.hovered
+	p.Chart.OnSecondary = p.rightClicked
+	p.content = container.NewBorder(top, nil, nil, nil, p.Chart.Content())
 	return p
 }
 
@@ -234,48 +233,25 @@ func zoomNames(f chart.Flame) []string {
 	return append(out, f.Root.Name)
 }
 
-// flameHover lies over the chart's image and says the numbers of the frame under the pointer;
-// a click zooms as on the chart, a right-click opens the frame's focus menu.
-type flameHover struct {
-	widget.BaseWidget
-	p *FlamePanel
-}
-
-var (
-	_ desktop.Hoverable      = (*flameHover)(nil)
-	_ fyne.SecondaryTappable = (*flameHover)(nil)
-)
-
-func newFlameHover(p *FlamePanel) *flameHover {
-	h := &flameHover{p: p}
-	h.ExtendBaseWidget(h)
-	return h
-}
-
-// CreateRenderer is Fyne's hook: the overlay draws nothing.
-func (h *flameHover) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(container.NewWithoutLayout())
-}
-
-// MouseIn is desktop.Hoverable's; it says the frame entered.
-func (h *flameHover) MouseIn(ev *desktop.MouseEvent) { h.MouseMoved(ev) }
-
-// MouseMoved says the frame under the pointer, or the frame clicked when there is none.
-func (h *flameHover) MouseMoved(ev *desktop.MouseEvent) {
-	if h.p.Chart.Image() == nil {
+// hovered says the numbers of the frame under the pointer, or of the frame clicked when there
+// is none (pos nil: the pointer left).
+func (p *FlamePanel) hovered(pos *fyne.Position, size fyne.Size) {
+	if p.Chart.Image() == nil {
 		return
 	}
-	n := h.frameAt(ev.Position)
-	if n == nil {
-		n = h.p.selected
+	var n *flame.Node
+	if pos != nil {
+		n = p.frameAt(*pos, size)
 	}
-	h.p.say(n)
+	if n == nil {
+		n = p.selected
+	}
+	p.say(n)
 }
 
-// frameAt is the frame under a point of the overlay, nil for none.
-func (h *flameHover) frameAt(pos fyne.Position) *flame.Node {
-	p := h.p
-	img, size := p.Chart.Image(), h.Size()
+// frameAt is the frame under a point of the chart's area of size, nil for none.
+func (p *FlamePanel) frameAt(pos fyne.Position, size fyne.Size) *flame.Node {
+	img := p.Chart.Image()
 	if img == nil || size.Width <= 0 || size.Height <= 0 {
 		return nil
 	}
@@ -285,37 +261,13 @@ func (h *flameHover) frameAt(pos fyne.Position) *flame.Node {
 	return p.flame.FrameAt(b.Dx(), b.Dy(), x, y)
 }
 
-// Tapped zooms to the frame clicked, as a click on the chart below does (the overlay takes the
-// clicks since it takes right-clicks).
-func (h *flameHover) Tapped(ev *fyne.PointEvent) {
-	if n := h.frameAt(ev.Position); n != nil {
-		h.p.clicked(n)
-	}
-}
-
-// TappedSecondary opens the focus menu of the frame right-clicked.
-func (h *flameHover) TappedSecondary(ev *fyne.PointEvent) {
-	n := h.frameAt(ev.Position)
-	c := fyne.CurrentApp().Driver().CanvasForObject(h)
-	if n == nil || n == h.p.flame.Top() || c == nil {
+// rightClicked opens the focus menu of the frame right-clicked.
+func (p *FlamePanel) rightClicked(ev *fyne.PointEvent, size fyne.Size) {
+	n := p.frameAt(ev.Position, size)
+	c := fyne.CurrentApp().Driver().CanvasForObject(p.Chart.Area)
+	if n == nil || n == p.flame.Top() || c == nil {
 		return
 	}
-	h.p.menu = widget.NewPopUpMenu(h.p.frameMenu(n), c)
-	h.p.menu.ShowAtPosition(ev.AbsolutePosition)
+	p.menu = widget.NewPopUpMenu(p.frameMenu(n), c)
+	p.menu.ShowAtPosition(ev.AbsolutePosition)
 }
-
-// MouseOut goes back to the frame clicked.
-func (h *flameHover) MouseOut() { h.p.say(h.p.selected) }
-
-// overAreaLayout lays the chart panel out in the whole space and the hover overlay exactly over
-// the panel's image, not over its buttons.
-type overAreaLayout struct{ area fyne.CanvasObject }
-
-func (l *overAreaLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	objs[0].Move(fyne.NewPos(0, 0))
-	objs[0].Resize(size)
-	objs[1].Move(l.area.Position())
-	objs[1].Resize(l.area.Size())
-}
-
-func (l *overAreaLayout) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }

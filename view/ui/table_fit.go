@@ -32,7 +32,17 @@ func (l *tableLayout[T]) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	}
 }
 
-func (l *tableLayout[T]) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
+// MinSize is the table's height, and a width that does not grow with the layout: Fyne's table
+// counts its sticky key column, which fitColumns widens to what a wide window leaves over, so
+// after a 1920 px layout a table asked for 1,180 px and squeezed the runs list at 900 px. The
+// table fits or scrolls sideways at any width down to its key column's least.
+func (l *tableLayout[T]) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	m := objs[0].MinSize()
+	return fyne.NewSize(min(m.Width, tableMinWidth), m.Height)
+}
+
+// tableMinWidth is the least width a table asks for: its key column's least and a number.
+const tableMinWidth = keyMinWidth + 120
 
 // keyMinWidth is the narrowest a key column gets.
 const keyMinWidth = 110

@@ -57,7 +57,7 @@ public final class Phases {
                     work = () -> report(p, nativeLoop((long) (500_000_000 * scale)));
                     break;
                 case "kernel":
-                    work = () -> report(p, ioLoop((int) (250_000 * scale)));
+                    work = () -> report(p, ioLoop((int) (350_000 * scale)));
                     break;
                 default:
                     throw new IllegalArgumentException("unknown phase " + p + ": want app, library, native or kernel");
