@@ -145,3 +145,21 @@ func TestMethodImportLeavesNothingBehind(t *testing.T) {
 		t.Errorf("spools left: %v", left)
 	}
 }
+
+// A method log without a call (DPA's header and comment only) has no method for the chunks to
+// index: it imports, or is refused naming its file, never "NOT NULL constraint failed:
+// trace_info.call_methods" (the hostile-input battery found it).
+func TestMethodLogWithoutCalls(t *testing.T) {
+	whole, err := os.ReadFile(filepath.Join("..", "formats", "dpa", "testdata", "figure4.dpa"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "nocalls.dpa")
+	if err := os.WriteFile(path, whole[:113], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws := NewWorkspace(openStore(t))
+	if err := ws.Importer().ImportFiles(context.Background(), "empty", []string{path}, nil); err != nil && !strings.Contains(err.Error(), path) {
+		t.Errorf("a log without calls: %v", err)
+	}
+}

@@ -21,8 +21,9 @@ func (w *methodWriter) writeChunks(src calls.ChunkSource, wall bool) error {
 		return err
 	}
 	defer st.Close()
+	// A trace without a call has no methods: an empty blob, never NULL (the column is NOT NULL).
 	if _, err := w.tx.ExecContext(w.ctx, `UPDATE trace_info SET call_methods = ? WHERE run_id = ?`,
-		calls.AppendMethods(nil, src.Methods()), w.runID); err != nil {
+		calls.AppendMethods([]byte{}, src.Methods()), w.runID); err != nil {
 		return err
 	}
 	return src.EachChunk(func(c calls.CallChunk) error {
