@@ -10,7 +10,6 @@ import (
 	"androprof/controller"
 	"androprof/internal/corpus"
 	"androprof/model/calls"
-	"androprof/store/workspacedb"
 )
 
 // One chart per question (issue 25): for a method trace, `androprof chart` writes the chart the
@@ -18,20 +17,10 @@ import (
 // calls with the choices the flags name. Compared as files, SVG and CSV, byte for byte (chartsDiffer).
 func TestMethodChartsAgree(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	db := filepath.Join(dir, "w.db")
-	for run, file := range map[string]string{"jag": corpus.File(t, "jag-dmtrace.trace"), "basic": corpus.File(t, "perflib-basic.trace"),
-		"rmp": "../../formats/rmp/testdata/browser.rmp"} {
-		if code, _, errOut := runCLI(t, db, "import", "--run", run, file); code != 0 {
-			t.Fatal(errOut)
-		}
-	}
+	db, ws := importedRuns(t, map[string]string{"jag": corpus.File(t, "jag-dmtrace.trace"), "basic": corpus.File(t, "perflib-basic.trace"),
+		"rmp": "../../formats/rmp/testdata/browser.rmp"})
+	dir := filepath.Dir(db)
 	ctx := context.Background()
-	ws, err := controller.OpenWorkspace(workspacedb.Databases(), db, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
 	jag, err := ws.Methods.Load(ctx, "jag")
 	if err != nil {
 		t.Fatal(err)

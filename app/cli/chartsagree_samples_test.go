@@ -2,12 +2,10 @@ package cli
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"androprof/controller"
 	"androprof/model/samples"
-	"androprof/store/workspacedb"
 )
 
 // One chart per question (issue 25): for a sampled run, every chart `androprof chart` writes is
@@ -16,17 +14,8 @@ import (
 // Compared as files, byte for byte.
 func TestSampleChartsAgree(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	db := filepath.Join(dir, "w.db")
-	if code, _, errOut := runCLI(t, db, "import", "--run", "java", javaScript); code != 0 {
-		t.Fatal(errOut)
-	}
+	db, ws := importedRuns(t, map[string]string{"java": javaScript})
 	ctx := context.Background()
-	ws, err := controller.OpenWorkspace(workspacedb.Databases(), db, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
 	type spec = controller.SampleChartSpec
 	cases := []struct {
 		flags []string

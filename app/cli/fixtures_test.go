@@ -129,3 +129,22 @@ func javaSampleClasses(t *testing.T) string {
 		return jvm.CompileSamples(context.Background(), "", dir)
 	})
 }
+
+// importedRuns imports each file as the run its key names, through `androprof import`, into a
+// new workspace, and opens it read-only for the test's comparisons: the database's path and
+// the workspace, closed when the test ends.
+func importedRuns(t *testing.T, runs map[string]string) (string, *controller.Workspace) {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "w.db")
+	for run, file := range runs {
+		if code, _, errOut := runCLI(t, db, "import", "--run", run, file); code != 0 {
+			t.Fatal(errOut)
+		}
+	}
+	ws, err := controller.OpenWorkspace(workspacedb.Databases(), db, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	return db, ws
+}

@@ -11,7 +11,6 @@ import (
 	"androprof/chart"
 	"androprof/controller"
 	"androprof/internal/corpus"
-	"androprof/store/workspacedb"
 )
 
 // `chart --run TRACE --by flame` writes the window's Flame tab: the graph FlameChart draws for
@@ -19,19 +18,9 @@ import (
 // keeps each frame's numbers as hover text. What the window cannot be asked is refused.
 func TestMethodFlameChart(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	db := filepath.Join(dir, "w.db")
-	for run, file := range map[string]string{"jag": corpus.File(t, "jag-dmtrace.trace"), "rmp": "../../formats/rmp/testdata/browser.rmp"} {
-		if code, _, errOut := runCLI(t, db, "import", "--run", run, file); code != 0 {
-			t.Fatal(errOut)
-		}
-	}
+	db, ws := importedRuns(t, map[string]string{"jag": corpus.File(t, "jag-dmtrace.trace"), "rmp": "../../formats/rmp/testdata/browser.rmp"})
+	dir := filepath.Dir(db)
 	ctx := context.Background()
-	ws, err := controller.OpenWorkspace(workspacedb.Databases(), db, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
 	jag, err := ws.Methods.Load(ctx, "jag")
 	if err != nil {
 		t.Fatal(err)

@@ -14,7 +14,6 @@ import (
 	"androprof/internal/corpus"
 	"androprof/model/flame"
 	"androprof/model/samples"
-	"androprof/store/workspacedb"
 )
 
 // The focus flags on `chart --by flame` give the graph the window's flame panel shows for the
@@ -23,19 +22,9 @@ import (
 // was hidden and the JSON lists it under "focus".
 func TestFocusFlagsChart(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	db := filepath.Join(dir, "w.db")
-	for run, file := range map[string]string{"jag": corpus.File(t, "jag-dmtrace.trace"), "java": javaScript} {
-		if code, _, errOut := runCLI(t, db, "import", "--run", run, file); code != 0 {
-			t.Fatal(errOut)
-		}
-	}
+	db, ws := importedRuns(t, map[string]string{"jag": corpus.File(t, "jag-dmtrace.trace"), "java": javaScript})
+	dir := filepath.Dir(db)
 	ctx := context.Background()
-	ws, err := controller.OpenWorkspace(workspacedb.Databases(), db, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
 	methods, err := ws.Methods.FlameChart(ctx, "jag", controller.FlameOptions{})
 	if err != nil {
 		t.Fatal(err)
