@@ -23,7 +23,8 @@ func ReadRetention(r io.ReadSeeker, name string, opts GraphOptions) (*heap.DumpR
 func Retention(g *Graph, opts GraphOptions) *heap.DumpRetention {
 	d := heap.ComputeDominators(&g.ObjectGraph)
 	paths := heap.ShortestPaths(&g.ObjectGraph)
-	out := &heap.DumpRetention{Weak: opts.Weak, Reachable: d.Reachable, Classes: make([]heap.RetainedClass, len(g.ClassNames))}
+	out := &heap.DumpRetention{Weak: opts.Weak, Reachable: d.Reachable, Classes: make([]heap.RetainedClass, len(g.ClassNames)),
+		RefStart: d.RefStart, RefFrom: d.RefFrom}
 	for i, name := range g.ClassNames {
 		out.Classes[i].Name = name
 	}

@@ -37,6 +37,11 @@ type Dominators struct {
 	// Reachable is the sum of the reachable nodes' sizes: the top level's retained sizes add
 	// up to it.
 	Reachable uint64
+	// Referrers of the reachable nodes, by their index in Order: RefFrom[RefStart[i]:RefStart[i+1]]
+	// are the indexes in Order of the nodes that refer to Order[i] (one per reference, so a
+	// node referring twice is there twice; the virtual root is left out).
+	RefStart []uint32
+	RefFrom  []int32
 }
 
 // Root and Unreachable are the special values of Dominators.Idom.
@@ -210,7 +215,27 @@ func ComputeDominators(g *ObjectGraph) *Dominators {
 	for i := 1; i < m; i++ {
 		d.Retained[vertex[i]] = retained[i]
 	}
+	d.RefStart, d.RefFrom = referrers(pred, predStart)
 	return d
+}
+
+// referrers turns the predecessors, in depth-first numbers, into referrers by index in Order
+// (number − 1), in place: the virtual root (number 0) is dropped.
+func referrers(pred []int32, predStart []uint32) ([]uint32, []int32) {
+	m := len(predStart) - 1
+	start := make([]uint32, m)
+	out := uint32(0)
+	for w := 1; w < m; w++ {
+		start[w-1] = out
+		for _, v := range pred[predStart[w]:predStart[w+1]] {
+			if v > 0 {
+				pred[out] = v - 1
+				out++
+			}
+		}
+	}
+	start[m-1] = out
+	return start, pred[:out:out]
 }
 
 // ReachableWithout is the brute-force definition retained sizes are checked against: the

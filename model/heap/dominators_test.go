@@ -106,3 +106,42 @@ func TestDominatorsDeepChain(t *testing.T) {
 		t.Errorf("chain: retained %d and %d, idom of the last %d", d.Retained[0], d.Retained[n-1], d.Idom[n-1])
 	}
 }
+
+// Referrers are the graph's edges among reachable nodes, reversed, one per reference.
+func TestReferrersAreTheEdgesReversed(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		n := 1 + rng.IntN(30)
+		adj := make([][]int32, n)
+		for v := range n {
+			for range rng.IntN(4) {
+				adj[v] = append(adj[v], int32(rng.IntN(n)))
+			}
+		}
+		g := graphOf(make([]uint64, n), adj, int32(rng.IntN(n)), int32(rng.IntN(n)))
+		d := ComputeDominators(g)
+		seq := map[int32]int32{}
+		for i, v := range d.Order {
+			seq[v] = int32(i)
+		}
+		want := make([][]int32, len(d.Order))
+		for v, ws := range adj {
+			if s, ok := seq[int32(v)]; ok {
+				for _, w := range ws {
+					want[seq[w]] = append(want[seq[w]], s)
+				}
+			}
+		}
+		if len(d.RefStart) != len(d.Order)+1 {
+			t.Fatalf("%d offsets for %d nodes", len(d.RefStart), len(d.Order))
+		}
+		for i := range d.Order {
+			got := slices.Clone(d.RefFrom[d.RefStart[i]:d.RefStart[i+1]])
+			slices.Sort(got)
+			slices.Sort(want[i])
+			if !slices.Equal(got, want[i]) {
+				t.Fatalf("node %d: referrers %v, want %v (adj %v)", d.Order[i], got, want[i], adj)
+			}
+		}
+	}
+}

@@ -72,7 +72,12 @@ type DumpRetention struct {
 	Reachable uint64 // bytes reachable from the roots: the top level's retained sizes add up to it
 	Classes   []RetainedClass
 	Fields    []string // the names DumpColumns.Field indexes: fields ("table") and root kinds
+	Heaps     []string // the names DumpColumns.Heap indexes
 	Objects   DumpColumns
+	// Referrers: RefFrom[RefStart[i]:RefStart[i+1]] are the objects (by seq) whose strong
+	// references point at object i, one per reference (heap.Dominators.RefStart).
+	RefStart []uint32
+	RefFrom  []int32
 
 	// Made on first use, once, so the window's background loads may ask at the same time:
 	children []int32 // each object's children in the dominator tree, largest first, from childAt[i+1]
@@ -96,6 +101,7 @@ type DumpColumns struct {
 	// an array element -(index+1).
 	Field []int32
 	Depth []int32 // references from a root to it: 0 for a root
+	Heap  []uint8 // the heap its record is in: an index into DumpRetention.Heaps
 }
 
 // Len is the number of objects.
