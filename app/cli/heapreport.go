@@ -19,8 +19,10 @@ import (
 type heapFlags struct {
 	cohort cohortFlag
 	heap   string
-	of     string // --by dominators: the object whose dominated objects to list
-	pathTo string
+	of        string // --by dominators: the object whose dominated objects to list
+	pathTo    string
+	object    string // --object: one object's fields, referrers, dominator and path
+	instances string // --instances: a class's instances
 }
 
 func (h *heapFlags) add(fs *flag.FlagSet) {
@@ -28,6 +30,8 @@ func (h *heapFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&h.heap, "heap", "", "heap dumps: only the heap `NAME` (zygote, app, image, default)")
 	fs.StringVar(&h.of, "of", "", "heap dumps, --by dominators: the objects `OBJECT` (an id, 0x…) dominates")
 	fs.StringVar(&h.pathTo, "path-to", "", "heap dumps: the shortest path from a GC root to `OBJECT|CLASS` (an id, or a class's instance nearest a root)")
+	fs.StringVar(&h.object, "object", "", "heap dumps: the object `ID` (0x…) with its fields, referrers, dominator and path from a GC root")
+	fs.StringVar(&h.instances, "instances", "", "heap dumps: the reachable instances of `CLASS` (java.lang.String or java/lang/String), largest retained first")
 }
 
 // cohortFactor is the multiple of a heap run's imported cohort that --cohort asks for.
@@ -208,6 +212,12 @@ func dumpReport(ctx context.Context, ws *controller.Workspace, rf reportFlags, f
 	switch by := reportBy(rf); {
 	case h.pathTo != "":
 		return pathReport(ctx, ws, rf.run, h.pathTo, asJSON, env)
+	case h.object != "":
+		return objectReport(ctx, ws, rf.run, h.object, asJSON, env)
+	case h.instances != "":
+		return instancesReport(ctx, ws, rf.run, h.instances, find, rf.top, asJSON, env)
+	case by == "leaks":
+		return leaksReport(ctx, ws, rf.run, rf.top, asJSON, env)
 	case by == "retained":
 		return retainedReport(ctx, ws, rf.run, find, rf.top, asJSON, env)
 	case by == "dominators":
@@ -239,7 +249,7 @@ func dumpRowsReport(ctx context.Context, ws *controller.Workspace, run, by, find
 		return nil
 	}
 	if by != "class" && by != "package" {
-		return fmt.Errorf("%w: --by %q: a heap dump is reported by summary, class, package, retained or dominators", errUsage, by)
+		return fmt.Errorf("%w: --by %q: a heap dump is reported by summary, class, package, retained, dominators or leaks", errUsage, by)
 	}
 	all := d.DumpRows(heap, by == "package")
 	var rows []heapmodel.DumpRow
