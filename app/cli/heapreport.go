@@ -17,8 +17,8 @@ import (
 
 // heapFlags are report's and chart's flags for heap runs.
 type heapFlags struct {
-	cohort cohortFlag
-	heap   string
+	cohort    cohortFlag
+	heap      string
 	of        string // --by dominators: the object whose dominated objects to list
 	pathTo    string
 	object    string // --object: one object's fields, referrers, dominator and path
