@@ -20,6 +20,8 @@ type HeapStore interface {
 	ImportDumpRun(ctx context.Context, name, source string, d *heapmodel.HeapDump) error
 	HeapDump(ctx context.Context, run string) (*heapmodel.HeapDump, error)
 	DumpRetention(ctx context.Context, run string) (*heapmodel.DumpRetention, error)
+	DumpRecordIndex(ctx context.Context, run string) (*heapmodel.RecordIndex, error) // heapobjects.go
+	DumpRecordChunk(ctx context.Context, run string, record uint32) (first uint32, data []byte, err error)
 }
 
 // HeapLogs answers the questions of a heap log run (seed 001 chapter 5) from its stored
@@ -103,6 +105,7 @@ type HeapDumps struct {
 
 	dumps      runCache[*heapmodel.HeapDump]
 	retentions runCache[*heapmodel.DumpRetention]
+	objects    runCache[*dumpObjects] // heapobjects.go
 }
 
 // Kind is the kind of run HeapDumps answers for.
@@ -147,6 +150,7 @@ func (h *HeapDumps) Diff(ctx context.Context, before, after string) (heapmodel.D
 func (h *HeapDumps) forget(run string) {
 	h.dumps.forget(run)
 	h.retentions.forget(run)
+	h.objects.forget(run)
 }
 
 // FindDumpObject finds a reachable object of run's retention r by its id (0x… or decimal) or,

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"androprof/formats"
+	"androprof/formats/hprof"
 	"androprof/internal/countio"
 	"androprof/internal/proc"
 	"androprof/jvm"
@@ -32,7 +34,9 @@ func (im Importer) importHeap(ctx context.Context, run, source string, in *forma
 		}
 	} else {
 		var d *heap.HeapDump
+		defer debug.SetGCPercent(debug.SetGCPercent(hprof.GCPercent)) // until the store has it: docs/hprof.md "Cost"
 		if d, err = in.Format.ReadHeapDump(in, im.options()); err == nil {
+			defer d.Close() // the objects' records spilled to a temporary file, kept by the store
 			p.Finish()
 			err = im.store.ImportDumpRun(ctx, run, source, d)
 		}

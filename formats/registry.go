@@ -84,13 +84,13 @@ func (c *sampleCounter) Sample(s *samples.Sample) error {
 // All are the formats in the order Recognize tries them: strict magic numbers first, the
 // text sniffers after them, the QEMU log (any text whose first record parses) last.
 var All = []*Format{
-	{Name: "hprof", Kind: model.RunKindHeapDump, Gzip: true, Passes: 4, Sniff: hprof.Sniff, NotMine: hprof.ErrNotHPROF,
+	{Name: "hprof", Kind: model.RunKindHeapDump, Gzip: true, Passes: 3, Sniff: hprof.Sniff, NotMine: hprof.ErrNotHPROF,
 		ReadHeapDump: func(in *Input, o Options) (*heap.HeapDump, error) {
 			rs, ok := in.R.(io.ReadSeeker)
 			if !ok {
 				return nil, fmt.Errorf("%s: a heap dump is read more than once, so it must be a file, not a pipe", in.Name)
 			}
-			return hprof.SummarizeWithRetention(rs, in.Name, hprof.GraphOptions{Weak: o.WeakRetains})
+			return hprof.SummarizeWithObjects(rs, in.Name, hprof.GraphOptions{Weak: o.WeakRetains})
 		}},
 	{Name: "traceview", Kind: model.RunKindMethods, Gzip: true, Sniff: traceview.Sniff, NotMine: traceview.ErrNotTraceview,
 		ReadMethods: func(in *Input, _ Options, sink calls.MethodSink) (calls.TraceHeader, error) {

@@ -513,7 +513,7 @@ func TestCommand(t *testing.T) {
 
 func TestSamples(t *testing.T) {
 	got := strings.Join(Samples(), " ")
-	if got != "demo.Cache demo.Garbage demo.Mutate demo.Phases demo.Retain demo.Threads" {
+	if got != "demo.AppHeap demo.Cache demo.Garbage demo.Leaks demo.Mutate demo.Objects demo.Phases demo.Retain demo.Threads" {
 		t.Errorf("Samples() = %s", got)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"strings"
 
@@ -24,7 +23,9 @@ func Samples() []string {
 	ents, _ := fs.ReadDir(assets.JavaSamples, samplesDir)
 	var names []string
 	for _, e := range ents {
-		names = append(names, "demo."+strings.TrimSuffix(e.Name(), ".java"))
+		if !e.IsDir() { // android/…: classes the samples use, no samples
+			names = append(names, "demo."+strings.TrimSuffix(e.Name(), ".java"))
+		}
 	}
 	return names
 }
@@ -55,21 +56,24 @@ func CompileSamples(ctx context.Context, javac, dir string) error {
 		return err
 	}
 	defer os.RemoveAll(src)
-	ents, err := fs.ReadDir(assets.JavaSamples, samplesDir)
-	if err != nil {
-		return err
-	}
 	args := append(append([]string{}, javacFlags...), "-d", dir)
-	for _, e := range ents {
-		b, err := fs.ReadFile(assets.JavaSamples, path.Join(samplesDir, e.Name()))
+	err = fs.WalkDir(assets.JavaSamples, samplesDir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(assets.JavaSamples, p)
 		if err != nil {
 			return err
 		}
-		f := filepath.Join(src, e.Name())
-		if err := os.WriteFile(f, b, 0o644); err != nil {
+		f := filepath.Join(src, filepath.FromSlash(strings.TrimPrefix(p, samplesDir+"/")))
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
 			return err
 		}
 		args = append(args, f)
+		return os.WriteFile(f, b, 0o644)
+	})
+	if err != nil {
+		return err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err

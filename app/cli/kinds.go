@@ -71,6 +71,9 @@ var runKinds = map[model.RunKind]runKind{
 			if len(items) != 2 {
 				return fmt.Errorf("%w: --compare on heap dumps takes two: BEFORE,AFTER", errUsage)
 			}
+			if reportBy(a.rf) == "leaks" {
+				return grownLeaksReport(ctx, ws, items[0].Run, items[1].Run, a.rf.top, a.asJSON, env)
+			}
 			return dumpDiff(ctx, ws, items[0].Run, items[1].Run, a.find, a.rf.top, a.asJSON, env)
 		},
 	},

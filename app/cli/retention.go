@@ -207,12 +207,12 @@ func dumpDiff(ctx context.Context, ws *controller.Workspace, before, after, find
 				"retained_before": row.A.Retained, "retained_after": row.B.Retained, "retained_growth": dr}
 		}
 		return writeJSON(env.Stdout, map[string]any{"before": before, "after": after, "reachable_before": a.Reachable,
-			"reachable_after": b.Reachable, "classes_total": diff.Classes, "classes_changed": len(diff.Rows),
+			"reachable_after": b.Reachable, "classes_total": diff.Classes, "classes_changed": len(diff.Rows), "classes_shown": len(rows),
 			"warnings": warnings, "rows": out})
 	}
 	shown := ""
 	if len(rows) < len(diff.Rows) {
-		shown = fmt.Sprintf("; shown: %d of the %d that changed", len(rows), len(diff.Rows))
+		shown = fmt.Sprintf("; the top %d of the %d changed classes shown", len(rows), len(diff.Rows))
 	}
 	fmt.Fprintf(env.Stdout, "%s → %s: reachable %s → %s; %d of %d classes changed (the unchanged left out), most grown first%s\n",
 		termtext.Cell(before), termtext.Cell(after), human.Bytes(a.Reachable), human.Bytes(b.Reachable), len(diff.Rows), diff.Classes, shown)

@@ -188,10 +188,10 @@ func TestDumpDiffCountsAndWarnsOnDifferentApps(t *testing.T) {
 		!strings.Contains(text, fmt.Sprintf("%d of %d classes changed", j.Changed, j.Total)) {
 		t.Errorf("one program: %d rows, %d changed of %d; text:\n%s", len(j.Rows), j.Changed, j.Total, firstLines(text, 2))
 	}
-	// Cut short by --top: "3 of N" of the changed ones.
+	// Cut short by --top: "the top 3 of N" changed ones.
 	text, top := diff("s1,s2", "--top", "3")
 	if len(top.Rows) != 3 || top.Changed != j.Changed || top.Total != j.Total ||
-		!strings.Contains(text, fmt.Sprintf("shown: 3 of the %d that changed", j.Changed)) {
+		!strings.Contains(text, fmt.Sprintf("the top 3 of the %d changed classes shown", j.Changed)) {
 		t.Errorf("--top 3: %d rows, %d changed of %d; text:\n%s", len(top.Rows), top.Changed, top.Total, firstLines(text, 2))
 	}
 

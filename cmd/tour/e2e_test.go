@@ -251,7 +251,7 @@ func TestRealWindow(t *testing.T) {
 		analysis.screenshot(t, "journey-vertical-flame")
 	})
 
-	t.Run("what keeps a heap dump alive: the largest retainer's class, and the path to it", func(t *testing.T) {
+	t.Run("what keeps a heap dump alive: the largest retainer's class, its instances, and the path to it", func(t *testing.T) {
 		const run = "demo-heap-dump"
 		var retained struct {
 			Rows []struct {
@@ -277,15 +277,83 @@ func TestRealWindow(t *testing.T) {
 		if got := analysis.topCell(t, "Class"); got != top {
 			t.Fatalf("the Retained tab's first class is %q, the command line's %q", got, top)
 		}
-		// A tap on its row (the table lays out again while the tree beside it fills).
-		want := fmt.Sprintf("is alive through %d references", len(path.Path)-1)
+		// A tap on its row (the table lays out again while the tree beside it fills) lists its
+		// instances; back on Retained, the path to its nearest instance.
+		listed := "of " + top + ", largest retained first"
 		if !analysis.tapRow(t, top, func() { analysis.sortBy(t, "Retained", "▼") }, func() bool {
-			_, ok := analysis.findBy(t, 10*time.Second, func(c ui.WidgetPos) bool { return strings.Contains(c.Text, want) }, leftmost)
+			_, ok := analysis.findBy(t, 10*time.Second, func(c ui.WidgetPos) bool { return strings.Contains(c.Text, listed) }, leftmost)
 			return ok
 		}) {
-			t.Fatalf("after a tap on %s the window does not say it %s:\n%s", top, want, analysis.describe(t))
+			t.Fatalf("after a tap on %s the window does not list its instances (%q):\n%s", top, listed, analysis.describe(t))
+		}
+		analysis.screenshot(t, "journey-heap-instances")
+		analysis.key(t, "ctrl+6") // Retained
+		want := fmt.Sprintf("is alive through %d references", len(path.Path)-1)
+		if _, ok := analysis.findBy(t, 10*time.Second, func(c ui.WidgetPos) bool { return strings.Contains(c.Text, want) }, leftmost); !ok {
+			t.Fatalf("back on Retained the window does not say %s %s:\n%s", top, want, analysis.describe(t))
 		}
 		analysis.screenshot(t, "journey-heap-retained")
+	})
+
+	t.Run("inside one object: a class's instances, the object view, a reference and back", func(t *testing.T) {
+		const run, class = "demo-heap-dump", "demo/Cache$Blob"
+		var instances struct {
+			Rows []struct {
+				ID string `json:"id"`
+			} `json:"rows"`
+		}
+		cliJSON(t, p, &instances, "report", "--run", run, "--instances", class, "--top", "1")
+		if len(instances.Rows) == 0 {
+			t.Fatalf("the command line lists no instance of %s", class)
+		}
+		id := instances.Rows[0].ID
+		type field struct {
+			Name      string `json:"name"`
+			Value     string `json:"value"`
+			RefID     string `json:"ref_id"`
+			Reachable bool   `json:"ref_reachable"`
+		}
+		var object struct {
+			Fields []field `json:"fields"`
+		}
+		cliJSON(t, p, &object, "report", "--run", run, "--object", id)
+		ref := slices.IndexFunc(object.Fields, func(f field) bool { return f.Reachable })
+		if ref < 0 {
+			t.Fatalf("%s %s has no reference: %+v", class, id, object.Fields)
+		}
+		titled := func(id string) bool {
+			_, ok := analysis.findBy(t, 10*time.Second, func(c ui.WidgetPos) bool { return strings.Contains(c.Text, id+" · ") }, leftmost)
+			return ok
+		}
+
+		analysis.clickAt(t, analysis.runRow(t, run))
+		analysis.key(t, "ctrl+6") // Retained: a tap on the class lists its instances
+		if !analysis.tapRow(t, class, func() { analysis.sortBy(t, "Retained", "▼") }, func() bool {
+			_, ok := analysis.findBy(t, 10*time.Second, func(c ui.WidgetPos) bool { return strings.Contains(c.Text, "of "+class+", largest") }, leftmost)
+			return ok
+		}) {
+			t.Fatalf("a tap on %s lists no instances:\n%s", class, analysis.describe(t))
+		}
+		if !analysis.tapRow(t, id, func() {}, func() bool { return titled(id) }) {
+			t.Fatalf("a tap on instance %s does not open it:\n%s", id, analysis.describe(t))
+		}
+		for _, f := range object.Fields { // the values the command line prints, a reachable reference's with "(open)"
+			want := f.Value
+			if f.Reachable {
+				want += " (open)"
+			}
+			if _, ok := analysis.findBy(t, 5*time.Second, func(c ui.WidgetPos) bool { return c.Text == want }, leftmost); !ok {
+				t.Errorf("the object view does not show %s = %s:\n%s", f.Name, f.Value, analysis.describe(t))
+			}
+		}
+		analysis.screenshot(t, "journey-heap-object")
+		if !analysis.tapRow(t, object.Fields[ref].Name, func() {}, func() bool { return titled(object.Fields[ref].RefID) }) {
+			t.Fatalf("a tap on %s does not open %s:\n%s", object.Fields[ref].Name, object.Fields[ref].RefID, analysis.describe(t))
+		}
+		analysis.key(t, "alt+Left")
+		if !titled(id) {
+			t.Fatalf("Alt+Left does not go back to %s:\n%s", id, analysis.describe(t))
+		}
 	})
 
 	t.Run("how far a program's stores reach: figure 5.22 from a run with --mutations", func(t *testing.T) {

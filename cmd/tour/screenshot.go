@@ -12,14 +12,17 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 
 	"androprof/app/desktop"
 	"androprof/assets"
 	"androprof/controller"
 	"androprof/model"
 	"androprof/model/cost"
+	heapmodel "androprof/model/heap"
 	"androprof/store/workspacedb"
 	"androprof/view/analysis"
+	"androprof/view/heap"
 	"androprof/view/methods"
 	"androprof/view/samples"
 	"androprof/view/ui"
@@ -209,13 +212,44 @@ func captureHeapTabs(v *analysis.View, w fyne.Window, capture func(string, fyne.
 	return true
 }
 
+// screenshotDumpClass is the class whose instances and first instance the object-level tabs
+// show: the demo dump's cache entries, each with a counter, a byte array and a String key.
+const screenshotDumpClass = "demo/Cache$Blob"
+
 // captureDumpTabs captures every tab of the first heap dump run; it reports false when a
-// capture failed.
+// capture failed. Instances lists a class's (screenshotDumpClass, or the largest retainer that
+// is no array), Object shows its largest instance, and Leaks the first suspect's leak trace.
 func captureDumpTabs(v *analysis.View, w fyne.Window, capture func(string, fyne.Window) bool) bool {
 	if !showRun(v, model.RunKindHeapDump, "") {
 		return true
 	}
 	d := v.Dump
+	fyne.DoAndWait(func() {
+		classes := d.Retained.Classes.Rows()
+		i := slices.IndexFunc(classes, func(c heapmodel.RetainedClass) bool { return c.Name == screenshotDumpClass })
+		if i < 0 {
+			i = slices.IndexFunc(classes, func(c heapmodel.RetainedClass) bool {
+				return c.Instances > 1 && !strings.HasPrefix(c.Name, "[") && !strings.HasSuffix(c.Name, "[]")
+			})
+		}
+		if i >= 0 {
+			d.Retained.Classes.Select(i) // lists its instances
+		}
+	})
+	v.Wait()
+	fyne.DoAndWait(func() {
+		if len(d.Instances.Table.Rows()) > 0 {
+			d.Instances.Table.Select(0) // opens it in the object view
+		}
+		d.Tabs.SelectIndex(slices.IndexFunc(d.Tabs.Items, func(it *container.TabItem) bool { return it.Text == heap.TabLeaks })) // runs the leak rules
+	})
+	v.Wait()
+	fyne.DoAndWait(func() {
+		if len(d.Leaks.Suspects.Rows()) > 0 {
+			d.Leaks.Suspects.Select(0) // shows its leak trace
+		}
+	})
+	v.Wait()
 	for i, tab := range d.Tabs.Items {
 		fyne.DoAndWait(func() { d.Tabs.SelectIndex(i) })
 		v.Wait()

@@ -48,6 +48,7 @@ func TestScreenshot(t *testing.T) {
 		"analysis-functions", "analysis-estimate", "analysis-compare", "analysis-profiles", "analysis-diff",
 		"methods-profile", "methods-timeline", "methods-hotspots", "methods-packages", "methods-compare", "methods-diff",
 		"heap-summary", "heap-5.1", "heap-5.7", "heap-5.23", "heap-packages", "dump-summary", "dump-classes", "dump-pointers",
+		"dump-instances", "dump-object", "dump-leaks",
 		"samples-layers", "samples-symbols", "samples-callers-callees", "samples-flame-graph", "samples-diff"}
 	_, gcc := exec.LookPath("arm-linux-gnueabihf-gcc")
 	if _, qemu := exec.LookPath("qemu-arm"); gcc == nil && qemu == nil { // simulatedRun runs the sieve

@@ -29,6 +29,9 @@ type Graph struct {
 	// array class (int[] for a primitive array), and for a class object the class it is.
 	Class   []int32
 	IsClass []bool // the node is a class object (CLASS_DUMP), not one of its instances
+	// Heap is the heap each node's record is in (index into Heaps), as Summarize places objects.
+	Heap  []uint8
+	Heaps []string // the heaps' names, as Summarize names them, in the order of their first node
 	// ClassNames are the names of the classes objects have, as the dump's strings give them.
 	ClassNames []string
 	// Field names each reference: an index into FieldNames (an instance or static field), or
@@ -74,16 +77,38 @@ var referenceClass = []string{"java/lang/ref/Reference", "java.lang.ref.Referenc
 // used in errors. Memory follows the objects and references the dump holds, never what a length
 // field claims.
 func ReadGraph(r io.ReadSeeker, name string, opts GraphOptions) (*Graph, error) {
+	b, err := readGraph(r, name, opts, false)
+	if err != nil {
+		return nil, err
+	}
+	return b.g, nil
+}
+
+// readGraph reads the graph, and with summary the dump's summary in the same two passes.
+func readGraph(r io.ReadSeeker, name string, opts GraphOptions, summary bool) (*graphBuilder, error) {
 	start, err := r.Seek(0, io.SeekCurrent)
 	if err != nil {
 		return nil, &inputerr.Error{File: name, Msg: "seek: " + err.Error(), Err: err}
 	}
-	b := &graphBuilder{s: newSummary(), opts: opts, ids: map[uint64]int32{}, classIdx: map[uint64]int32{},
-		fieldIdx: map[uint64]int32{}, g: &Graph{}}
-	first := newReader(r, name, -1)
+	size := int64(-1) // unknown for an input that cannot seek to its end (decompressed)
+	if end, err := r.Seek(0, io.SeekEnd); err == nil {
+		size = end - start
+		if _, err := r.Seek(start, io.SeekStart); err != nil {
+			return nil, &inputerr.Error{File: name, Msg: "seek: " + err.Error(), Err: err}
+		}
+	}
+	sum := newSummary()
+	sum.graph = summary
+	b := &graphBuilder{s: sum, opts: opts, summary: summary, classIdx: map[uint64]int32{},
+		fieldIdx: map[uint64]int32{}, heapIdx: map[heapKey]int{}, curHeap: -1, g: &Graph{}}
+	first := newReader(r, name, size)
 	err = b.pass(first, false)
+	b.s.hdr = first.Header()
 	first.Close()
 	if err != nil {
+		return nil, err
+	}
+	if err := b.columns(first); err != nil {
 		return nil, err
 	}
 	b.s.link()
@@ -91,8 +116,11 @@ func ReadGraph(r io.ReadSeeker, name string, opts GraphOptions) (*Graph, error) 
 	if _, err := r.Seek(start, io.SeekStart); err != nil {
 		return nil, &inputerr.Error{File: name, Msg: "seek back for the second pass: " + err.Error(), Err: err}
 	}
-	second := newReader(r, name, -1)
+	second := newReader(r, name, size)
 	defer second.Close()
+	if err := second.err; err == nil && second.Header() != b.s.hdr {
+		return nil, &inputerr.Error{File: name, Msg: "the file changed between the two passes of its graph"}
+	}
 	if err := b.pass(second, true); err != nil {
 		return nil, err
 	}
@@ -100,19 +128,23 @@ func ReadGraph(r io.ReadSeeker, name string, opts GraphOptions) (*Graph, error) 
 		return nil, &inputerr.Error{File: name, Msg: "the file changed between the two passes of its graph"}
 	}
 	b.finish()
-	return b.g, nil
+	return b, nil
 }
 
 type graphBuilder struct {
-	s    *summary // class names and layouts
-	opts GraphOptions
-	g    *Graph
+	s       *summary // class names and layouts; with summary, the dump's counts too
+	summary bool
+	opts    GraphOptions
+	g       *Graph
 
-	ids      map[uint64]int32    // object id → node
+	ids      chunked[uint64]     // the first pass's object ids
+	index    *idIndex            // object id → node, from the first pass
 	classIdx map[uint64]int32    // class object id → index in ClassNames
 	primIdx  [TypeLong + 1]int32 // primitive array class index + 1, for the types that have arrays
 	nclass   int32
 	fieldIdx map[uint64]int32 // field name string id → index in FieldNames
+	edges    chunked[int32]
+	fields   chunked[int32]
 	roots    []uint64
 	rootTags []uint8
 	refNames map[uint64]bool // string ids of "referent"
@@ -120,6 +152,11 @@ type graphBuilder struct {
 	referent *classInfo      // java.lang.ref.Reference's layout, when the dump has it
 	refField int             // the offset of its referent field among its own fields; -1 for none
 	next     int             // the node the second pass is at
+
+	heapKeys []heapKey // the heaps nodes are in, as the dump names them
+	heapIdx  map[heapKey]int
+	curKey   heapKey
+	curHeap  int // index of curKey in heapKeys, -1 until a node needs it
 }
 
 // pass is summary.pass's loop for the graph: direct calls keep rec on the stack, where a
@@ -135,7 +172,14 @@ func (b *graphBuilder) pass(r *Reader, second bool) error {
 		}
 		if !second {
 			b.collect(r, &rec)
-		} else if err := b.link(r, &rec); err != nil {
+			continue
+		}
+		if b.summary {
+			if err := b.s.count(r, &rec); err != nil {
+				return err
+			}
+		}
+		if err := b.link(r, &rec); err != nil {
 			return err
 		}
 	}
@@ -165,29 +209,26 @@ func (b *graphBuilder) collect(r *Reader, rec *Record) {
 				b.s.needed[st.Name] = true
 			}
 		}
-		v := int32(len(b.g.IDs))
-		if _, dup := b.ids[rec.ID]; dup {
-			b.g.Duplicates++
-		} else {
-			b.ids[rec.ID] = v
-		}
-		var class int32
-		switch rec.Kind {
-		case KindInstance, KindObjArray:
-			class = b.classOf(rec.Class)
-		case KindClassDump:
-			class = b.classOf(rec.ID)
-		case KindPrimArray:
-			if b.primIdx[rec.Type] == 0 {
-				b.nclass++
-				b.primIdx[rec.Type] = b.nclass // its name is decided in finish
-			}
-			class = b.primIdx[rec.Type] - 1
-		}
-		b.g.IDs = append(b.g.IDs, rec.ID)
-		b.g.Class = append(b.g.Class, class)
-		b.g.IsClass = append(b.g.IsClass, rec.Kind == KindClassDump)
+		b.ids.add(rec.ID)
 	}
+}
+
+// columns makes the nodes' columns, their length known now, and the id index.
+func (b *graphBuilder) columns(r *Reader) error {
+	n := b.ids.n
+	if n >= math.MaxInt32 {
+		return r.errorf(r.Offset(), "%d objects: more than the graph can number", n)
+	}
+	g := b.g
+	g.IDs = b.ids.join()
+	b.index = newIDIndex(g.IDs)
+	g.Duplicates = b.index.dups
+	g.Size = make([]uint64, 0, n)
+	g.Start = make([]uint32, 0, n+1)
+	g.Class = make([]int32, 0, n)
+	g.IsClass = make([]bool, 0, n)
+	g.Heap = make([]uint8, 0, n)
+	return nil
 }
 
 func (b *graphBuilder) mark(set *map[uint64]bool, id uint64) {
@@ -226,16 +267,22 @@ func (b *graphBuilder) findReferent() {
 	}
 }
 
-// link is the second pass: each node's size and references, in the order of the first.
+// link is the second pass: each node's class, heap, size and references, in the order of the
+// first.
 func (b *graphBuilder) link(r *Reader, rec *Record) error {
-	id := r.hdr.IDSize
 	g := b.g
 	switch rec.Kind {
 	case KindInstance, KindObjArray, KindPrimArray, KindClassDump:
 	case KindString:
-		if b.s.needed[rec.ID] { // a class name: the first pass knows which
+		if !b.summary && b.s.needed[rec.ID] { // a class, field or heap name: the first pass knows which
 			b.s.strs[rec.ID] = string(rec.Bytes)
 		}
+		return nil
+	case KindHeapDump: // each heap dump record starts in the default heap, as Summarize counts
+		b.curKey, b.curHeap = heapKey{}, -1
+		return nil
+	case KindHeapInfo:
+		b.curKey, b.curHeap = heapKey{named: true, id: rec.Serial, name: rec.Name}, -1
 		return nil
 	default:
 		return nil
@@ -245,13 +292,28 @@ func (b *graphBuilder) link(r *Reader, rec *Record) error {
 		return r.errorf(rec.Offset, "the file changed between the two passes of its graph")
 	}
 	b.next++
-	if len(g.Edges) >= math.MaxUint32-MaxValues {
+	if b.edges.n >= math.MaxUint32-MaxValues {
 		return r.errorf(rec.Offset, "%v", heap.ErrGraphTooBig)
 	}
-	g.Start = append(g.Start, uint32(len(g.Edges)))
-	var size uint64
+	h, err := b.heap(r, rec)
+	if err != nil {
+		return err
+	}
+	g.Start = append(g.Start, uint32(b.edges.n))
+	g.Heap = append(g.Heap, h)
+	g.IsClass = append(g.IsClass, rec.Kind == KindClassDump)
+	size, class, err := b.refs(r, rec)
+	g.Size = append(g.Size, size)
+	g.Class = append(g.Class, class)
+	return err
+}
+
+// refs adds the references of the node rec is, and says its size and class.
+func (b *graphBuilder) refs(r *Reader, rec *Record) (size uint64, class int32, err error) {
+	id := r.hdr.IDSize
 	switch rec.Kind {
 	case KindInstance:
+		class = b.classOf(rec.Class)
 		ci := b.s.class(rec.Class)
 		size = uint64(rec.Len)
 		if ci.dumped {
@@ -272,15 +334,19 @@ func (b *graphBuilder) link(r *Reader, rec *Record) error {
 			base += c.bytes
 		}
 	case KindObjArray:
+		class = b.classOf(rec.Class)
 		size = uint64(rec.Len) * uint64(id)
 		index := 0
 		for {
 			els, err := r.Elements()
 			if err != nil {
-				return err
+				return size, class, err
 			}
 			if len(els) == 0 {
 				break
+			}
+			if b.summary {
+				b.s.elements(rec.ID, els, id)
 			}
 			for i := 0; i+id <= len(els); i += id {
 				b.edge(idAt(els[i:], id), -int32(min(index, math.MaxInt32-1))-1)
@@ -288,14 +354,36 @@ func (b *graphBuilder) link(r *Reader, rec *Record) error {
 			}
 		}
 	case KindPrimArray:
+		if b.primIdx[rec.Type] == 0 {
+			b.nclass++
+			b.primIdx[rec.Type] = b.nclass // its name is decided in finish
+		}
+		class = b.primIdx[rec.Type] - 1
 		size = uint64(rec.Len) * uint64(rec.Type.Size(id))
 	case KindClassDump:
+		class = b.classOf(rec.ID)
 		for _, st := range rec.Statics {
 			b.edge(st.Ref, b.field(st.Name))
 		}
 	}
-	g.Size = append(g.Size, size)
-	return nil
+	return size, class, nil
+}
+
+// heap is the index in heapKeys of the heap the node of rec is in.
+func (b *graphBuilder) heap(r *Reader, rec *Record) (uint8, error) {
+	if b.curHeap < 0 {
+		i, ok := b.heapIdx[b.curKey]
+		if !ok {
+			if len(b.heapKeys) == MaxHeaps {
+				return 0, r.errorf(rec.Offset, "%s in a heap after %d others: more heaps than any VM names (a damaged HEAP_DUMP_INFO?)", rec.Kind, MaxHeaps)
+			}
+			i = len(b.heapKeys)
+			b.heapIdx[b.curKey] = i
+			b.heapKeys = append(b.heapKeys, b.curKey)
+		}
+		b.curHeap = i
+	}
+	return uint8(b.curHeap), nil
 }
 
 // edge adds a reference through field from the node being read to the object id, when it is one.
@@ -303,13 +391,13 @@ func (b *graphBuilder) edge(id uint64, field int32) {
 	if id == 0 {
 		return
 	}
-	w, ok := b.ids[id]
+	w, ok := b.index.node(id)
 	if !ok {
 		b.g.Unresolved++
 		return
 	}
-	b.g.Edges = append(b.g.Edges, w)
-	b.g.Field = append(b.g.Field, field)
+	b.edges.add(w)
+	b.fields.add(field)
 }
 
 // field is the index of a field name (a string id) among FieldNames.
@@ -322,18 +410,20 @@ func (b *graphBuilder) field(name uint64) int32 {
 	return i
 }
 
-// finish closes the edge offsets, resolves the roots (each once) and names the classes.
+// finish closes the edge offsets, resolves the roots (each once) and names the classes and heaps.
 func (b *graphBuilder) finish() {
 	g := b.g
-	g.Start = append(g.Start, uint32(len(g.Edges)))
 	seen := map[int32]bool{}
 	for i, id := range b.roots {
-		if w, ok := b.ids[id]; ok && !seen[w] {
+		if w, ok := b.index.node(id); ok && !seen[w] {
 			seen[w] = true
 			g.Roots, g.RootTags = append(g.Roots, w), append(g.RootTags, b.rootTags[i])
 		}
 	}
-	b.roots, b.rootTags = nil, nil
+	b.roots, b.rootTags, b.index = nil, nil, nil
+	g.Start = append(g.Start, uint32(b.edges.n))
+	g.Edges = b.edges.join()
+	g.Field = b.fields.join()
 	g.FieldNames = make([]string, len(b.fieldIdx))
 	for id, i := range b.fieldIdx {
 		name, ok := b.s.strs[id]
@@ -365,5 +455,33 @@ func (b *graphBuilder) finish() {
 		}
 		g.ClassNames[i] = name
 	}
-	b.ids = nil
+	b.nameHeaps()
+}
+
+// nameHeaps names the heaps as Summarize does, merging two heap ids of one name.
+func (b *graphBuilder) nameHeaps() {
+	g := b.g
+	merged := make([]uint8, len(b.heapKeys))
+	final := map[string]int{}
+	for i, k := range b.heapKeys {
+		name := DefaultHeap
+		if k.named {
+			var ok bool
+			if name, ok = b.s.strs[k.name]; !ok {
+				name = fmt.Sprintf("heap %d", k.id)
+			}
+		}
+		j, ok := final[name]
+		if !ok {
+			j = len(g.Heaps)
+			final[name] = j
+			g.Heaps = append(g.Heaps, name)
+		}
+		merged[i] = uint8(j)
+	}
+	if len(g.Heaps) < len(b.heapKeys) {
+		for v, h := range g.Heap {
+			g.Heap[v] = merged[h]
+		}
+	}
 }

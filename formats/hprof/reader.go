@@ -149,6 +149,16 @@ type Record struct {
 	Fields []Field
 	// Statics are a ClassDump's static fields that refer to an object (not null).
 	Statics []Static
+	// Values are all a ClassDump's static fields, each with its value (the object view's).
+	Values []StaticValue
+}
+
+// StaticValue is a static field of a CLASS_DUMP and its value: the value's bytes, big-endian,
+// as the low Type.Size bytes of Bits.
+type StaticValue struct {
+	Name uint64 // string id
+	Type Type
+	Bits uint64
 }
 
 // Record tags.
@@ -213,6 +223,7 @@ type Reader struct {
 	elemSize int
 	fields   []Field
 	statics  []Static
+	vals     []StaticValue
 }
 
 // Open opens a dump file and starts reading it as NewReader does. Close the Reader when done.
@@ -427,6 +438,15 @@ func (r *Reader) idAt(b []byte) uint64 {
 		return uint64(binary.BigEndian.Uint32(b))
 	}
 	return binary.BigEndian.Uint64(b)
+}
+
+// bitsOf reads a big-endian value of up to 8 bytes.
+func bitsOf(b []byte) uint64 {
+	var v uint64
+	for _, x := range b {
+		v = v<<8 | uint64(x)
+	}
+	return v
 }
 
 // Next returns the next record, io.EOF after the last, or an *inputerr.Error.
@@ -681,11 +701,11 @@ func (r *Reader) classDump(rec Record) (Record, error) {
 		return rec, err
 	}
 	// Statics: id name, u1 type, value.
-	r.statics = r.statics[:0]
+	r.statics, r.vals = r.statics[:0], r.vals[:0]
 	if err := r.values(id, "static field", true); err != nil {
 		return rec, err
 	}
-	rec.Statics = r.statics
+	rec.Statics, rec.Values = r.statics, r.vals
 	b, err = r.field(2)
 	if err != nil {
 		return rec, err
@@ -730,6 +750,9 @@ func (r *Reader) values(keySize int, what string, statics bool) error {
 		v, err := r.field(size)
 		if err != nil {
 			return err
+		}
+		if statics {
+			r.vals = append(r.vals, StaticValue{Name: key, Type: t, Bits: bitsOf(v)})
 		}
 		if statics && t == TypeObject {
 			if ref := r.idAt(v); ref != 0 {

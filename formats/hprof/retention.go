@@ -2,9 +2,9 @@ package hprof
 
 import (
 	"io"
+	"runtime/debug"
 	"slices"
 
-	"androprof/internal/inputerr"
 	"androprof/model/heap"
 )
 
@@ -19,12 +19,34 @@ func ReadRetention(r io.ReadSeeker, name string, opts GraphOptions) (*heap.DumpR
 	return Retention(g, opts), nil
 }
 
-// Retention computes a graph's dominator tree, retained sizes and shortest paths.
+// GCPercent is the garbage collector's setting (debug.SetGCPercent) while a dump is read, its
+// retention worked out and stored: the work makes arrays of millions of entries, one phase
+// after another, and the default (100) would let the heap grow to twice what is live before
+// the last phase's are freed. The arrays hold no pointers, so collecting more often costs
+// little. The importer keeps it until the store has the dump.
+const GCPercent = 10
+
+// release hands the memory a phase freed back to the system, for a graph big enough to matter.
+func release(g *Graph) {
+	if g.Nodes() >= 1<<20 {
+		debug.FreeOSMemory()
+	}
+}
+
+// Retention computes a graph's dominator tree, retained sizes and shortest paths. It consumes
+// g: each of its columns is dropped (set to nil) once the computation no longer needs it, as
+// a dump of a GB makes a graph of hundreds of MB.
 func Retention(g *Graph, opts GraphOptions) *heap.DumpRetention {
-	d := heap.ComputeDominators(&g.ObjectGraph)
-	paths := heap.ShortestPaths(&g.ObjectGraph)
+	defer debug.SetGCPercent(debug.SetGCPercent(GCPercent))
+	// Paths first, as they need the references' fields: then the fields can go.
+	parent, via := heap.ShortestParents(&g.ObjectGraph, g.Field) // the field of each path's last step
+	g.Field = nil
+	release(g)
+	d := heap.ComputeDominatorsFreeing(&g.ObjectGraph) // and the references with it
+	release(g)
 	out := &heap.DumpRetention{Weak: opts.Weak, Reachable: d.Reachable, Classes: make([]heap.RetainedClass, len(g.ClassNames)),
-		RefStart: d.RefStart, RefFrom: d.RefFrom}
+		Heaps: g.Heaps, RefStart: d.RefStart, RefFrom: d.RefFrom}
+	d.RefStart, d.RefFrom = nil, nil
 	for i, name := range g.ClassNames {
 		out.Classes[i].Name = name
 	}
@@ -41,40 +63,105 @@ func Retention(g *Graph, opts GraphOptions) *heap.DumpRetention {
 			c.Retained += d.Retained[v]
 		}
 	}
+	out.Fields = rootFields(g, d, parent, via)
+	columns(&out.Objects, g, d, parent, via)
+	return out
+}
 
-	at := make([]int32, g.Nodes()) // node → its index in Objects
-	for i, v := range d.Order {
-		at[v] = int32(i)
-	}
+// rootFields names the references of the paths: the graph's field names, then the root kinds
+// met in the tree's order (array slots stay numbers); a root's via becomes its kind's index.
+func rootFields(g *Graph, d *heap.Dominators, parent, via []int32) []string {
 	rootTag := make(map[int32]uint8, len(g.Roots))
 	for i, v := range g.Roots {
 		rootTag[v] = g.RootTags[i]
 	}
-	// Fields: the graph's field names, then the root kinds met; array slots stay numbers.
-	out.Fields = slices.Clone(g.FieldNames)
+	names := slices.Clone(g.FieldNames)
 	named := map[string]int32{}
-	name := func(s string) int32 {
+	for _, v := range d.Order {
+		if parent[v] != heap.Root {
+			continue
+		}
+		s := RootKind(rootTag[v])
 		i, ok := named[s]
 		if !ok {
-			i = int32(len(out.Fields))
-			out.Fields = append(out.Fields, s)
+			i = int32(len(names))
+			names = append(names, s)
 			named[s] = i
 		}
-		return i
+		via[v] = i
 	}
-	for _, v := range d.Order {
-		o := heap.DumpObject{ID: g.IDs[v], Class: g.Class[v], IsClass: g.IsClass[v], Shallow: g.Size[v],
-			Retained: d.Retained[v], Idom: -1, Parent: -1, Depth: paths.Depth[v]}
+	return names
+}
+
+// columns lays the reachable objects out in the dominator tree's depth-first order, one column
+// at a time, dropping each of the graph's columns once it is copied.
+func columns(c *heap.DumpColumns, g *Graph, d *heap.Dominators, parent, via []int32) {
+	m := len(d.Order)
+	at := make([]int32, g.Nodes()) // node → its index in Objects
+	for i, v := range d.Order {
+		at[v] = int32(i)
+	}
+	c.ID = pick(d.Order, g.IDs)
+	g.IDs = nil
+	c.Class = pick(d.Order, g.Class)
+	g.Class = nil
+	c.IsClass = pick(d.Order, g.IsClass)
+	g.IsClass = nil
+	c.Heap = pick(d.Order, g.Heap)
+	g.Heap = nil
+	c.Shallow = pick(d.Order, g.Size)
+	g.Size = nil
+	c.Retained = pick(d.Order, d.Retained)
+	d.Retained = nil
+	c.Field = pick(d.Order, via)
+	c.Depth = depths(d.Order, parent)
+	c.Idom = make([]int32, m)
+	for i, v := range d.Order {
+		c.Idom[i] = -1
 		if p := d.Idom[v]; p >= 0 {
-			o.Idom = at[p]
+			c.Idom[i] = at[p]
 		}
-		var field int32
-		if p := paths.Parent[v]; p >= 0 {
-			o.Parent, field = at[p], g.Field[paths.Via[v]]
-		} else {
-			field = name(RootKind(rootTag[v]))
+	}
+	d.Idom = nil
+	c.Parent = make([]int32, m)
+	for i, v := range d.Order {
+		c.Parent[i] = -1
+		if p := parent[v]; p >= 0 {
+			c.Parent[i] = at[p]
 		}
-		out.Objects.Append(o, field)
+	}
+}
+
+// depths are the references from a root to each node of order, along the shortest paths'
+// parents: a root's is 0.
+func depths(order, parent []int32) []int32 {
+	depth := make([]int32, len(parent))
+	for v := range depth {
+		depth[v] = -1
+	}
+	var chain []int32
+	for _, v := range order {
+		x := v
+		for depth[x] < 0 && parent[x] >= 0 {
+			chain = append(chain, x)
+			x = parent[x]
+		}
+		if depth[x] < 0 {
+			depth[x] = 0 // a root
+		}
+		for i := len(chain) - 1; i >= 0; i-- {
+			depth[chain[i]] = depth[x] + int32(len(chain)-i)
+		}
+		chain = chain[:0]
+	}
+	return pick(order, depth)
+}
+
+// pick is the values of col at the nodes of order, in that order.
+func pick[T any](order []int32, col []T) []T {
+	out := make([]T, len(order))
+	for i, v := range order {
+		out[i] = col[v]
 	}
 	return out
 }
@@ -130,23 +217,17 @@ func classRetainers(g *Graph, d *heap.Dominators) []bool {
 	return counted
 }
 
-// SummarizeWithRetention is Summarize, then ReadRetention on the same input (four passes in
-// all, each seeking back to where r started): the summary's counts and what keeps the memory
-// alive, as an import keeps them.
+// SummarizeWithRetention is Summarize and ReadRetention on the same input, in the two passes
+// the graph takes (each seeking back to where r started): the summary's counts and what keeps
+// the memory alive, as an import keeps them.
 func SummarizeWithRetention(r io.ReadSeeker, name string, opts GraphOptions) (*heap.HeapDump, error) {
-	start, err := r.Seek(0, io.SeekCurrent)
-	if err != nil {
-		return nil, &inputerr.Error{File: name, Msg: "seek: " + err.Error(), Err: err}
-	}
-	d, err := Summarize(r, name)
+	defer debug.SetGCPercent(debug.SetGCPercent(GCPercent))
+	b, err := readGraph(r, name, opts, true)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := r.Seek(start, io.SeekStart); err != nil {
-		return nil, &inputerr.Error{File: name, Msg: "seek back for the object graph: " + err.Error(), Err: err}
-	}
-	if d.Retention, err = ReadRetention(r, name, opts); err != nil {
-		return nil, err
-	}
+	d := b.s.result()
+	release(b.g)
+	d.Retention = Retention(b.g, opts)
 	return d, nil
 }

@@ -163,6 +163,8 @@ type summary struct {
 	curKey     heapKey
 	cur        int // index of the heap curKey names, -1 until an object needs it
 	roots      int
+	array      *heapState // the heap of the object array count saw last
+	graph      bool       // the graph's second pass reads object arrays' elements (readGraph)
 }
 
 func newSummary() *summary {
@@ -299,6 +301,10 @@ func (s *summary) count(r *Reader, rec *Record) error {
 		ci := s.class(rec.Class)
 		ci.arr = ci.arr.add(h, bytes)
 		hs.addSize(bytes, 1)
+		s.array = hs
+		if s.graph {
+			return nil // the graph reads the elements, and hands them to elements
+		}
 		for {
 			b, err := r.Elements()
 			if err != nil {
@@ -307,11 +313,7 @@ func (s *summary) count(r *Reader, rec *Record) error {
 			if b == nil {
 				break
 			}
-			for i := 0; i+id <= len(b); i += id {
-				if t := idAt(b[i:], id); t != 0 {
-					hs.pointer(rec.ID, t)
-				}
-			}
+			s.elements(rec.ID, b, id)
 		}
 	case KindPrimArray:
 		h, err := s.heap(r, rec)
@@ -326,6 +328,16 @@ func (s *summary) count(r *Reader, rec *Record) error {
 		hs.addSize(bytes, 1)
 	}
 	return nil
+}
+
+// elements counts the references of a run of the elements of the object array src, the last
+// array count saw.
+func (s *summary) elements(src uint64, b []byte, id int) {
+	for i := 0; i+id <= len(b); i += id {
+		if t := idAt(b[i:], id); t != 0 {
+			s.array.pointer(src, t)
+		}
+	}
 }
 
 func idAt(b []byte, size int) uint64 {

@@ -3,6 +3,7 @@ package heap
 import (
 	"errors"
 	"math"
+	"runtime"
 	"slices"
 )
 
@@ -54,7 +55,14 @@ const (
 // Lengauer–Tarjan algorithm (the simple version: path compression without balancing,
 // O(E log N)), iteratively so deep object chains cannot overflow a stack, and sums the
 // retained sizes up the tree.
-func ComputeDominators(g *ObjectGraph) *Dominators {
+func ComputeDominators(g *ObjectGraph) *Dominators { return computeDominators(g, false) }
+
+// ComputeDominatorsFreeing is ComputeDominators for a graph used once: it drops g.Edges and
+// g.Start (sets them nil) as soon as it has the predecessors, so that a big dump's references
+// are freed before the tree's arrays are made.
+func ComputeDominatorsFreeing(g *ObjectGraph) *Dominators { return computeDominators(g, true) }
+
+func computeDominators(g *ObjectGraph, free bool) *Dominators {
 	n := g.Nodes()
 	// Node n is the virtual root; work is done in depth-first numbers (0 is the root).
 	root := n
@@ -134,16 +142,22 @@ func ComputeDominators(g *ObjectGraph) *Dominators {
 		})
 	}
 	fill = nil
+	if free {
+		g.Edges, g.Start = nil, nil
+	}
 
 	semi := make([]int32, m)
 	label := make([]int32, m)
-	ancestor := make([]int32, m)
+	// ancestor is the forest's links; a node not linked yet holds ^parent, negative as -1 is.
+	ancestor := parent[:m]
 	idom := make([]int32, m)
-	bucketHead := make([]int32, m)
+	bucketHead := dfn[:m] // the numbers are done with
 	bucketNext := make([]int32, m)
 	for i := range m {
-		semi[i], label[i], ancestor[i], bucketHead[i], bucketNext[i] = int32(i), int32(i), -1, -1, -1
+		semi[i], label[i], ancestor[i], bucketHead[i], bucketNext[i] = int32(i), int32(i), ^ancestor[i], -1, -1
 	}
+	ancestor[0] = -1 // the root is never linked
+	parent = nil
 	var path []int32
 	eval := func(v int32) int32 {
 		if ancestor[v] < 0 {
@@ -172,7 +186,7 @@ func ComputeDominators(g *ObjectGraph) *Dominators {
 		}
 		s := semi[w]
 		bucketNext[w], bucketHead[s] = bucketHead[s], w
-		p := parent[w]
+		p := ^ancestor[w]
 		ancestor[w] = p // link
 		for v := bucketHead[p]; v >= 0; v = bucketNext[v] {
 			if u := eval(v); semi[u] < semi[v] {
@@ -189,31 +203,34 @@ func ComputeDominators(g *ObjectGraph) *Dominators {
 		}
 	}
 
-	d := &Dominators{Idom: make([]int32, n), Retained: make([]uint64, n), Order: make([]int32, m-1)}
+	semi, label, ancestor, bucketHead, bucketNext = nil, nil, nil, nil, nil
+	if free { // a graph used once is a big one: let the arrays above go before the results come
+		runtime.GC()
+	}
+
+	d := &Dominators{Idom: dfn[:n], Retained: make([]uint64, n), Order: vertex[1:m:m]}
+	dfn = nil
 	for v := range n {
 		d.Idom[v] = Unreachable
 	}
-	retained := make([]uint64, m)
 	for i := 1; i < m; i++ {
 		v := vertex[i]
-		d.Order[i-1] = v
 		if idom[i] == 0 {
 			d.Idom[v] = Root
 		} else {
 			d.Idom[v] = vertex[idom[i]]
 		}
-		retained[i] = g.Size[v]
+		d.Retained[v] = g.Size[v]
 	}
 	// A node's dominator comes before it in preorder: summing from the last up is complete.
 	for i := m - 1; i > 0; i-- {
+		v := vertex[i]
 		if p := idom[i]; p > 0 {
-			retained[p] = addSat(retained[p], retained[i])
+			w := vertex[p]
+			d.Retained[w] = addSat(d.Retained[w], d.Retained[v])
 		} else {
-			d.Reachable = addSat(d.Reachable, retained[i])
+			d.Reachable = addSat(d.Reachable, d.Retained[v])
 		}
-	}
-	for i := 1; i < m; i++ {
-		d.Retained[vertex[i]] = retained[i]
 	}
 	d.RefStart, d.RefFrom = referrers(pred, predStart)
 	return d
@@ -223,19 +240,19 @@ func ComputeDominators(g *ObjectGraph) *Dominators {
 // (number − 1), in place: the virtual root (number 0) is dropped.
 func referrers(pred []int32, predStart []uint32) ([]uint32, []int32) {
 	m := len(predStart) - 1
-	start := make([]uint32, m)
 	out := uint32(0)
 	for w := 1; w < m; w++ {
-		start[w-1] = out
-		for _, v := range pred[predStart[w]:predStart[w+1]] {
+		from, to := predStart[w], predStart[w+1]
+		predStart[w-1] = out // in place: entry w-1 is read no more
+		for _, v := range pred[from:to] {
 			if v > 0 {
 				pred[out] = v - 1
 				out++
 			}
 		}
 	}
-	start[m-1] = out
-	return start, pred[:out:out]
+	predStart[m-1] = out
+	return predStart[:m:m], pred[:out:out]
 }
 
 // ReachableWithout is the brute-force definition retained sizes are checked against: the
@@ -305,6 +322,34 @@ func ShortestPaths(g *ObjectGraph) *Paths {
 		}
 	}
 	return p
+}
+
+// ShortestParents is ShortestPaths for a graph too big to keep more than it needs: each node's
+// parent on a shortest path (Root, Unreachable) and label[e] of the reference e it is reached
+// by (0 for a root or an unreachable node), where label holds a value per reference.
+func ShortestParents(g *ObjectGraph, label []int32) (parent, via []int32) {
+	n := g.Nodes()
+	parent, via = make([]int32, n), make([]int32, n)
+	for v := range n {
+		parent[v] = Unreachable
+	}
+	queue := make([]int32, 0, n)
+	for _, r := range g.Roots {
+		if parent[r] == Unreachable {
+			parent[r] = Root
+			queue = append(queue, r)
+		}
+	}
+	for i := 0; i < len(queue); i++ {
+		v := queue[i]
+		for e := g.Start[v]; e < g.Start[v+1]; e++ {
+			if w := g.Edges[e]; parent[w] == Unreachable {
+				parent[w], via[w] = v, label[e]
+				queue = append(queue, w)
+			}
+		}
+	}
+	return parent, via
 }
 
 // Chain is the path from a root to v: the root first, v last; nil when v is unreachable.

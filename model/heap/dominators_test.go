@@ -145,3 +145,44 @@ func TestReferrersAreTheEdgesReversed(t *testing.T) {
 		}
 	}
 }
+
+// The import's lean forms give what the plain ones do: ComputeDominatorsFreeing the same tree
+// (and drops the references), ShortestParents the same parents, each with its reference's label.
+func TestLeanFormsAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for round := range 200 {
+		n := 1 + rng.IntN(30)
+		sizes := make([]uint64, n)
+		adj := make([][]int32, n)
+		for v := range n {
+			sizes[v] = uint64(rng.IntN(50))
+			for range rng.IntN(4) {
+				adj[v] = append(adj[v], int32(rng.IntN(n)))
+			}
+		}
+		g := graphOf(sizes, adj, int32(rng.IntN(n)), int32(rng.IntN(n)))
+		label := make([]int32, len(g.Edges))
+		for e := range label {
+			label[e] = int32(100 + e)
+		}
+		want, paths := ComputeDominators(g), ShortestPaths(g)
+		parent, via := ShortestParents(g, label)
+		for v := range n {
+			wantVia := int32(0)
+			if e := paths.Via[v]; e >= 0 {
+				wantVia = label[e]
+			}
+			if parent[v] != paths.Parent[v] || via[v] != wantVia {
+				t.Fatalf("round %d node %d: parent %d via %d, want %d and %d", round, v, parent[v], via[v], paths.Parent[v], wantVia)
+			}
+		}
+		got := ComputeDominatorsFreeing(g)
+		if g.Edges != nil || g.Start != nil {
+			t.Fatalf("round %d: the references are still held", round)
+		}
+		if !slices.Equal(got.Idom, want.Idom) || !slices.Equal(got.Retained, want.Retained) || !slices.Equal(got.Order, want.Order) ||
+			got.Reachable != want.Reachable || !slices.Equal(got.RefStart, want.RefStart) || !slices.Equal(got.RefFrom, want.RefFrom) {
+			t.Fatalf("round %d: freeing gives %+v, want %+v", round, got, want)
+		}
+	}
+}

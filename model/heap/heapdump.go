@@ -78,11 +78,14 @@ type DumpRetention struct {
 	// references point at object i, one per reference (heap.Dominators.RefStart).
 	RefStart []uint32
 	RefFrom  []int32
+	// Records are the import's spill of every reachable object's record, for the store to keep
+	// (nil when loaded from the store): model/heap/records.go.
+	Records *ObjectRecords
 
 	// Made on first use, once, so the window's background loads may ask at the same time:
 	children []int32 // each object's children in the dominator tree, largest first, from childAt[i+1]
 	childAt  []int32 // (slot 0 is the top level)
-	byID     map[uint64]int32
+	byID     []int32 // the objects sorted by id (heapdumpquery.go's Find)
 	treeOnce sync.Once
 	idOnce   sync.Once
 }
@@ -224,21 +227,6 @@ func (r *DumpRetention) objects(idx []int32, limit int) []DumpObject {
 		out[k] = r.Object(i)
 	}
 	return out
-}
-
-// Find is the object with this id, if it is reachable.
-func (r *DumpRetention) Find(id uint64) (DumpObject, bool) {
-	r.idOnce.Do(func() {
-		r.byID = make(map[uint64]int32, r.Objects.Len())
-		for i, v := range r.Objects.ID {
-			r.byID[v] = int32(i)
-		}
-	})
-	i, ok := r.byID[id]
-	if !ok {
-		return DumpObject{}, false
-	}
-	return r.Object(i), true
 }
 
 // Nearest is the instance of the class (an index into Classes) nearest a GC root: the fewest

@@ -94,3 +94,103 @@ func (d *HeapDump) Characteristics() DumpCharacteristics {
 	ch.Bytes = ch.Instances.Bytes + ch.Arrays.Bytes
 	return ch
 }
+
+// Find is the object with this id, if it is reachable.
+func (r *DumpRetention) Find(id uint64) (DumpObject, bool) {
+	i := r.SeqOf(id)
+	if i < 0 {
+		return DumpObject{}, false
+	}
+	return r.Object(i), true
+}
+
+// SeqOf is the seq of the reachable object with this id, or -1: what decoding a reference
+// asks for every field it shows. The index it builds once is the objects sorted by id, 4 bytes
+// an object (a map would take about 40), so a dump of 20 million objects can have it.
+func (r *DumpRetention) SeqOf(id uint64) int32 {
+	r.idOnce.Do(func() { r.byID = sortByID(r.Objects.ID) })
+	ids := r.Objects.ID
+	k, found := slices.BinarySearchFunc(r.byID, id, func(s int32, id uint64) int { return cmp.Compare(ids[s], id) })
+	if !found {
+		return -1
+	}
+	return r.byID[k]
+}
+
+// sortByID is the indexes of ids in the order of their values: a radix sort a byte at a time,
+// skipping the bytes every id shares (the high bytes of addresses), in linear time.
+func sortByID(ids []uint64) []int32 {
+	perm := make([]int32, len(ids))
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	or, and := uint64(0), ^uint64(0)
+	for _, v := range ids {
+		or, and = or|v, and&v
+	}
+	varies := or ^ and
+	tmp := make([]int32, len(ids))
+	for shift := 0; shift < 64; shift += 8 {
+		if (varies>>shift)&0xff == 0 {
+			continue
+		}
+		var at [257]int
+		for _, s := range perm {
+			at[(ids[s]>>shift)&0xff+1]++
+		}
+		for i := 1; i < len(at); i++ {
+			at[i] += at[i-1]
+		}
+		for _, s := range perm {
+			d := (ids[s] >> shift) & 0xff
+			tmp[at[d]] = s
+			at[d]++
+		}
+		perm, tmp = tmp, perm
+	}
+	return perm
+}
+
+// IDSeeker finds objects by id one after another, fast when the ids come in about increasing
+// order, as a dump lists its objects (by address): each search starts where the last ended.
+type IDSeeker struct {
+	r  *DumpRetention
+	at int
+}
+
+// Seeker starts an IDSeeker.
+func (r *DumpRetention) Seeker() *IDSeeker {
+	r.SeqOf(0) // the index, built once
+	return &IDSeeker{r: r}
+}
+
+// Seq is the seq of the reachable object with this id, or -1.
+func (s *IDSeeker) Seq(id uint64) int32 {
+	by, ids := s.r.byID, s.r.Objects.ID
+	n, c := len(by), s.at
+	less := func(p int) bool { return ids[by[p]] < id }
+	// Bracket the first place whose id is not less than id in [lo, hi], galloping from c.
+	lo, hi := c+1, n
+	if c < n && less(c) {
+		step := 1
+		for ; c+step < n && less(c+step); step *= 2 {
+			lo = c + step + 1
+		}
+		hi = min(c+step, n)
+	} else {
+		lo, hi = 0, c
+		step := 1
+		for ; c-step >= 0 && !less(c-step); step *= 2 {
+			hi = c - step
+		}
+		if c-step >= 0 {
+			lo = c - step + 1
+		}
+	}
+	k, found := slices.BinarySearchFunc(by[lo:min(hi+1, n)], id, func(q int32, id uint64) int { return cmp.Compare(ids[q], id) })
+	s.at = lo + k
+	if !found {
+		return -1
+	}
+	return by[lo+k]
+}

@@ -1,6 +1,8 @@
 package heap
 
 import (
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -85,5 +87,35 @@ func TestClassObjectsCounted(t *testing.T) {
 	}
 	if n := r.ClassObjects(); n != 2 {
 		t.Errorf("class objects = %d, want 2", n)
+	}
+}
+
+func TestFindAndSeeker(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	r := &DumpRetention{}
+	for i := range 5000 {
+		id := uint64(rng.IntN(1<<20))<<3 | 0x7f0000000000
+		if _, dup := r.Find(id); i > 0 && dup {
+			continue
+		}
+		r = &DumpRetention{Objects: r.Objects}
+		r.Objects.Append(DumpObject{ID: id, Idom: -1, Parent: -1}, 0)
+	}
+	ids := r.Objects.ID
+	sorted := slices.Sorted(slices.Values(ids))
+	for _, order := range [][]uint64{sorted, ids, append(slices.Clone(sorted), 1, 0x7f0000000000, 1<<63)} {
+		s := r.Seeker()
+		for _, id := range order {
+			want := int32(slices.Index(ids, id))
+			if got := s.Seq(id); got != want {
+				t.Fatalf("Seq(%#x) = %d, want %d", id, got, want)
+			}
+			if got := r.SeqOf(id); got != want {
+				t.Fatalf("SeqOf(%#x) = %d, want %d", id, got, want)
+			}
+			if o, ok := r.Find(id); ok != (want >= 0) || ok && o.Seq != want {
+				t.Fatalf("Find(%#x) = %v %v", id, o.Seq, ok)
+			}
+		}
 	}
 }

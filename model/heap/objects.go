@@ -82,18 +82,54 @@ type Bitmap struct {
 	Pixels        []byte // as the dump holds them, row by row
 }
 
-// LeakSuspect is one finding of the leak rules (docs/heap-leaks.md).
+// LeakSuspect is one finding of the leak rules (docs/heap-leaks.md): an object one of
+// Android's known leak patterns says should be gone, or an accumulation point.
 type LeakSuspect struct {
 	Rule   string // the rule's name: "destroyed Activity", "accumulation point", …
 	Object DumpObject
 	Class  string
-	// Why says, in words, what the rule saw ("mDestroyed is true").
+	// Why says, in words, what the rule saw ("Activity#mDestroyed is true").
 	Why string
 	// Trace is the leak trace: a root first, the leaking object last; each step's Field is
-	// the reference from the step before.
-	Trace []DumpObject
-	// Suspect is the index in Trace of the reference most likely to be wrong (the step whose
-	// Field should not hold the object), or -1 when no step stands out.
-	Suspect  int
+	// the reference from the step before, and each step says whether it leaks (LeakStep).
+	Trace    []LeakStep
 	Retained uint64
+	// Also counts the other leaking objects whose shortest path goes through this one: fixing
+	// this leak frees them too, so they get no trace of their own (Shark's "also retains").
+	Also int
+	// Signature names the leak across dumps: the rule, the class and the suspect references
+	// (their owner classes and fields, array indexes left out), as Shark's leak fingerprint.
+	Signature string
+}
+
+// LeakStatus is what the leak rules know of one object of a trace, as Shark says it.
+type LeakStatus uint8
+
+// The three answers: not known, not leaking, leaking.
+const (
+	LeakUnknown LeakStatus = iota
+	LeakNo
+	LeakYes
+)
+
+// String is the status as Shark prints it ("Leaking: YES").
+func (s LeakStatus) String() string {
+	switch s {
+	case LeakNo:
+		return "NO"
+	case LeakYes:
+		return "YES"
+	}
+	return "UNKNOWN"
+}
+
+// LeakStep is one object of a leak trace and what the rules say of it.
+type LeakStep struct {
+	DumpObject
+	Leaking LeakStatus
+	Reason  string // why it leaks or not ("a class is never leaking"), "" when unknown
+	// Suspect marks the reference into this step (its Field) as one Shark underlines with ~~~:
+	// it leaves the last object known not to leak, or an object not known either way, before
+	// the first leaking one. The bug is one of these references.
+	Suspect bool
 }

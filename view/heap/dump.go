@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
 	"androprof/chart"
@@ -30,30 +31,38 @@ type DumpView struct {
 	Tabs *container.AppTabs
 	Bar  *fyne.Container // the top bar's controls for dump runs
 
-	Summary  *ui.SortTable[heapFact]
-	Classes  *dumpRowsTab
-	Packages *dumpRowsTab
-	Sizes    *dumpFigureTab
-	Pointers *dumpFigureTab
-	Retained *retainedTab
-	Compare  *dumpCompareTab
+	Summary   *ui.SortTable[heapFact]
+	Classes   *dumpRowsTab
+	Packages  *dumpRowsTab
+	Sizes     *dumpFigureTab
+	Pointers  *dumpFigureTab
+	Retained  *retainedTab
+	Instances *instancesTab
+	Object    *objectTab
+	Leaks     *leaksTab
+	Compare   *dumpCompareTab
+	HeapNote  *widget.Label // which heap the tabs show, and that the others are a click away
 
-	host ui.Host
-	a    *controller.HeapDumps
-	run  string              // the run shown, or being loaded
-	dump *heapmodel.HeapDump // of run; nil until loaded
-	heap string              // "" for every heap
-	gen  int
-	sgen int
+	host   ui.Host
+	a      *controller.HeapDumps
+	run    string              // the run shown, or being loaded
+	dump   *heapmodel.HeapDump // of run; nil until loaded
+	heap   string              // "" for every heap
+	chosen map[string]string   // the heap chosen per run ("" every heap), once opened
+	gen    int
+	sgen   int
 }
 
 // NewDump makes the dump tabs, shown by host, which read dumps through a.
 func NewDump(host ui.Host, a *controller.HeapDumps) *DumpView {
-	d := &DumpView{host: host, a: a}
+	d := &DumpView{host: host, a: a, chosen: map[string]string{}}
 	d.Heap = widget.NewSelect([]string{allHeaps}, func(opt string) {
 		heap := opt
 		if opt == allHeaps {
 			heap = ""
+		}
+		if d.dump != nil {
+			d.chosen[d.run] = heap
 		}
 		if heap != d.heap {
 			d.heap = heap
@@ -67,6 +76,9 @@ func NewDump(host ui.Host, a *controller.HeapDumps) *DumpView {
 	d.Sizes = newDumpFigureTab(d, "dump-sizes")
 	d.Pointers = newDumpFigureTab(d, "dump-pointers")
 	d.Retained = newRetainedTab(d)
+	d.Instances = newInstancesTab(d)
+	d.Object = newObjectTab(d)
+	d.Leaks = newLeaksTab(d)
 	d.Compare = newDumpCompareTab(d)
 	d.Tabs = container.NewAppTabs(
 		container.NewTabItem("Summary", d.Summary.Content()),
@@ -75,10 +87,69 @@ func NewDump(host ui.Host, a *controller.HeapDumps) *DumpView {
 		container.NewTabItem("Sizes", d.Sizes.Chart.Content()),
 		container.NewTabItem("Pointers", d.Pointers.Chart.Content()),
 		container.NewTabItem("Retained", d.Retained.content),
+		container.NewTabItem(TabInstances, d.Instances.content),
+		container.NewTabItem(TabObject, d.Object.content),
+		container.NewTabItem(TabLeaks, d.Leaks.content),
 		container.NewTabItem("Compare", d.Compare.content),
 	)
-	d.Bar = ui.NewBar(ui.Group(widget.NewLabel("Heap"), container.NewGridWrap(fyne.NewSize(200, d.Heap.MinSize().Height), d.Heap)))
+	d.Tabs.OnSelected = func(it *container.TabItem) {
+		if it.Text == TabLeaks {
+			d.Leaks.shown()
+		}
+	}
+	d.HeapNote = widget.NewLabel("")
+	d.HeapNote.Truncation = fyne.TextTruncateEllipsis
+	h := d.Heap.MinSize().Height
+	d.Bar = ui.NewBar(ui.Group(widget.NewLabel("Heap"), container.NewGridWrap(fyne.NewSize(200, h), d.Heap)),
+		container.NewGridWrap(fyne.NewSize(heapNoteWidth, h), d.HeapNote))
+	d.addKeys()
 	return d
+}
+
+// The titles of the object-level tabs, for the callers that open them (cmd/tour).
+const (
+	TabInstances = "Instances"
+	TabObject    = "Object"
+	TabLeaks     = "Leaks"
+)
+
+// heapNoteWidth is the room the heap note takes beside the chooser: its longest line, cut
+// with an ellipsis past that (the bar wraps it onto a row of its own at 900 px).
+const heapNoteWidth = 520
+
+// addKeys makes Alt+Left and Alt+Right go back and forward between the objects visited while
+// the object view is shown, as in a browser.
+func (d *DumpView) addKeys() {
+	c := d.host.Window().Canvas()
+	for key, by := range map[fyne.KeyName]int{fyne.KeyLeft: -1, fyne.KeyRight: 1} {
+		c.AddShortcut(&desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierAlt}, func(fyne.Shortcut) {
+			if d.Tabs.Visible() && d.Tabs.Selected() != nil && d.Tabs.Selected().Text == TabObject {
+				d.Object.step(by)
+			}
+		})
+	}
+}
+
+// selectTab shows the dump tab titled title.
+func (d *DumpView) selectTab(title string) {
+	for _, it := range d.Tabs.Items {
+		if it.Text == title {
+			d.Tabs.Select(it)
+			return
+		}
+	}
+}
+
+// showInstances lists a class's instances in heap ("" for every heap) and shows them.
+func (d *DumpView) showInstances(class, heap string) {
+	d.Instances.open(class, heap)
+	d.selectTab(TabInstances)
+}
+
+// showObject opens object seq in the object view and shows it.
+func (d *DumpView) showObject(seq int32) {
+	d.Object.open(seq)
+	d.selectTab(TabObject)
 }
 
 // Open shows a dump run, unless it is shown already.
@@ -88,6 +159,9 @@ func (d *DumpView) Open(run string) {
 		return
 	}
 	d.run, d.dump = run, nil
+	d.Instances.forget()
+	d.Object.forget()
+	d.Leaks.forget()
 	a := d.a
 	ui.LoadRun(d.host, &d.gen, run, func(ctx context.Context) (*heapmodel.HeapDump, error) { return a.Dump(ctx, run) }, func(dump *heapmodel.HeapDump) {
 		d.dump = dump
@@ -95,6 +169,9 @@ func (d *DumpView) Open(run string) {
 		d.refresh()
 		d.Retained.recompute() // the whole dump's, whatever heap is chosen
 		d.Compare.recompute()
+		if d.Tabs.Selected() != nil && d.Tabs.Selected().Text == TabLeaks {
+			d.Leaks.shown()
+		}
 	})
 }
 
@@ -105,10 +182,17 @@ func (d *DumpView) Forget(run string) {
 	}
 }
 
-// setChoices offers the dump's heaps, keeping the heap chosen when this dump has it too.
+// setChoices offers the dump's heaps and shows the one chosen for this run before; a run
+// opened for the first time shows its app heap when it has one (an Android dump: the image and
+// zygote heaps are the system's), every heap otherwise.
 func (d *DumpView) setChoices() {
-	if !slices.Contains(d.dump.Heaps, d.heap) {
-		d.heap = ""
+	heap, ok := d.chosen[d.run]
+	if !ok && slices.Contains(d.dump.Heaps, appHeap) {
+		heap = appHeap
+	}
+	d.heap = ""
+	if slices.Contains(d.dump.Heaps, heap) {
+		d.heap = heap
 	}
 	d.Heap.Options = append([]string{allHeaps}, d.dump.Heaps...)
 	if d.heap == "" {
@@ -117,6 +201,29 @@ func (d *DumpView) setChoices() {
 		d.Heap.SetSelected(d.heap)
 	}
 	d.Heap.Refresh()
+	d.chosen[d.run] = d.heap
+	d.HeapNote.SetText(heapNote(d.dump.Heaps, d.heap))
+}
+
+// appHeap is the heap an Android dump keeps the app's own objects in.
+const appHeap = "app"
+
+// heapNote says which heap the tabs show and that the others are one click away; nothing for
+// a dump of one heap.
+func heapNote(heaps []string, heap string) string {
+	if len(heaps) < 2 {
+		return ""
+	}
+	if heap == "" {
+		return "Every heap shown (" + strings.Join(heaps, ", ") + "); choose one in Heap."
+	}
+	var others []string
+	for _, h := range heaps {
+		if h != heap {
+			others = append(others, h)
+		}
+	}
+	return "Heap " + heap + " shown; " + strings.Join(others, ", ") + " and all heaps are one click away in Heap."
 }
 
 // refresh recomputes every tab for the dump and heap chosen.
@@ -125,9 +232,9 @@ func (d *DumpView) refresh() {
 		return
 	}
 	d.sgen++
-	gen, dump := d.sgen, d.dump
+	gen, dump, heap := d.sgen, d.dump, d.heap
 	d.host.Background().Run(func() func() {
-		facts := dumpFacts(dump)
+		facts := dumpFacts(dump, heap)
 		return func() {
 			if gen == d.sgen {
 				d.Summary.Set(facts)
@@ -140,8 +247,9 @@ func (d *DumpView) refresh() {
 	d.Pointers.recompute()
 }
 
-// dumpFacts sums a dump up as the seed's tables 4.1–4.3 do for one moment, every heap apart.
-func dumpFacts(d *heapmodel.HeapDump) []heapFact {
+// dumpFacts sums a dump up as the seed's tables 4.1–4.3 do for one moment, every heap apart;
+// the object counts are those of heap ("" for every heap), and say which.
+func dumpFacts(d *heapmodel.HeapDump, heap string) []heapFact {
 	ch := d.Characteristics()
 	when := "(not stated)"
 	if d.Timestamp != 0 {
@@ -150,6 +258,12 @@ func dumpFacts(d *heapmodel.HeapDump) []heapFact {
 	part := func(c heapmodel.DumpCount) string {
 		return human.Count(c.Objects, "object", "objects") + ", " + human.Bytes(c.Bytes)
 	}
+	in, ar, where := ch.Instances, ch.Arrays, "every heap"
+	if heap != "" {
+		in, ar = heapCounts(d, heap)
+		where = "heap " + heap
+	}
+	all := heapmodel.DumpCount{Objects: in.Objects + ar.Objects, Bytes: in.Bytes + ar.Bytes}
 	facts := []heapFact{
 		{Name: "Version", Value: d.Version},
 		{Name: "Identifier size", Value: fmt.Sprintf("%d bytes", d.IDSize)},
@@ -157,29 +271,38 @@ func dumpFacts(d *heapmodel.HeapDump) []heapFact {
 		{Name: "Heaps", Value: strings.Join(d.Heaps, ", ")},
 		{Name: "Loaded classes", Value: human.Grouped(int64(ch.LoadedClasses))},
 		{Name: "Array classes", Value: human.Grouped(int64(ch.ArrayClasses))},
-		{Name: "Objects", Value: part(heapmodel.DumpCount{Objects: ch.Objects, Bytes: ch.Bytes}) + " (instances and arrays; class objects are not counted)",
-			raw: fmt.Sprint(ch.Objects)},
-		{Name: "Instances", Value: part(ch.Instances), raw: fmt.Sprint(ch.Instances.Objects)},
-		{Name: "Arrays", Value: part(ch.Arrays), raw: fmt.Sprint(ch.Arrays.Objects)},
-		{Name: "GC roots", Value: human.Grouped(int64(d.Roots))},
+		{Name: "Objects", Value: part(all) + " in " + where + " (instances and arrays; class objects are not counted)",
+			raw: fmt.Sprint(all.Objects)},
+		{Name: "Instances", Value: part(in) + " in " + where, raw: fmt.Sprint(in.Objects)},
+		{Name: "Arrays", Value: part(ar) + " in " + where, raw: fmt.Sprint(ar.Objects)},
 	}
+	if heap != "" {
+		facts = append(facts, heapFact{Name: "Objects, all heaps", Value: part(heapmodel.DumpCount{Objects: ch.Objects, Bytes: ch.Bytes}) + " (instances and arrays)",
+			raw: fmt.Sprint(ch.Objects)})
+	}
+	facts = append(facts, heapFact{Name: "GC roots", Value: human.Grouped(int64(d.Roots)) + " (every heap)", raw: fmt.Sprint(d.Roots)})
 	for _, h := range d.Heaps {
-		var in, ar heapmodel.DumpCount
-		for _, c := range d.Classes {
-			if c.Heap != h {
-				continue
-			}
-			p := &in
-			if c.Array {
-				p = &ar
-			}
-			p.Objects += c.Objects
-			p.Bytes += c.Bytes
-		}
+		in, ar := heapCounts(d, h)
 		facts = append(facts, heapFact{Name: "Heap " + h, Value: fmt.Sprintf("%s (%s), %s (%s)",
 			human.Count(in.Objects, "instance", "instances"), human.Bytes(in.Bytes), human.Count(ar.Objects, "array", "arrays"), human.Bytes(ar.Bytes))})
 	}
 	return facts
+}
+
+// heapCounts sums one heap's instances and arrays.
+func heapCounts(d *heapmodel.HeapDump, heap string) (in, ar heapmodel.DumpCount) {
+	for _, c := range d.Classes {
+		if c.Heap != heap {
+			continue
+		}
+		p := &in
+		if c.Array {
+			p = &ar
+		}
+		p.Objects += c.Objects
+		p.Bytes += c.Bytes
+	}
+	return in, ar
 }
 
 // dumpRowsTab is a dump's class (or package) table with its bar chart; a tap on a bar selects
@@ -192,6 +315,7 @@ type dumpRowsTab struct {
 	d         *DumpView
 	fig       chart.DumpFigure
 	byPackage bool
+	quiet     bool // a bar tapped selects its row without opening its instances
 	rows      []heapmodel.DumpRow
 	gen       int
 	content   fyne.CanvasObject
@@ -206,7 +330,15 @@ func newDumpRowsTab(d *DumpView, figure string, byPackage bool) *dumpRowsTab {
 		kind, name = chart.Pie, "Package"
 	}
 	t.Chart = ui.NewChartPanel(d.host.Window(), d.host.Background(), kind, t.barTapped)
-	t.Table = ui.NewSortTable(d.host.Window(), figure, dumpColumns(name), nil)
+	var open func(heapmodel.DumpRow)
+	if !byPackage {
+		open = func(r heapmodel.DumpRow) {
+			if !t.quiet {
+				d.showInstances(r.Name, r.Heap)
+			}
+		}
+	}
+	t.Table = ui.NewSortTable(d.host.Window(), figure, dumpColumns(name), open)
 	table := t.Table.Content()
 	if !byPackage {
 		t.Find = widget.NewEntry()
@@ -274,7 +406,9 @@ func (t *dumpRowsTab) barTapped(i int) {
 		j = find()
 	}
 	if j >= 0 {
+		t.quiet = true
 		t.Table.Select(j)
+		t.quiet = false
 	}
 }
 

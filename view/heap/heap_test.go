@@ -304,9 +304,11 @@ func TestDumpTabs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(d.Heap.Options, []string{allHeaps, "image", "zygote", "app"}) || d.Heap.Selected != allHeaps {
-		t.Fatalf("heaps %v", d.Heap.Options)
+	if !slices.Equal(d.Heap.Options, []string{allHeaps, "image", "zygote", "app"}) || d.Heap.Selected != "app" {
+		t.Fatalf("heaps %v, %q chosen", d.Heap.Options, d.Heap.Selected)
 	}
+	d.Heap.SetSelected(allHeaps)
+	v.Wait()
 	all := dump.DumpRows("", false)
 	if len(d.Classes.Table.Rows()) != len(all) || len(all) < 10 || d.Classes.Table.Cell(0, 0) != all[0].Name ||
 		d.Classes.Table.Cell(0, viewtest.ColIndex(d.Classes.Table, "Heap")) != "all" {
@@ -457,11 +459,13 @@ func TestDumpRetainedTreePathAndCompare(t *testing.T) {
 	if path := rt.Path.Rows(); len(path) == 0 || path[len(path)-1].Seq != first.Seq {
 		t.Errorf("path to the largest retainer: %+v", path)
 	}
-	// A row of the path selects that object in the tree, which shows its own path: the root alone.
+	// A row of the path opens that object in the object view.
 	rt.Classes.Select(0)
+	v.Wait()
 	rt.Path.Select(0)
-	if path := rt.Path.Rows(); len(path) != 1 || path[0].Depth != 0 {
-		t.Errorf("after a tap on the path's root, the path is %+v", path)
+	v.Wait()
+	if root := rt.Path.Rows()[0]; d.Object.seq != root.Seq || d.Tabs.Selected().Text != TabObject {
+		t.Errorf("a tap on the path's root shows object %d in %q, want %d", d.Object.seq, d.Tabs.Selected().Text, root.Seq)
 	}
 
 	others := v.RunsOfKind(model.RunKindHeapDump)

@@ -32,23 +32,25 @@ type retainedTab struct {
 	Classes *ui.SortTable[heapmodel.RetainedClass]
 	Tree    *widget.Tree
 	Path    *ui.SortTable[heapmodel.DumpObject]
-	PathTo  *widget.Label // whose path the table shows
+	PathTo  *widget.Label  // whose path the table shows
+	Open    *widget.Button // opens the object whose path is shown in the object view
 
 	d       *DumpView
 	r       *heapmodel.DumpRetention // of the run shown; nil until loaded
+	shown   int32                    // the object whose path is shown, -1 for none
 	gen     int
 	content fyne.CanvasObject
 }
 
 func newRetainedTab(d *DumpView) *retainedTab {
-	t := &retainedTab{d: d}
+	t := &retainedTab{d: d, shown: -1}
 	win := d.host.Window()
 	t.Note = widget.NewLabel("")
 	t.Note.Wrapping = fyne.TextWrapWord
 	t.Classes = ui.NewSortTable(win, "dump-retained-classes", retainedColumns(func() uint64 { return t.reachable() }),
-		func(c heapmodel.RetainedClass) { t.pathToClass(c) })
+		func(c heapmodel.RetainedClass) { t.pathToClass(c); d.showInstances(c.Name, "") })
 	t.Classes.SortBy(3) // Retained, largest first
-	t.Path = ui.NewSortTable(win, "dump-path", pathColumns(), func(o heapmodel.DumpObject) { t.selectObject(o.Seq) })
+	t.Path = ui.NewSortTable(win, "dump-path", pathColumns(), func(o heapmodel.DumpObject) { d.showObject(o.Seq) })
 	t.PathTo = widget.NewLabel(choosePrompt)
 	t.PathTo.Truncation = fyne.TextTruncateEllipsis
 	t.Tree = widget.NewTree(t.childUIDs, t.isBranch, func(bool) fyne.CanvasObject {
@@ -64,7 +66,13 @@ func newRetainedTab(d *DumpView) *retainedTab {
 	title := widget.NewLabel("Dominator tree: largest retainers first; expand to what each keeps alive")
 	title.Truncation = fyne.TextTruncateEllipsis // its width would squeeze the runs list at 900 px
 	tree := container.NewBorder(title, nil, nil, nil, t.Tree)
-	path := container.NewBorder(t.PathTo, nil, nil, nil, t.Path.Content())
+	t.Open = widget.NewButton("Open object", func() {
+		if t.shown >= 0 {
+			d.showObject(t.shown)
+		}
+	})
+	t.Open.Disable()
+	path := container.NewBorder(container.NewBorder(nil, nil, nil, t.Open, t.PathTo), nil, nil, nil, t.Path.Content())
 	right := container.NewVSplit(tree, path)
 	right.Offset = 0.6
 	split := container.NewHSplit(t.Classes.Content(), right)
@@ -123,8 +131,12 @@ func (t *retainedTab) recompute() {
 	t.show(nil, "Loading what keeps "+d.run+"'s memory alive…")
 	gen, run, a, ctx := t.gen, d.run, d.a, d.host.Context()
 	var dumped uint64 // the dump's instances and arrays, reachable or not
+	whole := ""
 	if d.dump != nil {
 		dumped = d.dump.Characteristics().Objects
+		if len(d.dump.Heaps) > 1 {
+			whole = " This tab is the whole dump's, every heap's, whatever Heap shows: an app object can keep the system's objects alive."
+		}
 	}
 	d.host.Background().Run(func() func() {
 		r, err := a.Retention(ctx, run)
@@ -139,7 +151,7 @@ func (t *retainedTab) recompute() {
 				t.show(nil, ui.ProblemText("show what keeps", run+"'s memory alive", err))
 				return
 			}
-			t.show(r, retainedNote(r, dumped))
+			t.show(r, retainedNote(r, dumped)+whole)
 		}
 	})
 }
@@ -158,6 +170,8 @@ func (t *retainedTab) show(r *heapmodel.DumpRetention, note string) {
 	t.Tree.Refresh()
 	t.PathTo.SetText(choosePrompt)
 	t.Path.Set(nil)
+	t.shown = -1
+	t.Open.Disable()
 }
 
 // retainedNote says how much is reachable in how many objects: the dump's instances and arrays
@@ -223,18 +237,6 @@ func (t *retainedTab) updateNode(uid widget.TreeNodeID, _ bool, o fyne.CanvasObj
 		percent(obj.Retained, t.r.Reachable)))
 }
 
-// selectObject opens the tree down to an object and selects it, which shows its path.
-func (t *retainedTab) selectObject(seq int32) {
-	if t.r == nil {
-		return
-	}
-	for p := t.r.Objects.Idom[seq]; p >= 0; p = t.r.Objects.Idom[p] {
-		t.Tree.OpenBranch(strconv.Itoa(int(p)))
-	}
-	t.Tree.Select(strconv.Itoa(int(seq)))
-	t.Tree.ScrollTo(strconv.Itoa(int(seq)))
-}
-
 // pathToClass shows the path to the class's instance nearest a GC root, found as
 // `androprof report --path-to CLASS` finds it.
 func (t *retainedTab) pathToClass(c heapmodel.RetainedClass) {
@@ -247,6 +249,8 @@ func (t *retainedTab) pathToClass(c heapmodel.RetainedClass) {
 	}
 	t.PathTo.SetText(fmt.Sprintf("No instance of %s is reachable from a GC root.", c.Name))
 	t.Path.Set(nil)
+	t.shown = -1
+	t.Open.Disable()
 }
 
 // showPath shows the shortest chain of references from a GC root to an object.
@@ -259,6 +263,8 @@ func (t *retainedTab) showPath(seq int32) {
 	t.PathTo.SetText(fmt.Sprintf("%s %#x is alive through %s from a GC root (%s):", o.ClassOf, o.ID,
 		human.Count(len(chain)-1, "reference", "references"), chain[0].Field))
 	t.Path.Set(chain)
+	t.shown = seq
+	t.Open.Enable()
 }
 
 // dumpCompareTab puts another dump of the same program (before) beside the one shown (after),
