@@ -219,7 +219,7 @@ func dumpReport(ctx context.Context, ws *controller.Workspace, rf reportFlags, f
 	case by == "leaks":
 		return leaksReport(ctx, ws, rf.run, rf.top, asJSON, env)
 	case by == "retained":
-		return retainedReport(ctx, ws, rf.run, find, rf.top, asJSON, env)
+		return retainedReport(ctx, ws, rf.run, find, h.heap, rf.top, asJSON, env)
 	case by == "dominators":
 		return dominatorReport(ctx, ws, rf.run, h.of, rf.top, asJSON, env)
 	default:

@@ -16,8 +16,9 @@ import (
 // What keeps a heap dump's memory alive (docs/hprof.md): retained sizes per class, the
 // dominator tree, the shortest path from a GC root, and two dumps compared.
 
-// retainedReport prints the classes by the bytes their instances keep alive (--by retained).
-func retainedReport(ctx context.Context, ws *controller.Workspace, run, find string, top int, asJSON bool, env Env) error {
+// retainedReport prints the classes by the bytes their instances keep alive (--by retained),
+// of every heap or, with --heap, the reachable instances in that heap (ClassesInHeap).
+func retainedReport(ctx context.Context, ws *controller.Workspace, run, find, heap string, top int, asJSON bool, env Env) error {
 	r, err := ws.HeapDumps.Retention(ctx, run)
 	if err != nil {
 		return err
@@ -27,8 +28,18 @@ func retainedReport(ctx context.Context, ws *controller.Workspace, run, find str
 		return err
 	}
 	dumped := d.Characteristics().Objects
-	rows := make([]heapmodel.RetainedClass, 0, len(r.Classes))
-	for _, c := range r.Classes {
+	classes := r.Classes
+	if heap != "" {
+		var ok bool
+		if classes, ok = r.ClassesInHeap(slices.Index(r.Heaps, heap)); !ok {
+			if len(r.Objects.Heap) != r.Objects.Len() {
+				return fmt.Errorf("run %q was imported before heaps were kept per object: import it again for --heap", run)
+			}
+			return fmt.Errorf("run %q has no heap %q (its heaps: %s)", run, heap, strings.Join(r.Heaps, ", "))
+		}
+	}
+	rows := make([]heapmodel.RetainedClass, 0, len(classes))
+	for _, c := range classes {
 		if find == "" || containsFold(c.Name, find) {
 			rows = append(rows, c)
 		}
@@ -43,11 +54,14 @@ func retainedReport(ctx context.Context, ws *controller.Workspace, run, find str
 			out[i] = map[string]any{"name": c.Name, "instances": c.Instances, "shallow": c.Shallow, "retained": c.Retained,
 				"retained_percent": percentOf(c.Retained, r.Reachable)}
 		}
-		return writeJSON(env.Stdout, map[string]any{"run": run, "by": "retained", "weak_retains": r.Weak,
+		return writeJSON(env.Stdout, map[string]any{"run": run, "by": "retained", "heap": heapOrAll(heap), "weak_retains": r.Weak,
 			"reachable": r.Reachable, "reachable_objects": r.Objects.Len(), "reachable_class_objects": r.ClassObjects(),
 			"dump_objects": dumped, "rows": out})
 	}
 	fmt.Fprintf(env.Stdout, "%s reachable from the GC roots in %s%s\n", human.Bytes(r.Reachable), reachableObjects(r, dumped), weakNote(r.Weak))
+	if heap != "" {
+		fmt.Fprintf(env.Stdout, "classes of heap %s: its reachable instances and what they keep alive, in any heap\n", printable(heap, ""))
+	}
 	tw := termtext.NewRightTable(env.Stdout)
 	fmt.Fprintf(tw, "CLASS\tINSTANCES\tSHALLOW\tRETAINED\tRETAINED %%\t\n")
 	for _, c := range rows {
@@ -226,4 +240,12 @@ func dumpDiff(ctx context.Context, ws *controller.Workspace, before, after, find
 		fmt.Fprintf(tw, "%s\t%d\t%+d\t%d\t%+d\t%d\t%+d\t\n", row.Name, row.B.Instances, di, row.B.Shallow, ds, row.B.Retained, dr)
 	}
 	return tw.Flush()
+}
+
+// heapOrAll is --heap for JSON: null when every heap is counted.
+func heapOrAll(heap string) any {
+	if heap == "" {
+		return nil
+	}
+	return heap
 }

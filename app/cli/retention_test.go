@@ -235,3 +235,45 @@ func firstLines(s string, n int) string {
 	lines := strings.SplitN(s, "\n", n+1)
 	return strings.Join(lines[:min(n, len(lines))], "\n")
 }
+
+// --by retained --heap: each heap's rows count its reachable instances, so the heaps together
+// count every reachable instance and array once; no class retains more than is reachable (the
+// rows overlap: an instance of one class can hold another's).
+func TestRetainedByHeapCountsEveryReachableInstanceOnce(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "w.db")
+	if code, _, errOut := runCLI(t, db, "import", "--run", "dialer", corpus.File(t, "perflib-dialer.hprof")); code != 0 {
+		t.Fatal(errOut)
+	}
+	type rows struct {
+		Heap      *string `json:"heap"`
+		Reachable uint64  `json:"reachable"`
+		Objects   int     `json:"reachable_objects"`
+		Classes   int     `json:"reachable_class_objects"`
+		Rows      []struct {
+			Instances uint64 `json:"instances"`
+			Retained  uint64 `json:"retained"`
+		} `json:"rows"`
+	}
+	var instances uint64
+	var all rows
+	for _, heap := range []string{"zygote", "app"} {
+		code, out, errOut := runCLI(t, db, "report", "--run", "dialer", "--by", "retained", "--heap", heap, "--json")
+		var r rows
+		if code != 0 || json.Unmarshal([]byte(out), &r) != nil || r.Heap == nil || *r.Heap != heap {
+			t.Fatalf("--heap %s: exit %d %s %s", heap, code, out, errOut)
+		}
+		for _, row := range r.Rows {
+			instances += row.Instances
+			if row.Retained > r.Reachable {
+				t.Errorf("heap %s: a class retains %d of %d reachable", heap, row.Retained, r.Reachable)
+			}
+		}
+		all = r
+	}
+	if want := uint64(all.Objects - all.Classes); instances != want {
+		t.Errorf("the heaps count %d reachable instances and arrays, want %d", instances, want)
+	}
+	if code, _, errOut := runCLI(t, db, "report", "--run", "dialer", "--by", "retained", "--heap", "image"); code == 0 || !strings.Contains(errOut, `no heap "image"`) {
+		t.Errorf("an unknown heap: exit %d, %s", code, errOut)
+	}
+}

@@ -167,7 +167,7 @@ func (d *DumpView) Open(run string) {
 		d.dump = dump
 		d.setChoices()
 		d.refresh()
-		d.Retained.recompute() // the whole dump's, whatever heap is chosen
+		d.Retained.recompute() // the tree is the whole dump's; its classes follow Heap
 		d.Compare.recompute()
 		if d.Tabs.Selected() != nil && d.Tabs.Selected().Text == TabLeaks {
 			d.Leaks.shown()
@@ -245,6 +245,7 @@ func (d *DumpView) refresh() {
 	d.Packages.recompute()
 	d.Sizes.recompute()
 	d.Pointers.recompute()
+	d.Retained.showClasses()
 }
 
 // dumpFacts sums a dump up as the seed's tables 4.1–4.3 do for one moment, every heap apart;

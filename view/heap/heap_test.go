@@ -419,6 +419,8 @@ func TestDumpRetainedTreePathAndCompare(t *testing.T) {
 	v.SelectRun(viewtest.DumpRun)
 	v.Wait()
 	d := v.Dump
+	d.Heap.SetSelected(allHeaps) // the dump opens on its app heap; this test is every heap's
+	v.Wait()
 	rt := d.Retained
 	r, err := ws.HeapDumps.Retention(context.Background(), viewtest.DumpRun)
 	if err != nil || rt.r == nil {

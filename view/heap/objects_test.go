@@ -389,3 +389,24 @@ func TestObjectViewShowsTextAndArrays(t *testing.T) {
 		t.Errorf("the String's %s: %q over %d rows, want %q", x.Fields[f].Value, o.Fields.Count.Text, len(o.Fields.Rows()), want)
 	}
 }
+
+// Retained follows Heap: the app heap's classes (DumpRetention.ClassesInHeap) when the dump
+// opens on it, every heap's when All heaps is chosen.
+func TestRetainedClassesFollowTheHeap(t *testing.T) {
+	v, ws := openRealDump(t)
+	d := v.Dump
+	r, err := ws.HeapDumps.Retention(context.Background(), realDump)
+	viewtest.Must(t, err)
+	want, ok := r.ClassesInHeap(slices.Index(r.Heaps, "app"))
+	if d.heap != "app" || !ok || len(want) == 0 {
+		t.Fatalf("opened on %q; %d app classes (%v)", d.heap, len(want), ok)
+	}
+	if got := d.Retained.Classes.Rows(); len(got) != len(want) || !strings.Contains(d.Retained.Note.Text, "in heap app") {
+		t.Errorf("app heap: %d class rows, want %d; note %q", len(got), len(want), d.Retained.Note.Text)
+	}
+	d.Heap.SetSelected(allHeaps)
+	v.Wait()
+	if got := d.Retained.Classes.Rows(); len(got) != len(r.Classes) || strings.Contains(d.Retained.Note.Text, "in heap app") {
+		t.Errorf("all heaps: %d class rows, want %d; note %q", len(got), len(r.Classes), d.Retained.Note.Text)
+	}
+}

@@ -38,6 +38,7 @@ type retainedTab struct {
 	d       *DumpView
 	r       *heapmodel.DumpRetention // of the run shown; nil until loaded
 	shown   int32                    // the object whose path is shown, -1 for none
+	note    string                   // what is reachable, for the note; the heap shown adds to it
 	gen     int
 	content fyne.CanvasObject
 }
@@ -131,12 +132,8 @@ func (t *retainedTab) recompute() {
 	t.show(nil, "Loading what keeps "+d.run+"'s memory alive…")
 	gen, run, a, ctx := t.gen, d.run, d.a, d.host.Context()
 	var dumped uint64 // the dump's instances and arrays, reachable or not
-	whole := ""
 	if d.dump != nil {
 		dumped = d.dump.Characteristics().Objects
-		if len(d.dump.Heaps) > 1 {
-			whole = " This tab is the whole dump's, every heap's, whatever Heap shows: an app object can keep the system's objects alive."
-		}
 	}
 	d.host.Background().Run(func() func() {
 		r, err := a.Retention(ctx, run)
@@ -151,7 +148,8 @@ func (t *retainedTab) recompute() {
 				t.show(nil, ui.ProblemText("show what keeps", run+"'s memory alive", err))
 				return
 			}
-			t.show(r, retainedNote(r, dumped)+whole)
+			t.note = retainedNote(r, dumped)
+			t.show(r, t.note)
 		}
 	})
 }
@@ -160,11 +158,7 @@ func (t *retainedTab) recompute() {
 func (t *retainedTab) show(r *heapmodel.DumpRetention, note string) {
 	t.r = r
 	t.Note.SetText(note)
-	var classes []heapmodel.RetainedClass
-	if r != nil {
-		classes = r.Classes
-	}
-	t.Classes.Set(classes)
+	t.showClasses()
 	t.Tree.UnselectAll()
 	t.Tree.CloseAllBranches()
 	t.Tree.Refresh()
@@ -172,6 +166,30 @@ func (t *retainedTab) show(r *heapmodel.DumpRetention, note string) {
 	t.Path.Set(nil)
 	t.shown = -1
 	t.Open.Disable()
+}
+
+// showClasses puts the classes of the heap Heap shows in the table: every heap's when it shows
+// all, else the instances in that heap and what they keep alive (DumpRetention.ClassesInHeap).
+// The dominator tree and paths stay the whole dump's: an app object can keep the system's alive.
+func (t *retainedTab) showClasses() {
+	r, heap := t.r, t.d.heap
+	if r == nil {
+		t.Classes.Set(nil)
+		return
+	}
+	if heap == "" {
+		t.Classes.Set(r.Classes)
+		t.Note.SetText(t.note)
+		return
+	}
+	rows, ok := r.ClassesInHeap(slices.Index(r.Heaps, heap))
+	if !ok {
+		t.Classes.Set(r.Classes)
+		t.Note.SetText(t.note + " Classes are every heap's: this dump was imported before heaps were kept per object (import it again for heap " + heap + " alone).")
+		return
+	}
+	t.Classes.Set(rows)
+	t.Note.SetText(t.note + " Classes: the reachable instances in heap " + heap + " and what they keep alive, in any heap; the tree and paths are the whole dump's.")
 }
 
 // retainedNote says how much is reachable in how many objects: the dump's instances and arrays
