@@ -150,15 +150,7 @@ func BenchmarkImportHPROF100MB(b *testing.B) {
 // and took 4 s and 540 MB); then what keeps the items alive (path-ms: loading the run's
 // retention and the path to an item). Needs java and javac; it skips without them.
 func BenchmarkImportHotSpotDump100MB(b *testing.B) {
-	java, err := jvm.FindJDK()
-	if err != nil || java.Javac == "" {
-		b.Skip("no JDK (scripts/deps.sh installs openjdk-17-jdk-headless)")
-	}
-	dir := b.TempDir()
-	classes := filepath.Join(dir, "classes")
-	if err := jvm.CompileSamples(context.Background(), java.Javac, classes); err != nil {
-		b.Fatal(err)
-	}
+	java, dir, classes := benchSamples(b)
 	path, other := filepath.Join(dir, "big.hprof"), filepath.Join(dir, "after.hprof")
 	if out, err := exec.Command(java.Java, "-cp", classes, "demo.Retain", "700000", "0", path, other).CombinedOutput(); err != nil {
 		b.Fatalf("demo.Retain: %v\n%s", err, out)
@@ -211,15 +203,7 @@ func BenchmarkImportHotSpotDump100MB(b *testing.B) {
 // the file's size. Needs java, javac and jcmd and about 1 GB of the temporary directory; it
 // skips without the JDK.
 func BenchmarkImportHotSpotDump1GB(b *testing.B) {
-	java, err := jvm.FindJDK()
-	if err != nil || java.Javac == "" {
-		b.Skip("no JDK (scripts/deps.sh installs openjdk-17-jdk-headless)")
-	}
-	dir := b.TempDir()
-	classes := filepath.Join(dir, "classes")
-	if err := jvm.CompileSamples(context.Background(), java.Javac, classes); err != nil {
-		b.Fatal(err)
-	}
+	java, dir, classes := benchSamples(b)
 	path := filepath.Join(dir, "app.hprof")
 	jcmdDump(b, java, classes, path, "540000")
 	defer os.Remove(path)
@@ -285,4 +269,20 @@ func jcmdDump(b *testing.B, java *jvm.JDK, classes, path, users string) {
 	if out, err := exec.Command(jcmd, pid, "GC.heap_dump", "-all=false", path).CombinedOutput(); err != nil {
 		b.Fatalf("jcmd %s GC.heap_dump: %v\n%s", pid, err, out)
 	}
+}
+
+// benchSamples finds the JDK (skipping the benchmark without one) and compiles the Java samples
+// into a folder of a temporary directory, also returned.
+func benchSamples(b *testing.B) (java *jvm.JDK, dir, classes string) {
+	b.Helper()
+	java, err := jvm.FindJDK()
+	if err != nil || java.Javac == "" {
+		b.Skip("no JDK (scripts/deps.sh installs openjdk-17-jdk-headless)")
+	}
+	dir = b.TempDir()
+	classes = filepath.Join(dir, "classes")
+	if err := jvm.CompileSamples(context.Background(), java.Javac, classes); err != nil {
+		b.Fatal(err)
+	}
+	return java, dir, classes
 }

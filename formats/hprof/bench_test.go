@@ -20,30 +20,7 @@ import (
 // sampled every 5 ms) and VmHWM-MB (the process's peak resident memory, reset before the
 // timed part where the kernel allows). -short makes the dump 10 MB.
 func BenchmarkSummarize100MB(b *testing.B) {
-	size := int64(100 << 20)
-	if testing.Short() {
-		size = 10 << 20
-	}
-	path := filepath.Join(b.TempDir(), "big.hprof")
-	f, err := os.Create(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	bw := bufio.NewWriterSize(f, 1<<20)
-	syn, err := hproftest.Generate(bw, hproftest.Options{Version: "1.0.3"}, size, 1)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err == nil {
-		err = f.Close()
-	}
-	if err != nil {
-		b.Fatal(err)
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		b.Fatal(err)
-	}
+	path, syn, st := benchDump(b)
 	runtime.GC()
 	os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) // resets VmHWM; may be refused
 	b.SetBytes(st.Size())
@@ -83,4 +60,35 @@ func vmHWM() uint64 {
 		}
 	}
 	return 0
+}
+
+// benchDump writes the benchmarks' 100 MB Android dump (10 MB with -short) with hproftest
+// before the timed part: what it holds and the file's size.
+func benchDump(b *testing.B) (string, hproftest.Synthetic, os.FileInfo) {
+	b.Helper()
+	size := int64(100 << 20)
+	if testing.Short() {
+		size = 10 << 20
+	}
+	path := filepath.Join(b.TempDir(), "big.hprof")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	syn, err := hproftest.Generate(bw, hproftest.Options{Version: "1.0.3"}, size, 1)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = f.Close()
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return path, syn, st
 }

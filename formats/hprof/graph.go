@@ -100,7 +100,7 @@ func readGraph(r io.ReadSeeker, name string, opts GraphOptions, summary bool) (*
 	sum := newSummary()
 	sum.graph = summary
 	b := &graphBuilder{s: sum, opts: opts, summary: summary, classIdx: map[uint64]int32{},
-		fieldIdx: map[uint64]int32{}, heapIdx: map[heapKey]int{}, curHeap: -1, g: &Graph{}}
+		fieldIdx: map[uint64]int32{}, heaps: newHeaps(), g: &Graph{}}
 	first := newReader(r, name, size)
 	err = b.pass(first, false)
 	b.s.hdr = first.Header()
@@ -153,10 +153,7 @@ type graphBuilder struct {
 	refField int             // the offset of its referent field among its own fields; -1 for none
 	next     int             // the node the second pass is at
 
-	heapKeys []heapKey // the heaps nodes are in, as the dump names them
-	heapIdx  map[heapKey]int
-	curKey   heapKey
-	curHeap  int // index of curKey in heapKeys, -1 until a node needs it
+	heaps heaps // the heap each node is in
 }
 
 // pass is summary.pass's loop for the graph: direct calls keep rec on the stack, where a
@@ -278,11 +275,8 @@ func (b *graphBuilder) link(r *Reader, rec *Record) error {
 			b.s.strs[rec.ID] = string(rec.Bytes)
 		}
 		return nil
-	case KindHeapDump: // each heap dump record starts in the default heap, as Summarize counts
-		b.curKey, b.curHeap = heapKey{}, -1
-		return nil
-	case KindHeapInfo:
-		b.curKey, b.curHeap = heapKey{named: true, id: rec.Serial, name: rec.Name}, -1
+	case KindHeapDump, KindHeapInfo: // as Summarize counts
+		b.heaps.follow(rec)
 		return nil
 	default:
 		return nil
@@ -369,21 +363,10 @@ func (b *graphBuilder) refs(r *Reader, rec *Record) (size uint64, class int32, e
 	return size, class, nil
 }
 
-// heap is the index in heapKeys of the heap the node of rec is in.
+// heap is the index in heaps.keys of the heap the node of rec is in.
 func (b *graphBuilder) heap(r *Reader, rec *Record) (uint8, error) {
-	if b.curHeap < 0 {
-		i, ok := b.heapIdx[b.curKey]
-		if !ok {
-			if len(b.heapKeys) == MaxHeaps {
-				return 0, r.errorf(rec.Offset, "%s in a heap after %d others: more heaps than any VM names (a damaged HEAP_DUMP_INFO?)", rec.Kind, MaxHeaps)
-			}
-			i = len(b.heapKeys)
-			b.heapIdx[b.curKey] = i
-			b.heapKeys = append(b.heapKeys, b.curKey)
-		}
-		b.curHeap = i
-	}
-	return uint8(b.curHeap), nil
+	i, err := b.heaps.of(r, rec)
+	return uint8(i), err
 }
 
 // edge adds a reference through field from the node being read to the object id, when it is one.
@@ -461,27 +444,11 @@ func (b *graphBuilder) finish() {
 // nameHeaps names the heaps as Summarize does, merging two heap ids of one name.
 func (b *graphBuilder) nameHeaps() {
 	g := b.g
-	merged := make([]uint8, len(b.heapKeys))
-	final := map[string]int{}
-	for i, k := range b.heapKeys {
-		name := DefaultHeap
-		if k.named {
-			var ok bool
-			if name, ok = b.s.strs[k.name]; !ok {
-				name = fmt.Sprintf("heap %d", k.id)
-			}
-		}
-		j, ok := final[name]
-		if !ok {
-			j = len(g.Heaps)
-			final[name] = j
-			g.Heaps = append(g.Heaps, name)
-		}
-		merged[i] = uint8(j)
-	}
-	if len(g.Heaps) < len(b.heapKeys) {
+	var merged []int
+	g.Heaps, merged = b.heaps.names(b.s.strs)
+	if len(g.Heaps) < len(merged) {
 		for v, h := range g.Heap {
-			g.Heap[v] = merged[h]
+			g.Heap[v] = uint8(merged[h])
 		}
 	}
 }

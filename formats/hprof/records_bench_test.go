@@ -3,11 +3,9 @@ package hprof
 import (
 	"bufio"
 	"os"
-	"path/filepath"
 	"runtime"
 	"testing"
 
-	"androprof/formats/hprof/hproftest"
 	"androprof/internal/benchmem"
 )
 
@@ -17,22 +15,8 @@ import (
 // of the file, peak-MB (the Go runtime's memory, the retention included), spill-MB (what the
 // workspace will keep of the records) and records. -short makes the dump 10 MB.
 func BenchmarkReadRecords100MB(b *testing.B) {
-	size := int64(100 << 20)
-	if testing.Short() {
-		size = 10 << 20
-	}
-	path := filepath.Join(b.TempDir(), "big.hprof")
-	f, err := os.Create(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	bw := bufio.NewWriterSize(f, 1<<20)
-	if _, err = hproftest.Generate(bw, hproftest.Options{Version: "1.0.3"}, size, 1); err == nil {
-		err = bw.Flush()
-	}
-	if err == nil {
-		_, err = f.Seek(0, 0)
-	}
+	path, _, st := benchDump(b)
+	f, err := os.Open(path)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -41,7 +25,6 @@ func BenchmarkReadRecords100MB(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	st, _ := f.Stat()
 	runtime.GC()
 	b.SetBytes(st.Size())
 	var peak uint64

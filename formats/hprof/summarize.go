@@ -145,7 +145,6 @@ const bucketBias = 64
 
 // heapState is the counts of one heap.
 type heapState struct {
-	key   heapKey
 	sizes [sizeSlots][2]heapmodel.DumpCount // instances, arrays
 	ptrs  [2 * bucketBias]uint64
 	prim  [TypeLong + 1]heapmodel.DumpCount // primitive arrays by element type
@@ -158,10 +157,8 @@ type summary struct {
 	classDumps int
 	needed     map[uint64]bool   // strings to keep: class and heap names
 	strs       map[uint64]string // the kept strings
-	heaps      []*heapState
-	heapIdx    map[heapKey]int
-	curKey     heapKey
-	cur        int // index of the heap curKey names, -1 until an object needs it
+	heaps      heaps             // which heap each object is in
+	states     []*heapState      // the counts of each of heaps.keys
 	roots      int
 	array      *heapState // the heap of the object array count saw last
 	graph      bool       // the graph's second pass reads object arrays' elements (readGraph)
@@ -172,8 +169,7 @@ func newSummary() *summary {
 		classes: map[uint64]*classInfo{},
 		needed:  map[uint64]bool{},
 		strs:    map[uint64]string{},
-		heapIdx: map[heapKey]int{},
-		cur:     -1,
+		heaps:   newHeaps(),
 	}
 }
 
@@ -224,19 +220,11 @@ func (s *summary) link() {
 
 // heap returns the index of the heap the object of rec is in.
 func (s *summary) heap(r *Reader, rec *Record) (int, error) {
-	if s.cur < 0 {
-		i, ok := s.heapIdx[s.curKey]
-		if !ok {
-			if len(s.heaps) == MaxHeaps {
-				return 0, r.errorf(rec.Offset, "%s in a heap after %d others: more heaps than any VM names (a damaged HEAP_DUMP_INFO?)", rec.Kind, MaxHeaps)
-			}
-			i = len(s.heaps)
-			s.heapIdx[s.curKey] = i
-			s.heaps = append(s.heaps, &heapState{key: s.curKey})
-		}
-		s.cur = i
+	i, err := s.heaps.of(r, rec)
+	if err == nil && i == len(s.states) {
+		s.states = append(s.states, &heapState{})
 	}
-	return s.cur, nil
+	return i, err
 }
 
 func (hs *heapState) addSize(bytes uint64, array int) {
@@ -257,12 +245,8 @@ func (s *summary) count(r *Reader, rec *Record) error {
 		if s.needed[rec.ID] {
 			s.strs[rec.ID] = string(rec.Bytes)
 		}
-	case KindHeapDump:
-		// A new heap dump record starts in the default heap, as ART and Dalvik write them and
-		// perflib reads them.
-		s.curKey, s.cur = heapKey{}, -1
-	case KindHeapInfo:
-		s.curKey, s.cur = heapKey{named: true, id: rec.Serial, name: rec.Name}, -1
+	case KindHeapDump, KindHeapInfo:
+		s.heaps.follow(rec)
 	case KindRoot:
 		s.roots++
 	case KindInstance:
@@ -270,7 +254,7 @@ func (s *summary) count(r *Reader, rec *Record) error {
 		if err != nil {
 			return err
 		}
-		hs := s.heaps[h]
+		hs := s.states[h]
 		ci := s.class(rec.Class)
 		bytes := uint64(rec.Len)
 		if ci.dumped {
@@ -296,7 +280,7 @@ func (s *summary) count(r *Reader, rec *Record) error {
 		if err != nil {
 			return err
 		}
-		hs := s.heaps[h]
+		hs := s.states[h]
 		bytes := uint64(rec.Len) * uint64(id)
 		ci := s.class(rec.Class)
 		ci.arr = ci.arr.add(h, bytes)
@@ -320,7 +304,7 @@ func (s *summary) count(r *Reader, rec *Record) error {
 		if err != nil {
 			return err
 		}
-		hs := s.heaps[h]
+		hs := s.states[h]
 		bytes := uint64(rec.Len) * uint64(rec.Type.Size(id))
 		c := &hs.prim[rec.Type]
 		c.Objects++
@@ -381,24 +365,8 @@ func (s *summary) result() *heapmodel.HeapDump {
 	}
 
 	// Heaps, merged by name in the order of their first object.
-	heapOf := make([]int, len(s.heaps))
-	final := map[string]int{}
-	for i, hs := range s.heaps {
-		name := DefaultHeap
-		if hs.key.named {
-			var ok bool
-			if name, ok = s.strs[hs.key.name]; !ok {
-				name = fmt.Sprintf("heap %d", hs.key.id)
-			}
-		}
-		j, ok := final[name]
-		if !ok {
-			j = len(d.Heaps)
-			final[name] = j
-			d.Heaps = append(d.Heaps, name)
-		}
-		heapOf[i] = j
-	}
+	var heapOf []int
+	d.Heaps, heapOf = s.heaps.names(s.strs)
 
 	classes := map[classKey]heapmodel.DumpCount{}
 	put := func(name string, h int, array bool, c heapmodel.DumpCount) {
@@ -435,7 +403,7 @@ func (s *summary) result() *heapmodel.HeapDump {
 
 	sizes := map[[2]uint64]*heapmodel.DumpSize{}
 	pointers := map[[2]int]uint64{}
-	for h, hs := range s.heaps {
+	for h, hs := range s.states {
 		for t := TypeBoolean; t <= TypeLong; t++ {
 			put(primNames[t], h, true, hs.prim[t])
 		}
@@ -467,7 +435,7 @@ func (s *summary) result() *heapmodel.HeapDump {
 	for k, c := range classes {
 		d.Classes = append(d.Classes, heapmodel.DumpClass{Name: k.name, Heap: d.Heaps[k.heap], Array: k.array, DumpCount: c})
 	}
-	heapRank := func(name string) int { return final[name] }
+	heapRank := func(name string) int { return slices.Index(d.Heaps, name) }
 	slices.SortFunc(d.Classes, func(a, b heapmodel.DumpClass) int {
 		return cmp.Or(strings.Compare(a.Name, b.Name), cmp.Compare(heapRank(a.Heap), heapRank(b.Heap)), calls.FalseFirst(a.Array, b.Array))
 	})
