@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 
 	"androprof/formats"
@@ -34,7 +33,7 @@ func (im Importer) importHeap(ctx context.Context, run, source string, in *forma
 		}
 	} else {
 		var d *heap.HeapDump
-		defer debug.SetGCPercent(debug.SetGCPercent(hprof.GCPercent)) // until the store has it: docs/hprof.md "Cost"
+		defer hprof.LowGC()() // until the store has it: docs/hprof.md "Cost"
 		if d, err = in.Format.ReadHeapDump(in, im.options()); err == nil {
 			defer d.Close() // the objects' records spilled to a temporary file, kept by the store
 			p.Finish()

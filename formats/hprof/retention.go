@@ -19,13 +19,6 @@ func ReadRetention(r io.ReadSeeker, name string, opts GraphOptions) (*heap.DumpR
 	return Retention(g, opts), nil
 }
 
-// GCPercent is the garbage collector's setting (debug.SetGCPercent) while a dump is read, its
-// retention worked out and stored: the work makes arrays of millions of entries, one phase
-// after another, and the default (100) would let the heap grow to twice what is live before
-// the last phase's are freed. The arrays hold no pointers, so collecting more often costs
-// little. The importer keeps it until the store has the dump.
-const GCPercent = 10
-
 // release hands the memory a phase freed back to the system, for a graph big enough to matter.
 func release(g *Graph) {
 	if g.Nodes() >= 1<<20 {
@@ -37,7 +30,7 @@ func release(g *Graph) {
 // g: each of its columns is dropped (set to nil) once the computation no longer needs it, as
 // a dump of a GB makes a graph of hundreds of MB.
 func Retention(g *Graph, opts GraphOptions) *heap.DumpRetention {
-	defer debug.SetGCPercent(debug.SetGCPercent(GCPercent))
+	defer LowGC()()
 	// Paths first, as they need the references' fields: then the fields can go.
 	parent, via := heap.ShortestParents(&g.ObjectGraph, g.Field) // the field of each path's last step
 	g.Field = nil
@@ -221,7 +214,7 @@ func classRetainers(g *Graph, d *heap.Dominators) []bool {
 // the graph takes (each seeking back to where r started): the summary's counts and what keeps
 // the memory alive, as an import keeps them.
 func SummarizeWithRetention(r io.ReadSeeker, name string, opts GraphOptions) (*heap.HeapDump, error) {
-	defer debug.SetGCPercent(debug.SetGCPercent(GCPercent))
+	defer LowGC()()
 	b, err := readGraph(r, name, opts, true)
 	if err != nil {
 		return nil, err
