@@ -3,6 +3,8 @@ package hprof
 import (
 	"math/bits"
 	"slices"
+
+	"androprof/model/heap"
 )
 
 // idIndex finds the node of an object id without a map (a map of millions of ids takes ten
@@ -22,7 +24,11 @@ type idIndex struct {
 func newIDIndex(ids []uint64) *idIndex {
 	x := &idIndex{keys: ids}
 	if !slices.IsSorted(ids) {
-		x.keys, x.nodes = radixSort(ids)
+		x.nodes = heap.SortIDs(ids) // stable: a duplicate id's first node comes first
+		x.keys = make([]uint64, len(ids))
+		for i, v := range x.nodes {
+			x.keys[i] = ids[v]
+		}
 	}
 	if len(x.keys) == 0 {
 		return x
@@ -72,35 +78,6 @@ func (x *idIndex) node(id uint64) (int32, bool) {
 		return int32(lo), true
 	}
 	return x.nodes[lo], true
-}
-
-// radixSort sorts a copy of ids with each one's node, stably (least significant digit first,
-// 11 bits a pass over the bits that differ), so a duplicate id's first node comes first.
-func radixSort(ids []uint64) ([]uint64, []int32) {
-	n := len(ids)
-	keys, nodes := slices.Clone(ids), make([]int32, n)
-	lo, hi := slices.Min(ids), slices.Max(ids)
-	for i := range nodes {
-		nodes[i] = int32(i)
-	}
-	tk, tn := make([]uint64, n), make([]int32, n)
-	const digit = 11
-	for shift := 0; shift < bits.Len64(hi-lo); shift += digit {
-		var count [1<<digit + 1]int
-		for _, k := range keys {
-			count[((k-lo)>>shift)&(1<<digit-1)+1]++
-		}
-		for d := 1; d < len(count); d++ {
-			count[d] += count[d-1]
-		}
-		for i, k := range keys {
-			d := ((k - lo) >> shift) & (1<<digit - 1)
-			tk[count[d]], tn[count[d]] = k, nodes[i]
-			count[d]++
-		}
-		keys, tk, nodes, tn = tk, keys, tn, nodes
-	}
-	return keys, nodes
 }
 
 // chunkLen is the length of a chunked slice's chunks.

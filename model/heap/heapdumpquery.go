@@ -108,7 +108,7 @@ func (r *DumpRetention) Find(id uint64) (DumpObject, bool) {
 // asks for every field it shows. The index it builds once is the objects sorted by id, 4 bytes
 // an object (a map would take about 40), so a dump of 20 million objects can have it.
 func (r *DumpRetention) SeqOf(id uint64) int32 {
-	r.idOnce.Do(func() { r.byID = sortByID(r.Objects.ID) })
+	r.idOnce.Do(func() { r.byID = SortIDs(r.Objects.ID) })
 	ids := r.Objects.ID
 	k, found := slices.BinarySearchFunc(r.byID, id, func(s int32, id uint64) int { return cmp.Compare(ids[s], id) })
 	if !found {
@@ -117,9 +117,11 @@ func (r *DumpRetention) SeqOf(id uint64) int32 {
 	return r.byID[k]
 }
 
-// sortByID is the indexes of ids in the order of their values: a radix sort a byte at a time,
-// skipping the bytes every id shares (the high bytes of addresses), in linear time.
-func sortByID(ids []uint64) []int32 {
+// SortIDs is the indexes of ids in the order of their values, equal ids in the order they come
+// (a stable radix sort a byte at a time, skipping the bytes every id shares: the high bytes of
+// addresses), in linear time and 8 bytes an id: the object index of a retention and of an
+// import's object graph.
+func SortIDs(ids []uint64) []int32 {
 	perm := make([]int32, len(ids))
 	for i := range perm {
 		perm[i] = int32(i)
