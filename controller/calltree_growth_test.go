@@ -71,7 +71,7 @@ func heldMemory() uint64 {
 	return peak
 }
 
-func openAt(t *testing.T, path string) *store.DB {
+func openAt(t testing.TB, path string) *store.DB {
 	t.Helper()
 	db, err := store.Open(path)
 	if err != nil {

@@ -53,24 +53,17 @@ func (w *methodWriter) exec(query string, n int, args func(i int) []any) error {
 	return execRows(w.ctx, w.tx, query, n, args)
 }
 
-// execRows runs one prepared statement over n rows, checking for cancellation between batches.
-func execRows(ctx context.Context, tx *sql.Tx, query string, n int, args func(i int) []any) error {
-	st, err := tx.PrepareContext(ctx, query)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	for i := 0; i < n; i++ {
-		if i%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		if _, err := st.ExecContext(ctx, args(i)...); err != nil {
+// execRows writes n rows with a one-row insert, many rows to a statement (rowInserter);
+// args gives row i's values.
+func execRows(ctx context.Context, tx *sql.Tx, insert string, n int, args func(i int) []any) error {
+	r := newRowInserter(ctx, tx, insert)
+	defer r.close()
+	for i := range n {
+		if err := r.add(args(i)...); err != nil {
 			return err
 		}
 	}
-	return nil
+	return r.flush()
 }
 
 func (w *methodWriter) thread(tid int) (int64, error) {

@@ -49,8 +49,12 @@ type runSink struct {
 	blks   map[cost.BlockKey]*blockRow
 	execs  map[execKey]int64
 	stmts  map[string]*sql.Stmt
-	ops    int
-	cache  runCache
+	blocks *rowInserter // block rows, many to a statement
+	insns  *rowInserter // block_insn rows, many to a statement
+	// The blocks' ids: firstID the import's first, nextID the next block's.
+	firstID, nextID int64
+	ops             int
+	cache           runCache
 }
 
 type blockRow struct {
@@ -73,18 +77,23 @@ type mixEntry struct {
 
 type execKey struct{ thread, block int64 }
 
+// runInserts are written many rows to a statement (rowInserter), the bulk of an import.
+var runInserts = map[string]string{
+	"block":    `INSERT INTO block(id, process_id, pc, isa, symbol, n_insns, mix, image_id) VALUES (?,?,?,?,?,?,?,?)`,
+	"insn":     `INSERT INTO block_insn(block_id, idx, addr, encoding, mnemonic_id, printed, operands) VALUES (?,?,?,?,?,?,?)`,
+	"exec":     `INSERT INTO block_exec(thread_id, block_id, count) VALUES (?,?,?)`,
+	"procInsn": `INSERT INTO process_insn(process_id, mnemonic_id, count) VALUES (?,?,?)`,
+	"funcInsn": `INSERT INTO function_insn(process_id, image_id, symbol, mnemonic_id, count) VALUES (?,?,?,?,?)`,
+}
+
+// runStatements are prepared once per import and run a row at a time: rows whose ids the
+// import needs back.
 var runStatements = map[string]string{
 	"process":  `INSERT INTO process(run_id, pid, parent_pid, name) VALUES (?,?,?,?)`,
 	"thread":   `INSERT INTO thread(process_id, tid, name) VALUES (?,?,?)`,
 	"mnemonic": `INSERT INTO mnemonic(isa, text) VALUES (?,?) ON CONFLICT(isa, text) DO UPDATE SET text = excluded.text RETURNING id`,
-	"block":    `INSERT INTO block(process_id, pc, isa, symbol, n_insns, mix, image_id) VALUES (?,?,?,?,?,?,?)`,
 	"image":    `INSERT INTO image(process_id, path, name, kind, base, symbols) VALUES (?,?,?,?,?,?)`,
 	"syscall":  `INSERT INTO syscall(thread_id, number, name, count, insns) VALUES (?,?,?,?,?) ON CONFLICT(thread_id, number) DO UPDATE SET count = count + excluded.count, insns = insns + excluded.insns`,
-	"insn":     `INSERT INTO block_insn(block_id, idx, addr, encoding, mnemonic_id, printed, operands) VALUES (?,?,?,?,?,?,?)`,
-	"exec":     `INSERT INTO block_exec(thread_id, block_id, count) VALUES (?,?,?)`,
-	"blockSum": `UPDATE block SET executions = executions + ? WHERE id = ?`,
-	"procInsn": `INSERT INTO process_insn(process_id, mnemonic_id, count) VALUES (?,?,?)`,
-	"funcInsn": `INSERT INTO function_insn(process_id, image_id, symbol, mnemonic_id, count) VALUES (?,?,?,?,?)`,
 }
 
 func newRunSink(ctx context.Context, tx *sql.Tx, name, source string) (*runSink, error) {
@@ -109,6 +118,18 @@ func newRunSink(ctx context.Context, tx *sql.Tx, name, source string) (*runSink,
 	if err := s.loadCache(); err != nil {
 		return nil, err
 	}
+	// Blocks are written many to a statement, so their ids are taken here: the transaction
+	// holds the write lock, so nothing else takes them.
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM block`).Scan(&s.firstID); err != nil {
+		return nil, err
+	}
+	s.nextID = s.firstID
+	s.blocks = newRowInserter(ctx, tx, runInserts["block"])
+	s.insns = newRowInserter(ctx, tx, runInserts["insn"])
+	s.insns.before = s.blocks.flush // an instruction's block is written first
+	if err := s.loadMnemonics(); err != nil {
+		return nil, err
+	}
 	for k, q := range runStatements {
 		st, err := tx.PrepareContext(ctx, q)
 		if err != nil {
@@ -124,6 +145,8 @@ func (s *runSink) close() {
 	for _, st := range s.stmts {
 		st.Close()
 	}
+	s.blocks.close()
+	s.insns.close()
 }
 
 // tick checks for cancellation every few thousand writes, cheap enough for the hot path.
@@ -214,6 +237,25 @@ func (s *runSink) Syscall(sc cost.Syscall) error {
 	return err
 }
 
+// loadMnemonics reads the catalogue of mnemonics the workspace knows (a few thousand at
+// most): asking for each of an import's hundreds one by one is a tenth of its time.
+func (s *runSink) loadMnemonics() error {
+	rows, err := s.tx.QueryContext(s.ctx, `SELECT id, isa, text FROM mnemonic`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var isa, text string
+		if err := rows.Scan(&id, &isa, &text); err != nil {
+			return err
+		}
+		s.mnems[cost.Instruction{ISA: cost.ISA(isa), Mnemonic: text}] = id
+	}
+	return rows.Err()
+}
+
 func (s *runSink) mnemonic(in cost.Instruction) (int64, error) {
 	if id, ok := s.mnems[in]; ok {
 		return id, nil
@@ -256,7 +298,8 @@ func (s *runSink) Block(pid int, b *cost.Block) error {
 		}
 		counts[id]++
 	}
-	row := &blockRow{procID: procID, symbol: b.Symbol}
+	row := &blockRow{id: s.nextID, procID: procID, symbol: b.Symbol}
+	s.nextID++
 	if b.Image != "" {
 		id, ok := s.images[imageKey{pid, b.Image}]
 		if !ok {
@@ -264,19 +307,17 @@ func (s *runSink) Block(pid int, b *cost.Block) error {
 		}
 		row.imageID = id
 	}
-	var blob []byte
+	var mix []byte
 	for _, id := range order {
 		row.mix = append(row.mix, mixEntry{id, counts[id]})
-		blob = binary.AppendUvarint(blob, uint64(id))
-		blob = binary.AppendUvarint(blob, uint64(counts[id]))
+		mix = binary.AppendUvarint(mix, uint64(id))
+		mix = binary.AppendUvarint(mix, uint64(counts[id]))
 	}
-	res, err := s.stmts["block"].ExecContext(s.ctx, procID, int64(b.PC), string(b.ISA), b.Symbol, len(b.Insns), blob, row.imageID)
-	if err != nil {
+	if err := s.blocks.add(row.id, procID, int64(b.PC), string(b.ISA), b.Symbol, len(b.Insns), mix, row.imageID); err != nil {
 		return err
 	}
-	row.id, _ = res.LastInsertId()
 	for i, in := range b.Insns {
-		if _, err := s.stmts["insn"].ExecContext(s.ctx, row.id, i, int64(in.Addr), in.Encoding, ids[i], in.Mnemonic, in.Operands); err != nil {
+		if err := s.insns.add(row.id, i, int64(in.Addr), in.Encoding, ids[i], in.Mnemonic, in.Operands); err != nil {
 			return err
 		}
 	}
@@ -300,9 +341,13 @@ func (s *runSink) Count(pid, tid int, pc uint64, isa cost.ISA, n int64) error {
 	return s.tick()
 }
 
-// finish writes the counts and misses and derives per-process and per-function instruction counts.
+// finish writes the counts and misses, each block's executions, and derives
+// per-process and per-function instruction counts.
 func (s *runSink) finish() error {
-	if err := s.finishCache(); err != nil {
+	if err := s.blocks.flush(); err != nil {
+		return err
+	}
+	if err := s.insns.flush(); err != nil {
 		return err
 	}
 	byID := make(map[int64]*blockRow, len(s.blks))
@@ -318,37 +363,49 @@ func (s *runSink) finish() error {
 	}
 	procs := map[procMnem]int64{}
 	funcs := map[funcMnem]int64{}
-	blockSums := map[int64]int64{}
+	execs := newRowInserter(s.ctx, s.tx, runInserts["exec"])
+	defer execs.close()
 	for k, n := range s.execs {
-		if _, err := s.stmts["exec"].ExecContext(s.ctx, k.thread, k.block, n); err != nil {
+		if err := execs.add(k.thread, k.block, n); err != nil {
 			return err
 		}
-		blockSums[k.block] += n
 		b := byID[k.block]
 		for _, m := range b.mix {
 			procs[procMnem{b.procID, m.mnemonic}] += n * m.n
 			funcs[funcMnem{b.procID, b.imageID, b.symbol, m.mnemonic}] += n * m.n
 		}
-		if err := s.tick(); err != nil {
+	}
+	if err := execs.flush(); err != nil {
+		return err
+	}
+	// Each block's executions, summed over its threads in one statement.
+	if _, err := s.tx.ExecContext(s.ctx, `UPDATE block SET executions = executions +
+		coalesce((SELECT sum(count) FROM block_exec WHERE block_id = block.id), 0) WHERE id >= ?`, s.firstID); err != nil {
+		return err
+	}
+	if err := s.finishCache(); err != nil {
+		return err
+	}
+	if err := insertAll(s.ctx, s.tx, runInserts["procInsn"], procs, func(k procMnem, n int64) []any {
+		return []any{k.proc, k.mnem, n}
+	}); err != nil {
+		return err
+	}
+	return insertAll(s.ctx, s.tx, runInserts["funcInsn"], funcs, func(k funcMnem, n int64) []any {
+		return []any{k.proc, k.image, k.symbol, k.mnem, n}
+	})
+}
+
+// insertAll writes a map's entries with a one-row insert, many to a statement.
+func insertAll[K comparable, V any](ctx context.Context, tx *sql.Tx, insert string, m map[K]V, args func(K, V) []any) error {
+	r := newRowInserter(ctx, tx, insert)
+	defer r.close()
+	for k, v := range m {
+		if err := r.add(args(k, v)...); err != nil {
 			return err
 		}
 	}
-	for id, n := range blockSums {
-		if _, err := s.stmts["blockSum"].ExecContext(s.ctx, n, id); err != nil {
-			return err
-		}
-	}
-	for k, n := range procs {
-		if _, err := s.stmts["procInsn"].ExecContext(s.ctx, k.proc, k.mnem, n); err != nil {
-			return err
-		}
-	}
-	for k, n := range funcs {
-		if _, err := s.stmts["funcInsn"].ExecContext(s.ctx, k.proc, k.image, k.symbol, k.mnem, n); err != nil {
-			return err
-		}
-	}
-	return s.ctx.Err()
+	return r.flush()
 }
 
 func isUniqueViolation(err error) bool {

@@ -66,6 +66,8 @@ func runImport(ctx context.Context, args []string, env Env) error {
 	weak := fs.Bool("weak-retains", false, "heap dumps: weak, soft, phantom and finalizer references retain their referents")
 	var target targetFlags
 	target.addRecording(fs)
+	var jobs jobsFlag
+	fs.Var(&jobs, "jobs", "`N|all`: every file (a folder's QEMU logs together) a run of its own, N read at once (all: one per core); the failures are listed at the end")
 	paths, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -93,7 +95,11 @@ func runImport(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	if *run == "" {
+	if jobs.set {
+		if err := batchRefuses(*run); err != nil {
+			return err
+		}
+	} else if *run == "" {
 		*run = controller.RunNameOf(paths[0])
 	}
 	ws, err := openDB(env, *dbPath, true)
@@ -108,6 +114,9 @@ func runImport(ctx context.Context, args []string, env Env) error {
 	im.WeakRetains = *weak
 	im.Samples = samples
 	im.Say = func(msg string) { fmt.Fprintln(env.Stderr, "androprof:", printable(msg, "")) }
+	if jobs.set {
+		return batchImport(ctx, im, paths, jobs.n, *asJSON, env)
+	}
 	if err := im.ImportFiles(ctx, *run, paths, progressPrinter(env, "importing")); err != nil {
 		if errors.Is(err, context.Canceled) {
 			return fmt.Errorf("import into run %s cancelled, the workspace is unchanged", runText(*run))

@@ -66,10 +66,15 @@ func stopped(ctx context.Context, err error, ended string) error {
 	if !errors.As(err, &stop) {
 		stop = proc.Stopped(ctx, ended)
 	}
-	code := 1
+	return &exitError{code: stopCode(ctx), err: stop}
+}
+
+// stopCode is the exit status of a command ctx's cancellation stopped: a shell's 128 + the
+// signal's number, 1 for a cancellation with no signal.
+func stopCode(ctx context.Context) int {
 	var by *stoppedBy
 	if errors.As(context.Cause(ctx), &by) {
-		code = 128 + int(by.sig)
+		return 128 + int(by.sig)
 	}
-	return &exitError{code: code, err: stop}
+	return 1
 }

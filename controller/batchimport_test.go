@@ -1,0 +1,173 @@
+package controller
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"androprof/internal/corpus"
+	"androprof/model"
+)
+
+// labDir is a small lab: the demo data set's files of every kind under two "commits", the
+// corpus's Traceview traces and dumps beside them, and bad the damaged files named.
+func labDir(t testing.TB, short bool, bad map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	demos, err := filepath.Glob("../assets/demo/*.gz")
+	if err != nil || len(demos) == 0 {
+		t.Fatalf("no demo files: %v", err)
+	}
+	if short { // one of each kind keeps the fast lane fast
+		demos = slices.DeleteFunc(demos, func(p string) bool {
+			return !strings.Contains(p, "sieve-arm.") && !strings.Contains(p, "methods") &&
+				!strings.Contains(p, "heap-threads") && !strings.Contains(p, "vertical")
+		})
+	}
+	for _, c := range []string{"c1", "c2"} {
+		for _, d := range demos {
+			place(t, d, filepath.Join(dir, c, filepath.Base(d)))
+		}
+	}
+	if !short {
+		for _, name := range []string{"sns-logout.trace", "perflib-basic.trace", "ahat-RI.hprof"} {
+			place(t, corpus.File(t, name), filepath.Join(dir, "corpus", name))
+		}
+	}
+	for name, text := range bad {
+		write(t, filepath.Join(dir, name), text)
+	}
+	return dir
+}
+
+// place copies a file into the lab, making its folders.
+func place(t testing.TB, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, to, string(b))
+}
+
+func write(t testing.TB, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBatchImportSameWorkspace: one job or three, the workspace holds the same rows, and a
+// damaged file fails alone, named with its line.
+func TestBatchImportSameWorkspace(t *testing.T) {
+	bad := map[string]string{"c2/broken.trace": "*version\n3\nclock=dual\n*threads\n1\tmain\n*methods\n0x1\tA\tb\t()V\n*end\nSLOW"}
+	dir := labDir(t, testing.Short(), bad)
+	var dumps [2]string
+	for i, jobs := range []int{1, 3} {
+		path := filepath.Join(t.TempDir(), "w.db")
+		db := openAt(t, path)
+		res, err := NewWorkspace(db).Importer().ImportBatch(context.Background(), []string{dir}, BatchOptions{Jobs: jobs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Failures) != 1 || res.Failures[0].Run != "c2/broken" {
+			t.Fatalf("jobs %d: failures %+v, want c2/broken alone", jobs, res.Failures)
+		}
+		if msg := res.Failures[0].Err.Error(); !strings.Contains(msg, "broken.trace") {
+			t.Errorf("jobs %d: the failure does not name its file: %s", jobs, msg)
+		}
+		files, _, _ := batchFiles(dir)
+		if len(res.Runs) != len(files)-1 {
+			t.Errorf("jobs %d: %d runs stored of %d files", jobs, len(res.Runs), len(files))
+		}
+		db.Close()
+		dumps[i] = dumpWorkspace(t, path)
+	}
+	if dumps[0] != dumps[1] {
+		a, b := strings.Split(dumps[0], "\n"), strings.Split(dumps[1], "\n")
+		for i := range min(len(a), len(b)) {
+			if a[i] != b[i] {
+				t.Fatalf("the workspaces differ (%d and %d lines); first at line %d:\n1 job:  %.300s\n3 jobs: %.300s", len(a), len(b), i, a[i], b[i])
+			}
+		}
+		t.Fatalf("the workspaces differ: %d and %d lines", len(a), len(b))
+	}
+	t.Logf("the same %d lines of rows", strings.Count(dumps[0], "\n"))
+}
+
+// dumpWorkspace is every table's rows, sorted, but the time each run was imported (and the
+// migrations applied when it was made).
+func dumpWorkspace(t *testing.T, path string) string {
+	t.Helper()
+	q, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	tables := queryStrings(t, q, `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'schema_migration' ORDER BY name`)
+	var b strings.Builder
+	for _, table := range tables {
+		cols := queryStrings(t, q, `SELECT name FROM pragma_table_info(?) WHERE name != 'created_at' ORDER BY cid`, table)
+		rows := queryStrings(t, q, fmt.Sprintf(`SELECT quote(%s) FROM %q`, strings.Join(cols, ")||','||quote("), table))
+		slices.Sort(rows)
+		for _, r := range rows {
+			fmt.Fprintf(&b, "%s: %s\n", table, r)
+		}
+	}
+	return b.String()
+}
+
+func queryStrings(t *testing.T, q *sql.DB, query string, args ...any) []string {
+	t.Helper()
+	rows, err := q.Query(query, args...)
+	if err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// TestBatchPlan: runs are named by their path below the folder given, made distinct, those
+// in the workspace skipped, hidden files said, and a folder's QEMU logs one run.
+func TestBatchPlan(t *testing.T) {
+	dir := t.TempDir()
+	trace := "*version\n3\nclock=dual\n*threads\n1\tmain\n*methods\n0x1\tA\tb\t()V\n*end\n"
+	write(t, filepath.Join(dir, "a", "x.trace"), trace)
+	write(t, filepath.Join(dir, "a", "x.trace.gz.trace"), trace)
+	write(t, filepath.Join(dir, "a", "x.dmtrace"), trace) // also "a/x", first in name order
+	write(t, filepath.Join(dir, "b", "old.trace"), trace)
+	write(t, filepath.Join(dir, ".git", "config"), "")
+	place(t, "../assets/demo/sieve-arm.inasm-exec.log.gz", filepath.Join(dir, "q", "in_asm.log.gz"))
+	place(t, "../assets/demo/sieve-arm.inasm-exec.log.gz", filepath.Join(dir, "q", "exec.log.gz"))
+	units, skipped, err := planBatch(context.Background(), []string{dir}, map[string]bool{"b/old": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, u := range units {
+		got = append(got, fmt.Sprintf("%s=%d %s", u.run, len(u.files), model.RunKindText(u.kind)))
+	}
+	want := []string{"a/x=1 a method trace", "a/x-2=1 a method trace", "a/x.trace.gz=1 a method trace", "q=2 an emulator run"}
+	if !slices.Equal(got, want) {
+		t.Errorf("units %q, want %q", got, want)
+	}
+	if len(skipped) != 2 || !strings.HasSuffix(skipped[0].File, ".git") || !strings.Contains(skipped[1].Reason, "already") {
+		t.Errorf("skipped %+v, want .git (hidden) and b/old (in the workspace)", skipped)
+	}
+}

@@ -1,0 +1,103 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+)
+
+// rowInserter writes rows of one table many to a statement (INSERT … VALUES (…),(…),…): in
+// modernc's SQLite most of a one-row insert's time is the call, not the row, so a batch of
+// runs imported together is mostly this.
+type rowInserter struct {
+	ctx  context.Context
+	tx   *sql.Tx
+	head string    // INSERT INTO t(a, b) VALUES
+	row  string    // (?, ?)
+	tail string    // what follows the rows, e.g. ON CONFLICT …
+	cols int       // the row's placeholders
+	full *sql.Stmt // the statement of a full batch, prepared on first use
+	args []any
+	// before runs ahead of each write: a table whose rows refer to another's flushes that one.
+	before func() error
+}
+
+// rowsPerInsert is how many rows one statement carries, within SQLite's 32,766 variables.
+const rowsPerInsert = 256
+
+// newRowInserter writes the rows of a one-row insert, "INSERT INTO t(a, b) VALUES (?, ?) [tail]",
+// many to a statement.
+func newRowInserter(ctx context.Context, tx *sql.Tx, insert string) *rowInserter {
+	i := strings.LastIndex(insert, "VALUES") + len("VALUES")
+	rest := strings.TrimSpace(insert[i:])
+	j := strings.Index(rest, ")") + 1
+	return &rowInserter{ctx: ctx, tx: tx, head: insert[:i] + " ", row: rest[:j], tail: strings.TrimSpace(rest[j:]),
+		cols: strings.Count(rest[:j], "?")}
+}
+
+// add queues one row, writing a full batch; len(values) must be the columns'.
+func (r *rowInserter) add(values ...any) error {
+	r.args = append(r.args, values...)
+	if len(r.args) < rowsPerInsert*r.cols {
+		return nil
+	}
+	if err := r.ctx.Err(); err != nil {
+		return err
+	}
+	if r.full == nil {
+		st, err := r.tx.PrepareContext(r.ctx, r.query(rowsPerInsert))
+		if err != nil {
+			return err
+		}
+		r.full = st
+	}
+	return r.write(r.full)
+}
+
+// flush writes the rows still queued.
+func (r *rowInserter) flush() error {
+	if len(r.args) == 0 {
+		return nil
+	}
+	st, err := r.tx.PrepareContext(r.ctx, r.query(len(r.args)/r.cols))
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return r.write(st)
+}
+
+func (r *rowInserter) write(st *sql.Stmt) error {
+	if r.before != nil {
+		if err := r.before(); err != nil {
+			return err
+		}
+	}
+	_, err := st.ExecContext(r.ctx, r.args...)
+	r.args = r.args[:0]
+	return err
+}
+
+// close flushes nothing: it frees the prepared statement (call flush first to keep the rows).
+func (r *rowInserter) close() {
+	if r.full != nil {
+		r.full.Close()
+	}
+}
+
+func (r *rowInserter) query(rows int) string {
+	var b strings.Builder
+	b.Grow(len(r.head) + rows*(len(r.row)+1) + len(r.tail) + 1)
+	b.WriteString(r.head)
+	for i := range rows {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(r.row)
+	}
+	if r.tail != "" {
+		b.WriteByte(' ')
+		b.WriteString(r.tail)
+	}
+	return b.String()
+}
