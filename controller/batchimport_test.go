@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -169,5 +170,57 @@ func TestBatchPlan(t *testing.T) {
 	}
 	if len(skipped) != 2 || !strings.HasSuffix(skipped[0].File, ".git") || !strings.Contains(skipped[1].Reason, "already") {
 		t.Errorf("skipped %+v, want .git (hidden) and b/old (in the workspace)", skipped)
+	}
+}
+
+// TestBatchImportCancelled: a batch cancelled after its first run keeps the runs it stored,
+// whole, and nothing of the rest.
+func TestBatchImportCancelled(t *testing.T) {
+	dir := labDir(t, true, nil)
+	db := openAt(t, filepath.Join(t.TempDir(), "w.db"))
+	defer db.Close()
+	ws := NewWorkspace(db)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, err := ws.Importer().ImportBatch(ctx, []string{dir}, BatchOptions{Jobs: 2, Progress: func(p BatchProgress) {
+		if p.Runs > 0 {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want cancelled", err)
+	}
+	runs, err := ws.Runs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range runs {
+		names = append(names, r.Name)
+	}
+	var stored []string
+	for _, r := range res.Runs {
+		stored = append(stored, r.Run)
+	}
+	slices.Sort(names)
+	slices.Sort(stored)
+	if len(stored) == 0 || len(res.Failures) > 0 || !slices.Equal(names, stored) {
+		t.Fatalf("the workspace has %q, the batch says it stored %q and failed %+v", names, stored, res.Failures)
+	}
+	files, _, _ := batchFiles(dir)
+	if len(stored) == len(files) {
+		t.Fatalf("all %d files were stored: the cancellation stopped nothing", len(files))
+	}
+	// What was kept is whole: the same as importing the file alone.
+	alone := openAt(t, filepath.Join(t.TempDir(), "alone.db"))
+	defer alone.Close()
+	one := res.Runs[0]
+	if err := NewWorkspace(alone).Importer().ImportFiles(context.Background(), one.Run, one.Files, nil); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := NewWorkspace(alone).Runs(context.Background())
+	kept := runs[slices.IndexFunc(runs, func(r model.RunInfo) bool { return r.Name == one.Run })]
+	if a[0].Blocks != kept.Blocks || a[0].Instructions != kept.Instructions || a[0].Kind != kept.Kind {
+		t.Errorf("run %s: %+v kept, %+v alone", one.Run, kept, a[0])
 	}
 }

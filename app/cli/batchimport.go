@@ -58,17 +58,10 @@ func batchImport(ctx context.Context, im controller.Importer, paths []string, jo
 		return &exitError{code: stopCode(ctx), err: fmt.Errorf("%s: the %s stored before it are complete; the run being written was not stored, nor were those after it",
 			context.Cause(ctx), human.Count(len(res.Runs), "run", "runs"))}
 	case len(res.Failures) > 0:
-		return &exitError{code: 1, err: fmt.Errorf("%s of %d failed and %s not in the workspace; the other runs are",
-			human.Count(len(res.Failures), "file", "files"), len(res.Failures)+len(res.Runs), pluralVerb(len(res.Failures), "is", "are"))}
+		return &exitError{code: 1, err: fmt.Errorf("%d of %d runs failed (listed above) and left nothing in the workspace; the other %d are stored",
+			len(res.Failures), len(res.Failures)+len(res.Runs), len(res.Runs))}
 	}
 	return nil
-}
-
-func pluralVerb(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // batchProgressPrinter says how far a batch is on stderr at most every half second.

@@ -58,6 +58,10 @@ usage:
                                                         a method trace (Traceview, DPA, RMP),
                                                         a heap log, an HPROF heap dump or
                                                         perf script text (a sampled run)
+  androprof import --jobs N|all [--json] [flags as above] FILE|DIR...
+                                                        many runs at once: every file a run named
+                                                        by its path, N read at once (all: a core
+                                                        each); failures listed, the rest stored
   androprof run [--run NAME] [--profile P] [--arch A] [--sysroot DIR] [--keep DIR] [--quiet]
                 [--cache[=l1i=32k:4:64,l1d=32k:4:64,l2=512k:8:64[,l3=…]]]
                 [--summary FILE] [--json] -- PROGRAM [ARGS...]

@@ -82,6 +82,12 @@ func TestEveryCommandsJSONKeysAreSnakeCase(t *testing.T) {
 		demo("demo-heap-threads.heaplog.gz"), demo("demo-heap-dump.hprof.gz"), demo("demo-vertical-phases.perfscript.gz")} {
 		walk("import", "--run", "imported-"+filepath.Base(f), f)
 	}
+	lab := filepath.Join(dir, "lab")
+	copyInto(t, lab, demo("demo-methods.trace.gz"), demo("demo-sieve-arm.bbprofile.gz"))
+	writeFile(t, lab, "notes.txt", []byte("not a trace"))
+	if code, out, _ := runCLI(t, db, "import", "--jobs", "2", lab, "--json"); code != 1 || badKeys(mustJSON(t, out), "") != nil {
+		t.Errorf("import --jobs with a bad file: exit %d, want 1, and snake_case keys:\n%s", code, out)
+	}
 
 	// Emulator runs, one and side by side, under a profile that fits and one that does not.
 	for _, by := range []string{"pid", "bb", "insn", "category", "function", "image", "layer", "syscall"} {
