@@ -33,7 +33,7 @@ func (im Importer) importHeap(ctx context.Context, run, source string, in *forma
 		}
 	} else {
 		var d *heap.HeapDump
-		defer hprof.LowGC()() // until the store has it: docs/hprof.md "Cost"
+		defer hprof.LowGC(in.Size)() // a big dump, until the store has it: docs/hprof.md "Cost"
 		if d, err = in.Format.ReadHeapDump(in, im.options()); err == nil {
 			defer d.Close() // the objects' records spilled to a temporary file, kept by the store
 			p.Finish()

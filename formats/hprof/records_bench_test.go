@@ -21,6 +21,7 @@ func BenchmarkReadRecords100MB(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer f.Close()
+	defer LowGC(st.Size())() // as the importer does
 	d, err := SummarizeWithRetention(f, path, GraphOptions{})
 	if err != nil {
 		b.Fatal(err)

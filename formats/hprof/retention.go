@@ -19,6 +19,10 @@ func ReadRetention(r io.ReadSeeker, name string, opts GraphOptions) (*heap.DumpR
 	return Retention(g, opts), nil
 }
 
+// bytesPerObject is about what an object takes in a dump (HotSpot's and ART's average 40–80
+// bytes): a graph's size in the dump's terms, for LowGC.
+const bytesPerObject = 64
+
 // release hands the memory a phase freed back to the system, for a graph big enough to matter.
 func release(g *Graph) {
 	if g.Nodes() >= 1<<20 {
@@ -30,7 +34,7 @@ func release(g *Graph) {
 // g: each of its columns is dropped (set to nil) once the computation no longer needs it, as
 // a dump of a GB makes a graph of hundreds of MB.
 func Retention(g *Graph, opts GraphOptions) *heap.DumpRetention {
-	defer LowGC()()
+	defer LowGC(int64(g.Nodes()) * bytesPerObject)()
 	// Paths first, as they need the references' fields: then the fields can go.
 	parent, via := heap.ShortestParents(&g.ObjectGraph, g.Field) // the field of each path's last step
 	g.Field = nil
@@ -212,9 +216,9 @@ func classRetainers(g *Graph, d *heap.Dominators) []bool {
 
 // SummarizeWithRetention is Summarize and ReadRetention on the same input, in the two passes
 // the graph takes (each seeking back to where r started): the summary's counts and what keeps
-// the memory alive, as an import keeps them.
+// the memory alive, as an import keeps them. The caller, who knows the dump's size, lowers the
+// collector's setting for a big one (LowGC).
 func SummarizeWithRetention(r io.ReadSeeker, name string, opts GraphOptions) (*heap.HeapDump, error) {
-	defer LowGC()()
 	b, err := readGraph(r, name, opts, true)
 	if err != nil {
 		return nil, err
