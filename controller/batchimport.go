@@ -69,10 +69,18 @@ func (im Importer) ImportBatch(ctx context.Context, paths []string, opts BatchOp
 	if err != nil {
 		return res, err
 	}
-	b := newBatch(units, opts.Progress)
+	b := newBatch(units, opts.Progress, res.Jobs)
+	unwatch := context.AfterFunc(ctx, b.wake) // waiters for room see the cancellation
+	defer unwatch()
 	var wg sync.WaitGroup
 	next := make(chan int)
-	for range min(res.Jobs, max(len(units), 1)) {
+	// Besides the jobs reading, as many again wait with what they read for their turn to
+	// write: a file read quickly behind a slow one does not keep a reader idle.
+	workers := res.Jobs
+	if res.Jobs > 1 {
+		workers += res.Jobs * lookahead
+	}
+	for range min(workers, max(len(units), 1)) {
 		wg.Go(func() {
 			for i := range next {
 				b.finish(i, im.importUnit(ctx, b, i, res.Jobs > 1))
@@ -112,11 +120,63 @@ func (im Importer) runNames(ctx context.Context) (map[string]bool, error) {
 // transaction.
 func (im Importer) importUnit(ctx context.Context, b *batch, i int, parallel bool) error {
 	u := &b.units[i]
+	if err := b.startReading(ctx, i); err != nil {
+		return err
+	}
+	defer b.written(u.size)
 	if u.err != nil {
 		return u.err
 	}
-	im.store = &turnStore{WorkspaceStore: im.store, ctx: ctx, turn: b.turn(i), record: parallel}
+	select {
+	case b.jobs <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	var read sync.Once
+	doneReading := func() { read.Do(func() { <-b.jobs }) }
+	defer doneReading()
+	im.store = &turnStore{WorkspaceStore: im.store, ctx: ctx, turn: b.turn(i), record: parallel, read: doneReading}
 	return im.ImportFiles(ctx, u.run, u.files, func(done, _ int64) { b.read(i, done) })
+}
+
+// lookahead is how many files per job may wait, read, for their turn to write.
+const lookahead = 2
+
+// pendingBytes bounds what the files read but not yet written may hold (their size on disk,
+// passes included), so a batch of big dumps does not keep many in memory at once.
+const pendingBytes = 512 << 20
+
+// startReading waits for room among the files read but not yet written, granted in path
+// order: a later file never takes the room an earlier one, whose turn comes first, waits for.
+func (b *batch) startReading(ctx context.Context, i int) error {
+	size := b.units[i].size
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for b.roomNext != i || (b.pending > 0 && b.pending+size > pendingBytes) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		b.room.Wait()
+	}
+	b.pending += size
+	b.roomNext++
+	b.room.Broadcast()
+	return nil
+}
+
+// wake tells those waiting for room to look again.
+func (b *batch) wake() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.room.Broadcast()
+}
+
+// written makes room for other files once this one is written (or failed).
+func (b *batch) written(size int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.pending -= size
+	b.room.Broadcast()
 }
 
 // turnStore is the workspace for one run of a batch: each import waits for the run's turn to
@@ -125,10 +185,13 @@ type turnStore struct {
 	WorkspaceStore
 	ctx    context.Context
 	turn   <-chan struct{}
-	record bool // emulator runs: read the blocks before the turn
+	record bool   // emulator runs: read the blocks before the turn
+	read   func() // called once the file is read, before waiting for the turn
 }
 
+// wait frees the file's job (another file is read meanwhile) and waits for its turn.
 func (s *turnStore) wait() error {
+	s.read()
 	select {
 	case <-s.turn:
 		return nil
@@ -184,19 +247,25 @@ func (s *turnStore) ImportSampleRun(ctx context.Context, name, source string, p 
 type batch struct {
 	units    []batchUnit
 	turns    []chan struct{} // turns[i] is closed when unit i may write
+	jobs     chan struct{}   // a token for each file being read
 	stop     chan struct{}   // closed when the batch is over: a turn that never comes (cancelled) is not waited for
 	progress func(BatchProgress)
 
 	mu        sync.Mutex
+	room      *sync.Cond // signalled when files read are written
+	pending   int64      // bytes of the files being read or waiting to be written
+	roomNext  int        // the next unit startReading lets in
 	readBytes []int64
 	errs      []error
 	ended     []bool
 	p         BatchProgress
 }
 
-func newBatch(units []batchUnit, progress func(BatchProgress)) *batch {
+func newBatch(units []batchUnit, progress func(BatchProgress), jobs int) *batch {
 	b := &batch{units: units, progress: progress, turns: make([]chan struct{}, len(units)+1), stop: make(chan struct{}),
+		jobs:      make(chan struct{}, jobs),
 		readBytes: make([]int64, len(units)), errs: make([]error, len(units)), ended: make([]bool, len(units))}
+	b.room = sync.NewCond(&b.mu)
 	for i := range b.turns {
 		b.turns[i] = make(chan struct{})
 	}

@@ -106,7 +106,7 @@ func TestBatchImportSameWorkspace(t *testing.T) {
 
 // dumpWorkspace is every table's rows, sorted, but the time each run was imported (and the
 // migrations applied when it was made).
-func dumpWorkspace(t *testing.T, path string) string {
+func dumpWorkspace(t testing.TB, path string) string {
 	t.Helper()
 	q, err := sql.Open("sqlite", path)
 	if err != nil {
@@ -126,7 +126,7 @@ func dumpWorkspace(t *testing.T, path string) string {
 	return b.String()
 }
 
-func queryStrings(t *testing.T, q *sql.DB, query string, args ...any) []string {
+func queryStrings(t testing.TB, q *sql.DB, query string, args ...any) []string {
 	t.Helper()
 	rows, err := q.Query(query, args...)
 	if err != nil {
