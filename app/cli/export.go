@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
+	"time"
 
 	"androprof/controller"
+	"androprof/internal/human"
 	"androprof/internal/termtext"
 	"androprof/model"
 )
@@ -14,9 +17,10 @@ import (
 // runExport is `androprof export`: a run written in a format another tool opens.
 func runExport(ctx context.Context, args []string, env Env) error {
 	fs, dbPath := newFlags("export", env)
-	run := fs.String("run", "", "run `NAME`")
-	format := fs.String("format", "", "`chrome|perfetto|speedscope|folded|pprof|html` (the run's kind has some of them; html: any run's self-contained report)")
-	out := fs.String("out", "", "output `FILE`")
+	run := fs.String("run", "", "run `NAME` (parquet: NAME,NAME,...; default every run)")
+	format := fs.String("format", "", "`chrome|perfetto|speedscope|folded|pprof|html|parquet` (the run's kind has some of them; html: any run's self-contained report; parquet: the workspace's runs as Hive-partitioned Parquet, docs/parquet.md)")
+	out := fs.String("out", "", "output `FILE` (parquet: a folder)")
+	profile := fs.String("profile", "", "parquet: price emulator runs with profile `NAME|FILE` (default: each run's, as report prices it)")
 	tid := fs.Int("pid", 0, "one thread `TID` (default: every thread)")
 	clock := fs.String("clock", "", "method traces: `cpu|wall` time (default: real time when the trace has it)")
 	asJSON := fs.Bool("json", false, "write JSON for scripts")
@@ -27,6 +31,15 @@ func runExport(ctx context.Context, args []string, env Env) error {
 	}
 	if err := focus.foldedOnly(*format); err != nil {
 		return err
+	}
+	if *format == "parquet" {
+		if *tid != 0 || *clock != "" {
+			return fmt.Errorf("%w: export --format parquet writes every thread on every clock: no --pid or --clock", errUsage)
+		}
+		return exportParquet(ctx, env, *dbPath, parquetArgs{out: *out, runs: *run, profile: *profile, asJSON: *asJSON})
+	}
+	if *profile != "" {
+		return fmt.Errorf("%w: --profile prices the emulator runs of export --format parquet", errUsage)
 	}
 	if *run == "" || *out == "" || *format == "" {
 		return fmt.Errorf("%w: export takes --run NAME --format FORMAT --out FILE", errUsage)
@@ -96,4 +109,57 @@ func exportText(s controller.ExportSummary, out string) string {
 		}
 	}
 	return text
+}
+
+// parquetProgress says how far an export is on stderr, at most every half second (a few runs
+// take less: they print nothing).
+func parquetProgress(env Env) func(controller.ParquetProgress) {
+	start, last := time.Now(), time.Now()
+	return func(p controller.ParquetProgress) {
+		if time.Since(last) < 500*time.Millisecond || time.Since(start) < time.Second {
+			return
+		}
+		last = time.Now()
+		fmt.Fprintf(env.Stderr, "exporting: %d of %d runs, %s, %s\n", p.Done, p.Total, human.Count(p.Rows, "row", "rows"), human.Bytes(uint64(p.Bytes)))
+	}
+}
+
+// parquetArgs are export --format parquet's flags.
+type parquetArgs struct {
+	out, runs, profile string
+	asJSON             bool
+}
+
+// exportParquet is export --format parquet: the workspace's runs (or --run's) as
+// Hive-partitioned Parquet in the folder --out (docs/parquet.md).
+func exportParquet(ctx context.Context, env Env, dbPath string, a parquetArgs) error {
+	if a.out == "" {
+		return fmt.Errorf("%w: export --format parquet takes --out DIR", errUsage)
+	}
+	var runs []string
+	if a.runs != "" {
+		for _, r := range strings.Split(a.runs, ",") {
+			runs = append(runs, strings.TrimSpace(r))
+		}
+	}
+	ws, err := openDB(env, dbPath, false)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	s, err := ws.ExportParquet(ctx, a.out, controller.ParquetOptions{Runs: runs, Profile: a.profile, Progress: parquetProgress(env)})
+	if err != nil {
+		return err
+	}
+	if a.asJSON {
+		return writeJSON(env.Stdout, map[string]any{"out": s.Out, "runs": s.Runs, "files": s.Files, "rows": s.Rows, "bytes": s.Bytes})
+	}
+	var rows int64
+	for _, n := range s.Rows {
+		rows += n
+	}
+	fmt.Fprintf(env.Stdout, "%s: %s, %s, %s in %s (DuckDB: read_parquet('%s/TABLE/**/*.parquet', hive_partitioning=true); docs/parquet.md)\n",
+		printable(s.Out, ""), human.Count(s.Runs, "run", "runs"), human.Count(s.Files, "file", "files"), human.Count(rows, "row", "rows"),
+		human.Bytes(uint64(s.Bytes)), printable(s.Out, ""))
+	return nil
 }
