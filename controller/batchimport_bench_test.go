@@ -47,7 +47,7 @@ func BenchmarkBatchImport(b *testing.B) {
 				b.ReportMetric(float64(len(res.Runs)), "runs")
 				b.ReportMetric(float64(len(res.Failures)), "failed")
 				db.Close()
-				dumps[i] = dumpWorkspace(b, path)
+				dumps[i] = workspaceDigest(b, path)
 			}
 			took[i] /= time.Duration(b.N)
 		})
