@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"androprof/internal/corpus"
@@ -178,7 +179,11 @@ func TestBatchPlan(t *testing.T) {
 	write(t, filepath.Join(dir, ".git", "config"), "")
 	place(t, "../assets/demo/sieve-arm.inasm-exec.log.gz", filepath.Join(dir, "q", "in_asm.log.gz"))
 	place(t, "../assets/demo/sieve-arm.inasm-exec.log.gz", filepath.Join(dir, "q", "exec.log.gz"))
-	units, skipped, err := planBatch(context.Background(), []string{dir}, map[string]bool{"b/old": true})
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	units, skipped, err := planBatch(context.Background(), []string{dir, fifo}, map[string]bool{"b/old": true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,8 +195,8 @@ func TestBatchPlan(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("units %q, want %q", got, want)
 	}
-	if len(skipped) != 2 || !strings.HasSuffix(skipped[0].File, ".git") || !strings.Contains(skipped[1].Reason, "already") {
-		t.Errorf("skipped %+v, want .git (hidden) and b/old (in the workspace)", skipped)
+	if len(skipped) != 3 || !strings.HasSuffix(skipped[0].File, ".git") || skipped[1].File != fifo || !strings.Contains(skipped[2].Reason, "already") {
+		t.Errorf("skipped %+v, want .git (hidden), the FIFO (waiting for a writer would hold the batch) and b/old (in the workspace)", skipped)
 	}
 }
 

@@ -100,8 +100,8 @@ func batchFiles(arg string) ([]string, []BatchSkip, error) {
 		return nil, nil, err
 	}
 	if !st.IsDir() {
-		if !st.Mode().IsRegular() && st.Mode()&fs.ModeNamedPipe == 0 {
-			return nil, []BatchSkip{{arg, "not a regular file"}}, nil
+		if !st.Mode().IsRegular() { // a FIFO would hold the whole batch until something writes to it
+			return nil, []BatchSkip{{arg, "not a regular file (import a FIFO without --jobs)"}}, nil
 		}
 		return []string{arg}, nil, nil
 	}
