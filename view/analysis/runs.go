@@ -25,13 +25,16 @@ import (
 // runsPanel is the left column: the workspace's runs, and the ways to add and delete them.
 type runsPanel struct {
 	List       *widget.List
+	Filter     *widget.Entry // shows the runs whose names hold its text: a lab's thousand runs
 	Empty      *widget.Label // NoRunsText, or why runs could not be read
 	Import     *widget.Button
 	RunProgram *widget.Button
 	Delete     *widget.Button
 
 	v          *View
-	runs       []model.RunInfo
+	runs       []model.RunInfo // the workspace's, newest first
+	shown      []int           // the indexes in runs of those the filter lets through, in order
+	heading    *widget.Label
 	content    fyne.CanvasObject
 	Caches     *cacheChoice       // the last Run program dialog's Simulate caches (nil before one opens)
 	runProblem dialog.Dialog      // the last program run's failure, closed when the next run starts
@@ -40,12 +43,15 @@ type runsPanel struct {
 
 func newRunsPanel(v *View) *runsPanel {
 	p := &runsPanel{v: v}
-	p.List = widget.NewList(func() int { return len(p.runs) }, newRunRow, p.updateRow)
+	p.List = widget.NewList(func() int { return len(p.shown) }, newRunRow, p.updateRow)
 	p.List.OnSelected = func(id widget.ListItemID) {
-		if id >= 0 && id < len(p.runs) {
-			p.selected(p.runs[id].Name)
+		if id >= 0 && id < len(p.shown) {
+			p.selected(p.runs[p.shown[id]].Name)
 		}
 	}
+	p.Filter = widget.NewEntry()
+	p.Filter.SetPlaceHolder("Filter runs")
+	p.Filter.OnChanged = func(string) { p.applyFilter() }
 	p.Empty = widget.NewLabel(NoRunsText)
 	p.Empty.Wrapping = fyne.TextWrapWord
 	p.Import = widget.NewButtonWithIcon("Import…", theme.UploadIcon(), p.askImport)
@@ -57,8 +63,42 @@ func newRunsPanel(v *View) *runsPanel {
 		p.RunProgram.Disable()
 	}
 	buttons := container.NewVBox(p.Import, p.RunProgram, p.Delete)
-	p.content = container.NewBorder(ui.Heading("Runs"), buttons, nil, nil, container.NewStack(p.List, container.NewVBox(p.Empty)))
+	p.heading = ui.Heading("Runs")
+	p.content = container.NewBorder(container.NewVBox(p.heading, p.Filter), buttons, nil, nil, container.NewStack(p.List, container.NewVBox(p.Empty)))
 	return p
+}
+
+// applyFilter lists the runs whose names hold the filter's text (any case), keeping the
+// selected run selected when it is still listed; the heading says how many are shown.
+func (p *runsPanel) applyFilter() {
+	want := strings.ToLower(strings.TrimSpace(p.Filter.Text))
+	p.shown = p.shown[:0]
+	for i, r := range p.runs {
+		if want == "" || strings.Contains(strings.ToLower(r.Name), want) {
+			p.shown = append(p.shown, i)
+		}
+	}
+	p.heading.SetText("Runs")
+	if want != "" {
+		p.heading.SetText(fmt.Sprintf("Runs (%d of %d)", len(p.shown), len(p.runs)))
+	}
+	p.List.UnselectAll()
+	p.List.Refresh()
+	if i := p.shownIndex(p.v.sel.run); i >= 0 {
+		p.List.Select(i)
+	}
+	if len(p.runs) > 0 {
+		p.Empty.SetText("")
+		if len(p.shown) == 0 {
+			p.Empty.SetText(fmt.Sprintf("No run's name holds %q.", p.Filter.Text))
+		}
+		p.Empty.Refresh()
+	}
+}
+
+// shownIndex is where the list shows the run name, or -1.
+func (p *runsPanel) shownIndex(name string) int {
+	return slices.IndexFunc(p.shown, func(i int) bool { return p.runs[i].Name == name })
 }
 
 func newRunRow() fyne.CanvasObject {
@@ -70,13 +110,25 @@ func newRunRow() fyne.CanvasObject {
 }
 
 func (p *runsPanel) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
-	if id < 0 || id >= len(p.runs) {
+	if id < 0 || id >= len(p.shown) {
 		return
 	}
-	r := p.runs[id]
+	r := p.runs[p.shown[id]]
 	cells := o.(*fyne.Container).Objects
-	cells[0].(*widget.Label).SetText(r.Name)
-	cells[1].(*widget.Label).SetText(runSummary(r))
+	folder, base := runFolder(r.Name)
+	cells[0].(*widget.Label).SetText(base)
+	cells[1].(*widget.Label).SetText(folder + runSummary(r))
+}
+
+// runFolder splits a run named by its path (a batch import's "commit-0042/sieve-arm64") into
+// the folder, said first on the summary line, and the rest, the row's bold name: cut at the
+// end, the whole name would hide what tells a lab's runs apart.
+func runFolder(name string) (folder, base string) {
+	i := strings.LastIndexByte(name, '/')
+	if i <= 0 || i == len(name)-1 {
+		return "", name
+	}
+	return name[:i] + " · ", name[i+1:]
 }
 
 // runSummary is the line under a run's name in the runs list.
@@ -110,6 +162,13 @@ func (p *runsPanel) reload(want string) {
 		runs, err := store.Runs(context.Background())
 		return func() {
 			p.runs = runs
+			p.shown = p.shown[:0]
+			for i := range runs {
+				p.shown = append(p.shown, i)
+			}
+			if p.Filter.Text != "" {
+				p.Filter.SetText("") // a new or deleted run is shown whatever was typed
+			}
 			p.List.UnselectAll()
 			p.List.Refresh()
 			switch {
@@ -122,9 +181,8 @@ func (p *runsPanel) reload(want string) {
 			}
 			p.Empty.Refresh()
 			v.Compare.loadChoices(runs)
-			names := p.Names()
 			for _, n := range []string{want, v.sel.run, v.prefs.String(v.lastRun), v.prefs.String(prefFirstRun)} {
-				if i := slices.Index(names, n); n != "" && i >= 0 {
+				if i := p.shownIndex(n); n != "" && i >= 0 {
 					p.List.Select(i)
 					return
 				}
@@ -138,9 +196,12 @@ func (p *runsPanel) reload(want string) {
 	})
 }
 
-// Select chooses a run by name, as a tap on it would.
+// Select chooses a run by name, as a tap on it would; a run the filter hides is shown again.
 func (p *runsPanel) Select(name string) {
-	if i := slices.Index(p.Names(), name); i >= 0 {
+	if p.shownIndex(name) < 0 && slices.Index(p.Names(), name) >= 0 {
+		p.Filter.SetText("")
+	}
+	if i := p.shownIndex(name); i >= 0 {
 		p.List.Select(i)
 	}
 }
