@@ -135,7 +135,7 @@ func (im Importer) importUnit(ctx context.Context, b *batch, i int, parallel boo
 	var read sync.Once
 	doneReading := func() { read.Do(func() { <-b.jobs }) }
 	defer doneReading()
-	im.store = &turnStore{WorkspaceStore: im.store, ctx: ctx, turn: b.turn(i), record: parallel, read: doneReading}
+	im.store = &turnStore{WorkspaceStore: im.store, ctx: ctx, turn: b.turns[i], record: parallel, read: doneReading}
 	return im.ImportFiles(ctx, u.run, u.files, func(done, _ int64) { b.read(i, done) })
 }
 
@@ -278,8 +278,6 @@ func newBatch(units []batchUnit, progress func(BatchProgress), jobs int) *batch 
 	}
 	return b
 }
-
-func (b *batch) turn(i int) <-chan struct{} { return b.turns[i] }
 
 // read notes that unit i has read done bytes.
 func (b *batch) read(i int, done int64) {

@@ -84,11 +84,13 @@ func (r *blockRecord) Geometry(pid int, g cost.CacheGeometry, source string) err
 
 func (r *blockRecord) Misses(pid, tid int, pc uint64, isa cost.ISA, m cost.CacheCounts) error {
 	k := countKey{pid, tid, pc, isa}
-	if sum, ok := r.misses[k]; ok {
+	if sum, ok := r.misses[k]; ok && m.Valid() {
 		sum.Add(m)
 		return nil
 	}
 	sum := &m
-	r.misses[k] = sum
+	if m.Valid() { // negative counts are sent alone, so the store refuses them as it would
+		r.misses[k] = sum
+	}
 	return r.add(func(s cost.BlockSink) error { return s.(cost.CacheSink).Misses(pid, tid, pc, isa, *sum) })
 }

@@ -82,7 +82,7 @@ func (s *runSink) Misses(pid, tid int, pc uint64, isa cost.ISA, m cost.CacheCoun
 		return fmt.Errorf("process %d has misses for a %s block at 0x%x that has no instructions in the input", pid, isa, pc)
 	case !s.cache.simulated[pid]:
 		return fmt.Errorf("process %d has misses for the block at 0x%x but no cache geometry", pid, pc)
-	case !countsValid(m):
+	case !m.Valid():
 		return fmt.Errorf("negative cache counts for the block at 0x%x", pc)
 	}
 	th, err := s.thread(pid, tid, "")
@@ -95,14 +95,6 @@ func (s *runSink) Misses(pid, tid int, pc uint64, isa cost.ISA, m cost.CacheCoun
 	sum.Add(m)
 	s.cache.misses[k] = sum
 	return s.tick()
-}
-
-func countsValid(m cost.CacheCounts) bool {
-	ok := m.Reads >= 0 && m.Writes >= 0
-	for i := range 3 {
-		ok = ok && m.FetchMiss[i] >= 0 && m.ReadMiss[i] >= 0 && m.WriteMiss[i] >= 0
-	}
-	return ok
 }
 
 // finishCache writes the geometry, when this import brought it, and the summed misses.

@@ -314,6 +314,15 @@ func (c *CacheCounts) Add(o CacheCounts) {
 	}
 }
 
+// Valid tells whether no count is negative: what a reader may send and a sink keep.
+func (c CacheCounts) Valid() bool {
+	ok := c.Reads >= 0 && c.Writes >= 0
+	for i := range 3 {
+		ok = ok && c.FetchMiss[i] >= 0 && c.ReadMiss[i] >= 0 && c.WriteMiss[i] >= 0
+	}
+	return ok
+}
+
 // Misses is every access that missed level i (0: the two L1s together).
 func (c CacheCounts) Misses(i int) int64 { return c.FetchMiss[i] + c.ReadMiss[i] + c.WriteMiss[i] }
 
