@@ -1,10 +1,12 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -123,6 +125,10 @@ func (w *methodWriter) write(t *calls.MethodTrace) error {
 	for k, mt := range p.PerThread {
 		stats = append(stats, statRow{k, mt})
 	}
+	// Rows go in in the table's key order (insertAll says why).
+	slices.SortFunc(stats, func(a, b statRow) int {
+		return cmp.Or(cmp.Compare(w.threads[a.k.TID], w.threads[b.k.TID]), cmp.Compare(w.methods[a.k.Method], w.methods[b.k.Method]))
+	})
 	if err := w.exec(`INSERT INTO method_stat(thread_id, method_id, calls, recursive_calls, incl_cpu, excl_cpu, incl_wall, excl_wall)
 		VALUES (?,?,?,?,?,?,?,?)`, len(stats), func(i int) []any {
 		s := stats[i]
@@ -147,6 +153,9 @@ func (w *methodWriter) write(t *calls.MethodTrace) error {
 			return err
 		}
 	}
+	slices.SortFunc(groups, func(a, b groupRow) int {
+		return cmp.Or(cmp.Compare(w.threads[a.k.TID], w.threads[b.k.TID]), strings.Compare(a.kind, b.kind), strings.Compare(a.k.Name, b.k.Name))
+	})
 	if err := w.exec(`INSERT INTO group_stat(thread_id, kind, name, calls, recursive_calls, incl_cpu, excl_cpu, incl_wall, excl_wall)
 		VALUES (?,?,?,?,?,?,?,?,?)`, len(groups), func(i int) []any {
 		g := groups[i]
@@ -162,6 +171,10 @@ func (w *methodWriter) write(t *calls.MethodTrace) error {
 	for k, e := range p.Edges {
 		edges = append(edges, edgeRow{k, e})
 	}
+	slices.SortFunc(edges, func(a, b edgeRow) int {
+		return cmp.Or(cmp.Compare(w.threads[a.k.TID], w.threads[b.k.TID]),
+			cmp.Compare(w.methods[a.k.Caller], w.methods[b.k.Caller]), cmp.Compare(w.methods[a.k.Callee], w.methods[b.k.Callee]))
+	})
 	if err := w.exec(`INSERT INTO call_edge(thread_id, caller_id, callee_id, calls, incl_cpu, incl_wall) VALUES (?,?,?,?,?,?)`,
 		len(edges), func(i int) []any {
 			e := edges[i]

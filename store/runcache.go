@@ -113,7 +113,7 @@ func (s *runSink) finishCache() error {
 	}
 	return insertAll(s.ctx, s.tx, `INSERT INTO block_cache(thread_id, block_id, fetch_miss1, fetch_miss2, fetch_miss3,
 		reads, read_miss1, read_miss2, read_miss3, writes, write_miss1, write_miss2, write_miss3) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-		c.misses, func(k execKey, m cost.CacheCounts) []any {
+		c.misses, compareExec, func(k execKey, m cost.CacheCounts) []any {
 			return []any{k.thread, k.block, m.FetchMiss[0], m.FetchMiss[1], m.FetchMiss[2],
 				m.Reads, m.ReadMiss[0], m.ReadMiss[1], m.ReadMiss[2], m.Writes, m.WriteMiss[0], m.WriteMiss[1], m.WriteMiss[2]}
 		})

@@ -1,11 +1,13 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"androprof/model"
@@ -21,8 +23,13 @@ func (db *DB) ImportRun(ctx context.Context, name, source string, feed func(cost
 	if err := model.CheckRunName(name); err != nil {
 		return err
 	}
-	return db.inTx(ctx, func(tx *sql.Tx) error {
-		s, err := newRunSink(ctx, tx, name, source)
+	var codes map[[32]byte]int64
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		known, err := db.codes.begin(ctx, tx)
+		if err != nil {
+			return err
+		}
+		s, err := newRunSink(ctx, tx, name, source, known)
 		if err != nil {
 			return err
 		}
@@ -30,13 +37,19 @@ func (db *DB) ImportRun(ctx context.Context, name, source string, feed func(cost
 		if err := feed(s); err != nil {
 			return err
 		}
+		codes = s.code.ids
 		return s.finish()
 	})
+	if err == nil {
+		db.codes.commit(codes)
+	}
+	return err
 }
 
-// runSink is the store's model.BlockSink, model.ImageSink and cost.CacheSink. The block
-// catalogue is written as it arrives; counts and misses are summed in memory (one entry per
-// thread and block) and written at the end with the derived tables.
+// runSink is the store's model.BlockSink, model.ImageSink and cost.CacheSink. A block's code
+// (block_code, code_insn) is written as it arrives, unless the workspace has it already; the
+// blocks, their counts and misses are kept in memory (one entry per block, and per thread and
+// block) and written at the end with the derived tables.
 type runSink struct {
 	ctx    context.Context
 	tx     *sql.Tx
@@ -47,20 +60,25 @@ type runSink struct {
 	thrds  map[[2]int]int64
 	mnems  map[cost.Instruction]int64
 	blks   map[cost.BlockKey]*blockRow
+	order  []*blockRow // the blocks in the order they came, by id
 	execs  map[execKey]int64
 	stmts  map[string]*sql.Stmt
-	blocks *rowInserter // block rows, many to a statement
-	insns  *rowInserter // block_insn rows, many to a statement
-	// The blocks' ids: firstID the import's first, nextID the next block's.
-	firstID, nextID int64
-	ops             int
-	cache           runCache
+	code   *codeWriter
+	// The blocks' ids, taken as they come: counts and misses name them before they are
+	// written. nextID is the next block's.
+	nextID int64
+	ops    int
+	cache  runCache
 }
 
 type blockRow struct {
 	id      int64
 	procID  int64
+	pc      uint64
+	isa     cost.ISA
+	nInsns  int
 	imageID int64 // 0: none named
+	codeID  int64
 	symbol  string
 	mix     []mixEntry
 }
@@ -79,8 +97,7 @@ type execKey struct{ thread, block int64 }
 
 // runInserts are written many rows to a statement (rowInserter), the bulk of an import.
 var runInserts = map[string]string{
-	"block":    `INSERT INTO block(id, process_id, pc, isa, symbol, n_insns, mix, image_id) VALUES (?,?,?,?,?,?,?,?)`,
-	"insn":     `INSERT INTO block_insn(block_id, idx, addr, encoding, mnemonic_id, printed, operands) VALUES (?,?,?,?,?,?,?)`,
+	"block":    `INSERT INTO block(id, process_id, pc, isa, symbol, n_insns, mix, image_id, code_id, executions) VALUES (?,?,?,?,?,?,?,?,?,?)`,
 	"exec":     `INSERT INTO block_exec(thread_id, block_id, count) VALUES (?,?,?)`,
 	"procInsn": `INSERT INTO process_insn(process_id, mnemonic_id, count) VALUES (?,?,?)`,
 	"funcInsn": `INSERT INTO function_insn(process_id, image_id, symbol, mnemonic_id, count) VALUES (?,?,?,?,?)`,
@@ -96,7 +113,7 @@ var runStatements = map[string]string{
 	"syscall":  `INSERT INTO syscall(thread_id, number, name, count, insns) VALUES (?,?,?,?,?) ON CONFLICT(thread_id, number) DO UPDATE SET count = count + excluded.count, insns = insns + excluded.insns`,
 }
 
-func newRunSink(ctx context.Context, tx *sql.Tx, name, source string) (*runSink, error) {
+func newRunSink(ctx context.Context, tx *sql.Tx, name, source string, knownCodes map[[32]byte]int64) (*runSink, error) {
 	s := &runSink{ctx: ctx, tx: tx, name: name, procs: map[int]int64{}, images: map[imageKey]int64{}, thrds: map[[2]int]int64{},
 		mnems: map[cost.Instruction]int64{}, blks: map[cost.BlockKey]*blockRow{},
 		execs: map[execKey]int64{}, stmts: map[string]*sql.Stmt{}}
@@ -118,15 +135,14 @@ func newRunSink(ctx context.Context, tx *sql.Tx, name, source string) (*runSink,
 	if err := s.loadCache(); err != nil {
 		return nil, err
 	}
-	// Blocks are written many to a statement, so their ids are taken here: the transaction
-	// holds the write lock, so nothing else takes them.
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM block`).Scan(&s.firstID); err != nil {
+	// Blocks are written at the end, so their ids are taken here: the transaction holds the
+	// write lock, so nothing else takes them.
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM block`).Scan(&s.nextID); err != nil {
 		return nil, err
 	}
-	s.nextID = s.firstID
-	s.blocks = newRowInserter(ctx, tx, runInserts["block"])
-	s.insns = newRowInserter(ctx, tx, runInserts["insn"])
-	s.insns.before = s.blocks.flush // an instruction's block is written first
+	if s.code, err = newCodeWriter(ctx, tx, knownCodes); err != nil {
+		return nil, err
+	}
 	if err := s.loadMnemonics(); err != nil {
 		return nil, err
 	}
@@ -145,8 +161,9 @@ func (s *runSink) close() {
 	for _, st := range s.stmts {
 		st.Close()
 	}
-	s.blocks.close()
-	s.insns.close()
+	if s.code != nil {
+		s.code.close()
+	}
 }
 
 // tick checks for cancellation every few thousand writes, cheap enough for the hot path.
@@ -298,8 +315,11 @@ func (s *runSink) Block(pid int, b *cost.Block) error {
 		}
 		counts[id]++
 	}
-	row := &blockRow{id: s.nextID, procID: procID, symbol: b.Symbol}
+	row := &blockRow{id: s.nextID, procID: procID, pc: b.PC, isa: b.ISA, nInsns: len(b.Insns), symbol: b.Symbol}
 	s.nextID++
+	if err := s.code.add(row, b, ids); err != nil {
+		return err
+	}
 	if b.Image != "" {
 		id, ok := s.images[imageKey{pid, b.Image}]
 		if !ok {
@@ -307,22 +327,22 @@ func (s *runSink) Block(pid int, b *cost.Block) error {
 		}
 		row.imageID = id
 	}
-	var mix []byte
 	for _, id := range order {
 		row.mix = append(row.mix, mixEntry{id, counts[id]})
-		mix = binary.AppendUvarint(mix, uint64(id))
-		mix = binary.AppendUvarint(mix, uint64(counts[id]))
-	}
-	if err := s.blocks.add(row.id, procID, int64(b.PC), string(b.ISA), b.Symbol, len(b.Insns), mix, row.imageID); err != nil {
-		return err
-	}
-	for i, in := range b.Insns {
-		if err := s.insns.add(row.id, i, int64(in.Addr), in.Encoding, ids[i], in.Mnemonic, in.Operands); err != nil {
-			return err
-		}
 	}
 	s.blks[key] = row
+	s.order = append(s.order, row)
 	return s.tick()
+}
+
+// mixBlob encodes a block's mix for block.mix: uvarint pairs (mnemonic id, occurrences).
+func mixBlob(mix []mixEntry) []byte {
+	var out []byte
+	for _, m := range mix {
+		out = binary.AppendUvarint(out, uint64(m.mnemonic))
+		out = binary.AppendUvarint(out, uint64(m.n))
+	}
+	return out
 }
 
 func (s *runSink) Count(pid, tid int, pc uint64, isa cost.ISA, n int64) error {
@@ -341,18 +361,26 @@ func (s *runSink) Count(pid, tid int, pc uint64, isa cost.ISA, n int64) error {
 	return s.tick()
 }
 
-// finish writes the counts and misses, each block's executions, and derives
-// per-process and per-function instruction counts.
+// finish writes the blocks with their executions (summed over threads), the counts and
+// misses, and derives per-process and per-function instruction counts.
 func (s *runSink) finish() error {
-	if err := s.blocks.flush(); err != nil {
+	if err := s.code.flush(); err != nil {
 		return err
 	}
-	if err := s.insns.flush(); err != nil {
-		return err
+	firstID := s.nextID - int64(len(s.order))
+	executions := make([]int64, len(s.order))
+	for k, n := range s.execs {
+		executions[k.block-firstID] += n
 	}
-	byID := make(map[int64]*blockRow, len(s.blks))
-	for _, b := range s.blks {
-		byID[b.id] = b
+	blocks := newRowInserter(s.ctx, s.tx, runInserts["block"])
+	defer blocks.close()
+	for i, b := range s.order {
+		if err := blocks.add(b.id, b.procID, int64(b.pc), string(b.isa), b.symbol, b.nInsns, mixBlob(b.mix), b.imageID, b.codeID, executions[i]); err != nil {
+			return err
+		}
+	}
+	if err := blocks.flush(); err != nil {
+		return err
 	}
 	type procMnem struct{ proc, mnem int64 }
 	type funcMnem struct {
@@ -365,11 +393,12 @@ func (s *runSink) finish() error {
 	funcs := map[funcMnem]int64{}
 	execs := newRowInserter(s.ctx, s.tx, runInserts["exec"])
 	defer execs.close()
-	for k, n := range s.execs {
+	for _, k := range sortedKeys(s.execs, compareExec) {
+		n := s.execs[k]
 		if err := execs.add(k.thread, k.block, n); err != nil {
 			return err
 		}
-		b := byID[k.block]
+		b := s.order[k.block-firstID]
 		for _, m := range b.mix {
 			procs[procMnem{b.procID, m.mnemonic}] += n * m.n
 			funcs[funcMnem{b.procID, b.imageID, b.symbol, m.mnemonic}] += n * m.n
@@ -378,34 +407,49 @@ func (s *runSink) finish() error {
 	if err := execs.flush(); err != nil {
 		return err
 	}
-	// Each block's executions, summed over its threads in one statement.
-	if _, err := s.tx.ExecContext(s.ctx, `UPDATE block SET executions = executions +
-		coalesce((SELECT sum(count) FROM block_exec WHERE block_id = block.id), 0) WHERE id >= ?`, s.firstID); err != nil {
-		return err
-	}
 	if err := s.finishCache(); err != nil {
 		return err
 	}
-	if err := insertAll(s.ctx, s.tx, runInserts["procInsn"], procs, func(k procMnem, n int64) []any {
+	if err := insertAll(s.ctx, s.tx, runInserts["procInsn"], procs, func(a, b procMnem) int {
+		return cmp.Or(cmp.Compare(a.proc, b.proc), cmp.Compare(a.mnem, b.mnem))
+	}, func(k procMnem, n int64) []any {
 		return []any{k.proc, k.mnem, n}
 	}); err != nil {
 		return err
 	}
-	return insertAll(s.ctx, s.tx, runInserts["funcInsn"], funcs, func(k funcMnem, n int64) []any {
+	return insertAll(s.ctx, s.tx, runInserts["funcInsn"], funcs, func(a, b funcMnem) int {
+		return cmp.Or(cmp.Compare(a.proc, b.proc), cmp.Compare(a.image, b.image), strings.Compare(a.symbol, b.symbol), cmp.Compare(a.mnem, b.mnem))
+	}, func(k funcMnem, n int64) []any {
 		return []any{k.proc, k.image, k.symbol, k.mnem, n}
 	})
 }
 
-// insertAll writes a map's entries with a one-row insert, many to a statement.
-func insertAll[K comparable, V any](ctx context.Context, tx *sql.Tx, insert string, m map[K]V, args func(K, V) []any) error {
+func compareExec(a, b execKey) int {
+	return cmp.Or(cmp.Compare(a.thread, b.thread), cmp.Compare(a.block, b.block))
+}
+
+// insertAll writes a map's entries with a one-row insert, many to a statement, in the order
+// of compare, the table's key: SQLite appends rows in key order far faster than it places
+// them at random.
+func insertAll[K comparable, V any](ctx context.Context, tx *sql.Tx, insert string, m map[K]V, compare func(a, b K) int, args func(K, V) []any) error {
 	r := newRowInserter(ctx, tx, insert)
 	defer r.close()
-	for k, v := range m {
-		if err := r.add(args(k, v)...); err != nil {
+	for _, k := range sortedKeys(m, compare) {
+		if err := r.add(args(k, m[k])...); err != nil {
 			return err
 		}
 	}
 	return r.flush()
+}
+
+// sortedKeys are m's keys in the order of compare.
+func sortedKeys[K comparable, V any](m map[K]V, compare func(a, b K) int) []K {
+	keys := make([]K, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, compare)
+	return keys
 }
 
 func isUniqueViolation(err error) bool {

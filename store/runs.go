@@ -45,6 +45,7 @@ func (db *DB) runID(ctx context.Context, name string) (int64, error) {
 // DeleteRun removes a run and everything imported into it.
 func (db *DB) DeleteRun(ctx context.Context, name string) error {
 	return db.inTx(ctx, func(tx *sql.Tx) error {
+		db.codes.forget() // before the commit: an import after it must not name a deleted code
 		res, err := tx.ExecContext(ctx, `DELETE FROM run WHERE name = ?`, name)
 		if err != nil {
 			return err
@@ -52,7 +53,10 @@ func (db *DB) DeleteRun(ctx context.Context, name string) error {
 		if n, _ := res.RowsAffected(); n == 0 {
 			return fmt.Errorf("run %q: %w", name, cost.ErrNotFound)
 		}
-		return nil
+		// Block code is shared between runs: what no block uses any more goes with the run.
+		// (One pass over block: an index on code_id would cost every import more.)
+		_, err = tx.ExecContext(ctx, `DELETE FROM block_code WHERE id NOT IN (SELECT code_id FROM block WHERE code_id IS NOT NULL)`)
+		return err
 	})
 }
 

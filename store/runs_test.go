@@ -65,7 +65,7 @@ func TestImportRunAndQueries(t *testing.T) {
 func tableCounts(t *testing.T, db *DB) map[string]int {
 	t.Helper()
 	out := map[string]int{}
-	for _, tbl := range []string{"run", "process", "thread", "mnemonic", "block", "block_insn", "block_exec", "process_insn", "function_insn", "run_cache", "block_cache"} {
+	for _, tbl := range []string{"run", "process", "thread", "mnemonic", "block", "block_code", "code_insn", "block_insn", "block_exec", "process_insn", "function_insn", "run_cache", "block_cache"} {
 		var n int
 		if err := db.read.QueryRow(`SELECT count(*) FROM ` + tbl).Scan(&n); err != nil {
 			t.Fatal(err)

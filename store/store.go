@@ -35,6 +35,7 @@ type DB struct {
 	write    *sql.DB // exactly one connection: SQLite allows one writer; nil when read-only
 	read     *sql.DB
 	readOnly error // why the workspace cannot be written, or nil
+	codes    codeCache
 }
 
 // ErrReadOnly marks a write refused because the workspace was opened read-only.

@@ -79,8 +79,8 @@ func batchProgressPrinter(env Env) func(controller.BatchProgress) {
 
 // printBatch says what a batch import stored, failed and skipped.
 func printBatch(res controller.BatchResult, took time.Duration, env Env) {
-	fmt.Fprintf(env.Stdout, "%s stored in %.1f s (%d jobs), %d failed, %d skipped\n",
-		human.Count(len(res.Runs), "run", "runs"), took.Seconds(), res.Jobs, len(res.Failures), len(res.Skipped))
+	fmt.Fprintf(env.Stdout, "%s stored in %.1f s (%s), %d failed, %d skipped\n",
+		human.Count(len(res.Runs), "run", "runs"), took.Seconds(), human.Count(res.Jobs, "job", "jobs"), len(res.Failures), len(res.Skipped))
 	for _, f := range res.Failures {
 		fmt.Fprintf(env.Stdout, "failed: run %s: %s\n", runText(f.Run), printable(f.Err.Error(), ""))
 	}
