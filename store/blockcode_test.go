@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -61,29 +60,7 @@ func TestBlockCodeShared(t *testing.T) {
 func TestBlockCodeMigration(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "old.db")
-	raw, err := sql.Open("sqlite", dsn(path, false, false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms, err := migrations()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range ms {
-		if m.version > 11 {
-			break
-		}
-		tx, err := raw.Begin()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := applyMigration(ctx, tx, m); err != nil {
-			t.Fatal(err)
-		}
-		if err := tx.Commit(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	raw := openAtVersion(t, path, 11)
 	for _, q := range []string{
 		`INSERT INTO run(id, name, source) VALUES (1, 'old', 'test')`,
 		`INSERT INTO process(id, run_id, pid, parent_pid, name) VALUES (1, 1, 10, 0, 'p')`,

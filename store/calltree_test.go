@@ -63,32 +63,8 @@ func oldPathKey(path []uint64) string {
 // parent pointers, holding p's call tree as run "old" with whole paths.
 func writeOldWorkspace(t *testing.T, path string, p *calls.CallProfile) {
 	t.Helper()
-	ctx := context.Background()
-	raw, err := sql.Open("sqlite", dsn(path, false, false))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := openAtVersion(t, path, 7)
 	defer raw.Close()
-	raw.SetMaxOpenConns(1)
-	ms, err := migrations()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range ms {
-		if m.version > 7 {
-			break
-		}
-		tx, err := raw.BeginTx(ctx, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := applyMigration(ctx, tx, m); err != nil {
-			t.Fatal(err)
-		}
-		if err := tx.Commit(); err != nil {
-			t.Fatal(err)
-		}
-	}
 	exec := func(q string, args ...any) int64 {
 		t.Helper()
 		res, err := raw.Exec(q, args...)
@@ -188,4 +164,36 @@ func TestCallTreeMigrationKeepsOldTrees(t *testing.T) {
 	if err := db.read.QueryRowContext(ctx, `SELECT count(*) FROM call_node`).Scan(&left); err != nil || left != len(p.Tree) {
 		t.Errorf("after deleting the migrated run, %d call nodes are left (want the new run's %d): %v", left, len(p.Tree), err)
 	}
+}
+
+// openAtVersion makes (or opens) the workspace at path with the migrations up to version only,
+// as an older androprof left it, and returns a raw connection to it.
+func openAtVersion(t *testing.T, path string, version int) *sql.DB {
+	t.Helper()
+	ctx := context.Background()
+	raw, err := sql.Open("sqlite", dsn(path, false, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw.SetMaxOpenConns(1)
+	ms, err := migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		if m.version > version {
+			break
+		}
+		tx, err := raw.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := applyMigration(ctx, tx, m); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return raw
 }
