@@ -148,6 +148,10 @@ func exportParquet(ctx context.Context, env Env, dbPath string, a parquetArgs) e
 	}
 	defer ws.Close()
 	s, err := ws.ExportParquet(ctx, a.out, controller.ParquetOptions{Runs: runs, Profile: a.profile, Progress: parquetProgress(env)})
+	if err != nil && ctx.Err() != nil { // Ctrl-C: 130, as every command a signal stops
+		return &exitError{code: stopCode(ctx), err: fmt.Errorf("%s: the runs exported before it are in place; the run being exported keeps its previous files",
+			context.Cause(ctx))}
+	}
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"androprof/emulator/qemutest"
+	"androprof/internal/corpus"
+	"androprof/internal/runset"
 )
 
 // Issue 24, findings 5 and 6: a signal to `androprof run`, `heap` or `vertical` must end every
@@ -397,5 +399,39 @@ func TestIgnoredSignalStaysIgnored(t *testing.T) {
 	c.signal(syscall.SIGTERM)
 	if r := c.wait(t); r.code == 0 || !strings.Contains(output(), "cancel") {
 		t.Errorf("SIGTERM did not stop the command: %v, %q", r, output())
+	}
+}
+
+// A batch import and a Parquet export stopped by Ctrl-C end with 130, as every command a
+// signal stops, and say what they kept: the runs written, the runs exported.
+func TestSignalStopsBatchAndExport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("imports and exports 100 runs")
+	}
+	dir := t.TempDir()
+	lab, db, out := filepath.Join(dir, "lab"), filepath.Join(dir, "w.db"), filepath.Join(dir, "parquet")
+	if _, err := runset.Generate(lab, runset.Options{N: 100, Demo: filepath.Join("..", "..", "assets", "demo"), Corpus: corpus.Dir()}); err != nil {
+		t.Fatal(err)
+	}
+	stopAfter := func(progress string, args ...string) childResult {
+		c, output := startChildToFile(t, args...)
+		if !c.until(func() bool { return strings.Contains(output(), progress) }) {
+			t.Fatalf("no %q before the end: %s", progress, output())
+		}
+		c.signal(syscall.SIGINT)
+		r := c.wait(t)
+		r.stderr = output()
+		return r
+	}
+	r := stopAfter("importing: ", "import", "--db", db, "--jobs", "2", lab)
+	if r.code != 130 || !strings.Contains(r.stderr, "stopped by SIGINT: the") || !strings.Contains(r.stderr, "stored before it are complete") {
+		t.Errorf("import --jobs stopped: want exit 130 and what was kept: %d %s", r.code, r.stderr)
+	}
+	if r := runChild(t, nil, "import", "--db", db, "--jobs", "2", lab); r.code != 0 {
+		t.Fatalf("the rest of the batch: %v", r)
+	}
+	r = stopAfter("exporting: ", "export", "--db", db, "--format", "parquet", "--out", out)
+	if r.code != 130 || !strings.Contains(r.stderr, "stopped by SIGINT: the runs exported before it are in place") {
+		t.Errorf("export --format parquet stopped: want exit 130 and what was kept: %d %s", r.code, r.stderr)
 	}
 }
