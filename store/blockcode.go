@@ -18,7 +18,7 @@ import (
 type codeWriter struct {
 	ctx     context.Context
 	tx      *sql.Tx
-	known   map[[32]byte]int64 // codes committed before this import (codeCache), not to be changed
+	known   *codeCache         // codes committed before this import
 	ids     map[[32]byte]int64 // codes this import resolved, by digest
 	pending []*pendingCode     // codes not looked up yet, in the order they came
 	waiting map[[32]byte]*pendingCode
@@ -38,7 +38,7 @@ type pendingCode struct {
 // codesPerLookup is how many digests one lookup asks for.
 const codesPerLookup = 256
 
-func newCodeWriter(ctx context.Context, tx *sql.Tx, known map[[32]byte]int64) (*codeWriter, error) {
+func newCodeWriter(ctx context.Context, tx *sql.Tx, known *codeCache) (*codeWriter, error) {
 	w := &codeWriter{ctx: ctx, tx: tx, known: known, ids: map[[32]byte]int64{}, waiting: map[[32]byte]*pendingCode{},
 		lookups: map[int]*sql.Stmt{},
 		codes:   newRowInserter(ctx, tx, `INSERT INTO block_code(id, digest) VALUES (?,?)`),
@@ -64,7 +64,7 @@ func (w *codeWriter) close() {
 // flush returns.
 func (w *codeWriter) add(row *blockRow, b *cost.Block, mnemonics []int64) error {
 	digest := codeDigest(b)
-	if id, ok := w.known[digest]; ok {
+	if id, ok := w.known.get(digest); ok {
 		row.codeID = id
 		return nil
 	}
@@ -206,36 +206,51 @@ type codeCache struct {
 	ids     map[[32]byte]int64
 	version int64 // the writer connection's data_version at the last import
 	changes int64 // and its total_changes()
+	gen     int   // how many times it was emptied: an import's codes join it only if it was not since the import began
 }
 
 // codeCacheSize bounds the cache (about 50 bytes an entry).
 const codeCacheSize = 1 << 20
 
-// begin returns the codes known to exist, for an import in tx; the import must not change the
-// map.
-func (c *codeCache) begin(ctx context.Context, tx *sql.Tx) (map[[32]byte]int64, error) {
+// begin readies the cache for an import in tx: it forgets what may no longer be right, and
+// returns the generation to give commit.
+func (c *codeCache) begin(ctx context.Context, tx *sql.Tx) (gen int, err error) {
 	var version, changes int64
 	if err := tx.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&version); err != nil {
-		return nil, err
+		return 0, err
 	}
 	if err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&changes); err != nil {
-		return nil, err
+		return 0, err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ids == nil || version != c.version || changes < c.changes {
 		c.ids = map[[32]byte]int64{}
+		c.gen++
 	}
 	c.version, c.changes = version, changes
-	return c.ids, nil
+	return c.gen, nil
 }
 
-// commit adds the codes a committed import found or wrote.
-func (c *codeCache) commit(fresh map[[32]byte]int64) {
+// get is the id of the code with digest, if the cache knows it.
+func (c *codeCache) get(digest [32]byte) (int64, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.ids)+len(fresh) > codeCacheSize {
+	id, ok := c.ids[digest]
+	return id, ok
+}
+
+// commit adds the codes a committed import found or wrote, unless the cache was emptied since
+// the import began (a run deleted meanwhile may have taken them).
+func (c *codeCache) commit(gen int, fresh map[[32]byte]int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if gen != c.gen {
+		return
+	}
+	if c.ids == nil || len(c.ids)+len(fresh) > codeCacheSize {
 		c.ids = map[[32]byte]int64{}
+		c.gen++
 	}
 	for k, v := range fresh {
 		c.ids[k] = v
@@ -247,4 +262,5 @@ func (c *codeCache) forget() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.ids = nil
+	c.gen++
 }

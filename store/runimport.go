@@ -24,12 +24,13 @@ func (db *DB) ImportRun(ctx context.Context, name, source string, feed func(cost
 		return err
 	}
 	var codes map[[32]byte]int64
+	var gen int
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
-		known, err := db.codes.begin(ctx, tx)
-		if err != nil {
+		var err error
+		if gen, err = db.codes.begin(ctx, tx); err != nil {
 			return err
 		}
-		s, err := newRunSink(ctx, tx, name, source, known)
+		s, err := newRunSink(ctx, tx, name, source, &db.codes)
 		if err != nil {
 			return err
 		}
@@ -41,7 +42,7 @@ func (db *DB) ImportRun(ctx context.Context, name, source string, feed func(cost
 		return s.finish()
 	})
 	if err == nil {
-		db.codes.commit(codes)
+		db.codes.commit(gen, codes)
 	}
 	return err
 }
@@ -113,7 +114,7 @@ var runStatements = map[string]string{
 	"syscall":  `INSERT INTO syscall(thread_id, number, name, count, insns) VALUES (?,?,?,?,?) ON CONFLICT(thread_id, number) DO UPDATE SET count = count + excluded.count, insns = insns + excluded.insns`,
 }
 
-func newRunSink(ctx context.Context, tx *sql.Tx, name, source string, knownCodes map[[32]byte]int64) (*runSink, error) {
+func newRunSink(ctx context.Context, tx *sql.Tx, name, source string, knownCodes *codeCache) (*runSink, error) {
 	s := &runSink{ctx: ctx, tx: tx, name: name, procs: map[int]int64{}, images: map[imageKey]int64{}, thrds: map[[2]int]int64{},
 		mnems: map[cost.Instruction]int64{}, blks: map[cost.BlockKey]*blockRow{},
 		execs: map[execKey]int64{}, stmts: map[string]*sql.Stmt{}}
