@@ -279,9 +279,8 @@ type batch struct {
 	progress func(BatchProgress)
 
 	mu        sync.Mutex
-	room      *sync.Cond // signalled when files read are written, and when the writer stops
-	pending   int64      // bytes of the files being read or waiting to be written
-	nJobs     int
+	room      *sync.Cond   // signalled when files read are written, and when the writer stops
+	pending   int64        // bytes of the files being read or waiting to be written
 	readers   map[int]bool // the units being read and not paused
 	busy      bool         // a run is being written
 	roomNext  int          // the next unit startReading lets in
@@ -293,7 +292,7 @@ type batch struct {
 
 func newBatch(units []batchUnit, progress func(BatchProgress), jobs int) *batch {
 	b := &batch{units: units, progress: progress, writes: make([]chan writeRequest, len(units)),
-		jobs: make(chan struct{}, jobs), nJobs: jobs, readers: map[int]bool{},
+		jobs: make(chan struct{}, jobs), readers: map[int]bool{},
 		readBytes: make([]int64, len(units)), errs: make([]error, len(units)), ended: make([]bool, len(units))}
 	b.room = sync.NewCond(&b.mu)
 	for i := range b.writes {
@@ -328,7 +327,7 @@ func (b *batch) read(ctx context.Context, i int, done int64, parallel bool) {
 // mayRead says whether unit i may go on reading: while a run is written, the jobs but one
 // read, the files whose turn comes first.
 func (b *batch) mayRead(i int) bool {
-	if !b.busy || len(b.readers) < b.nJobs-1 {
+	if !b.busy || len(b.readers) < cap(b.jobs)-1 {
 		return true
 	}
 	for j := range b.readers {

@@ -216,10 +216,7 @@ const codeCacheSize = 1 << 20
 // returns the generation to give commit.
 func (c *codeCache) begin(ctx context.Context, tx *sql.Tx) (gen int, err error) {
 	var version, changes int64
-	if err := tx.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&version); err != nil {
-		return 0, err
-	}
-	if err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&changes); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT data_version, total_changes() FROM pragma_data_version()`).Scan(&version, &changes); err != nil {
 		return 0, err
 	}
 	c.mu.Lock()

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -394,7 +395,7 @@ func (s *runSink) finish() error {
 	funcs := map[funcMnem]int64{}
 	execs := newRowInserter(s.ctx, s.tx, runInserts["exec"])
 	defer execs.close()
-	for _, k := range sortedKeys(s.execs, compareExec) {
+	for _, k := range slices.SortedFunc(maps.Keys(s.execs), compareExec) {
 		n := s.execs[k]
 		if err := execs.add(k.thread, k.block, n); err != nil {
 			return err
@@ -435,22 +436,12 @@ func compareExec(a, b execKey) int {
 func insertAll[K comparable, V any](ctx context.Context, tx *sql.Tx, insert string, m map[K]V, compare func(a, b K) int, args func(K, V) []any) error {
 	r := newRowInserter(ctx, tx, insert)
 	defer r.close()
-	for _, k := range sortedKeys(m, compare) {
+	for _, k := range slices.SortedFunc(maps.Keys(m), compare) {
 		if err := r.add(args(k, m[k])...); err != nil {
 			return err
 		}
 	}
 	return r.flush()
-}
-
-// sortedKeys are m's keys in the order of compare.
-func sortedKeys[K comparable, V any](m map[K]V, compare func(a, b K) int) []K {
-	keys := make([]K, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, compare)
-	return keys
 }
 
 func isUniqueViolation(err error) bool {
