@@ -15,12 +15,7 @@ import (
 
 func openStore(t testing.TB) *store.DB {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "w.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
+	return openAt(t, filepath.Join(t.TempDir(), "w.db"))
 }
 
 // twoProcesses: pid 1 runs an ARM add/cmp/bne loop 1000 times; pid 2 a Thumb ldr/bx block 10 times.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"androprof/internal/benchmem"
+	"androprof/internal/refcheck"
 	"androprof/internal/shapes"
 	"androprof/store"
 )
@@ -77,6 +78,12 @@ func openAt(t testing.TB, path string) *store.DB {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() {
+		db.Close()
+		if err := refcheck.Check(path); err != nil {
+			t.Error(err)
+		}
+	})
 	return db
 }
 

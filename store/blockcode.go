@@ -17,7 +17,7 @@ import (
 // import's writer.
 type codeWriter struct {
 	ctx     context.Context
-	tx      *sql.Tx
+	tx      *writeTx
 	known   *codeCache         // codes committed before this import
 	ids     map[[32]byte]int64 // codes this import resolved, by digest
 	pending []*pendingCode     // codes not looked up yet, in the order they came
@@ -38,7 +38,7 @@ type pendingCode struct {
 // codesPerLookup is how many digests one lookup asks for.
 const codesPerLookup = 256
 
-func newCodeWriter(ctx context.Context, tx *sql.Tx, known *codeCache) (*codeWriter, error) {
+func newCodeWriter(ctx context.Context, tx *writeTx, known *codeCache) (*codeWriter, error) {
 	w := &codeWriter{ctx: ctx, tx: tx, known: known, ids: map[[32]byte]int64{}, waiting: map[[32]byte]*pendingCode{},
 		lookups: map[int]*sql.Stmt{},
 		codes:   newRowInserter(ctx, tx, `INSERT INTO block_code(id, digest) VALUES (?,?)`),

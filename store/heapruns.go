@@ -41,8 +41,8 @@ func countDest(c *heap.HeapCount) []any {
 
 // ImportHeapRun stores a heap log's profile as a new run of kind model.RunKindHeap, in one transaction.
 func (db *DB) ImportHeapRun(ctx context.Context, name, source string, p *heap.HeapProfile) error {
-	return db.inTx(ctx, func(tx *sql.Tx) error {
-		runID, err := insertRun(ctx, tx, name, source, model.RunKindHeap)
+	return db.importTx(ctx, func(tx *writeTx) error {
+		runID, err := insertRun(ctx, tx.Tx, name, source, model.RunKindHeap)
 		if err != nil {
 			return err
 		}
@@ -179,8 +179,8 @@ func (db *DB) HeapProfile(ctx context.Context, run string) (*heap.HeapProfile, e
 
 // ImportDumpRun stores an HPROF dump's summary as a new run of kind model.RunKindHeapDump.
 func (db *DB) ImportDumpRun(ctx context.Context, name, source string, d *heap.HeapDump) error {
-	return db.inTx(ctx, func(tx *sql.Tx) error {
-		runID, err := insertRun(ctx, tx, name, source, model.RunKindHeapDump)
+	return db.importTx(ctx, func(tx *writeTx) error {
+		runID, err := insertRun(ctx, tx.Tx, name, source, model.RunKindHeapDump)
 		if err != nil {
 			return err
 		}

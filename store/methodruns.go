@@ -24,8 +24,8 @@ func traceID(v int64) uint64 { return uint64(v) }
 // transaction: its aggregates, its spans, and every call when t.Chunks hands them.
 func (db *DB) ImportMethodRun(ctx context.Context, name, source string, t *calls.MethodTrace) error {
 	p := t.Profile
-	return db.inTx(ctx, func(tx *sql.Tx) error {
-		runID, err := insertRun(ctx, tx, name, source, model.RunKindMethods)
+	return db.importTx(ctx, func(tx *writeTx) error {
+		runID, err := insertRun(ctx, tx.Tx, name, source, model.RunKindMethods)
 		if err != nil {
 			return err
 		}
@@ -44,7 +44,7 @@ func (db *DB) ImportMethodRun(ctx context.Context, name, source string, t *calls
 
 type methodWriter struct {
 	ctx     context.Context
-	tx      *sql.Tx
+	tx      *writeTx
 	runID   int64
 	threads map[int]int64    // tid → trace_thread.id
 	methods map[uint64]int64 // trace id → trace_method.id
@@ -57,7 +57,7 @@ func (w *methodWriter) exec(query string, n int, args func(i int) []any) error {
 
 // execRows writes n rows with a one-row insert, many rows to a statement (rowInserter);
 // args gives row i's values.
-func execRows(ctx context.Context, tx *sql.Tx, insert string, n int, args func(i int) []any) error {
+func execRows(ctx context.Context, tx *writeTx, insert string, n int, args func(i int) []any) error {
 	r := newRowInserter(ctx, tx, insert)
 	defer r.close()
 	for i := range n {

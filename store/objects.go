@@ -19,7 +19,7 @@ import (
 var ErrNoObjects = errors.New("this dump was imported before the object view: import it again")
 
 // writeObjects stores the heaps, the referrers and the records the import spilled.
-func writeObjects(ctx context.Context, tx *sql.Tx, runID int64, r *heap.DumpRetention) error {
+func writeObjects(ctx context.Context, tx *writeTx, runID int64, r *heap.DumpRetention) error {
 	if err := execRows(ctx, tx, `INSERT INTO dump_object_heap(run_id, seq, name) VALUES (?,?,?)`, len(r.Heaps), func(i int) []any {
 		return []any{runID, i, r.Heaps[i]}
 	}); err != nil {

@@ -18,7 +18,7 @@ import (
 var ErrNoRetention = errors.New("this dump was imported before retained sizes were worked out: import it again")
 
 // writeRetention stores r for the run in tx.
-func writeRetention(ctx context.Context, tx *sql.Tx, runID int64, r *heap.DumpRetention) error {
+func writeRetention(ctx context.Context, tx *writeTx, runID int64, r *heap.DumpRetention) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO dump_retention(run_id, weak, reachable) VALUES (?,?,?)`,
 		runID, r.Weak, u64(r.Reachable)); err != nil {
 		return err

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"math/bits"
 	"strings"
 )
 
@@ -11,7 +12,7 @@ import (
 // runs imported together is mostly this.
 type rowInserter struct {
 	ctx  context.Context
-	tx   *sql.Tx
+	tx   *writeTx
 	head string    // INSERT INTO t(a, b) VALUES
 	row  string    // (?, ?)
 	tail string    // what follows the rows, e.g. ON CONFLICT …
@@ -33,7 +34,7 @@ const maxBatchBytes = 1 << 20
 
 // newRowInserter writes the rows of a one-row insert, "INSERT INTO t(a, b) VALUES (?, ?) [tail]",
 // many to a statement.
-func newRowInserter(ctx context.Context, tx *sql.Tx, insert string) *rowInserter {
+func newRowInserter(ctx context.Context, tx *writeTx, insert string) *rowInserter {
 	i := strings.LastIndex(insert, "VALUES") + len("VALUES")
 	rest := strings.TrimSpace(insert[i:])
 	j := strings.Index(rest, ")") + 1
@@ -62,37 +63,51 @@ func (r *rowInserter) add(values ...any) error {
 		return err
 	}
 	if r.full == nil {
-		st, err := r.tx.PrepareContext(r.ctx, r.query(rowsPerInsert))
+		st, err := r.tx.prepare(r.ctx, r.query(rowsPerInsert))
 		if err != nil {
 			return err
 		}
 		r.full = st
 	}
-	return r.write(r.full)
+	return r.write(r.full, r.args)
 }
 
-// flush writes the rows still queued.
+// flush writes the rows still queued, in statements of a power of two rows each: the few
+// statements of a table's sizes are prepared once and kept (stmtCache), where one of the
+// exact count was prepared for each flush.
 func (r *rowInserter) flush() error {
-	if len(r.args) == 0 {
-		return nil
+	for rows := len(r.args) / r.cols; rows > 0; {
+		n := 1 << (bits.Len(uint(rows)) - 1)
+		st, err := r.tx.prepare(r.ctx, r.query(n))
+		if err != nil {
+			return err
+		}
+		done := len(r.args)/r.cols - rows
+		err = r.write(st, r.args[done*r.cols:(done+n)*r.cols])
+		st.Close()
+		if err != nil {
+			return err
+		}
+		rows -= n
 	}
-	st, err := r.tx.PrepareContext(r.ctx, r.query(len(r.args)/r.cols))
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	return r.write(st)
+	clear(r.args) // let the rows' blobs go
+	r.args, r.size = r.args[:0], 0
+	return nil
 }
 
-func (r *rowInserter) write(st *sql.Stmt) error {
+// write writes rows, the queued rows' values or the first of them, and forgets them if they
+// were all.
+func (r *rowInserter) write(st *sql.Stmt, rows []any) error {
 	if r.before != nil {
 		if err := r.before(); err != nil {
 			return err
 		}
 	}
-	_, err := st.ExecContext(r.ctx, r.args...)
-	clear(r.args) // let the rows' blobs go
-	r.args, r.size = r.args[:0], 0
+	_, err := st.ExecContext(r.ctx, rows...)
+	if len(rows) == len(r.args) {
+		clear(r.args) // let the rows' blobs go
+		r.args, r.size = r.args[:0], 0
+	}
 	return err
 }
 

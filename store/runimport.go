@@ -26,9 +26,9 @@ func (db *DB) ImportRun(ctx context.Context, name, source string, feed func(cost
 	}
 	var codes map[[32]byte]int64
 	var gen int
-	err := db.inTx(ctx, func(tx *sql.Tx) error {
+	err := db.importTx(ctx, func(tx *writeTx) error {
 		var err error
-		if gen, err = db.codes.begin(ctx, tx); err != nil {
+		if gen, err = db.codes.begin(ctx, tx.Tx); err != nil {
 			return err
 		}
 		s, err := newRunSink(ctx, tx, name, source, &db.codes)
@@ -54,7 +54,7 @@ func (db *DB) ImportRun(ctx context.Context, name, source string, feed func(cost
 // block) and written at the end with the derived tables.
 type runSink struct {
 	ctx    context.Context
-	tx     *sql.Tx
+	tx     *writeTx
 	runID  int64
 	name   string
 	procs  map[int]int64 // pid → process row
@@ -115,7 +115,7 @@ var runStatements = map[string]string{
 	"syscall":  `INSERT INTO syscall(thread_id, number, name, count, insns) VALUES (?,?,?,?,?) ON CONFLICT(thread_id, number) DO UPDATE SET count = count + excluded.count, insns = insns + excluded.insns`,
 }
 
-func newRunSink(ctx context.Context, tx *sql.Tx, name, source string, knownCodes *codeCache) (*runSink, error) {
+func newRunSink(ctx context.Context, tx *writeTx, name, source string, knownCodes *codeCache) (*runSink, error) {
 	s := &runSink{ctx: ctx, tx: tx, name: name, procs: map[int]int64{}, images: map[imageKey]int64{}, thrds: map[[2]int]int64{},
 		mnems: map[cost.Instruction]int64{}, blks: map[cost.BlockKey]*blockRow{},
 		execs: map[execKey]int64{}, stmts: map[string]*sql.Stmt{}}
@@ -149,7 +149,7 @@ func newRunSink(ctx context.Context, tx *sql.Tx, name, source string, knownCodes
 		return nil, err
 	}
 	for k, q := range runStatements {
-		st, err := tx.PrepareContext(ctx, q)
+		st, err := tx.prepare(ctx, q)
 		if err != nil {
 			s.close()
 			return nil, err
@@ -433,7 +433,7 @@ func compareExec(a, b execKey) int {
 // insertAll writes a map's entries with a one-row insert, many to a statement, in the order
 // of compare, the table's key: SQLite appends rows in key order far faster than it places
 // them at random.
-func insertAll[K comparable, V any](ctx context.Context, tx *sql.Tx, insert string, m map[K]V, compare func(a, b K) int, args func(K, V) []any) error {
+func insertAll[K comparable, V any](ctx context.Context, tx *writeTx, insert string, m map[K]V, compare func(a, b K) int, args func(K, V) []any) error {
 	r := newRowInserter(ctx, tx, insert)
 	defer r.close()
 	for _, k := range slices.SortedFunc(maps.Keys(m), compare) {

@@ -19,8 +19,8 @@ func (db *DB) ImportSampleRun(ctx context.Context, name, source string, p *sampl
 	if err := checkSampleProfile(p); err != nil {
 		return fmt.Errorf("sampled profile: %w", err)
 	}
-	return db.inTx(ctx, func(tx *sql.Tx) error {
-		runID, err := insertRun(ctx, tx, name, source, model.RunKindSamples)
+	return db.importTx(ctx, func(tx *writeTx) error {
+		runID, err := insertRun(ctx, tx.Tx, name, source, model.RunKindSamples)
 		if err != nil {
 			return err
 		}

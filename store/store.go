@@ -5,6 +5,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"embed"
 	"errors"
 	"fmt"
@@ -36,6 +37,7 @@ type DB struct {
 	read     *sql.DB
 	readOnly error // why the workspace cannot be written, or nil
 	codes    codeCache
+	stmts    stmtCache // the writer's statements kept from one import to the next
 }
 
 // ErrReadOnly marks a write refused because the workspace was opened read-only.
@@ -282,6 +284,7 @@ func (db *DB) ReadOnly() error {
 
 // Close closes both pools.
 func (db *DB) Close() error {
+	db.stmts.close()
 	var errs []error
 	for _, p := range []*sql.DB{db.read, db.write} {
 		if p != nil {
@@ -445,7 +448,60 @@ func (db *DB) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
 	if err := db.ReadOnly(); err != nil {
 		return err
 	}
-	tx, err := db.beginWrite(ctx)
+	c, err := db.writeConn(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	return db.runTx(ctx, c, fn)
+}
+
+// importTx is inTx for an import, with SQLite's foreign-key checks off: an import only adds
+// rows, whose references it takes from the rows it wrote or read in the same transaction, and
+// the checks (a lookup of every reference of every row) were a seventh of a batch's one writer.
+// The tests check the workspace of every kind of import with PRAGMA foreign_key_check.
+func (db *DB) importTx(ctx context.Context, fn func(*writeTx) error) error {
+	if err := db.ReadOnly(); err != nil {
+		return err
+	}
+	defer db.stmts.keep(db.write) // after the connection is back in the pool
+	c, err := db.writeConn(ctx, false)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	return db.runTx(ctx, c, func(tx *sql.Tx) error { return fn(&writeTx{tx, &db.stmts}) })
+}
+
+// writeConn takes the writer's one connection, with SQLite's foreign-key checks on or off as
+// the transaction wants them. The setting is changed only when it differs, since a change makes
+// SQLite prepare every statement again (stmtCache): imports in a row keep them off, and the
+// next other write (deleting a run, whose rows go by ON DELETE CASCADE) turns them on.
+func (db *DB) writeConn(ctx context.Context, checks bool) (*sql.Conn, error) {
+	c, err := db.write.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var on bool
+	err = c.QueryRowContext(ctx, `PRAGMA foreign_keys`).Scan(&on)
+	if err == nil && on != checks {
+		_, err = c.ExecContext(ctx, fmt.Sprintf(`PRAGMA foreign_keys = %t`, checks))
+	}
+	if err != nil {
+		c.Raw(func(any) error { return driver.ErrBadConn }) // its setting is not known
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// beginner is where a transaction begins: the writer pool or one of its connections.
+type beginner interface {
+	BeginTx(context.Context, *sql.TxOptions) (*sql.Tx, error)
+}
+
+func (db *DB) runTx(ctx context.Context, on beginner, fn func(*sql.Tx) error) error {
+	tx, err := db.beginWrite(ctx, on)
 	if err != nil {
 		return err
 	}
@@ -487,10 +543,10 @@ const WaitingMessage = "waiting for another import to finish (another androprof 
 // another androprof, sqlite3) holds the workspace: writers take turns instead of failing after
 // their work. BEGIN IMMEDIATE takes the write lock at once, so nothing inside the transaction
 // can find the workspace busy. The wait is said once, through lockwait, and ends with ctx.
-func (db *DB) beginWrite(ctx context.Context) (*sql.Tx, error) {
+func (db *DB) beginWrite(ctx context.Context, on beginner) (*sql.Tx, error) {
 	said := false
 	for {
-		tx, err := db.write.BeginTx(ctx, nil)
+		tx, err := on.BeginTx(ctx, nil)
 		if err != nil && ctx.Err() != nil {
 			return nil, ctx.Err() // SQLite says "interrupted (9)" when ctx ends inside BEGIN
 		}

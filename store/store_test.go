@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"androprof/internal/refcheck"
 	"androprof/model/cost"
 )
 
@@ -32,11 +33,17 @@ func testProfile() *cost.Profile {
 
 func openTemp(t *testing.T) *DB {
 	t.Helper()
-	db, err := Open(filepath.Join(t.TempDir(), "w.db"))
+	path := filepath.Join(t.TempDir(), "w.db")
+	db, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { db.Close() })
+	t.Cleanup(func() {
+		db.Close()
+		if err := refcheck.Check(path); err != nil {
+			t.Error(err)
+		}
+	})
 	return db
 }
 
