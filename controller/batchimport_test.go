@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"androprof/internal/corpus"
 	"androprof/model"
@@ -249,5 +250,53 @@ func TestBatchImportCancelled(t *testing.T) {
 	kept := runs[slices.IndexFunc(runs, func(r model.RunInfo) bool { return r.Name == one.Run })]
 	if a[0].Blocks != kept.Blocks || a[0].Instructions != kept.Instructions || a[0].Kind != kept.Kind {
 		t.Errorf("run %s: %+v kept, %+v alone", one.Run, kept, a[0])
+	}
+}
+
+// With more than one job, heap dumps are read ahead of their turn in a lane of their own: its
+// room is apart from that of the files read in turn, so neither keeps the other waiting, and
+// a reader goes on only while fewer readers of earlier files read than there are jobs (one
+// fewer while a run is written).
+func TestBatchReadsDumpsAhead(t *testing.T) {
+	units := []batchUnit{
+		{run: "a", kind: model.RunKindEmulator, size: 10},
+		{run: "b", kind: model.RunKindHeapDump, size: 10},
+		{run: "c", kind: model.RunKindMethods, size: pendingBytes},
+		{run: "d", kind: model.RunKindHeapDump, size: aheadBytes},
+	}
+	if b := newBatch(units, nil, 1, false); slices.Contains(b.lane, aheadLane) {
+		t.Errorf("one job read ahead: lanes %v", b.lane)
+	}
+	b := newBatch(units, nil, 2, true)
+	if want := []int{pathLane, aheadLane, pathLane, aheadLane}; !slices.Equal(b.lane, want) {
+		t.Fatalf("lanes %v, want %v", b.lane, want)
+	}
+	start := func(i int) bool { // whether unit i is let in to be read within a while
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		defer cancel()
+		stop := context.AfterFunc(ctx, b.wake)
+		defer stop()
+		return b.startReading(ctx, i) == nil
+	}
+	if !start(0) || start(2) {
+		t.Fatal("the files in turn: the second should wait for the room the first holds")
+	}
+	if !start(1) || start(3) {
+		t.Fatal("the dumps ahead: the first should be let in while the files in turn wait, the second wait for its room")
+	}
+	b.written(0)
+	if !start(2) {
+		t.Error("a file in turn waits for room a dump read ahead holds")
+	}
+	b.readers = map[int]bool{0: true, 2: true}
+	for _, c := range []struct {
+		unit int
+		busy bool
+		want bool
+	}{{1, true, false}, {1, false, true}, {3, false, false}, {0, true, true}} {
+		b.busy = c.busy
+		if got := b.mayRead(c.unit); got != c.want {
+			t.Errorf("readers 0 and 2, writing %v: unit %d may read %v, want %v", c.busy, c.unit, got, c.want)
+		}
 	}
 }

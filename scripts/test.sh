@@ -50,7 +50,7 @@ go test -run '^$' -bench 'ImportHeapLog|ImportHPROF100MB|ImportHotSpotDump100MB|
 # A lab's runs (issue 30): internal/runset's 1,000 runs batch-imported with one job and with one
 # per core, the two workspaces checked to hold the same rows; the speed-up is printed (the
 # issue's goal is 1.7× on two cores; docs/batch-import.md "Speed" says why it is lower).
-go test -run '^$' -bench 'BatchImport' -benchtime 1x -count=1 -timeout 30m -v ./controller/ | grep -E '^(Benchmark|ok|FAIL|---)|speed-up'
+go test -run '^$' -bench 'BatchImport' -benchtime 1x -count=1 -timeout 30m -v ./controller/ | grep -E '^(Benchmark|ok|FAIL|---)|speed-up|round'
 # Vertical profiles: perf with the perf map agent on a CPU-bound Java program at 1 kHz: the agent
 # ≤ 1 % of the program's CPU time, agent and perf ≤ 1.10× the plain program (the goal; it fails past
 # 1.15×, what a busy host adds; docs/vertical.md).
