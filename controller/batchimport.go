@@ -205,9 +205,11 @@ const (
 // passes included): about 14 of the run set's compressed dumps.
 const aheadBytes = 96 << 20
 
-// readsAhead says whether unit u is read ahead of its turn.
+// readsAhead says whether unit u is read ahead of its turn: a dump small enough that eight fit
+// in the room. A bigger one is read in its turn, where the room is larger (pendingBytes), so a
+// batch of big dumps still reads as many at once as before.
 func readsAhead(u batchUnit, parallel bool) bool {
-	return parallel && u.kind == model.RunKindHeapDump && u.err == nil
+	return parallel && u.kind == model.RunKindHeapDump && u.err == nil && u.size <= aheadBytes/8
 }
 
 // room lets a lane's files in to be read, in path order, while what they hold (read or being

@@ -262,13 +262,14 @@ func TestBatchReadsDumpsAhead(t *testing.T) {
 		{run: "a", kind: model.RunKindEmulator, size: 10},
 		{run: "b", kind: model.RunKindHeapDump, size: 10},
 		{run: "c", kind: model.RunKindMethods, size: pendingBytes},
-		{run: "d", kind: model.RunKindHeapDump, size: aheadBytes},
+		{run: "d", kind: model.RunKindHeapDump, size: aheadBytes / 8},
+		{run: "e", kind: model.RunKindHeapDump, size: aheadBytes/8 + 1},
 	}
 	if b := newBatch(units, nil, 1, false); slices.Contains(b.lane, aheadLane) {
 		t.Errorf("one job read ahead: lanes %v", b.lane)
 	}
 	b := newBatch(units, nil, 2, true)
-	if want := []int{pathLane, aheadLane, pathLane, aheadLane}; !slices.Equal(b.lane, want) {
+	if want := []int{pathLane, aheadLane, pathLane, aheadLane, pathLane}; !slices.Equal(b.lane, want) {
 		t.Fatalf("lanes %v, want %v", b.lane, want)
 	}
 	start := func(i int) bool { // whether unit i is let in to be read within a while
@@ -281,6 +282,7 @@ func TestBatchReadsDumpsAhead(t *testing.T) {
 	if !start(0) || start(2) {
 		t.Fatal("the files in turn: the second should wait for the room the first holds")
 	}
+	b.rooms[aheadLane].limit = aheadBytes/8 + 5 // room for one of the two dumps ahead
 	if !start(1) || start(3) {
 		t.Fatal("the dumps ahead: the first should be let in while the files in turn wait, the second wait for its room")
 	}
