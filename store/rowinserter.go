@@ -69,34 +69,33 @@ func (r *rowInserter) add(values ...any) error {
 		}
 		r.full = st
 	}
-	return r.write(r.full, r.args)
+	err := r.write(r.full, r.args)
+	r.reset()
+	return err
 }
 
 // flush writes the rows still queued, in statements of a power of two rows each: the few
 // statements of a table's sizes are prepared once and kept (stmtCache), where one of the
 // exact count was prepared for each flush.
 func (r *rowInserter) flush() error {
-	for rows := len(r.args) / r.cols; rows > 0; {
-		n := 1 << (bits.Len(uint(rows)) - 1)
+	defer r.reset()
+	for rest := r.args; len(rest) > 0; {
+		n := 1 << (bits.Len(uint(len(rest)/r.cols)) - 1)
 		st, err := r.tx.prepare(r.ctx, r.query(n))
 		if err != nil {
 			return err
 		}
-		done := len(r.args)/r.cols - rows
-		err = r.write(st, r.args[done*r.cols:(done+n)*r.cols])
+		err = r.write(st, rest[:n*r.cols])
 		st.Close()
 		if err != nil {
 			return err
 		}
-		rows -= n
+		rest = rest[n*r.cols:]
 	}
-	clear(r.args) // let the rows' blobs go
-	r.args, r.size = r.args[:0], 0
 	return nil
 }
 
-// write writes rows, the queued rows' values or the first of them, and forgets them if they
-// were all.
+// write writes rows, values of queued rows, after what must come first (before).
 func (r *rowInserter) write(st *sql.Stmt, rows []any) error {
 	if r.before != nil {
 		if err := r.before(); err != nil {
@@ -104,11 +103,13 @@ func (r *rowInserter) write(st *sql.Stmt, rows []any) error {
 		}
 	}
 	_, err := st.ExecContext(r.ctx, rows...)
-	if len(rows) == len(r.args) {
-		clear(r.args) // let the rows' blobs go
-		r.args, r.size = r.args[:0], 0
-	}
 	return err
+}
+
+// reset forgets the queued rows, and lets their blobs go.
+func (r *rowInserter) reset() {
+	clear(r.args)
+	r.args, r.size = r.args[:0], 0
 }
 
 // close flushes nothing: it frees the prepared statement (call flush first to keep the rows).

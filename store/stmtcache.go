@@ -84,13 +84,15 @@ func (c *stmtCache) keep(pool *sql.DB) {
 			c.mu.Unlock()
 			st, err := pool.Prepare(query)
 			c.mu.Lock()
-			if err == nil && !c.closed {
+			switch _, kept := c.stmts[query]; {
+			case err != nil:
+			case c.closed || kept: // kept: wanted again while it was prepared
+				st.Close()
+			default:
 				if c.stmts == nil {
 					c.stmts = map[string]*sql.Stmt{}
 				}
 				c.stmts[query] = st
-			} else if err == nil {
-				st.Close()
 			}
 			c.mu.Unlock()
 		}

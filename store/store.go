@@ -445,15 +445,7 @@ func applyMigration(ctx context.Context, tx *sql.Tx, m migration) error {
 // inTx runs fn in one write transaction; any error or cancellation rolls everything back,
 // so a failed import leaves the database as it was.
 func (db *DB) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
-	if err := db.ReadOnly(); err != nil {
-		return err
-	}
-	c, err := db.writeConn(ctx, true)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	return db.runTx(ctx, c, fn)
+	return db.runWrite(ctx, true, fn)
 }
 
 // importTx is inTx for an import, with SQLite's foreign-key checks off: an import only adds
@@ -461,16 +453,8 @@ func (db *DB) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
 // the checks (a lookup of every reference of every row) were a seventh of a batch's one writer.
 // The tests check the workspace of every kind of import with PRAGMA foreign_key_check.
 func (db *DB) importTx(ctx context.Context, fn func(*writeTx) error) error {
-	if err := db.ReadOnly(); err != nil {
-		return err
-	}
 	defer db.stmts.keep(db.write) // after the connection is back in the pool
-	c, err := db.writeConn(ctx, false)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	return db.runTx(ctx, c, func(tx *sql.Tx) error { return fn(&writeTx{tx, &db.stmts}) })
+	return db.runWrite(ctx, false, func(tx *sql.Tx) error { return fn(&writeTx{tx, &db.stmts}) })
 }
 
 // writeConn takes the writer's one connection, with SQLite's foreign-key checks on or off as
@@ -495,13 +479,18 @@ func (db *DB) writeConn(ctx context.Context, checks bool) (*sql.Conn, error) {
 	return c, nil
 }
 
-// beginner is where a transaction begins: the writer pool or one of its connections.
-type beginner interface {
-	BeginTx(context.Context, *sql.TxOptions) (*sql.Tx, error)
-}
-
-func (db *DB) runTx(ctx context.Context, on beginner, fn func(*sql.Tx) error) error {
-	tx, err := db.beginWrite(ctx, on)
+// runWrite runs fn in one write transaction on the writer's connection, with the foreign-key
+// checks on or off (writeConn).
+func (db *DB) runWrite(ctx context.Context, checks bool, fn func(*sql.Tx) error) error {
+	if err := db.ReadOnly(); err != nil {
+		return err
+	}
+	c, err := db.writeConn(ctx, checks)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	tx, err := db.beginWrite(ctx, c)
 	if err != nil {
 		return err
 	}
@@ -543,10 +532,10 @@ const WaitingMessage = "waiting for another import to finish (another androprof 
 // another androprof, sqlite3) holds the workspace: writers take turns instead of failing after
 // their work. BEGIN IMMEDIATE takes the write lock at once, so nothing inside the transaction
 // can find the workspace busy. The wait is said once, through lockwait, and ends with ctx.
-func (db *DB) beginWrite(ctx context.Context, on beginner) (*sql.Tx, error) {
+func (db *DB) beginWrite(ctx context.Context, c *sql.Conn) (*sql.Tx, error) {
 	said := false
 	for {
-		tx, err := on.BeginTx(ctx, nil)
+		tx, err := c.BeginTx(ctx, nil)
 		if err != nil && ctx.Err() != nil {
 			return nil, ctx.Err() // SQLite says "interrupted (9)" when ctx ends inside BEGIN
 		}
